@@ -1,0 +1,72 @@
+//! Typed errors for user-facing failures: bad parameters, malformed input files, I/O.
+//!
+//! A programmer's broken precondition is an `assert!`; a user's bad input is an [`Error`]
+//! that names the input, the location and the reason; a numerical failure during a run is
+//! recorded data (a run status), not an error.
+
+use thiserror::Error;
+
+/// Every error saddlefw reports to a user.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// A parameter (of a set, a problem, a schedule, a command) is outside its domain.
+    #[error("invalid {what}: {reason}")]
+    Invalid { what: String, reason: String },
+    /// An input (file, spec string) could not be parsed or validated.
+    #[error("{input}: {location}: {reason}")]
+    Input {
+        input: String,
+        location: String,
+        reason: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// An invalid parameter: `what` names it, `reason` says why.
+    pub fn invalid(what: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::Invalid {
+            what: what.into(),
+            reason: reason.into(),
+        }
+    }
+    /// A bad input: which input, where in it, and why.
+    pub fn input(
+        input: impl Into<String>,
+        location: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Error::Input {
+            input: input.into(),
+            location: location.into(),
+            reason: reason.into(),
+        }
+    }
+    /// An I/O failure on `path`.
+    pub fn io(path: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Result alias used across the crate.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Checks that every value is finite; `what` names the input in the error.
+pub fn ensure_finite(what: &str, values: &[f64]) -> Result<()> {
+    match values.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(i) => Err(Error::invalid(
+            what,
+            format!("entry {i} is not finite ({})", values[i]),
+        )),
+    }
+}

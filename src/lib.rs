@@ -1,0 +1,10 @@
+pub mod error;
+pub mod linalg;
+pub mod measures;
+pub mod problems;
+pub mod sets;
+
+pub use error::{Error, Result};
+pub use problems::{Constants, Instance, Interval, SaddleProblem};
+pub use sets::ConvexSet;
+pub mod generators;

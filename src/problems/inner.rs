@@ -1,0 +1,271 @@
+//! Exact and certified inner solves: `y*_beta(x)`, `f_beta(x)`, `min_x L(x, y)` and `f*`.
+//!
+//! Certificates: for a concave `phi` on a compact convex set U and any `y in U`,
+//! `phi(y) <= max_U phi <= phi(y) + max_{u in U} grad phi(y)^T (u - y)` (the Frank-Wolfe gap,
+//! one LMO). Every certified value is returned as an [`Interval`] built from these two bounds.
+
+use super::{InnerMax, Interval, SaddleProblem, YModel};
+use crate::linalg::dot;
+use crate::sets::ConvexSet;
+
+/// Relative width at which certified inner solves stop (issue contract: <= 1e-10).
+pub const INNER_REL_TOL: f64 = 1e-12;
+/// Iteration cap of certified inner solves; the returned interval is valid regardless.
+pub const INNER_MAX_ITER: usize = 200_000;
+
+/// The result of a certified maximisation.
+#[derive(Debug, Clone)]
+pub struct Certified {
+    pub point: Vec<f64>,
+    pub value: Interval,
+    pub iterations: usize,
+}
+
+/// Maximises a concave, `smooth`-smooth, `strong`-strongly concave `phi` over `set`, starting
+/// at `start` (projected first), by accelerated projected gradient with restarts. Returns the
+/// best point and a certified interval for `max phi` of relative width <= `rel_tol` unless the
+/// iteration cap is hit (the interval is valid in every case).
+pub fn maximize(
+    set: &dyn ConvexSet,
+    start: &[f64],
+    smooth: f64,
+    strong: f64,
+    value: &dyn Fn(&[f64]) -> f64,
+    grad: &dyn Fn(&[f64], &mut [f64]),
+    rel_tol: f64,
+    max_iter: usize,
+) -> Certified {
+    let n = set.dim();
+    let mut y = vec![0.0; n];
+    set.project(start, &mut y);
+    let mut g = vec![0.0; n];
+    let mut u = vec![0.0; n];
+    let mut neg = vec![0.0; n];
+    // certificate at a point: (phi(p), phi(p) + FW gap)
+    let certify = |p: &[f64], g: &mut [f64], u: &mut [f64], neg: &mut [f64]| -> (f64, f64) {
+        grad(p, g);
+        for i in 0..n {
+            neg[i] = -g[i];
+        }
+        set.lmo(neg, u);
+        let gap: f64 = (0..n).map(|i| g[i] * (u[i] - p[i])).sum::<f64>().max(0.0);
+        let v = value(p);
+        (v, v + gap)
+    };
+    let (mut lo, mut hi) = certify(&y, &mut g, &mut u, &mut neg);
+    let mut best = y.clone();
+    let done = |lo: f64, hi: f64| hi - lo <= rel_tol * lo.abs().max(hi.abs()).max(1.0);
+    if done(lo, hi) || smooth <= 0.0 {
+        // linear (smooth = 0): the LMO vertex is an exact maximiser
+        if smooth <= 0.0 && !done(lo, hi) {
+            let (l2, h2) = certify(&u.clone(), &mut g, &mut vec![0.0; n], &mut neg);
+            if l2 > lo {
+                best = u.clone();
+                lo = l2;
+            }
+            hi = hi.min(h2);
+        }
+        return Certified {
+            point: best,
+            value: Interval {
+                lower: lo,
+                upper: hi.max(lo),
+            },
+            iterations: 0,
+        };
+    }
+    let step = 1.0 / smooth;
+    let mut z = y.clone();
+    let mut y_prev = y.clone();
+    let mut t = 1.0f64;
+    let momentum_sc = if strong > 0.0 {
+        let k = (smooth / strong).sqrt();
+        Some((k - 1.0) / (k + 1.0))
+    } else {
+        None
+    };
+    let mut f_prev = lo;
+    let mut trial = vec![0.0; n];
+    let mut iters = 0;
+    for it in 1..=max_iter {
+        iters = it;
+        grad(&z, &mut g);
+        for i in 0..n {
+            trial[i] = z[i] + step * g[i];
+        }
+        y_prev.copy_from_slice(&y);
+        set.project(&trial, &mut y);
+        let fy = value(&y);
+        let beta_m = if fy < f_prev {
+            // adaptive restart: objective went down
+            t = 1.0;
+            0.0
+        } else {
+            match momentum_sc {
+                Some(m) => m,
+                None => {
+                    let t_next = 0.5 * (1.0 + (1.0 + 4.0 * t * t).sqrt());
+                    let m = (t - 1.0) / t_next;
+                    t = t_next;
+                    m
+                }
+            }
+        };
+        f_prev = fy;
+        for i in 0..n {
+            z[i] = y[i] + beta_m * (y[i] - y_prev[i]);
+        }
+        if it % 10 == 0 || it == max_iter {
+            let (l, h) = certify(&y, &mut g, &mut u, &mut neg);
+            if l > lo {
+                lo = l;
+                best.copy_from_slice(&y);
+            }
+            hi = hi.min(h);
+            if done(lo, hi) {
+                break;
+            }
+        }
+    }
+    Certified {
+        point: best,
+        value: Interval {
+            lower: lo,
+            upper: hi.max(lo),
+        },
+        iterations: iters,
+    }
+}
+
+/// `y*_beta(x)` in closed form from a [`YModel`]: `P_Y((c + beta y0)/(m + beta))` when
+/// `m + beta > 0`, `LMO_Y(-c)` when `m + beta = 0` (`eq:fL:mu`).
+pub fn y_star_closed_form(set: &dyn ConvexSet, model: &YModel, beta: f64, y0: &[f64]) -> InnerMax {
+    let n = set.dim();
+    let mut y = vec![0.0; n];
+    let s = model.m + beta;
+    if s > 0.0 {
+        let target: Vec<f64> = (0..n).map(|i| (model.c[i] + beta * y0[i]) / s).collect();
+        set.project(&target, &mut y);
+    } else {
+        let neg: Vec<f64> = model.c.iter().map(|v| -v).collect();
+        set.lmo(&neg, &mut y);
+    }
+    let d2: f64 = y.iter().zip(y0).map(|(a, b)| (a - b) * (a - b)).sum();
+    let v = model.value(&y) - 0.5 * beta * d2;
+    InnerMax {
+        y,
+        value: Interval::exact(v),
+    }
+}
+
+/// `y*_beta(x)` by a certified inner solve (no closed form available).
+pub fn y_star_certified<P: SaddleProblem + ?Sized>(
+    p: &P,
+    x: &[f64],
+    beta: f64,
+    y0: &[f64],
+) -> InnerMax {
+    let k = p.constants();
+    let value = |y: &[f64]| {
+        let d2: f64 = y.iter().zip(y0).map(|(a, b)| (a - b) * (a - b)).sum();
+        p.value(x, y) - 0.5 * beta * d2
+    };
+    let grad = |y: &[f64], out: &mut [f64]| {
+        p.grad_y(x, y, out);
+        for i in 0..out.len() {
+            out[i] -= beta * (y[i] - y0[i]);
+        }
+    };
+    let c = maximize(
+        p.y_set(),
+        y0,
+        k.lyy + beta,
+        k.mu + beta,
+        &value,
+        &grad,
+        INNER_REL_TOL,
+        INNER_MAX_ITER,
+    );
+    InnerMax {
+        y: c.point,
+        value: c.value,
+    }
+}
+
+/// `min_{v in X} L(v, y)` as a certified interval. Valid only when `L(., y)` is convex
+/// (Assumption 3); with `L_xx = 0` (linear in x) it is exact via the LMO.
+pub fn min_x_certified<P: SaddleProblem + ?Sized>(p: &P, y: &[f64]) -> Interval {
+    let k = p.constants();
+    let value = |x: &[f64]| -p.value(x, y);
+    let grad = |x: &[f64], out: &mut [f64]| {
+        p.grad_x(x, y, out);
+        out.iter_mut().for_each(|v| *v = -*v);
+    };
+    let start = p.x_set().default_point();
+    let c = maximize(
+        p.x_set(),
+        &start,
+        k.lxx,
+        0.0,
+        &value,
+        &grad,
+        INNER_REL_TOL,
+        INNER_MAX_ITER,
+    );
+    Interval {
+        lower: -c.value.upper,
+        upper: -c.value.lower,
+    }
+}
+
+/// `f* = min_x max_y L(x,y)` for a convex-concave problem whose f is smooth (`mu > 0`, closed
+/// form y*): accelerated projected gradient on f with `grad f(x) = grad_x L(x, y*(x))`
+/// (`lemma:calculus` (iv)); certified by `f* >= f(x) - max_v grad f(x)^T (x - v)`.
+pub fn f_star_smooth<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
+    let k = p.constants();
+    if !p.convex_in_x() || k.mu <= 0.0 {
+        return None;
+    }
+    let y0 = p.y_set().default_point();
+    let dy = p.y_set().dim();
+    let value = |x: &[f64]| {
+        let f = p.y_star(x, 0.0, &y0);
+        -f.value.mid()
+    };
+    let grad = |x: &[f64], out: &mut [f64]| {
+        let s = p.y_star(x, 0.0, &y0);
+        p.grad_x(x, &s.y, out);
+        out.iter_mut().for_each(|v| *v = -*v);
+        let _ = dy;
+    };
+    let lf = k.lxx + k.lyx * k.lyx / k.mu;
+    let start = p.x_set().default_point();
+    let c = maximize(
+        p.x_set(),
+        &start,
+        lf,
+        0.0,
+        &value,
+        &grad,
+        INNER_REL_TOL,
+        INNER_MAX_ITER,
+    );
+    Some(Interval {
+        lower: -c.value.upper,
+        upper: -c.value.lower,
+    })
+}
+
+/// Convenience: `g^T (u - y)` for the FW gap.
+pub fn fw_gap(g: &[f64], u: &[f64], y: &[f64]) -> f64 {
+    g.iter()
+        .zip(u)
+        .zip(y)
+        .map(|((gi, ui), yi)| gi * (ui - yi))
+        .sum()
+}
+
+#[allow(dead_code)]
+fn _dot_used(a: &[f64]) -> f64 {
+    dot(a, a)
+}

@@ -1,0 +1,261 @@
+//! Saddle problems `min_{x in X} max_{y in Y} L(x,y)` (`eq:minimax`) with certified constants
+//! (Assumption 1, `assum`) and the exact inner solutions the measures need.
+//!
+//! The inner maximisation `f_beta(x) = max_y L_beta(x,y)`, `L_beta = L - beta/2 ||y - y0||^2`
+//! (`eq:fL:mu`), is solved
+//! * in closed form when the family exposes a [`YModel`] (`L(x,y) = h(x) + c(x)^T y - m/2 ||y||^2`):
+//!   by a projection when `m + beta > 0`, by the LMO when `m + beta = 0`;
+//! * otherwise by a certified inner solve ([`inner::maximize`]): accelerated projected gradient
+//!   with a Frank-Wolfe-gap certificate, returning an [`Interval`] that contains the true value.
+
+pub mod cosine;
+pub mod inner;
+pub mod quadratic;
+
+use crate::sets::ConvexSet;
+use serde::{Deserialize, Serialize};
+
+pub use cosine::CosineFamily;
+pub use quadratic::Quadratic;
+
+/// A closed interval `[lower, upper]` certified to contain an exact value.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    pub lower: f64,
+    pub upper: f64,
+}
+
+impl Interval {
+    /// The degenerate interval of an exactly computed value.
+    pub fn exact(v: f64) -> Self {
+        Interval { lower: v, upper: v }
+    }
+    /// `upper - lower`.
+    pub fn width(&self) -> f64 {
+        self.upper - self.lower
+    }
+    /// Width relative to the magnitude of the value (absolute when the value is below 1).
+    pub fn relative_width(&self) -> f64 {
+        self.width() / self.lower.abs().max(self.upper.abs()).max(1.0)
+    }
+    /// Midpoint.
+    pub fn mid(&self) -> f64 {
+        0.5 * (self.lower + self.upper)
+    }
+    /// `self - other` with interval arithmetic.
+    pub fn minus(&self, other: &Interval) -> Interval {
+        Interval {
+            lower: self.lower - other.upper,
+            upper: self.upper - other.lower,
+        }
+    }
+    /// Shifts both ends by `c`.
+    pub fn shift(&self, c: f64) -> Interval {
+        Interval {
+            lower: self.lower + c,
+            upper: self.upper + c,
+        }
+    }
+}
+
+/// The certified constants of Assumption 1 (iv), the strong concavity mu (1 (ii)), the
+/// strong-convexity modulus alpha of Y (Assumption 2) and the diameters (1 (i)).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Constants {
+    pub lxx: f64,
+    pub lyx: f64,
+    pub lyy: f64,
+    pub mu: f64,
+    /// `None` when Y is not strongly convex.
+    pub alpha: Option<f64>,
+    pub dx: f64,
+    pub dy: f64,
+}
+
+/// Which of the paper's assumptions an instance satisfies (all certified, never assumed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assumptions {
+    /// Assumption 1: compact convex sets, L C^1, L(x,.) concave, Lipschitz gradients.
+    pub a1: bool,
+    /// Assumption 1 (ii) with mu > 0.
+    pub strongly_concave: bool,
+    /// Assumption 2: Y strongly convex.
+    pub a2: bool,
+    /// Assumption 3: L convex-concave.
+    pub a3: bool,
+}
+
+impl Assumptions {
+    /// The setting label used by the theorems, e.g. `nc-c`, `c-sc+sc`.
+    pub fn setting(&self) -> String {
+        format!(
+            "{}-{}{}",
+            if self.a3 { "c" } else { "nc" },
+            if self.strongly_concave { "sc" } else { "c" },
+            if self.a2 { "+sc" } else { "" }
+        )
+    }
+}
+
+/// `L(x, y) = h + c^T y - (m/2) ||y||^2` for a fixed x: the y-structure that gives closed
+/// forms for `y*_beta(x)` (via a projection, or the LMO when `m + beta = 0`).
+#[derive(Debug, Clone)]
+pub struct YModel {
+    pub h: f64,
+    pub c: Vec<f64>,
+    pub m: f64,
+}
+
+impl YModel {
+    /// `L(x, y)` from the model.
+    pub fn value(&self, y: &[f64]) -> f64 {
+        self.h + crate::linalg::dot(&self.c, y) - 0.5 * self.m * crate::linalg::dot(y, y)
+    }
+}
+
+/// `y*_beta(x)` and `f_beta(x)` (the value certified as an interval).
+#[derive(Debug, Clone)]
+pub struct InnerMax {
+    pub y: Vec<f64>,
+    pub value: Interval,
+}
+
+/// A saddle problem. Implementors provide the payoff, its gradients, the sets and certified
+/// constants; the inner solutions have defaults that use [`YModel`] or a certified solve.
+pub trait SaddleProblem: Send + Sync {
+    /// Short description, e.g. `quadratic(dx=5, dy=3)`.
+    fn name(&self) -> String;
+    /// The primal set X.
+    fn x_set(&self) -> &dyn ConvexSet;
+    /// The dual set Y.
+    fn y_set(&self) -> &dyn ConvexSet;
+    /// `L(x, y)`.
+    fn value(&self, x: &[f64], y: &[f64]) -> f64;
+    /// `grad_x L(x, y)` into `out`.
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]);
+    /// `grad_y L(x, y)` into `out`.
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]);
+    /// Both gradients at once (families override this to share products).
+    fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        self.grad_x(x, y, gx);
+        self.grad_y(x, y, gy);
+    }
+    /// Certified constants (Assumption 1 (iv), mu, alpha, diameters).
+    fn constants(&self) -> Constants;
+    /// Whether L(., y) is convex for every y in Y (Assumption 3), certified by construction.
+    fn convex_in_x(&self) -> bool;
+    /// The y-structure at x, if the family has one (enables closed forms).
+    fn y_model(&self, _x: &[f64]) -> Option<YModel> {
+        None
+    }
+    /// `f* = min_x f(x)` as a certified interval, when known (convex-concave families).
+    fn f_star(&self) -> Option<Interval> {
+        None
+    }
+    /// A known saddle point `(x*, y*)`, when the instance was built around one.
+    fn known_saddle(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        None
+    }
+    /// The assumptions this instance satisfies.
+    fn assumptions(&self) -> Assumptions {
+        let k = self.constants();
+        Assumptions {
+            a1: true,
+            strongly_concave: k.mu > 0.0,
+            a2: k.alpha.is_some(),
+            a3: self.convex_in_x(),
+        }
+    }
+
+    /// `y*_beta(x) = argmax_y L_beta(x,y)` and `f_beta(x)` (`eq:fL:mu`), with reference point
+    /// `y0`. Exact via [`YModel`] when available, otherwise a certified inner solve.
+    fn y_star(&self, x: &[f64], beta: f64, y0: &[f64]) -> InnerMax {
+        match self.y_model(x) {
+            Some(model) => inner::y_star_closed_form(self.y_set(), &model, beta, y0),
+            None => inner::y_star_certified(self, x, beta, y0),
+        }
+    }
+
+    /// `f(x) = max_y L(x, y)` (`eq:primal`) as a certified interval.
+    fn f(&self, x: &[f64]) -> Interval {
+        let y0 = self.y_set().default_point();
+        self.y_star(x, 0.0, &y0).value
+    }
+
+    /// `min_{v in X} L(v, y)` as a certified interval (requires convexity in x; used by G^Dual).
+    fn min_x(&self, y: &[f64]) -> Interval {
+        inner::min_x_certified(self, y)
+    }
+}
+
+impl<P: SaddleProblem + ?Sized> SaddleProblem for Box<P> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn x_set(&self) -> &dyn ConvexSet {
+        (**self).x_set()
+    }
+    fn y_set(&self) -> &dyn ConvexSet {
+        (**self).y_set()
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        (**self).value(x, y)
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        (**self).grad_x(x, y, out)
+    }
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        (**self).grad_y(x, y, out)
+    }
+    fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        (**self).grads(x, y, gx, gy)
+    }
+    fn constants(&self) -> Constants {
+        (**self).constants()
+    }
+    fn convex_in_x(&self) -> bool {
+        (**self).convex_in_x()
+    }
+    fn y_model(&self, x: &[f64]) -> Option<YModel> {
+        (**self).y_model(x)
+    }
+    fn f_star(&self) -> Option<Interval> {
+        (**self).f_star()
+    }
+    fn known_saddle(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        (**self).known_saddle()
+    }
+    fn y_star(&self, x: &[f64], beta: f64, y0: &[f64]) -> InnerMax {
+        (**self).y_star(x, beta, y0)
+    }
+    fn f(&self, x: &[f64]) -> Interval {
+        (**self).f(x)
+    }
+    fn min_x(&self, y: &[f64]) -> Interval {
+        (**self).min_x(y)
+    }
+}
+
+/// A problem together with its starting point and provenance: what a generator returns and a
+/// JSON file describes.
+pub struct Instance {
+    pub problem: Box<dyn SaddleProblem>,
+    pub x0: Vec<f64>,
+    pub y0: Vec<f64>,
+    /// Family name, e.g. `quadratic`, `cosine`, `file:PATH`.
+    pub family: String,
+    /// Generator seed (None for files).
+    pub seed: Option<u64>,
+}
+
+impl std::fmt::Debug for Instance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Instance")
+            .field("problem", &self.problem.name())
+            .field("family", &self.family)
+            .field("seed", &self.seed)
+            .field("dx", &self.x0.len())
+            .field("dy", &self.y0.len())
+            .finish()
+    }
+}

@@ -1,0 +1,362 @@
+//! The quadratic family `L(x,y) = 1/2 x'Ax + y'Bx - 1/2 y'Cy + a'x - c'y` and its JSON file
+//! format `saddlefw-quadratic-v1` (README, "JSON quadratic format v1").
+//!
+//! Certified constants: `L_xx = ||A||_2`, `L_yx = ||B||_2`, `L_yy = ||C||_2`,
+//! `mu = lambda_min(C)` (Jacobi eigenvalues / SVD, accurate to a few ulps of the norm).
+//! Convex in x (Assumption 3) iff `A` is PSD. When `C = mu I` the inner maximisation has a
+//! closed form (a projection); otherwise it is a certified inner solve.
+
+use super::{inner, Constants, Instance, Interval, SaddleProblem, YModel};
+use crate::linalg::{dot, matvec, matvec_t, spectral_norm, sym_extreme_eigs};
+use crate::sets::{ConvexSet, SetSpec};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// Absolute symmetry / PSD tolerance relative to the matrix scale (contract: 1e-12).
+pub const SYM_TOL: f64 = 1e-12;
+
+/// A quadratic saddle problem with dense row-major matrices.
+#[derive(Debug)]
+pub struct Quadratic {
+    dx: usize,
+    dy: usize,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+    lin_a: Vec<f64>,
+    lin_c: Vec<f64>,
+    x_set: Box<dyn ConvexSet>,
+    y_set: Box<dyn ConvexSet>,
+    constants: Constants,
+    convex: bool,
+    isotropic: Option<f64>,
+    saddle: Option<(Vec<f64>, Vec<f64>)>,
+    f_star: OnceLock<Option<Interval>>,
+}
+
+impl Quadratic {
+    /// Builds and certifies a quadratic problem. `A` is `dx x dx`, `B` is `dy x dx`, `C` is
+    /// `dy x dy`, all row-major; validation errors name the offending field.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        a: Vec<f64>,
+        b: Vec<f64>,
+        c: Vec<f64>,
+        lin_a: Vec<f64>,
+        lin_c: Vec<f64>,
+        x_set: Box<dyn ConvexSet>,
+        y_set: Box<dyn ConvexSet>,
+    ) -> Result<Self> {
+        let dx = x_set.dim();
+        let dy = y_set.dim();
+        let shape = |name: &str, v: &[f64], want: usize, desc: String| -> Result<()> {
+            if v.len() != want {
+                Err(Error::invalid(
+                    name,
+                    format!("expected {desc} ({want} entries), got {} entries", v.len()),
+                ))
+            } else {
+                crate::error::ensure_finite(name, v)
+            }
+        };
+        shape("A", &a, dx * dx, format!("{dx} x {dx}"))?;
+        shape("B", &b, dy * dx, format!("{dy} x {dx}"))?;
+        shape("C", &c, dy * dy, format!("{dy} x {dy}"))?;
+        shape("a", &lin_a, dx, format!("length {dx}"))?;
+        shape("c", &lin_c, dy, format!("length {dy}"))?;
+        check_symmetric("A", &a, dx)?;
+        check_symmetric("C", &c, dy)?;
+        let (lxx, lmin_a) = sym_extreme_eigs(&a, dx);
+        let (lyy, lmin_c) = sym_extreme_eigs(&c, dy);
+        let scale_c = lyy.max(1.0);
+        if lmin_c < -SYM_TOL * scale_c {
+            return Err(Error::invalid(
+                "C",
+                format!("must be positive semidefinite (smallest eigenvalue {lmin_c:.3e})"),
+            ));
+        }
+        let mu = lmin_c.max(0.0);
+        let convex = lmin_a >= -SYM_TOL * lxx.max(1.0);
+        let lyx = spectral_norm(&b, dy, dx);
+        let isotropic = {
+            let d = c[0];
+            let iso = (0..dy).all(|i| {
+                (0..dy).all(|j| {
+                    let want = if i == j { d } else { 0.0 };
+                    c[i * dy + j] == want
+                })
+            });
+            if iso {
+                Some(d)
+            } else {
+                None
+            }
+        };
+        let constants = Constants {
+            lxx,
+            lyx,
+            lyy,
+            mu: if let Some(d) = isotropic { d } else { mu },
+            alpha: y_set.strong_convexity(),
+            dx: x_set.diameter(),
+            dy: y_set.diameter(),
+        };
+        Ok(Quadratic {
+            dx,
+            dy,
+            a,
+            b,
+            c,
+            lin_a,
+            lin_c,
+            x_set,
+            y_set,
+            constants,
+            convex,
+            isotropic,
+            saddle: None,
+            f_star: OnceLock::new(),
+        })
+    }
+
+    /// Records a known saddle point (generators that build one); f* becomes exact.
+    pub fn with_known_saddle(mut self, x: Vec<f64>, y: Vec<f64>) -> Self {
+        self.saddle = Some((x, y));
+        self
+    }
+
+    /// Serialises the problem (with a start) in the `saddlefw-quadratic-v1` format.
+    pub fn to_file(&self, x0: &[f64], y0: &[f64]) -> QuadraticFile {
+        let rows = |m: &[f64], r: usize, c: usize| -> Vec<Vec<f64>> {
+            (0..r).map(|i| m[i * c..(i + 1) * c].to_vec()).collect()
+        };
+        QuadraticFile {
+            format: FORMAT_V1.to_string(),
+            a_mat: rows(&self.a, self.dx, self.dx),
+            b_mat: rows(&self.b, self.dy, self.dx),
+            c_mat: rows(&self.c, self.dy, self.dy),
+            a: self.lin_a.clone(),
+            c: self.lin_c.clone(),
+            x_set: self.x_set.spec(),
+            y_set: self.y_set.spec(),
+            x0: x0.to_vec(),
+            y0: y0.to_vec(),
+        }
+    }
+}
+
+fn check_symmetric(name: &str, m: &[f64], n: usize) -> Result<()> {
+    let scale = m.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+    for i in 0..n {
+        for j in (i + 1)..n {
+            if (m[i * n + j] - m[j * n + i]).abs() > SYM_TOL * scale {
+                return Err(Error::invalid(
+                    name,
+                    format!(
+                        "must be symmetric: {name}[{i}][{j}] = {} but {name}[{j}][{i}] = {}",
+                        m[i * n + j],
+                        m[j * n + i]
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl SaddleProblem for Quadratic {
+    fn name(&self) -> String {
+        format!("quadratic(dx={}, dy={})", self.dx, self.dy)
+    }
+    fn x_set(&self) -> &dyn ConvexSet {
+        self.x_set.as_ref()
+    }
+    fn y_set(&self) -> &dyn ConvexSet {
+        self.y_set.as_ref()
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        let mut ax = vec![0.0; self.dx];
+        matvec(&self.a, self.dx, self.dx, x, &mut ax);
+        let mut bx = vec![0.0; self.dy];
+        matvec(&self.b, self.dy, self.dx, x, &mut bx);
+        let mut cy = vec![0.0; self.dy];
+        matvec(&self.c, self.dy, self.dy, y, &mut cy);
+        0.5 * dot(x, &ax) + dot(y, &bx) - 0.5 * dot(y, &cy) + dot(&self.lin_a, x)
+            - dot(&self.lin_c, y)
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        // A x + B' y + a
+        matvec(&self.a, self.dx, self.dx, x, out);
+        let mut bty = vec![0.0; self.dx];
+        matvec_t(&self.b, self.dy, self.dx, y, &mut bty);
+        for i in 0..self.dx {
+            out[i] += bty[i] + self.lin_a[i];
+        }
+    }
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        // B x - C y - c
+        matvec(&self.b, self.dy, self.dx, x, out);
+        let mut cy = vec![0.0; self.dy];
+        matvec(&self.c, self.dy, self.dy, y, &mut cy);
+        for i in 0..self.dy {
+            out[i] -= cy[i] + self.lin_c[i];
+        }
+    }
+    fn constants(&self) -> Constants {
+        self.constants
+    }
+    fn convex_in_x(&self) -> bool {
+        self.convex
+    }
+    fn y_model(&self, x: &[f64]) -> Option<YModel> {
+        let m = self.isotropic?;
+        let mut ax = vec![0.0; self.dx];
+        matvec(&self.a, self.dx, self.dx, x, &mut ax);
+        let mut c = vec![0.0; self.dy];
+        matvec(&self.b, self.dy, self.dx, x, &mut c);
+        for i in 0..self.dy {
+            c[i] -= self.lin_c[i];
+        }
+        Some(YModel {
+            h: 0.5 * dot(x, &ax) + dot(&self.lin_a, x),
+            c,
+            m,
+        })
+    }
+    fn f_star(&self) -> Option<Interval> {
+        *self.f_star.get_or_init(|| {
+            if let Some((x, y)) = &self.saddle {
+                return Some(Interval::exact(self.value(x, y)));
+            }
+            if self.convex {
+                inner::f_star_smooth(self)
+            } else {
+                None
+            }
+        })
+    }
+    fn known_saddle(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        self.saddle.clone()
+    }
+}
+
+/// The `format` tag of version 1 files.
+pub const FORMAT_V1: &str = "saddlefw-quadratic-v1";
+
+/// The on-disk JSON form of a quadratic problem (a user-facing contract).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuadraticFile {
+    pub format: String,
+    #[serde(rename = "A")]
+    pub a_mat: Vec<Vec<f64>>,
+    #[serde(rename = "B")]
+    pub b_mat: Vec<Vec<f64>>,
+    #[serde(rename = "C")]
+    pub c_mat: Vec<Vec<f64>>,
+    pub a: Vec<f64>,
+    pub c: Vec<f64>,
+    pub x_set: SetSpec,
+    pub y_set: SetSpec,
+    pub x0: Vec<f64>,
+    pub y0: Vec<f64>,
+}
+
+/// Tolerance for "x0 in X" and "y0 in Y" when loading a file.
+pub const START_TOL: f64 = 1e-9;
+
+impl QuadraticFile {
+    /// Parses JSON text; `input` names the source in errors (with line and column).
+    pub fn parse(text: &str, input: &str) -> Result<Self> {
+        serde_json::from_str(text).map_err(|e| {
+            Error::input(
+                input,
+                format!("line {} column {}", e.line(), e.column()),
+                e.to_string(),
+            )
+        })
+    }
+
+    /// Reads and validates a problem file into an [`Instance`].
+    pub fn load(path: &std::path::Path) -> Result<Instance> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
+        Self::parse(&text, &name)?.into_instance(&name)
+    }
+
+    /// Validates the file into an [`Instance`]; errors name the field and the reason.
+    pub fn into_instance(self, input: &str) -> Result<Instance> {
+        let field_err = |field: &str, reason: String| Error::input(input, field, reason);
+        if self.format != FORMAT_V1 {
+            return Err(field_err(
+                "format",
+                format!("unknown format {:?} (expected {FORMAT_V1:?})", self.format),
+            ));
+        }
+        let dx = self.a.len();
+        let dy = self.c.len();
+        if dx == 0 || dy == 0 {
+            return Err(field_err("a / c", "dimensions must be at least 1".into()));
+        }
+        let flatten = |field: &str, m: &[Vec<f64>], r: usize, c: usize| -> Result<Vec<f64>> {
+            if m.len() != r {
+                return Err(field_err(
+                    field,
+                    format!("expected {r} rows ({r} x {c}), got {}", m.len()),
+                ));
+            }
+            let mut out = Vec::with_capacity(r * c);
+            for (i, row) in m.iter().enumerate() {
+                if row.len() != c {
+                    return Err(field_err(
+                        &format!("{field}[{i}]"),
+                        format!("expected {c} columns, got {}", row.len()),
+                    ));
+                }
+                out.extend_from_slice(row);
+            }
+            Ok(out)
+        };
+        let a = flatten("A", &self.a_mat, dx, dx)?;
+        let b = flatten("B", &self.b_mat, dy, dx)?;
+        let c = flatten("C", &self.c_mat, dy, dy)?;
+        let x_set = self
+            .x_set
+            .build(dx, "x_set")
+            .map_err(|e| field_err("x_set", e.to_string()))?;
+        let y_set = self
+            .y_set
+            .build(dy, "y_set")
+            .map_err(|e| field_err("y_set", e.to_string()))?;
+        for (field, v, n) in [("x0", &self.x0, dx), ("y0", &self.y0, dy)] {
+            if v.len() != n {
+                return Err(field_err(
+                    field,
+                    format!("expected length {n}, got {}", v.len()),
+                ));
+            }
+            crate::error::ensure_finite(field, v).map_err(|e| field_err(field, e.to_string()))?;
+        }
+        if !x_set.contains(&self.x0, START_TOL) {
+            return Err(field_err("x0", format!("is not in X = {}", x_set.name())));
+        }
+        if !y_set.contains(&self.y0, START_TOL) {
+            return Err(field_err("y0", format!("is not in Y = {}", y_set.name())));
+        }
+        let q =
+            Quadratic::new(a, b, c, self.a.clone(), self.c.clone(), x_set, y_set).map_err(|e| {
+                match e {
+                    Error::Invalid { what, reason } => field_err(&what, reason),
+                    other => other,
+                }
+            })?;
+        Ok(Instance {
+            problem: Box::new(q),
+            x0: self.x0,
+            y0: self.y0,
+            family: format!("file:{input}"),
+            seed: None,
+        })
+    }
+}

@@ -1,0 +1,83 @@
+//! Constraint sets with exact oracles: LMO, Euclidean projection, membership, diameter and the
+//! strong-convexity modulus of Assumption 2 (`assum:strongly-convex`).
+//!
+//! | set | LMO | projection | alpha (Assumption 2) |
+//! |---|---|---|---|
+//! | [`Simplex`] `{x >= 0, sum x = s}` | vertex `s e_i` | sort + threshold | none (polytope, flat faces) |
+//! | [`L1Ball`] | vertex `-r sign(g_i) e_i` | l1 projection | none (polytope) |
+//! | [`L2Ball`] | `c - r g/||g||` | radial | `1/r` (tight: `2/r` fails) |
+//! | [`BoxSet`] | coordinate-wise bound | clip | none for dim >= 2; `2/(u-l)` for an interval |
+//! | [`NuclearBall`] | `-r u_1 v_1^T` | SVD + l1 projection of singular values | none unless a dimension is 1 (then an l2 ball) |
+//! | [`UnitColumns`] | column-wise `-g_j/||g_j||` | column-wise radial | none unless one column (then an l2 ball) |
+//! | [`Product`] | blockwise | blockwise | none for two or more factors (flat across blocks) |
+//!
+//! Oracles write into caller buffers so the hot loop does not allocate. Matrix-valued sets use
+//! flat row-major vectors whose shape the set knows.
+
+mod ball;
+mod boxset;
+mod matrix;
+mod polytope;
+mod product;
+mod spec;
+
+pub use ball::L2Ball;
+pub use boxset::BoxSet;
+pub use matrix::{NuclearBall, UnitColumns};
+pub use polytope::{L1Ball, Simplex};
+pub use product::Product;
+pub use spec::SetSpec;
+
+/// A compact convex set with exact oracles.
+///
+/// `LMO_U(d) in argmin_{v in U} d^T v` (paper L465-467) and `PO_U(u) = argmin_{v in U} ||u - v||^2`
+/// (L544-546). Ties in the LMO are broken deterministically (lowest index, lower bound).
+pub trait ConvexSet: Send + Sync + std::fmt::Debug {
+    /// Dimension of the ambient space (length of the flat vectors).
+    fn dim(&self) -> usize;
+    /// Short human-readable description, e.g. `l2_ball(r=1)`.
+    fn name(&self) -> String;
+    /// Linear minimisation oracle: writes a minimiser of `g^T v` over the set into `out`.
+    fn lmo(&self, g: &[f64], out: &mut [f64]);
+    /// Euclidean projection of `z` onto the set, written into `out`.
+    fn project(&self, z: &[f64], out: &mut [f64]);
+    /// Membership up to an absolute tolerance `tol` (scaled by the set's size where natural).
+    fn contains(&self, z: &[f64], tol: f64) -> bool;
+    /// Euclidean diameter `D = max ||u - v||` over the set (exact).
+    fn diameter(&self) -> f64;
+    /// The modulus alpha of Assumption 2 (`assum:strongly-convex`) when the set is strongly
+    /// convex, `None` otherwise.
+    fn strong_convexity(&self) -> Option<f64>;
+    /// The spec this set was built from (for JSON round trips and reports).
+    fn spec(&self) -> SetSpec;
+    /// A deterministic point of the set (used as a default start).
+    fn default_point(&self) -> Vec<f64> {
+        let mut out = vec![0.0; self.dim()];
+        let z = vec![0.0; self.dim()];
+        self.project(&z, &mut out);
+        out
+    }
+}
+
+/// Index of the minimum entry, lowest index on ties (deterministic tie-breaking).
+pub(crate) fn argmin(g: &[f64]) -> usize {
+    let mut best = 0;
+    for (i, &v) in g.iter().enumerate() {
+        if v < g[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+/// Checks a scalar parameter is finite and positive.
+pub(crate) fn positive(what: &str, v: f64) -> crate::Result<f64> {
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(crate::Error::invalid(
+            what,
+            format!("must be a finite positive number, got {v}"),
+        ))
+    }
+}
