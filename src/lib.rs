@@ -8,3 +8,4 @@ pub use error::{Error, Result};
 pub use problems::{Constants, Instance, Interval, SaddleProblem};
 pub use sets::ConvexSet;
 pub mod generators;
+pub mod solvers;

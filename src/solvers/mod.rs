@@ -1,0 +1,37 @@
+//! Solvers: the paper's Algorithms 1-3 (`alg:fw-fw`, `alg:fw-proj`, `alg:proj-fw`) and the
+//! baselines SP-FW, AGP, R-PDCG, CG-RPGA (provenance in `../shared/spec/baselines.md`).
+//!
+//! A solver only steps: it never times, measures, prints or decides when to stop. The one run
+//! loop in [`crate::harness`] drives it.
+
+use crate::problems::SaddleProblem;
+
+/// What a step used: the parameters of iteration t (needed by invariants and traces).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct StepInfo {
+    /// Primal step tau_t (for PO steps: the projection step size).
+    pub tau: f64,
+    /// Smoothing beta_t used in the dual gradient (0 when none).
+    pub beta: f64,
+    /// Dual step gamma_t actually taken (in [0,1] for LMO steps; 1/(Lyy+beta_t) for PO steps).
+    pub gamma: f64,
+}
+
+/// One iterative method for `min_x max_y L(x,y)`.
+pub trait Solver: Send {
+    /// Registry name, e.g. `lmo-lmo`.
+    fn name(&self) -> &'static str;
+    /// Sets the iterates to `(x0, y0)`; `y0` is also the smoothing reference point.
+    fn init(&mut self, problem: &dyn SaddleProblem, x0: &[f64], y0: &[f64]);
+    /// Performs iteration t: `(x_t, y_t) -> (x_{t+1}, y_{t+1})`.
+    fn step(&mut self, problem: &dyn SaddleProblem, t: usize) -> StepInfo;
+    /// Current primal iterate x_t.
+    fn x(&self) -> &[f64];
+    /// Current dual iterate y_t.
+    fn y(&self) -> &[f64];
+    /// The smoothing reference point y0 (= initial dual iterate).
+    fn y_ref(&self) -> &[f64];
+    /// beta_t of the schedule at iteration t (0 for methods without smoothing); the measure
+    /// H_t at checkpoint t uses it.
+    fn beta_at(&self, t: usize) -> f64;
+}
