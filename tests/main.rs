@@ -1,2 +1,3 @@
 
 mod data;
+mod experiment_problems;
