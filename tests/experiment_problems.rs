@@ -484,6 +484,14 @@ fn declared_constants_bound_sampled_ratios() {
         check_constants("dl small", &dl, &dl.paper_constants(), 200);
         let dro = small_dro(seed);
         check_constants("dro small", &dro, &dro.paper_constants(), 200);
+        // realistic negative control: the binary sigmoid's curvature bound 1/4 used in place of
+        // the softmax bound 1/2 (L_xx halved) is rejected by the sampled ratios
+        let s = sample_constants(&dro, 200, 11);
+        let quarter = Constants {
+            lxx: 0.5 * dro.constants().lxx,
+            ..dro.constants()
+        };
+        assert!(s.worst_ratio(&quarter) > 1.2, "{s:?}");
         // unscaled data too (constants scale with the row norms)
         let raw = RobustClassification::new(
             &random_dataset(30, 10, 3, seed),

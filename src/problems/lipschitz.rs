@@ -77,8 +77,11 @@ pub fn random_point(set: &dyn ConvexSet, rng: &mut ChaCha8Rng) -> Vec<f64> {
     out
 }
 
-/// Samples `pairs` pairs of points (half far apart, half close: `x' = x + 1e-3 (x2 - x)`) and
-/// returns the largest gradient-difference ratios.
+/// Samples `pairs` pairs of points and returns the largest gradient-difference ratios. Even
+/// pairs are independent random points; odd pairs are close: `y' = y + 1e-3 (y2 - y)` and
+/// `x' = P_X(x + 1e-3 D_X v)`, where `v` approximates the top eigenvector of the Hessian
+/// `grad_xx L(x, y)` by 8 steps of power iteration on finite-difference Hessian-vector
+/// products (the iterates may leave X; only the measured pair is projected back into it).
 pub fn sample_constants<P: SaddleProblem + ?Sized>(
     p: &P,
     pairs: usize,
@@ -101,8 +104,33 @@ pub fn sample_constants<P: SaddleProblem + ?Sized>(
         let mut x2 = random_point(p.x_set(), &mut rng);
         let mut y2 = random_point(p.y_set(), &mut rng);
         if k % 2 == 1 {
-            for i in 0..nx {
-                x2[i] = x[i] + 1e-3 * (x2[i] - x[i]);
+            let step = 1e-3 * p.x_set().diameter().max(f64::MIN_POSITIVE);
+            let mut v: Vec<f64> = (0..nx).map(|_| rng.sample(StandardNormal)).collect();
+            p.grads(&x, &y, &mut gx, &mut gy);
+            let mut probe = vec![0.0; nx];
+            for _ in 0..8 {
+                let nv = crate::linalg::norm(&v);
+                if nv == 0.0 || !nv.is_finite() {
+                    break;
+                }
+                for i in 0..nx {
+                    probe[i] = x[i] + step * v[i] / nv;
+                }
+                p.grads(&probe, &y, &mut gx2, &mut gy2);
+                for i in 0..nx {
+                    v[i] = gx2[i] - gx[i];
+                }
+            }
+            let nv = crate::linalg::norm(&v);
+            if nv > 0.0 && nv.is_finite() {
+                for i in 0..nx {
+                    probe[i] = x[i] + step * v[i] / nv;
+                }
+                p.x_set().project(&probe, &mut x2);
+            } else {
+                for i in 0..nx {
+                    x2[i] = x[i] + 1e-3 * (x2[i] - x[i]);
+                }
             }
             for i in 0..ny {
                 y2[i] = y[i] + 1e-3 * (y2[i] - y[i]);
