@@ -1,5 +1,6 @@
 pub mod data;
 pub mod error;
+pub mod experiments;
 pub mod linalg;
 pub mod measures;
 pub mod problems;

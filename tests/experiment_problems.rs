@@ -600,3 +600,115 @@ fn dro_on_full_news20() {
     let e = fd_error(&p, &x, &y, &coords, &[0, 17], 1e-4);
     assert!(e < 1e-6, "news20 FD error {e}");
 }
+
+mod params {
+    use saddlefw::experiments::params::*;
+    use saddlefw::problems::{DictionaryLearning, DlConfig};
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn schedules_match_the_papers_formulas() {
+        for t in [0u64, 1, 7, 1000] {
+            let tf = t as f64;
+            assert!(close(DL_LMO_LMO.tau.at(t), (2.0 / (tf + 10.0)).powf(0.8)));
+            assert!(close(DL_LMO_LMO.beta.at(t), 1e-2 / (tf + 10.0).powf(0.2)));
+            assert!(close(DL_LMO_PO.tau.at(t), (2.0 / (tf + 10.0)).powf(0.75)));
+            assert!(close(DL_LMO_PO.beta.at(t), 1e-2 / (tf + 10.0).powf(0.25)));
+            assert!(close(DL_PO_LMO.tau.at(t), 1e2 / (tf + 10.0).powf(0.6)));
+            assert!(close(ROBUST_LMO.tau.at(t), 2.0 / (tf + 10.0)));
+            assert_eq!(ROBUST_LMO.beta.at(t), 0.0);
+            assert!(close(ROBUST_PO_LMO.tau.at(t), 1e3 / (tf + 1.0).sqrt()));
+            assert!(close(SP_FW_STEP.at(t), 2.0 / (tf + 2.0)));
+        }
+        assert!((DL_PO_LMO.tau.at(0) - 25.118864315095795).abs() < 1e-12);
+        assert_eq!(ROBUST_PO_LMO.tau.at(0), 1e3);
+        assert_eq!(SP_FW_STEP.at(0), 1.0);
+        for a in Algorithm::ALL {
+            let proposed = matches!(a, Algorithm::LmoLmo | Algorithm::LmoPo | Algorithm::PoLmo);
+            for e in [Experiment::Dl, Experiment::Robust] {
+                assert_eq!(proposed_schedule(e, a).is_some(), proposed);
+            }
+        }
+        assert!(!Algorithm::RPdcg.applicable(Experiment::Robust));
+        assert!(Algorithm::RPdcg.applicable(Experiment::Dl));
+    }
+
+    #[test]
+    fn baseline_parameters() {
+        assert!(close(DL_R_PDCG.tau(), 1e3f64.powf(-5.0 / 6.0)));
+        assert!(close(DL_R_PDCG.mu(), 1e-2 * 1e3f64.powf(-1.0 / 6.0)));
+        assert!(close(DL_CG_RPGA.tau(), 1e3f64.powf(-0.75)));
+        assert!(close(ROBUST_CG_RPGA.tau(), 10.0 / 100.0));
+        assert_eq!(ROBUST_CG_RPGA.mu(), 0.0);
+        let (dl, _) = DictionaryLearning::generate(&DlConfig::default()).unwrap();
+        let paper = dl.paper_constants();
+        // DL: L_yy = 0 and mu_bar = mu, so sigma = 2/mu
+        let s = DL_CG_RPGA.sigma(&paper, 0.0).unwrap();
+        assert!(close(s, 2.0 / DL_CG_RPGA.mu()));
+        assert!(DL_R_PDCG.sigma(&paper, 0.0).is_none());
+        // AGP, Theorem 3.2 values
+        let agp = AgpNcC::new(&paper);
+        let ly2 = paper.lyx * paper.lyx;
+        let tau = 2.0 * f64::max(361.0 * (paper.lxx + 0.1 - 0.05 * ly2) / (6400.0 * 0.05 * ly2), 2.0);
+        assert!(close(agp.tau, tau));
+        let c1 = 19.0 / (20.0 * 0.05);
+        assert!(close(agp.c_k(1), c1));
+        assert!(close(agp.beta_k(1), 0.05 * ly2 + 16.0 * tau * ly2 / (0.05 * c1 * c1) - 0.05));
+        assert!(agp.beta_k(10_000) > agp.beta_k(1), "beta_k grows like k^(1/2)");
+        assert_eq!(agp.gamma_k(3), 20.0);
+        // AGP robust with the paper's mu = lambda: an astronomically small primal step
+        let n = 15_935;
+        let robust_paper = saddlefw::problems::Constants {
+            lxx: 95.0,
+            lyx: 1740.0,
+            lyy: 2f64.sqrt() * 10.0,
+            mu: 10.0,
+            alpha: None,
+            dx: 20.0,
+            dy: 2f64.sqrt(),
+        };
+        let lam = lambda(10.0, n);
+        assert!(close(lam, 10.0 / (2.0 * (n as f64).powi(2))));
+        let agp = AgpNcSc::new(&robust_paper, lam);
+        assert!(close(agp.rho, lam / (4.0 * 200.0)));
+        assert!(1.0 / agp.beta_k(1) < 1e-20, "primal step {}", 1.0 / agp.eta);
+        let s = ROBUST_CG_RPGA.sigma(&robust_paper, lam).unwrap();
+        assert!(close(s, 2.0 / (2f64.sqrt() * 10.0 + lam)));
+    }
+
+    /// The Table 3 claim (L753): every LMO-primal method completes more iterations than every
+    /// PO-primal method, on every data set.
+    fn lmo_beats_po(col: &[(Algorithm, Option<u64>)]) -> bool {
+        let by = |o: PrimalOracle| {
+            col.iter()
+                .filter(|(a, _)| a.primal_oracle() == o)
+                .filter_map(|(_, v)| *v)
+                .collect::<Vec<u64>>()
+        };
+        let lmo = by(PrimalOracle::Lmo);
+        let po = by(PrimalOracle::Po);
+        lmo.iter().min() > po.iter().max()
+    }
+
+    #[test]
+    fn table3_supports_the_lmo_iteration_claim() {
+        let cols: [Vec<(Algorithm, Option<u64>)>; 3] = [
+            TABLE3.iter().map(|r| (r.algorithm, Some(r.dl))).collect(),
+            TABLE3.iter().map(|r| (r.algorithm, r.rcv1)).collect(),
+            TABLE3.iter().map(|r| (r.algorithm, r.news20)).collect(),
+        ];
+        for c in &cols {
+            assert!(lmo_beats_po(c));
+        }
+        // negative control: give PO-LMO the LMO-LMO count on NEWS20 plus one
+        let mut c = cols[2].clone();
+        c[6].1 = Some(314);
+        assert!(!lmo_beats_po(&c));
+        // "almost doubled" on DL: LMO-primal / PO-primal ratios 1.91 .. 2.31
+        let ratio = TABLE3[4].dl as f64 / TABLE3[6].dl as f64;
+        assert!((1.9..2.0).contains(&ratio), "{ratio}");
+    }
+}
