@@ -45,7 +45,7 @@ fn valid_fixture_parses_with_label_mapping() {
     assert_eq!(&dense[..7], &expect_row0);
     assert_eq!(&dense[7..14], &[0.0, 1.0, -2.5, 0.0, 0.0, 0.0, 0.0]);
     assert_eq!(&dense[14..21], &[1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]); // CRLF, tabs
-    // the reader's output satisfies the validated constructor's invariants
+                                                                      // the reader's output satisfies the validated constructor's invariants
     let f = &d.features;
     Csr::new(
         f.n_rows(),
@@ -91,7 +91,11 @@ fn declared_feature_count() {
 fn malformed_fixtures_name_input_line_and_reason() {
     let cases = [
         ("bad_value_token.txt", "line 1", "not a number"),
-        ("bad_token_no_colon.txt", "line 2", "expected <index>:<value>"),
+        (
+            "bad_token_no_colon.txt",
+            "line 2",
+            "expected <index>:<value>",
+        ),
         ("index_zero.txt", "line 2", "index 0"),
         ("index_non_integer.txt", "line 3", "not a positive integer"),
         ("unsorted.txt", "line 1", "strictly ascending: 3 after 5"),
@@ -339,7 +343,10 @@ fn subsampling_is_seeded_and_keeps_rows() {
     let c = d.subsample(15, 10).unwrap();
     assert_eq!(a.features, b.features);
     assert_eq!(a.labels, b.labels);
-    assert_ne!(a.features, c.features, "different seeds should pick different rows");
+    assert_ne!(
+        a.features, c.features,
+        "different seeds should pick different rows"
+    );
     assert_eq!(a.n_samples(), 15);
     assert_eq!(a.n_features(), 6);
     assert_eq!(a.classes, d.classes);
@@ -378,9 +385,14 @@ fn news20_full_file_matches_the_data_readme() {
     assert_eq!(d.n_classes(), data::NEWS20.classes);
     assert_eq!(d.classes, (1..=20).collect::<Vec<i64>>());
     let counts = d.class_counts();
-    assert!(counts.iter().all(|&c| (780..=800).contains(&c)), "{counts:?}");
+    assert!(
+        counts.iter().all(|&c| (780..=800).contains(&c)),
+        "{counts:?}"
+    );
     let v = d.features.values();
-    assert!(v.iter().all(|&x| x >= 1.0 && x <= 549.0 && x.fract() == 0.0));
+    assert!(v
+        .iter()
+        .all(|&x| (1.0..=549.0).contains(&x) && x.fract() == 0.0));
     assert_eq!(v.iter().cloned().fold(0.0, f64::max), 549.0);
     let t = std::time::Instant::now();
     let sp = SparseMatrix::new(d.features.clone());

@@ -10,8 +10,8 @@ use saddlefw::data::{self, Csr, Dataset, LibsvmOptions, Scaling};
 use saddlefw::problems::dro::multinomial_logistic;
 use saddlefw::problems::lipschitz::{random_point, sample_constants};
 use saddlefw::problems::{
-    inner, Constants, DictionaryLearning, DlConfig, DroConfig, RobustClassification,
-    SaddleProblem, YModel,
+    inner, Constants, DictionaryLearning, DlConfig, DroConfig, RobustClassification, SaddleProblem,
+    YModel,
 };
 use saddlefw::sets::ConvexSet;
 use std::time::Instant;
@@ -214,16 +214,28 @@ fn dl_data_generation_follows_the_recipe() {
     assert!(p.x_set().contains(&x0, 1e-12));
     // Ctil: the last q - p rows are zero, ||C||_2 <= 1, rank <= l
     let ct = p.c_tilde();
-    assert!(ct.rows().into_iter().skip(cfg.p).all(|r| r.iter().all(|&v| v == 0.0)));
+    assert!(ct
+        .rows()
+        .into_iter()
+        .skip(cfg.p)
+        .all(|r| r.iter().all(|&v| v == 0.0)));
     let c_flat: Vec<f64> = ct.iter().cloned().collect();
     let sv = saddlefw::linalg::svd(&c_flat, cfg.q, cfg.n).s;
     assert!(sv[0] <= 1.0 + 1e-12, "||C||_2 = {}", sv[0]);
-    assert!(sv[cfg.l] < 1e-12 * sv[0], "rank > l: {:?}", &sv[..cfg.l + 1]);
+    assert!(
+        sv[cfg.l] < 1e-12 * sv[0],
+        "rank > l: {:?}",
+        &sv[..cfg.l + 1]
+    );
     // seeded and reproducible
     let (q, x1) = DictionaryLearning::generate(&cfg).unwrap();
     assert_eq!(p.a_new(), q.a_new());
     assert_eq!(x0, x1);
-    let (r, _) = DictionaryLearning::generate(&DlConfig { seed: 1, ..cfg.clone() }).unwrap();
+    let (r, _) = DictionaryLearning::generate(&DlConfig {
+        seed: 1,
+        ..cfg.clone()
+    })
+    .unwrap();
     assert_ne!(p.a_new(), r.a_new());
     // the instance
     let inst = DictionaryLearning::instance(&cfg).unwrap();
@@ -241,12 +253,27 @@ fn dl_config_is_validated() {
     let ok = DlConfig::default();
     assert!(ok.validate().is_ok());
     for bad in [
-        DlConfig { q: 40, ..ok.clone() },
+        DlConfig {
+            q: 40,
+            ..ok.clone()
+        },
         DlConfig { n: 0, ..ok.clone() },
-        DlConfig { l: 51, ..ok.clone() },
-        DlConfig { delta: f64::NAN, ..ok.clone() },
-        DlConfig { r: 0.0, ..ok.clone() },
-        DlConfig { b: -1.0, ..ok.clone() },
+        DlConfig {
+            l: 51,
+            ..ok.clone()
+        },
+        DlConfig {
+            delta: f64::NAN,
+            ..ok.clone()
+        },
+        DlConfig {
+            r: 0.0,
+            ..ok.clone()
+        },
+        DlConfig {
+            b: -1.0,
+            ..ok.clone()
+        },
     ] {
         assert!(DictionaryLearning::generate(&bad).is_err(), "{bad:?}");
     }
@@ -318,7 +345,11 @@ fn check_y_star<P: SaddleProblem>(
     // the certified interval has relative width <= 1e-12; 1e-9 leaves room for rounding
     let tol = 1e-9 * (1.0 + cert.value.upper.abs());
     let v = lbeta(&closed.y);
-    assert!((v - closed.value.mid()).abs() <= tol, "model value {v} vs {:?}", closed.value);
+    assert!(
+        (v - closed.value.mid()).abs() <= tol,
+        "model value {v} vs {:?}",
+        closed.value
+    );
     assert!(
         v >= cert.value.lower - tol && v <= cert.value.upper + tol,
         "closed form {v} outside certified {:?}",
@@ -465,8 +496,14 @@ fn check_constants<P: SaddleProblem>(label: &str, p: &P, paper: &Constants, pair
     );
     // a sampled ratio carries rounding of relative order eps / 1e-3 (the close pairs), so an
     // exact constant (DRO's L_yy = lambda') may be "exceeded" by ~1e-13
-    assert!(wc <= 1.0 + 1e-9, "{label}: certified constants violated (ratio {wc})");
-    assert!(wp <= 1.0 + 1e-9, "{label}: paper constants violated (ratio {wp})");
+    assert!(
+        wc <= 1.0 + 1e-9,
+        "{label}: certified constants violated (ratio {wc})"
+    );
+    assert!(
+        wp <= 1.0 + 1e-9,
+        "{label}: paper constants violated (ratio {wp})"
+    );
     assert!(s.lxx > 0.0 && s.lyx > 0.0);
     let halved = Constants {
         lxx: 0.5 * s.lxx,
@@ -474,7 +511,10 @@ fn check_constants<P: SaddleProblem>(label: &str, p: &P, paper: &Constants, pair
         lyy: 0.5 * s.lyy,
         ..cert
     };
-    assert!(s.worst_ratio(&halved) > 1.9, "{label}: the check cannot fail");
+    assert!(
+        s.worst_ratio(&halved) > 1.9,
+        "{label}: the check cannot fail"
+    );
 }
 
 #[test]
@@ -528,10 +568,22 @@ fn dro_builder_subsamples_and_validates() {
     assert_eq!((k.mu, k.lyy, k.dx), (10.0, 10.0, 20.0));
     assert!((k.dy - 2f64.sqrt()).abs() < 1e-15);
     for bad in [
-        DroConfig { radius: 0.0, ..DroConfig::default() },
-        DroConfig { lambda_prime: f64::INFINITY, ..DroConfig::default() },
-        DroConfig { rows: Some(0), ..DroConfig::default() },
-        DroConfig { rows: Some(51), ..DroConfig::default() },
+        DroConfig {
+            radius: 0.0,
+            ..DroConfig::default()
+        },
+        DroConfig {
+            lambda_prime: f64::INFINITY,
+            ..DroConfig::default()
+        },
+        DroConfig {
+            rows: Some(0),
+            ..DroConfig::default()
+        },
+        DroConfig {
+            rows: Some(51),
+            ..DroConfig::default()
+        },
     ] {
         assert!(RobustClassification::new(&data, &bad).is_err(), "{bad:?}");
     }
@@ -542,7 +594,8 @@ fn dro_builder_subsamples_and_validates() {
     };
     assert!(RobustClassification::new(&one_class, &DroConfig::default()).is_err());
     // the LIBSVM path: the valid fixture builds a problem
-    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/libsvm/valid.txt");
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/libsvm/valid.txt");
     let p = RobustClassification::from_libsvm(&fixture, &DroConfig::default()).unwrap();
     assert_eq!(p.dims(), (5, 7, 3));
 }
@@ -652,12 +705,22 @@ mod params {
         // AGP, Theorem 3.2 values
         let agp = AgpNcC::new(&paper);
         let ly2 = paper.lyx * paper.lyx;
-        let tau = 2.0 * f64::max(361.0 * (paper.lxx + 0.1 - 0.05 * ly2) / (6400.0 * 0.05 * ly2), 2.0);
+        let tau = 2.0
+            * f64::max(
+                361.0 * (paper.lxx + 0.1 - 0.05 * ly2) / (6400.0 * 0.05 * ly2),
+                2.0,
+            );
         assert!(close(agp.tau, tau));
         let c1 = 19.0 / (20.0 * 0.05);
         assert!(close(agp.c_k(1), c1));
-        assert!(close(agp.beta_k(1), 0.05 * ly2 + 16.0 * tau * ly2 / (0.05 * c1 * c1) - 0.05));
-        assert!(agp.beta_k(10_000) > agp.beta_k(1), "beta_k grows like k^(1/2)");
+        assert!(close(
+            agp.beta_k(1),
+            0.05 * ly2 + 16.0 * tau * ly2 / (0.05 * c1 * c1) - 0.05
+        ));
+        assert!(
+            agp.beta_k(10_000) > agp.beta_k(1),
+            "beta_k grows like k^(1/2)"
+        );
         assert_eq!(agp.gamma_k(3), 20.0);
         // AGP robust with the paper's mu = lambda: an astronomically small primal step
         let n = 15_935;

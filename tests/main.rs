@@ -1,3 +1,2 @@
-
 mod data;
 mod experiment_problems;

@@ -49,7 +49,9 @@ impl Csr {
             }
             let row = &indices[indptr[i]..indptr[i + 1]];
             if row.windows(2).any(|w| w[0] >= w[1]) {
-                return bad(format!("column indices of row {i} are not strictly ascending"));
+                return bad(format!(
+                    "column indices of row {i} are not strictly ascending"
+                ));
             }
             if row.last().is_some_and(|&j| j as usize >= n_cols) {
                 return bad(format!("row {i} has a column index >= n_cols = {n_cols}"));

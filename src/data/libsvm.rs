@@ -111,7 +111,11 @@ pub fn parse_libsvm(text: &[u8], name: &str, opts: &LibsvmOptions) -> Result<Dat
     classes.dedup();
     let labels = raw_labels
         .iter()
-        .map(|l| classes.binary_search(l).expect("label is among the classes") as u32)
+        .map(|l| {
+            classes
+                .binary_search(l)
+                .expect("label is among the classes") as u32
+        })
         .collect();
     let n_rows = raw_labels.len();
     Ok(Dataset {
@@ -211,7 +215,9 @@ fn parse_index(tok: &[u8]) -> Option<usize> {
 /// A decimal number. Plain digit strings (term counts) take a fast exact path.
 fn parse_value(tok: &[u8]) -> Option<f64> {
     if !tok.is_empty() && tok.len() <= 15 && tok.iter().all(u8::is_ascii_digit) {
-        let v = tok.iter().fold(0u64, |acc, &b| acc * 10 + (b - b'0') as u64);
+        let v = tok
+            .iter()
+            .fold(0u64, |acc, &b| acc * 10 + (b - b'0') as u64);
         return Some(v as f64);
     }
     std::str::from_utf8(tok).ok()?.parse::<f64>().ok()

@@ -407,8 +407,8 @@ impl AgpNcC {
     pub fn beta_k(&self, k: u64) -> f64 {
         let c = self.c_k(k);
         let ly2 = self.l_y * self.l_y;
-        let beta_bar =
-            self.rho_bar * ly2 + 16.0 * self.tau * ly2 / (self.rho_bar * c * c) - 2.0 * self.eta_bar;
+        let beta_bar = self.rho_bar * ly2 + 16.0 * self.tau * ly2 / (self.rho_bar * c * c)
+            - 2.0 * self.eta_bar;
         self.eta_bar + beta_bar
     }
     /// `gamma_k = 1/rho_bar` (the dual step is `1/gamma_k = rho_bar`).

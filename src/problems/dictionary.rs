@@ -229,9 +229,7 @@ impl DictionaryLearning {
         let c = u.dot(&v.t()) / scale;
         let a_old = d.dot(&c);
         let mut c_tilde = Array2::zeros((cfg.q, cfg.n));
-        c_tilde
-            .slice_mut(ndarray::s![..cfg.p, ..])
-            .assign(&c);
+        c_tilde.slice_mut(ndarray::s![..cfg.p, ..]).assign(&c);
         let a_new = gaussian(&mut rng, cfg.m, cfg.n_new);
         let mut d0 = Array2::from_shape_simple_fn((cfg.m, cfg.q), || rng.gen_range(0.0..0.1));
         normalize_columns(&mut d0);
@@ -405,8 +403,7 @@ impl DictionaryLearning {
         let (d, c) = self.blocks(x);
         general_mat_mul(1.0, &d, &self.k_mat, 0.0, &mut w.dk);
         let dflat = &x[..self.cfg.m * self.cfg.q];
-        let cval =
-            self.a_old_sq - 2.0 * dot(dflat, flat(&self.p_mat)) + dot(flat(&w.dk), dflat);
+        let cval = self.a_old_sq - 2.0 * dot(dflat, flat(&self.p_mat)) + dot(flat(&w.dk), dflat);
         let fid = if fidelity {
             w.r.assign(&self.a_new);
             general_mat_mul(1.0, &d, &c, -1.0, &mut w.r);

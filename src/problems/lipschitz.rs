@@ -57,7 +57,9 @@ impl SampledConstants {
 pub fn random_point(set: &dyn ConvexSet, rng: &mut ChaCha8Rng) -> Vec<f64> {
     let n = set.dim();
     let gauss = |rng: &mut ChaCha8Rng| -> Vec<f64> {
-        (0..n).map(|_| rng.sample::<f64, _>(StandardNormal)).collect()
+        (0..n)
+            .map(|_| rng.sample::<f64, _>(StandardNormal))
+            .collect()
     };
     let mut out = vec![0.0; n];
     if rng.gen::<bool>() {
