@@ -7,5 +7,8 @@ pub mod sets;
 pub use error::{Error, Result};
 pub use problems::{Constants, Instance, Interval, SaddleProblem};
 pub use sets::ConvexSet;
+pub mod envelopes;
+pub mod fit;
 pub mod generators;
 pub mod solvers;
+pub mod theorems;
