@@ -1,1 +1,3 @@
-
+mod envelopes;
+mod fit;
+mod theorems;
