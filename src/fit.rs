@@ -548,3 +548,33 @@ pub fn baseline_gate(p_hat: f64, baseline: Option<f64>) -> BaselineGate {
         Some(b) => BaselineGate::Pass { baseline: b },
     }
 }
+
+/// Everything the rate gate computes for one entry from its per-seed series.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RateResult {
+    pub fits: Vec<SeriesFit>,
+    pub estimate: Option<Estimate>,
+    pub judgement: Judgement,
+}
+
+/// Fits every seed's series, combines them and judges the claim (module doc).
+pub fn rate_check(
+    claim: &RateClaim,
+    per_seed: &[Vec<(u64, f64)>],
+    cfg: &FitConfig,
+) -> Result<RateResult> {
+    if per_seed.is_empty() {
+        return Err(Error::invalid("rate check", "no seeds"));
+    }
+    let fits = per_seed
+        .iter()
+        .map(|s| fit_series(s, cfg))
+        .collect::<Result<Vec<_>>>()?;
+    let estimate = estimate(&fits, cfg.level);
+    let judgement = judge(claim, estimate.as_ref());
+    Ok(RateResult {
+        fits,
+        estimate,
+        judgement,
+    })
+}

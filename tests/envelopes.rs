@@ -16,7 +16,15 @@ fn entry(id: &str) -> TheoremEntry {
     builtin().into_iter().find(|e| e.id == id).unwrap()
 }
 
-const K: Constants = Constants { lxx: 1.5, lyx: 2.0, lyy: 3.0, mu: 0.5, alpha: None, dx: 2.0, dy: 1.5 };
+const K: Constants = Constants {
+    lxx: 1.5,
+    lyx: 2.0,
+    lyy: 3.0,
+    mu: 0.5,
+    alpha: None,
+    dx: 2.0,
+    dy: 1.5,
+};
 
 #[test]
 fn lmo_po_chain_matches_a_hand_evaluation_at_t_1_and_2() {
@@ -27,7 +35,8 @@ fn lmo_po_chain_matches_a_hand_evaluation_at_t_1_and_2() {
     let tau = |t: f64| (t + 1.0).powf(-0.75);
     let q = |t: f64| {
         let (b0, b1) = (beta(t), beta(t + 1.0));
-        2.0 * (K.lyy + K.mu + b0 + b1).powi(2) * (K.lyx * K.dx * tau(t) + 2.0 * K.dy * (b0 - b1)).powi(2)
+        2.0 * (K.lyy + K.mu + b0 + b1).powi(2)
+            * (K.lyx * K.dx * tau(t) + 2.0 * K.dy * (b0 - b1)).powi(2)
             / (b1 + K.mu).powi(3)
     };
     let term = |t: f64| 4.0 * K.lxx * dx2 * tau(t).powi(2) + dy2 * beta(t + 1.0) / 2.0 + q(t);
@@ -41,7 +50,11 @@ fn lmo_po_chain_matches_a_hand_evaluation_at_t_1_and_2() {
     assert!(envelope(&e, &K, &s, 0, &none).is_none(), "T >= 1");
     // 5.7 corrected, a = 1, at T = e - 1... check T = 1: (ln 1 + 1) = 1
     let e = entry("lmo-po/c-sc/primal");
-    let k = Constants { lyy: 2.0, mu: 0.5, ..K };
+    let k = Constants {
+        lyy: 2.0,
+        mu: 0.5,
+        ..K
+    };
     let rho = (1.5f64 / 2.0).sqrt();
     let want = 2.0 * k.lyx * k.dx * k.dy / (1.0 - rho)
         + 2.0 * k.lyx * k.lyx * k.dx * k.dx / (k.mu * (1.0 - rho))
@@ -56,14 +69,26 @@ fn lmo_lmo_envelopes_use_the_empirical_constant() {
     let e = entry("lmo-lmo/nc-c/dual");
     let c = e.mhat.as_ref().unwrap().c.value;
     let h: Vec<f64> = (0..100).map(|t| 2.0 * ((t + 1) as f64).powf(-c)).collect();
-    let inputs = EnvelopeInputs { fmax: None, h: Some(&h) };
+    let inputs = EnvelopeInputs {
+        fmax: None,
+        h: Some(&h),
+    };
     let got = envelope(&e, &K, &e.schedule, 63, &inputs).unwrap();
     let want = 2.0 * 64f64.powf(-c) + K.dy * K.dy / (2.0 * 64f64.powf(1.0 / 6.0));
     assert!((got - want).abs() < 1e-12, "{got} vs {want}");
-    assert!(envelope(&e, &K, &e.schedule, 100, &inputs).is_none(), "H not recorded that far");
+    assert!(
+        envelope(&e, &K, &e.schedule, 100, &inputs).is_none(),
+        "H not recorded that far"
+    );
     let p = entry("lmo-lmo/nc-c/primal");
-    assert!(envelope(&p, &K, &p.schedule, 10, &inputs).is_none(), "needs Fmax");
-    let with_f = EnvelopeInputs { fmax: Some(1.0), h: Some(&h) };
+    assert!(
+        envelope(&p, &K, &p.schedule, 10, &inputs).is_none(),
+        "needs Fmax"
+    );
+    let with_f = EnvelopeInputs {
+        fmax: Some(1.0),
+        h: Some(&h),
+    };
     assert!(envelope(&p, &K, &p.schedule, 10, &with_f).unwrap() > 0.0);
     // PO-LMO has no explicit envelope (D12)
     let po = entry("po-lmo/nc-c/dual");
@@ -87,9 +112,15 @@ fn worst_ratio_negative_control() {
 fn mhat_boundedness_and_its_negative_controls() {
     let ts: Vec<u64> = (0..=20_000).collect();
     let c = 0.5;
-    let pts = |f: &dyn Fn(f64) -> f64| -> Vec<(u64, f64)> { ts.iter().map(|&t| (t, f(t as f64))).collect() };
+    let pts = |f: &dyn Fn(f64) -> f64| -> Vec<(u64, f64)> {
+        ts.iter().map(|&t| (t, f(t as f64))).collect()
+    };
     // H_t ~ (t+1)^-c: bounded
-    let m = m_hat(&pts(&|t| 3.0 * (t + 1.0).powf(-c) * (1.0 + 0.3 * (t * 0.7).sin())), c, 0.0);
+    let m = m_hat(
+        &pts(&|t| 3.0 * (t + 1.0).powf(-c) * (1.0 + 0.3 * (t * 0.7).sin())),
+        c,
+        0.0,
+    );
     let chk = mhat_bounded(&m).unwrap();
     assert!(chk.bounded, "{chk:?}");
     // H_t ~ (t+1)^(0.3-c): M_hat grows like T^0.3 -> not bounded
@@ -100,7 +131,11 @@ fn mhat_boundedness_and_its_negative_controls() {
     assert!(mhat_bounded(&m_hat(&logged, c, 1.0)).unwrap().bounded);
     assert!(!mhat_bounded(&m_hat(&logged, c, 0.0)).unwrap().bounded);
     // identically zero H: bounded; fewer than two points: no verdict
-    assert!(mhat_bounded(&m_hat(&pts(&|_| 0.0), c, 0.0)).unwrap().bounded);
+    assert!(
+        mhat_bounded(&m_hat(&pts(&|_| 0.0), c, 0.0))
+            .unwrap()
+            .bounded
+    );
     assert!(mhat_bounded(&[(5, 1.0)]).is_none());
 }
 
@@ -122,8 +157,13 @@ fn reference_run(inst: &Instance, e: &TheoremEntry, n: usize, broken: Broken) ->
     let s = &e.schedule;
     let (mut x, mut y) = (inst.x0.clone(), inst.y0.clone());
     let (dx, dy) = (x.len(), y.len());
-    let (mut gx, mut gy, mut v, mut u, mut z) =
-        (vec![0.0; dx], vec![0.0; dy], vec![0.0; dx], vec![0.0; dy], vec![0.0; dy]);
+    let (mut gx, mut gy, mut v, mut u, mut z) = (
+        vec![0.0; dx],
+        vec![0.0; dy],
+        vec![0.0; dx],
+        vec![0.0; dy],
+        vec![0.0; dy],
+    );
     let mut out = Vec::with_capacity(n + 1);
     for t in 0..=n as u64 {
         let (tau, beta) = (s.tau(t, &k), s.beta(t));
@@ -152,7 +192,11 @@ fn reference_run(inst: &Instance, e: &TheoremEntry, n: usize, broken: Broken) ->
                 let d: Vec<f64> = u.iter().zip(&y).map(|(a, b)| a - b).collect();
                 let dd: f64 = d.iter().map(|v| v * v).sum();
                 let num: f64 = gy.iter().zip(&d).map(|(a, b)| a * b).sum();
-                let gamma = if dd > 0.0 { (num / ((k.lyy + beta) * dd)).min(1.0) } else { 0.0 };
+                let gamma = if dd > 0.0 {
+                    (num / ((k.lyy + beta) * dd)).min(1.0)
+                } else {
+                    0.0
+                };
                 if broken != Broken::FrozenDual {
                     for i in 0..dy {
                         y[i] += gamma * d[i];
@@ -190,8 +234,14 @@ fn fmax_bound(inst: &Instance) -> f64 {
 
 fn instance(e: &TheoremEntry, seed: u64) -> Instance {
     let setting = Setting::from_str(&e.setting).unwrap();
-    let family = if setting.convex { Family::Saddle } else { Family::Quadratic };
-    GeneratorSpec::new(family, setting, 6, 4, seed).generate().unwrap()
+    let family = if setting.convex {
+        Family::Saddle
+    } else {
+        Family::Quadratic
+    };
+    GeneratorSpec::new(family, setting, 6, 4, seed)
+        .generate()
+        .unwrap()
 }
 
 /// Worst quantity/envelope ratio of an entry on a reference run.
@@ -199,11 +249,18 @@ fn ratio_on_run(e: &TheoremEntry, inst: &Instance, n: usize, broken: Broken) -> 
     let rec = reference_run(inst, e, n, broken);
     let q = quantity_series(e, &rec).unwrap();
     let h: Vec<f64> = rec.iter().map(|m| m.h).collect();
-    let inputs = EnvelopeInputs { fmax: Some(fmax_bound(inst)), h: Some(&h) };
+    let inputs = EnvelopeInputs {
+        fmax: Some(fmax_bound(inst)),
+        h: Some(&h),
+    };
     let ts: Vec<u64> = q.iter().map(|p| p.0).collect();
     let k = inst.problem.constants();
     let bounds = envelope_series(e, &k, &e.schedule, &ts, &inputs);
-    assert!(bounds.iter().all(|b| b.is_some()), "{}: envelope missing", e.id);
+    assert!(
+        bounds.iter().all(|b| b.is_some()),
+        "{}: envelope missing",
+        e.id
+    );
     worst_ratio(&q, &bounds).unwrap().ratio
 }
 
@@ -213,7 +270,11 @@ fn envelopes_hold_on_reference_runs() {
         for seed in [1, 2] {
             let inst = instance(e, seed);
             let r = ratio_on_run(e, &inst, 1500, Broken::None);
-            assert!(r <= 1.0 + 1e-9, "{} seed {seed}: quantity/envelope = {r}", e.id);
+            assert!(
+                r <= 1.0 + 1e-9,
+                "{} seed {seed}: quantity/envelope = {r}",
+                e.id
+            );
         }
     }
 }
@@ -226,7 +287,10 @@ fn envelope_catches_a_frozen_dual_lmo_po() {
     let inst = instance(&e, 1);
     assert!(ratio_on_run(&e, &inst, 1500, Broken::None) <= 1.0);
     let r = ratio_on_run(&e, &inst, 6000, Broken::FrozenDual);
-    assert!(r > 1.0, "the broken run must violate the envelope (ratio {r})");
+    assert!(
+        r > 1.0,
+        "the broken run must violate the envelope (ratio {r})"
+    );
 }
 
 #[test]
@@ -235,10 +299,16 @@ fn mhat_of_h_on_lmo_lmo_runs_and_a_frozen_dual() {
     let m = e.mhat.clone().unwrap();
     let inst = instance(&e, 3);
     let hs = |broken| -> Vec<(u64, f64)> {
-        reference_run(&inst, &e, 4000, broken).iter().map(|r| (r.t, r.h)).collect()
+        reference_run(&inst, &e, 4000, broken)
+            .iter()
+            .map(|r| (r.t, r.h))
+            .collect()
     };
     let ok = mhat_bounded(&m_hat(&hs(Broken::None), m.c.value, m.log_power)).unwrap();
     assert!(ok.bounded, "{ok:?}");
     let bad = mhat_bounded(&m_hat(&hs(Broken::FrozenDual), m.c.value, m.log_power)).unwrap();
-    assert!(!bad.bounded, "a frozen dual keeps H_t of order one: {bad:?}");
+    assert!(
+        !bad.bounded,
+        "a frozen dual keeps H_t of order one: {bad:?}"
+    );
 }

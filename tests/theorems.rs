@@ -11,7 +11,14 @@ use std::collections::{BTreeMap, BTreeSet};
 /// claims.md Sec. 3.1, typed in independently of the fixture:
 /// (row, case, a, b, p primal, p dual).
 const ROWS: [(u32, &str, f64, f64, f64, f64); 19] = [
-    (1, "lmo-lmo/nc-c", 5.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0),
+    (
+        1,
+        "lmo-lmo/nc-c",
+        5.0 / 6.0,
+        1.0 / 6.0,
+        1.0 / 6.0,
+        1.0 / 6.0,
+    ),
     (2, "lmo-lmo/nc-sc", 0.75, 0.0, 0.25, 0.25),
     (3, "lmo-lmo/nc-c+sc", 0.8, 0.2, 0.2, 0.2),
     (4, "lmo-lmo/nc-sc+sc", 2.0 / 3.0, 0.0, 1.0 / 3.0, 1.0 / 3.0),
@@ -23,7 +30,14 @@ const ROWS: [(u32, &str, f64, f64, f64, f64); 19] = [
     (10, "lmo-po/nc-sc", 0.5, 0.0, 0.5, 1.0),
     (11, "lmo-po/c-c", 1.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0),
     (12, "lmo-po/c-sc", 1.0, 0.0, 1.0, 1.0),
-    (13, "po-lmo/nc-c", 2.0 / 3.0, 1.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0),
+    (
+        13,
+        "po-lmo/nc-c",
+        2.0 / 3.0,
+        1.0 / 6.0,
+        1.0 / 6.0,
+        1.0 / 6.0,
+    ),
     (14, "po-lmo/nc-sc", 0.5, 0.0, 0.25, 0.5),
     (15, "po-lmo/nc-c+sc", 0.6, 0.2, 0.2, 0.2),
     (16, "po-lmo/nc-sc+sc", 1.0 / 3.0, 0.0, 1.0 / 3.0, 2.0 / 3.0),
@@ -42,7 +56,10 @@ fn table_has_19_cases_and_38_entries() {
     for e in &t {
         per_row.entry(e.row).or_default().push(e.side());
     }
-    assert_eq!(per_row.keys().copied().collect::<Vec<_>>(), (1..=19).collect::<Vec<_>>());
+    assert_eq!(
+        per_row.keys().copied().collect::<Vec<_>>(),
+        (1..=19).collect::<Vec<_>>()
+    );
     for (row, sides) in per_row {
         assert!(
             sides.len() == 2 && sides.contains(&Side::Primal) && sides.contains(&Side::Dual),
@@ -57,14 +74,28 @@ fn exponents_and_schedules_match_claims_md() {
     for (row, case, a, b, pp, pd) in ROWS {
         for (side, p) in [("primal", pp), ("dual", pd)] {
             let id = format!("{case}/{side}");
-            let e = t.iter().find(|e| e.id == id).unwrap_or_else(|| panic!("{id} missing"));
+            let e = t
+                .iter()
+                .find(|e| e.id == id)
+                .unwrap_or_else(|| panic!("{id} missing"));
             assert_eq!(e.row, row, "{id}");
             assert!(e.p() > 0.0);
-            assert!((e.p() - p).abs() < 1e-12, "{id}: p = {} but claims.md says {p}", e.p());
+            assert!(
+                (e.p() - p).abs() < 1e-12,
+                "{id}: p = {} but claims.md says {p}",
+                e.p()
+            );
             let (ea, eb, ec) = e.schedule.abc();
-            assert!((ea - a).abs() < 1e-12 && (eb - b).abs() < 1e-12, "{id}: schedule");
+            assert!(
+                (ea - a).abs() < 1e-12 && (eb - b).abs() < 1e-12,
+                "{id}: schedule"
+            );
             assert_eq!(ec == 0.0, b == 0.0, "{id}: C = 0 exactly for beta_t = 0");
-            assert_eq!(matches!(e.schedule, Schedule::PoLmoAppendix(_)), row >= 13, "{id}");
+            assert_eq!(
+                matches!(e.schedule, Schedule::PoLmoAppendix(_)),
+                row >= 13,
+                "{id}"
+            );
         }
     }
 }
@@ -107,7 +138,12 @@ fn quantities_match_the_theorem_statements() {
             "po-lmo/c-sc+sc/primal",
             "po-lmo/c-sc+sc/dual",
         ];
-        assert_eq!(e.log_factor, logged.contains(&e.id.as_str()), "{}: log_factor", e.id);
+        assert_eq!(
+            e.log_factor,
+            logged.contains(&e.id.as_str()),
+            "{}: log_factor",
+            e.id
+        );
         // M_hat: H for LMO-LMO (c per lemma:compact-ht / compact-sc-ht), none for LMO-PO
         match (e.algorithm, &e.mhat) {
             (Algorithm::LmoLmo, Some(m)) => {
@@ -116,7 +152,12 @@ fn quantities_match_the_theorem_statements() {
                 let sc_y = e.setting().sc_y;
                 let c = if sc_y { a - b } else { (2.0 * a - b) / 3.0 };
                 assert!((m.c.value - c).abs() < 1e-12, "{}: c", e.id);
-                assert_eq!(m.log_power > 0.0, a == 1.0 && b == 0.0, "{}: log branch", e.id);
+                assert_eq!(
+                    m.log_power > 0.0,
+                    a == 1.0 && b == 0.0,
+                    "{}: log branch",
+                    e.id
+                );
             }
             (Algorithm::LmoPo, None) => {}
             (Algorithm::PoLmo, Some(m)) => assert_eq!(m.of, MhatOf::Quantity),
@@ -129,7 +170,12 @@ fn quantities_match_the_theorem_statements() {
 fn disagreement_notes_sit_where_claims_md_puts_them() {
     let t = builtin();
     let has = |id: &str, note: &str| {
-        t.iter().find(|e| e.id == id).unwrap().notes.iter().any(|n| n.id == note)
+        t.iter()
+            .find(|e| e.id == id)
+            .unwrap()
+            .notes
+            .iter()
+            .any(|n| n.id == note)
     };
     assert!(has("lmo-lmo/c-sc/dual", "D1"));
     assert!(has("lmo-lmo/c-sc+sc/dual", "D2"));
@@ -137,7 +183,11 @@ fn disagreement_notes_sit_where_claims_md_puts_them() {
     assert!(has("lmo-po/nc-sc/primal", "D5"));
     assert!(has("lmo-po/c-sc/primal", "D6") && has("lmo-po/c-sc/primal", "D22"));
     assert!(has("lmo-po/c-c/dual", "D7"));
-    for id in ["po-lmo/c-c/primal", "po-lmo/c-sc/primal", "po-lmo/c-sc+sc/primal"] {
+    for id in [
+        "po-lmo/c-c/primal",
+        "po-lmo/c-sc/primal",
+        "po-lmo/c-sc+sc/primal",
+    ] {
         assert!(has(id, "D10"), "{id}");
     }
     for e in t.iter().filter(|e| e.algorithm == Algorithm::PoLmo) {
@@ -145,7 +195,14 @@ fn disagreement_notes_sit_where_claims_md_puts_them() {
     }
     assert!(has("po-lmo/c-c/primal", "D20"));
     // D3: the detailed theorem proves faster last-iterate G_Y
-    let pd = |id: &str| t.iter().find(|e| e.id == id).unwrap().p_detailed.clone().map(|p| p.value);
+    let pd = |id: &str| {
+        t.iter()
+            .find(|e| e.id == id)
+            .unwrap()
+            .p_detailed
+            .clone()
+            .map(|p| p.value)
+    };
     assert_eq!(pd("lmo-lmo/nc-sc/dual"), Some(0.5));
     assert!((pd("lmo-lmo/nc-sc+sc/dual").unwrap() - 2.0 / 3.0).abs() < 1e-12);
 }
@@ -161,7 +218,11 @@ fn every_cited_label_exists_in_the_paper() {
         let labels = e.cited_labels();
         assert_eq!(labels.len(), 3, "{}: main theorem, item, detailed", e.id);
         for l in labels {
-            assert!(tex.contains(&format!("\\label{{{l}}}")), "{}: \\label{{{l}}} not in paper.tex", e.id);
+            assert!(
+                tex.contains(&format!("\\label{{{l}}}")),
+                "{}: \\label{{{l}}} not in paper.tex",
+                e.id
+            );
         }
     }
 }
@@ -175,7 +236,9 @@ fn table_round_trips_through_json() {
     let path = dir.path().join("t.json");
     std::fs::write(&path, &text).unwrap();
     assert_eq!(load_table(&path).unwrap(), t);
-    let err = load_table(&dir.path().join("absent.json")).unwrap_err().to_string();
+    let err = load_table(&dir.path().join("absent.json"))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("absent.json"), "{err}");
 }
 
@@ -184,25 +247,48 @@ fn reject(i: usize, edit: impl FnOnce(&mut serde_json::Value)) -> String {
     let mut v: serde_json::Value =
         serde_json::from_str(include_str!("../fixtures/theorems.json")).unwrap();
     edit(&mut v[i]);
-    parse_table("edited", &v.to_string()).unwrap_err().to_string()
+    parse_table("edited", &v.to_string())
+        .unwrap_err()
+        .to_string()
 }
 
 #[test]
 fn validator_rejects_broken_entries_naming_entry_and_field() {
     use serde_json::json;
     let cases: Vec<(&str, Box<dyn FnOnce(&mut serde_json::Value)>)> = vec![
-        ("p", Box::new(|e| drop(e.as_object_mut().unwrap().remove("p")))),
+        (
+            "p",
+            Box::new(|e| drop(e.as_object_mut().unwrap().remove("p"))),
+        ),
         ("p", Box::new(|e| e["p"]["value"] = json!(0.3))),
         ("p", Box::new(|e| e["p"]["frac"] = json!("one sixth"))),
-        ("assumptions", Box::new(|e| e["assumptions"] = json!(["A1", "A3"]))),
-        ("assumptions", Box::new(|e| e["assumptions"] = json!(["A1", "A9"]))),
+        (
+            "assumptions",
+            Box::new(|e| e["assumptions"] = json!(["A1", "A3"])),
+        ),
+        (
+            "assumptions",
+            Box::new(|e| e["assumptions"] = json!(["A1", "A9"])),
+        ),
         ("bogus", Box::new(|e| e["bogus"] = json!(1))),
         ("schedule", Box::new(|e| e["schedule"]["b"] = json!(0.3))),
         ("schedule", Box::new(|e| e["schedule"]["a"] = json!(1.5))),
-        ("schedule", Box::new(|e| e["schedule"]["kind"] = json!("po-lmo-appendix"))),
-        ("quantity", Box::new(|e| e["quantity"]["sigma"] = json!("tau0"))),
-        ("quantity", Box::new(|e| e["quantity"]["measure"] = json!("gap_opt"))),
-        ("notes", Box::new(|e| e["notes"] = json!([{"id": "D23", "text": "x"}]))),
+        (
+            "schedule",
+            Box::new(|e| e["schedule"]["kind"] = json!("po-lmo-appendix")),
+        ),
+        (
+            "quantity",
+            Box::new(|e| e["quantity"]["sigma"] = json!("tau0")),
+        ),
+        (
+            "quantity",
+            Box::new(|e| e["quantity"]["measure"] = json!("gap_opt")),
+        ),
+        (
+            "notes",
+            Box::new(|e| e["notes"] = json!([{"id": "D23", "text": "x"}])),
+        ),
         ("label", Box::new(|e| e["label"] = json!("theorem:x"))),
         ("log_power", Box::new(|e| e["log_power"] = json!(-1.0))),
         ("T_min", Box::new(|e| e["T_min"] = json!(5))),
@@ -222,9 +308,14 @@ fn validator_rejects_broken_entries_naming_entry_and_field() {
         serde_json::from_str(include_str!("../fixtures/theorems.json")).unwrap();
     v[4] = v[3].clone();
     let msg = parse_table("dup", &v.to_string()).unwrap_err().to_string();
-    assert!(msg.contains("entry 4") && msg.contains("duplicate"), "{msg}");
+    assert!(
+        msg.contains("entry 4") && msg.contains("duplicate"),
+        "{msg}"
+    );
     // malformed JSON: line and column
-    let msg = parse_table("broken", "[{\"id\": }]").unwrap_err().to_string();
+    let msg = parse_table("broken", "[{\"id\": }]")
+        .unwrap_err()
+        .to_string();
     assert!(msg.contains("broken") && msg.contains("line 1"), "{msg}");
     assert!(parse_table("empty", "[]").is_err());
     assert!(parse_table("object", "{}").is_err());
@@ -254,9 +345,16 @@ fn quantity_series_computes_each_aggregate_exactly() {
     assert_eq!(s.first().unwrap().0, 1);
     assert_eq!(s.last().unwrap().0, 1000);
     assert!(s.windows(2).all(|w| w[0].0 < w[1].0));
-    assert!(s.len() >= 3 * CHECKPOINTS_PER_DECADE as usize - 8, "{}", s.len());
+    assert!(
+        s.len() >= 3 * CHECKPOINTS_PER_DECADE as usize - 8,
+        "{}",
+        s.len()
+    );
     for &(tt, v) in &s {
-        assert!((v - tt as f64 / 2.0).abs() <= 1e-12 * tt as f64, "T={tt}: {v}");
+        assert!(
+            (v - tt as f64 / 2.0).abs() <= 1e-12 * tt as f64,
+            "T={tt}: {v}"
+        );
     }
     // last: G_Y at T = 3T
     for &(tt, v) in &quantity_series(&find("lmo-lmo/nc-c/dual"), &rec).unwrap() {
@@ -278,7 +376,10 @@ fn quantity_series_computes_each_aggregate_exactly() {
     }
     // G^Opt(x_T), last
     let e = find("lmo-lmo/c-c/primal");
-    assert_eq!(quantity_series_at(&e, &rec, &[1, 7, 1000]).unwrap(), vec![(1, 6.0), (7, 42.0), (1000, 6000.0)]);
+    assert_eq!(
+        quantity_series_at(&e, &rec, &[1, 7, 1000]).unwrap(),
+        vec![(1, 6.0), (7, 42.0), (1000, 6000.0)]
+    );
 }
 
 #[test]
@@ -291,13 +392,25 @@ fn quantity_series_rejects_bad_records() {
     assert!(msg.contains("t = 10") && msg.contains(&e.id), "{msg}");
     let mut rec = record(50, |t| 1.0 / (t + 1) as f64);
     rec[7].t = 8;
-    assert!(quantity_series(e, &rec).unwrap_err().to_string().contains("entry 7"));
+    assert!(quantity_series(e, &rec)
+        .unwrap_err()
+        .to_string()
+        .contains("entry 7"));
     let mut rec = record(50, |t| 1.0 / (t + 1) as f64);
     rec[3].gap_opt = Some(f64::NAN);
     assert!(quantity_series(e, &rec).is_err());
-    assert!(quantity_series(e, &record(1, |_| 1.0)).is_err(), "needs T >= 1");
-    assert!(quantity_series_at(e, &record(50, |_| 1.0), &[5, 60]).is_err(), "beyond record");
-    assert!(quantity_series_at(e, &record(50, |_| 1.0), &[5, 5]).is_err(), "not increasing");
+    assert!(
+        quantity_series(e, &record(1, |_| 1.0)).is_err(),
+        "needs T >= 1"
+    );
+    assert!(
+        quantity_series_at(e, &record(50, |_| 1.0), &[5, 60]).is_err(),
+        "beyond record"
+    );
+    assert!(
+        quantity_series_at(e, &record(50, |_| 1.0), &[5, 5]).is_err(),
+        "not increasing"
+    );
 }
 
 #[test]
@@ -308,7 +421,10 @@ fn running_means_are_compensated() {
     let naive = v.iter().sum::<f64>() / v.len() as f64;
     let m = *running_means(&v).last().unwrap();
     assert!((m - 0.1).abs() <= 2.0 * f64::EPSILON * 0.1, "{m}");
-    assert!((naive - 0.1).abs() > 1e3 * f64::EPSILON * 0.1, "the test data must defeat naive sums");
+    assert!(
+        (naive - 0.1).abs() > 1e3 * f64::EPSILON * 0.1,
+        "the test data must defeat naive sums"
+    );
     // mixed magnitudes
     let v = [1e16, 1.0, -1e16, 1.0];
     assert_eq!(*running_means(&v).last().unwrap(), 0.5);
@@ -316,17 +432,37 @@ fn running_means_are_compensated() {
 
 #[test]
 fn schedules_evaluate_as_documented() {
-    let k = Constants { lxx: 2.0, lyx: 1.0, lyy: 1.0, mu: 0.5, alpha: None, dx: 2.0, dy: 1.0 };
+    let k = Constants {
+        lxx: 2.0,
+        lyx: 1.0,
+        lyy: 1.0,
+        mu: 0.5,
+        alpha: None,
+        dx: 2.0,
+        dy: 1.0,
+    };
     let t = builtin();
-    let s = &t.iter().find(|e| e.id == "lmo-lmo/nc-c/primal").unwrap().schedule;
+    let s = &t
+        .iter()
+        .find(|e| e.id == "lmo-lmo/nc-c/primal")
+        .unwrap()
+        .schedule;
     assert_eq!(s.tau(0, &k), 1.0);
     assert!((s.tau(63, &k) - 64f64.powf(-5.0 / 6.0)).abs() < 1e-15);
     assert!((s.beta(63) - 64f64.powf(-1.0 / 6.0)).abs() < 1e-15);
     // PO-LMO appendix schedule, C > 0: tau_0 = 1/5 (A + 5 Lxx/2 + 13 Lyx^2/(2C))^-1
-    let s = &t.iter().find(|e| e.id == "po-lmo/nc-c/primal").unwrap().schedule;
+    let s = &t
+        .iter()
+        .find(|e| e.id == "po-lmo/nc-c/primal")
+        .unwrap()
+        .schedule;
     assert!((s.tau(0, &k) - 0.2 / (1.0 + 5.0 + 6.5)).abs() < 1e-15);
     // C = 0 repair: 13 Lyx^2/(2 mu)
-    let s = &t.iter().find(|e| e.id == "po-lmo/c-sc+sc/dual").unwrap().schedule;
+    let s = &t
+        .iter()
+        .find(|e| e.id == "po-lmo/c-sc+sc/dual")
+        .unwrap()
+        .schedule;
     assert!((s.tau(0, &k) - 0.75 / (1.0 + 5.0 + 13.0)).abs() < 1e-15);
     assert_eq!(s.beta(10), 0.0);
 }
