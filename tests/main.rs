@@ -1,2 +1,5 @@
 mod data;
+mod envelopes;
 mod experiment_problems;
+mod fit;
+mod theorems;

@@ -6,7 +6,7 @@
 //! integers; features left out are zero. Values are finite decimal numbers. Text after `#` is a
 //! comment, and blank (or comment-only) lines are skipped. There is no limit on line length.
 //!
-//! Every malformed input is an [`Error::Input`](crate::Error::Input) naming the input and the
+//! Every malformed input is an [`crate::Error::Input`] naming the input and the
 //! 1-based line number: bad token, index 0, non-integer index, unsorted or duplicate indices,
 //! non-finite value, non-integer label, an index beyond a declared feature count, an empty file.
 //! The parser never panics (a property test feeds it mutated bytes).
