@@ -9,3 +9,7 @@ pub use problems::{Constants, Instance, Interval, SaddleProblem};
 pub use sets::ConvexSet;
 pub mod generators;
 pub mod solvers;
+pub mod cli;
+pub mod counting;
+pub mod harness;
+pub mod trace;
