@@ -212,9 +212,11 @@ where
                     EXIT_USAGE
                 }
                 _ => {
+                    // the first paragraph of clap's message, on one line
                     let text = e.render().to_string();
-                    let first = text.lines().next().unwrap_or("error: invalid arguments");
-                    eprintln!("{}", first.trim_end());
+                    let head: Vec<&str> =
+                        text.lines().take_while(|l| !l.trim().is_empty()).collect();
+                    eprintln!("{}", one_line(&head.join(" ")));
                     EXIT_USAGE
                 }
             };

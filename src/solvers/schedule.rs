@@ -168,6 +168,7 @@ impl Schedule {
         match *self {
             Schedule::Zero => 0.0,
             Schedule::Constant(v) => v,
+            Schedule::Anytime { c, .. } | Schedule::Shifted { c, .. } if c == 0.0 => 0.0,
             Schedule::Anytime { c, a } => c * (t as f64 + 1.0).powf(-a),
             Schedule::Shifted { c, s, a } => c * (t as f64 + s).powf(-a),
             Schedule::PoLmo(p) => p.at(t),
