@@ -63,11 +63,8 @@ pub mod envelopes;
 pub mod fit;
 pub mod generators;
 pub mod solvers;
-<<<<<<< HEAD
 pub mod theorems;
-=======
 pub mod cli;
 pub mod counting;
 pub mod harness;
 pub mod trace;
->>>>>>> solvers
