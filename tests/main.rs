@@ -1,2 +1,7 @@
 mod cli;
+mod data;
+mod envelopes;
+mod experiment_problems;
+mod fit;
 mod solvers;
+mod theorems;
