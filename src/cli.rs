@@ -41,7 +41,7 @@ pub enum Command {
     /// Run one algorithm on one problem and write RUN.json.
     ///
     /// Example: saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// List algorithms (with provenance), schedules, default theorem cases, sets and
     /// generator families.
     List,

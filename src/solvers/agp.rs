@@ -72,7 +72,7 @@ impl AgpParams {
             return Ok(AgpParams::StronglyConcave { rho, eta });
         }
         let ly = k.lyx;
-        if !(ly > 0.0) {
+        if ly.is_nan() || ly <= 0.0 {
             return Err(Error::invalid(
                 "agp",
                 "Xu Thm 3.2 needs L_yx > 0 (Assumption 1 (iv))",

@@ -35,7 +35,7 @@ pub struct StepInfo {
     pub tau: f64,
     /// Smoothing beta_t used in the dual gradient (0 when none).
     pub beta: f64,
-    /// Dual step gamma_t actually taken (in [0,1] for LMO steps; 1/(Lyy+beta_t) for PO steps).
+    /// Dual step gamma_t actually taken (in `[0,1]` for LMO steps; 1/(Lyy+beta_t) for PO steps).
     pub gamma: f64,
 }
 

@@ -569,7 +569,7 @@ pub struct Resolved {
 /// The defaults of Algorithms 1-3 for a problem, with the user's overrides applied.
 ///
 /// * `tau_t = tau0 (t+1)^-a` with `tau0 = 1` (`eq:fw-fw-stepsize`, `eq:fw-proj-stepsize`) for
-///   LMO-LMO and LMO-PO (the solver clips it to [0,1]);
+///   LMO-LMO and LMO-PO (the solver clips it to `[0,1]`);
 /// * PO-LMO: the appendix schedule [`PoLmoTau`] with `A = 1`, or `tau0 (t+1)^-a` (the main
 ///   text's `Theta(t^-a)`) when `tau0` is given;
 /// * `beta_t = C (t+1)^-b` with `C = 1` when the theorem allows any `C > 0`, `beta_t = 0`

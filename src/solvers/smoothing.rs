@@ -11,7 +11,7 @@
 //! | PO-LMO | `alg:proj-fw` (L597-609) | `x_{t+1} = PO_X(x_t - tau_t grad_x L)` | as LMO-LMO |
 //!
 //! with `gamma_t = min{g_t^T(u_t - y_t)/((Lyy+beta_t)||u_t - y_t||^2), 1}` ([`steps::short_step`]).
-//! LMO primal steps use `tau_t` clipped to [0,1]. Construction requires `max{beta_t, mu} > 0`
+//! LMO primal steps use `tau_t` clipped to `[0,1]`. Construction requires `max{beta_t, mu} > 0`
 //! (L1474): a zero smoothing schedule with `mu = 0` is an error.
 //!
 //! ```
