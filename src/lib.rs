@@ -9,3 +9,4 @@ pub use problems::{Constants, Instance, Interval, SaddleProblem};
 pub use sets::ConvexSet;
 pub mod generators;
 pub mod solvers;
+pub mod report;
