@@ -218,6 +218,8 @@ pub struct Figure {
     pub robust_y: bool,
 }
 
+/// Minimum distance in pixels between two markers of one line.
+const MARKER_GAP: f64 = 34.0;
 /// Width of the legend panel on the right.
 const LEGEND_W: u32 = 200;
 const FONT: &str = "sans-serif";
@@ -543,24 +545,51 @@ fn linear_tick_label(v: f64, step: f64) -> String {
     trim_number(v, decimals.min(12))
 }
 
-/// Splits `text` into lines of at most `width` characters at spaces.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+/// Estimated rendered width of `text` in a sans-serif font of `px` pixels (the SVG has no
+/// font metrics; this errs on the wide side so legend text stays inside its panel).
+fn text_width(text: &str, px: f64) -> f64 {
+    text.chars()
+        .map(|c| {
+            px * match c {
+                'i' | 'l' | 'j' | 'I' | '.' | ',' | ':' | ';' | '!' | '|' | '\'' | ' ' => 0.33,
+                'f' | 't' | 'r' | '(' | ')' | '[' | ']' | '-' => 0.42,
+                'm' | 'w' | 'M' | 'W' => 0.92,
+                c if c.is_ascii_uppercase() => 0.72,
+                c if c.is_ascii_digit() => 0.64,
+                _ => 0.6,
+            }
+        })
+        .sum()
+}
+
+/// Splits `text` into lines no wider than `max_px` at spaces (long words are cut).
+fn wrap(text: &str, max_px: f64, px: f64) -> Vec<String> {
     let mut lines = Vec::new();
     let mut cur = String::new();
     for word in text.split_whitespace() {
-        let wl = word.chars().count();
-        if !cur.is_empty() && cur.chars().count() + 1 + wl > width {
-            lines.push(std::mem::take(&mut cur));
+        let candidate = if cur.is_empty() {
+            word.to_string()
+        } else {
+            format!("{cur} {word}")
+        };
+        if text_width(&candidate, px) <= max_px || cur.is_empty() {
+            cur = candidate;
+        } else {
+            lines.push(std::mem::replace(&mut cur, word.to_string()));
         }
-        if !cur.is_empty() {
-            cur.push(' ');
-        }
-        cur.push_str(word);
-        while cur.chars().count() > width {
-            let head: String = cur.chars().take(width).collect();
-            let tail: String = cur.chars().skip(width).collect();
+        while text_width(&cur, px) > max_px && cur.chars().count() > 1 {
+            let mut head = String::new();
+            for c in cur.chars() {
+                if text_width(&format!("{head}{c}"), px) > max_px {
+                    break;
+                }
+                head.push(c);
+            }
+            if head.is_empty() {
+                break;
+            }
+            cur = cur[head.len()..].to_string();
             lines.push(head);
-            cur = tail;
         }
     }
     if !cur.is_empty() {
@@ -860,10 +889,16 @@ fn draw(
             let px: Vec<(i32, i32)> = piece.iter().map(|p| chart.backend_coord(p)).collect();
             draw_pixel_line(&root, &px, &l.pen)?;
             if l.pen.marker != Marker::NoMarker && matches!(l.shape, Shape::Line(_)) {
-                let every = px.len().div_ceil(12).max(1);
+                // Markers spaced at least MARKER_GAP pixels apart, first and last always.
+                let mut last: Option<(i32, i32)> = None;
                 for (i, p) in px.iter().enumerate() {
-                    if i % every == 0 || i + 1 == px.len() {
+                    let far = last.map_or(true, |q| {
+                        let (dx, dy) = ((p.0 - q.0) as f64, (p.1 - q.1) as f64);
+                        (dx * dx + dy * dy).sqrt() >= MARKER_GAP
+                    });
+                    if far || i + 1 == px.len() {
                         draw_marker(&root, *p, l.pen.marker, &l.pen)?;
+                        last = Some(*p);
                     }
                 }
             }
@@ -881,7 +916,7 @@ fn draw(
     let line_h = 17;
     for l in layers.iter().filter(|l| l.legend.is_some()) {
         let text = l.legend.as_deref().unwrap_or_default();
-        let lines = wrap(text, 21);
+        let lines = wrap(text, (LEGEND_W - 46) as f64, 17.0 / 1.24);
         let cy = y + 6;
         match l.shape {
             Shape::Band(..) => {
@@ -911,7 +946,7 @@ fn draw(
     if !notes.is_empty() {
         y += 6;
         for n in notes {
-            for t in wrap(&format!("⚠ {n}"), 24) {
+            for t in wrap(&format!("⚠ {n}"), (LEGEND_W - 8) as f64, 15.0 / 1.24) {
                 root.draw(&Text::new(t, (lx + 4, y), note_style.clone()))
                     .map_err(err)?;
                 y += 15;
@@ -1059,7 +1094,11 @@ pub fn rate_plot(entry: &RateEntry) -> PlotOutput {
     let mut out = render(&Figure {
         title: format!("{}: {}", entry.case, entry.quantity_text),
         x: Axis::log("iterations T"),
-        y: Axis::log(short_label(&entry.quantity_text, 44)),
+        y: Axis::log(if entry.quantity_text.chars().count() <= 34 {
+            entry.quantity_text.clone()
+        } else {
+            "quantity (see title)".to_string()
+        }),
         layers,
         width: PLOT_SIZE.0,
         height: PLOT_SIZE.1,
@@ -1067,16 +1106,6 @@ pub fn rate_plot(entry: &RateEntry) -> PlotOutput {
     });
     out.notes.splice(0..0, notes);
     out
-}
-
-fn short_label(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let mut s: String = text.chars().take(max - 1).collect();
-        s.push('…');
-        s
-    }
 }
 
 /// The local-slope plot: `d ln q / d ln T` against T (log x, linear y), with the theorem's
