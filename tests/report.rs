@@ -19,6 +19,7 @@ fn checkpoints(t_max: f64, n: usize) -> Vec<f64> {
     t
 }
 
+#[allow(clippy::too_many_arguments)]
 /// A synthetic entry: the quantity decays like c_s T^-p_obs (times noise) for each seed;
 /// `floor` makes it drop to the floating-point floor and then to exact zeros.
 fn synthetic_entry(
@@ -41,7 +42,8 @@ fn synthetic_entry(
             let pts = ts
                 .iter()
                 .map(|&t| {
-                    let mut q = c * (t + 1.0).powf(-p_obs) * (1.0 + 0.15 * rng.gen_range(-1.0..1.0));
+                    let mut q =
+                        c * (t + 1.0).powf(-p_obs) * (1.0 + 0.15 * rng.gen_range(-1.0..1.0));
                     if floor && t > 300.0 {
                         q = if t > 2000.0 { 0.0 } else { 1e-16 };
                     }
@@ -88,7 +90,12 @@ fn synthetic_entry(
             t_start: a,
             t_end: b,
         };
-        (Some((a, b)), Some(fit), Some(p_obs), Some((p_obs - 0.04, p_obs + 0.03)))
+        (
+            Some((a, b)),
+            Some(fit),
+            Some(p_obs),
+            Some((p_obs - 0.04, p_obs + 0.03)),
+        )
     };
     let envelope = (!floor).then(|| {
         Series::new(
@@ -98,7 +105,11 @@ fn synthetic_entry(
     });
     RateEntry {
         id: id.to_string(),
-        case: format!("{}/{}", alg.to_ascii_lowercase(), setting.to_ascii_lowercase()),
+        case: format!(
+            "{}/{}",
+            alg.to_ascii_lowercase(),
+            setting.to_ascii_lowercase()
+        ),
         algorithm: alg.to_string(),
         setting: setting.to_string(),
         quantity_text: quantity.to_string(),
@@ -141,14 +152,65 @@ fn synthetic_entry(
 
 fn synthetic_entries() -> Vec<RateEntry> {
     let mut e = vec![
-        synthetic_entry("lmo-lmo-nc-c-gx", "LMO-LMO", "NC-C", "mean of G_X^LMO over t = 0..T", 1.0 / 6.0, 0.94, Verdict::Pass, false, 1),
-        synthetic_entry("lmo-po-nc-c-gy", "LMO-PO", "NC-C", "mean of G_Y over t = 1..T", 0.25, 0.12, Verdict::Fail, false, 2),
-        synthetic_entry("po-lmo-nc-sc-gy", "PO-LMO", "NC-SC", "mean of G_Y over t = 0..T", 0.5, 3.2, Verdict::Floor, true, 3),
-        synthetic_entry("lmo-lmo-c-sc-gy", "LMO-LMO", "C-SC", "G_Y at (x_T, y_T)", 2.0 / 3.0, 0.55, Verdict::Disputed, false, 4),
+        synthetic_entry(
+            "lmo-lmo-nc-c-gx",
+            "LMO-LMO",
+            "NC-C",
+            "mean of G_X^LMO over t = 0..T",
+            1.0 / 6.0,
+            0.94,
+            Verdict::Pass,
+            false,
+            1,
+        ),
+        synthetic_entry(
+            "lmo-po-nc-c-gy",
+            "LMO-PO",
+            "NC-C",
+            "mean of G_Y over t = 1..T",
+            0.25,
+            0.12,
+            Verdict::Fail,
+            false,
+            2,
+        ),
+        synthetic_entry(
+            "po-lmo-nc-sc-gy",
+            "PO-LMO",
+            "NC-SC",
+            "mean of G_Y over t = 0..T",
+            0.5,
+            3.2,
+            Verdict::Floor,
+            true,
+            3,
+        ),
+        synthetic_entry(
+            "lmo-lmo-c-sc-gy",
+            "LMO-LMO",
+            "C-SC",
+            "G_Y at (x_T, y_T)",
+            2.0 / 3.0,
+            0.55,
+            Verdict::Disputed,
+            false,
+            4,
+        ),
     ];
     e[3].log_factor = false;
-    e[3].notes.push("D1: the H_t lemmas carry log(T+2) at a = 1".to_string());
-    let hard = synthetic_entry("hard", "LMO-LMO", "NC-C", "", 1.0 / 6.0, 0.21, Verdict::Pass, false, 9);
+    e[3].notes
+        .push("D1: the H_t lemmas carry log(T+2) at a = 1".to_string());
+    let hard = synthetic_entry(
+        "hard",
+        "LMO-LMO",
+        "NC-C",
+        "",
+        1.0 / 6.0,
+        0.21,
+        Verdict::Pass,
+        false,
+        9,
+    );
     e[0].tightness = Some(Tightness {
         family: "hard/zigzag".to_string(),
         params: "face_dim=8,seed=3".to_string(),
@@ -209,7 +271,8 @@ fn synthetic_errata() -> Vec<Erratum> {
         label: "lemma:massive-sum".to_string(),
         printed: "sum <= 4^b ...".to_string(),
         corrected: "sum <= 8^b ...".to_string(),
-        outcome: "erratum confirmed numerically (T = 2, a = 0.75, b = 0.25, lhs 1.41 > rhs 1.04)".to_string(),
+        outcome: "erratum confirmed numerically (T = 2, a = 0.75, b = 0.25, lhs 1.41 > rhs 1.04)"
+            .to_string(),
         confirmed: Some(true),
     }]
 }
@@ -231,8 +294,16 @@ fn synthetic_runs() -> Vec<RunSummary> {
         ("LMO-PO", None, 0.9),
         ("LMO-LMO", None, 0.6),
         ("PO-LMO", None, 0.25),
-        ("SP-FW", Some("VERIFIED (authors' code, lesteve/SPFW)"), 0.35),
-        ("AGP", Some("RECONSTRUCTED (Xu et al. 2023, Algorithm 1)"), 0.2),
+        (
+            "SP-FW",
+            Some("VERIFIED (authors' code, lesteve/SPFW)"),
+            0.35,
+        ),
+        (
+            "AGP",
+            Some("RECONSTRUCTED (Xu et al. 2023, Algorithm 1)"),
+            0.2,
+        ),
         ("R-PDCG", Some("RECONSTRUCTED (Boroun et al. 2023)"), 0.3),
         ("CG-RPGA", Some("GUESSED step sizes"), 0.3),
     ];
@@ -243,7 +314,11 @@ fn synthetic_runs() -> Vec<RunSummary> {
             let by_iteration: Vec<(f64, f64)> = (0..n)
                 .map(|k| {
                     let t = (10f64.powf(4.0 * k as f64 / (n - 1) as f64)).round() - 1.0;
-                    (t, 2.0 * (t + 1.0).powf(-rate) + 1e-3 * (i as f64 % 3.0) * f64::from(*rate < 0.4))
+                    (
+                        t,
+                        2.0 * (t + 1.0).powf(-rate)
+                            + 1e-3 * (i as f64 % 3.0) * f64::from(*rate < 0.4),
+                    )
                 })
                 .collect();
             let by_time = by_iteration
@@ -281,17 +356,24 @@ fn assert_svgs_well_formed(html: &str) -> usize {
 /// The HTML of one entry's `<article>`.
 fn article<'a>(html: &'a str, id: &str) -> &'a str {
     let start = html
-        .find(&format!("<article class=\"entry verdict-box-"))
-        .and_then(|_| html.find(&format!("id=\"{id}\"")))
+        .find(&format!("id=\"{id}\"><h3>"))
         .unwrap_or_else(|| panic!("no section for {id}"));
-    let end = html[start..].find("</article>").expect("article not closed") + start;
+    let end = html[start..]
+        .find("</article>")
+        .expect("article not closed")
+        + start;
     &html[start..end]
 }
 
 #[test]
 fn verify_page_has_every_entry_plotted_and_is_self_contained() {
     let entries = synthetic_entries();
-    let html = verify_page(&meta(), &entries, &synthetic_invariants(), &synthetic_errata());
+    let html = verify_page(
+        &meta(),
+        &entries,
+        &synthetic_invariants(),
+        &synthetic_errata(),
+    );
     self_contained(&html).expect("page references something outside itself");
     let n_svgs = assert_svgs_well_formed(&html);
     // Two plots per entry, two more for the tightness instance with series, one tightness scatter.
@@ -301,7 +383,10 @@ fn verify_page_has_every_entry_plotted_and_is_self_contained() {
         let a = article(&html, &id);
         assert!(inline_svgs(a).len() >= 2, "{id} lacks its plots");
         assert!(html.contains(&format!("href=\"#{id}\"")), "no link to {id}");
-        assert!(a.contains("<table class=\"instances\">"), "{id} lacks the instance table");
+        assert!(
+            a.contains("<table class=\"instances\">"),
+            "{id} lacks the instance table"
+        );
     }
     // Summary: exactly one row per entry, with the entry's verdict class, in order.
     let tbody_start = html.find("<table class=\"summary\">").unwrap();
@@ -309,8 +394,15 @@ fn verify_page_has_every_entry_plotted_and_is_self_contained() {
     let rows: Vec<&str> = tbody.split("<tr class=\"row-").skip(1).collect();
     assert_eq!(rows.len(), entries.len());
     for (row, e) in rows.iter().zip(&entries) {
-        assert!(row.starts_with(e.verdict.as_str()), "row {row:.40} vs {:?}", e.verdict);
-        assert!(row.contains(&format!("<td class=\"verdict-cell\"><span class=\"verdict verdict-{}\">", e.verdict.as_str())));
+        assert!(
+            row.starts_with(e.verdict.as_str()),
+            "row {row:.40} vs {:?}",
+            e.verdict
+        );
+        assert!(row.contains(&format!(
+            "<td class=\"verdict-cell\"><span class=\"verdict verdict-{}\">",
+            e.verdict.as_str()
+        )));
         assert!(row.contains(&format!("data-entry=\"entry-{}\"", e.id)));
     }
     for needle in [
@@ -338,7 +430,9 @@ fn verify_page_has_every_entry_plotted_and_is_self_contained() {
 fn text_is_escaped() {
     let mut entries = synthetic_entries();
     entries[0].quantity_text = "<script>alert(\"x\")</script> & G_Y < 1".to_string();
-    entries[0].notes.push("<img src=\"https://evil.example/x.png\">".to_string());
+    entries[0]
+        .notes
+        .push("<img src=\"https://evil.example/x.png\">".to_string());
     entries[0].algorithm = "A&B".to_string();
     let html = verify_page(&meta(), &entries, &[], &[]);
     assert!(!html.contains("<script"), "unescaped script tag");
@@ -420,7 +514,9 @@ fn non_positive_and_non_finite_values_are_skipped_with_a_note() {
     svg_well_formed(&out.svg).unwrap();
     // 4 seed points and 1 median point, reported once for the plot.
     assert!(
-        out.notes.iter().any(|n| n.starts_with("5 of") && n.contains("skipped in 5 series")),
+        out.notes
+            .iter()
+            .any(|n| n.starts_with("5 of") && n.contains("skipped in 5 series")),
         "{:?}",
         out.notes
     );
@@ -437,14 +533,22 @@ fn non_positive_and_non_finite_values_are_skipped_with_a_note() {
     empty.window = None;
     let out = plot::rate_plot(&empty);
     svg_well_formed(&out.svg).unwrap();
-    assert!(out.notes.iter().any(|n| n.contains("no plottable data")), "{:?}", out.notes);
+    assert!(
+        out.notes.iter().any(|n| n.contains("no plottable data")),
+        "{:?}",
+        out.notes
+    );
     // Local slopes with NaN and huge outliers: robust range, clipped, no panic.
     let mut e2 = synthetic_entries().remove(0);
     e2.local_slopes[0].points[2].1 = -1e6;
     e2.local_slopes[1].points[2].1 = f64::NAN;
     let out = plot::local_slope_plot(&e2);
     svg_well_formed(&out.svg).unwrap();
-    assert!(out.notes.iter().any(|n| n.contains("clipped")), "{:?}", out.notes);
+    assert!(
+        out.notes.iter().any(|n| n.contains("clipped")),
+        "{:?}",
+        out.notes
+    );
     // An entry with no data at all.
     let bare = RateEntry {
         seeds: vec![],
@@ -481,13 +585,20 @@ fn log_ticks_are_powers_of_ten_and_labels_readable() {
     assert_eq!(plot::fmt_exponent(0.937), "0.937");
     // A log plot labels its powers of ten.
     let svg = plot::rate_plot(&synthetic_entries()[0]).svg;
-    assert!(svg.contains("\n1000\n") && svg.contains("\n10⁻"), "tick labels missing");
+    assert!(
+        svg.contains("\n1000\n") && svg.contains("\n10⁻"),
+        "tick labels missing"
+    );
     assert!(svg.contains("iterations T"), "axis label missing");
 }
 
 #[test]
 fn clipping_splits_lines_at_the_box() {
-    let pieces = plot::clip_polyline(&[(0.0, 0.0), (1.0, 5.0), (2.0, 0.0)], (0.0, 2.0), (0.0, 1.0));
+    let pieces = plot::clip_polyline(
+        &[(0.0, 0.0), (1.0, 5.0), (2.0, 0.0)],
+        (0.0, 2.0),
+        (0.0, 1.0),
+    );
     assert_eq!(pieces.len(), 2);
     for p in pieces.iter().flatten() {
         assert!(p.1 <= 1.0 + 1e-12 && p.1 >= 0.0);
@@ -502,13 +613,19 @@ fn runs_page_shows_provenance_of_baselines() {
     self_contained(&html).unwrap();
     assert_eq!(assert_svgs_well_formed(&html), 2);
     assert!(html.contains("RECONSTRUCTED (Xu et al. 2023, Algorithm 1)"));
-    assert!(html.contains("SP-FW [VERIFIED]"), "legend lacks the provenance");
+    assert!(
+        html.contains("SP-FW [VERIFIED]"),
+        "legend lacks the provenance"
+    );
     assert!(!html.contains("provenance missing"));
     // Negative control: a baseline without provenance is flagged, not shown bare.
     runs[4].provenance = None;
     let html = runs_page(&meta(), &runs);
     assert!(html.contains("provenance missing"));
-    assert!(html.contains("AGP [provenance"), "legend lacks the missing-provenance flag");
+    assert!(
+        html.contains("AGP [provenance"),
+        "legend lacks the missing-provenance flag"
+    );
 }
 
 #[test]
@@ -573,7 +690,10 @@ fn table3_data_and_iteration_claim() {
     }
     // Negative control: a PO-primal method with the most iterations breaks the claim.
     let mut runs = from_paper("dl");
-    runs.iter_mut().find(|r| r.algorithm == "PO-LMO").unwrap().iterations = 99_999;
+    runs.iter_mut()
+        .find(|r| r.algorithm == "PO-LMO")
+        .unwrap()
+        .iterations = 99_999;
     assert_eq!(iteration_claim(&runs).holds, Some(false));
     assert_eq!(iteration_claim(&runs[..1]).holds, None);
 }
@@ -606,9 +726,13 @@ fn json_close(a: &serde_json::Value, b: &serde_json::Value) -> bool {
             let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
             (x - y).abs() <= 1e-14 * x.abs().max(y.abs()).max(1e-300)
         }
-        (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_close(p, q)),
+        (Array(x), Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_close(p, q))
+        }
         (Object(x), Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_close(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_close(v, w)))
         }
         _ => a == b,
     }
@@ -620,7 +744,10 @@ fn records_round_trip_through_json_and_accept_minimal_input() {
     let json = serde_json::to_string(&e).unwrap();
     let back: RateEntry = serde_json::from_str(&json).unwrap();
     // serde_json may round the last bit of a float: compare the JSON trees with a tolerance.
-    let (a, b) = (serde_json::to_value(&e).unwrap(), serde_json::to_value(&back).unwrap());
+    let (a, b) = (
+        serde_json::to_value(&e).unwrap(),
+        serde_json::to_value(&back).unwrap(),
+    );
     assert!(json_close(&a, &b), "round trip changed the record");
     let minimal = r#"{"id":"x","case":"lmo-lmo/nc-c","algorithm":"LMO-LMO","setting":"NC-C",
         "quantity_text":"G_Y at (x_T, y_T)","p":0.1666,"verdict":"floor","label":"theorem:x (i)"}"#;
@@ -665,7 +792,9 @@ fn write_atomic_replaces_whole_files() {
 
 #[test]
 fn multi_algorithm_plots_use_distinct_pens() {
-    let names = ["LMO-PO", "LMO-LMO", "PO-LMO", "SP-FW", "AGP", "R-PDCG", "CG-RPGA"];
+    let names = [
+        "LMO-PO", "LMO-LMO", "PO-LMO", "SP-FW", "AGP", "R-PDCG", "CG-RPGA",
+    ];
     let pens: Vec<_> = names
         .iter()
         .enumerate()
@@ -675,7 +804,12 @@ fn multi_algorithm_plots_use_distinct_pens() {
         for j in 0..i {
             let (a, b) = (pens[i], pens[j]);
             // Distinguishable without colour: dash pattern or marker differ.
-            assert!(a.dash != b.dash || a.marker != b.marker, "{} vs {}", names[i], names[j]);
+            assert!(
+                a.dash != b.dash || a.marker != b.marker,
+                "{} vs {}",
+                names[i],
+                names[j]
+            );
         }
     }
     let series: Vec<Series> = synthetic_runs()
@@ -697,7 +831,12 @@ fn screenshot_when_requested() {
     }
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("index.html");
-    let html = verify_page(&meta(), &synthetic_entries(), &synthetic_invariants(), &synthetic_errata());
+    let html = verify_page(
+        &meta(),
+        &synthetic_entries(),
+        &synthetic_invariants(),
+        &synthetic_errata(),
+    );
     write_atomic(&page, html.as_bytes()).unwrap();
     let png = dir.path().join("index.png");
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/screenshot.sh");
@@ -707,7 +846,10 @@ fn screenshot_when_requested() {
         .arg(&png)
         .status()
         .unwrap();
-    assert!(status.success(), "screenshot failed or the page logged console errors");
+    assert!(
+        status.success(),
+        "screenshot failed or the page logged console errors"
+    );
     assert!(std::fs::metadata(&png).unwrap().len() > 10_000);
 }
 
@@ -727,7 +869,11 @@ fn write_sample() {
         verify_page(&m, &entries, &synthetic_invariants(), &synthetic_errata()).as_bytes(),
     )
     .unwrap();
-    write_atomic(root.join("sample/runs.html"), runs_page(&m, &synthetic_runs()).as_bytes()).unwrap();
+    write_atomic(
+        root.join("sample/runs.html"),
+        runs_page(&m, &synthetic_runs()).as_bytes(),
+    )
+    .unwrap();
     let exp = ExperimentReport {
         experiment: "dl".to_string(),
         time_limit_s: 10.0,
@@ -735,8 +881,16 @@ fn write_sample() {
         claims: vec![],
         notes: vec!["synthetic data".to_string()],
     };
-    write_atomic(root.join("sample/experiment.html"), experiment_page(&m, &exp).as_bytes()).unwrap();
-    write_atomic(root.join("sample/check.html"), check_page(&m, &synthetic_invariants(), &synthetic_errata()).as_bytes()).unwrap();
+    write_atomic(
+        root.join("sample/experiment.html"),
+        experiment_page(&m, &exp).as_bytes(),
+    )
+    .unwrap();
+    write_atomic(
+        root.join("sample/check.html"),
+        check_page(&m, &synthetic_invariants(), &synthetic_errata()).as_bytes(),
+    )
+    .unwrap();
     // The README's illustration: one entry, clearly labelled as synthetic.
     let mut e = entries[0].clone();
     e.case = "ILLUSTRATION, synthetic data".to_string();

@@ -99,17 +99,27 @@ fn meta_section(meta: &Meta) -> String {
         ("saddlefw version", meta.version.clone()),
         (
             "git commit",
-            meta.git_commit.clone().unwrap_or_else(|| "not available".into()),
+            meta.git_commit
+                .clone()
+                .unwrap_or_else(|| "not available".into()),
         ),
         ("seeds", seeds),
         ("tier", meta.tier.clone().unwrap_or_else(|| "n/a".into())),
         ("machine", meta.machine.clone()),
         ("date", meta.date.clone()),
-        ("command", meta.command.clone().unwrap_or_else(|| "n/a".into())),
+        (
+            "command",
+            meta.command.clone().unwrap_or_else(|| "n/a".into()),
+        ),
     ];
     let mut s = String::from("<section id=\"metadata\"><h2>Metadata</h2><dl class=\"meta\">");
     for (k, v) in rows {
-        let _ = write!(s, "<dt>{}</dt><dd><code>{}</code></dd>", escape(k), escape(&v));
+        let _ = write!(
+            s,
+            "<dt>{}</dt><dd><code>{}</code></dd>",
+            escape(k),
+            escape(&v)
+        );
     }
     s.push_str("</dl></section>\n");
     s
@@ -254,7 +264,12 @@ pub fn verify_page(
     let ids = anchors(entries);
     let count = |v: Verdict| entries.iter().filter(|e| e.verdict == v).count();
     let mut counts = String::from("<p class=\"counts\">");
-    for v in [Verdict::Pass, Verdict::Fail, Verdict::Floor, Verdict::Disputed] {
+    for v in [
+        Verdict::Pass,
+        Verdict::Fail,
+        Verdict::Floor,
+        Verdict::Disputed,
+    ] {
         let _ = write!(counts, "{} &#215; {} &#160; ", verdict_badge(v), count(v));
     }
     counts.push_str("</p>");
@@ -401,7 +416,11 @@ fn entry_section(e: &RateEntry, id: &str) -> String {
             escape(&format!(
                 "{}{}",
                 theorem_p_text(e.p, e.log_factor),
-                if e.log_factor { " (log factors allowed)" } else { "" }
+                if e.log_factor {
+                    " (log factors allowed)"
+                } else {
+                    ""
+                }
             )),
         ),
         ("observed p̂ [interval]", escape(&p_hat_text(e.p_hat, e.ci))),
@@ -410,7 +429,10 @@ fn entry_section(e: &RateEntry, id: &str) -> String {
         ("baseline p̂", escape(&opt_num(e.baseline_p_hat, 3))),
         (
             "time",
-            escape(&e.time_s.map_or("n/a".into(), |t| format!("{} s", fmt_num(t, 3)))),
+            escape(
+                &e.time_s
+                    .map_or("n/a".into(), |t| format!("{} s", fmt_num(t, 3))),
+            ),
         ),
     ];
     s.push_str("<dl class=\"facts\">");
@@ -428,7 +450,10 @@ fn entry_section(e: &RateEntry, id: &str) -> String {
     s.push_str("<div class=\"plots\">");
     s.push_str(&figure(
         &plot::rate_plot(e),
-        &format!("{} on log-log axes against the iteration count T.", e.quantity_text),
+        &format!(
+            "{} on log-log axes against the iteration count T.",
+            e.quantity_text
+        ),
     ));
     s.push_str(&figure(
         &plot::local_slope_plot(e),
@@ -456,18 +481,27 @@ fn entry_section(e: &RateEntry, id: &str) -> String {
             escape(&t.params),
             escape(&p_hat_text(Some(t.p_hat), t.ci)),
             escape(&t.note),
-            t.fixture
-                .as_ref()
-                .map_or(String::new(), |f| format!(" (stored in <code>{}</code>)", escape(f))),
+            t.fixture.as_ref().map_or(String::new(), |f| format!(
+                " (stored in <code>{}</code>)",
+                escape(f)
+            )),
         );
         if !t.series.is_empty() || !t.local_slopes.is_empty() {
             s.push_str("<div class=\"plots\">");
-            s.push_str(&figure(&plot::rate_plot(&hard), "The quantity on the hardest instance, per seed."));
-            s.push_str(&figure(&plot::local_slope_plot(&hard), "Local slopes on the hardest instance."));
+            s.push_str(&figure(
+                &plot::rate_plot(&hard),
+                "The quantity on the hardest instance, per seed.",
+            ));
+            s.push_str(&figure(
+                &plot::local_slope_plot(&hard),
+                "Local slopes on the hardest instance.",
+            ));
             s.push_str("</div>");
         }
     }
-    s.push_str("<p class=\"back\"><a href=\"#summary\">&#8593; back to the summary</a></p></article>\n");
+    s.push_str(
+        "<p class=\"back\"><a href=\"#summary\">&#8593; back to the summary</a></p></article>\n",
+    );
     s
 }
 
@@ -743,7 +777,10 @@ pub fn runs_page(meta: &Meta, runs: &[RunSummary]) -> String {
     let mut body = String::from("<section id=\"runs\"><h2>Runs</h2>");
     body.push_str(&runs_table(runs));
     body.push_str("</section><section id=\"plots\"><h2>Plots</h2>");
-    body.push_str(&run_plots(runs, problems.first().copied().unwrap_or("runs")));
+    body.push_str(&run_plots(
+        runs,
+        problems.first().copied().unwrap_or("runs"),
+    ));
     body.push_str("</section>\n");
     let subtitle = format!("{} runs &#183; {}", runs.len(), escape(&meta.date));
     page(
@@ -821,7 +858,10 @@ pub fn experiment_page(meta: &Meta, exp: &ExperimentReport) -> String {
         }
     }
     for n in &names {
-        let run = exp.runs.iter().find(|r| r.algorithm.eq_ignore_ascii_case(n));
+        let run = exp
+            .runs
+            .iter()
+            .find(|r| r.algorithm.eq_ignore_ascii_case(n));
         let ratio = |v: Option<f64>, r: Option<f64>| match (v, r) {
             (Some(v), Some(r)) if r > 0.0 => format!("{v:.2}", v = v / r),
             _ => "n/a".to_string(),

@@ -240,7 +240,10 @@ pub fn self_contained(html: &str) -> std::result::Result<(), String> {
     let all = tags(html)?;
     for t in all.iter().filter(|t| !t.closing) {
         if ["link", "base", "iframe", "object", "embed", "frame"].contains(&t.name.as_str()) {
-            return Err(format!("<{}> at byte {} loads or frames external content", t.name, t.start));
+            return Err(format!(
+                "<{}> at byte {} loads or frames external content",
+                t.name, t.start
+            ));
         }
         for (k, v) in &t.attrs {
             let lv = v.trim().to_ascii_lowercase();
@@ -256,7 +259,10 @@ pub fn self_contained(html: &str) -> std::result::Result<(), String> {
         }
     }
     // Style sheets: the raw text between <style> and </style>.
-    for t in all.iter().filter(|t| t.name == "style" && !t.closing && !t.self_closing) {
+    for t in all
+        .iter()
+        .filter(|t| t.name == "style" && !t.closing && !t.self_closing)
+    {
         let end = html[t.end..]
             .to_ascii_lowercase()
             .find("</style")
@@ -317,9 +323,9 @@ pub fn inline_svgs(html: &str) -> Vec<&str> {
 }
 
 fn is_name_end(s: &str, at: usize) -> bool {
-    s.as_bytes()
-        .get(at)
-        .map_or(true, |c| c.is_ascii_whitespace() || *c == b'>' || *c == b'/')
+    s.as_bytes().get(at).map_or(true, |c| {
+        c.is_ascii_whitespace() || *c == b'>' || *c == b'/'
+    })
 }
 
 /// Checks that an SVG fragment is well-formed XML: exactly one root element `<svg>`, every

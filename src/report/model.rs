@@ -465,7 +465,12 @@ pub fn paper_iterations(experiment: &str, algorithm: &str) -> Option<u64> {
 /// Whether an algorithm takes a linear-minimisation step on the primal (the paper's L753 claim
 /// compares LMO-primal against PO-primal methods).
 pub fn lmo_primal(algorithm: &str) -> Option<bool> {
-    match algorithm.trim().to_ascii_uppercase().replace('_', "-").as_str() {
+    match algorithm
+        .trim()
+        .to_ascii_uppercase()
+        .replace('_', "-")
+        .as_str()
+    {
         "SP-FW" | "R-PDCG" | "CG-RPGA" | "LMO-LMO" | "LMO-PO" => Some(true),
         "AGP" | "PO-LMO" => Some(false),
         _ => None,

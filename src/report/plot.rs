@@ -35,7 +35,11 @@ impl Ranged for TickedAxis {
         } else {
             0.5
         };
-        let f = if f.is_finite() { f.clamp(-10.0, 11.0) } else { 0.5 };
+        let f = if f.is_finite() {
+            f.clamp(-10.0, 11.0)
+        } else {
+            0.5
+        };
         limit.0 + ((limit.1 - limit.0) as f64 * f).round() as i32
     }
 
@@ -252,7 +256,9 @@ pub fn render(fig: &Figure) -> PlotOutput {
             Shape::Line(pts) => {
                 let kept: Vec<(f64, f64)> = pts
                     .iter()
-                    .filter_map(|&(x, y)| Some((to_axis(x, fig.x.scale)?, to_axis(y, fig.y.scale)?)))
+                    .filter_map(|&(x, y)| {
+                        Some((to_axis(x, fig.x.scale)?, to_axis(y, fig.y.scale)?))
+                    })
                     .collect();
                 total += pts.len();
                 if kept.len() < pts.len() {
@@ -264,7 +270,10 @@ pub fn render(fig: &Figure) -> PlotOutput {
             Shape::HLine(y) => match to_axis(*y, fig.y.scale) {
                 Some(v) => Shape::HLine(v),
                 None => {
-                    notes.push(format!("horizontal line at {y} not shown ({})", skip_reason(fig)));
+                    notes.push(format!(
+                        "horizontal line at {y} not shown ({})",
+                        skip_reason(fig)
+                    ));
                     continue;
                 }
             },
@@ -473,7 +482,7 @@ pub fn ticks(lo: f64, hi: f64, scale: Scale) -> (Vec<f64>, Vec<f64>) {
 
 /// A 1-2-5 step close to `raw`.
 fn nice_step(raw: f64) -> f64 {
-    if !(raw > 0.0) || !raw.is_finite() {
+    if raw.is_nan() || raw <= 0.0 || raw.is_infinite() {
         return 1.0;
     }
     let e = raw.log10().floor();
@@ -705,7 +714,10 @@ fn draw_marker(root: &Root, at: (i32, i32), marker: Marker, pen: &Pen) -> DrawRe
             root.draw(&Circle::new(at, 4, line)).map_err(err)
         }
         Marker::Triangle => root
-            .draw(&Polygon::new(vec![(x, y - 5), (x + 5, y + 4), (x - 5, y + 4)], fill))
+            .draw(&Polygon::new(
+                vec![(x, y - 5), (x + 5, y + 4), (x - 5, y + 4)],
+                fill,
+            ))
             .map_err(err),
         Marker::Square => root
             .draw(&Rectangle::new([(x - 4, y - 4), (x + 4, y + 4)], fill))
@@ -717,10 +729,16 @@ fn draw_marker(root: &Root, at: (i32, i32), marker: Marker, pen: &Pen) -> DrawRe
             ))
             .map_err(err),
         Marker::Cross => {
-            root.draw(&PathElement::new(vec![(x - 4, y - 4), (x + 4, y + 4)], line))
-                .map_err(err)?;
-            root.draw(&PathElement::new(vec![(x - 4, y + 4), (x + 4, y - 4)], line))
-                .map_err(err)
+            root.draw(&PathElement::new(
+                vec![(x - 4, y - 4), (x + 4, y + 4)],
+                line,
+            ))
+            .map_err(err)?;
+            root.draw(&PathElement::new(
+                vec![(x - 4, y + 4), (x + 4, y - 4)],
+                line,
+            ))
+            .map_err(err)
         }
     }
 }
@@ -757,7 +775,10 @@ fn dash_segments(pts: &[(i32, i32)], on: f64, off: f64) -> Vec<Vec<(i32, i32)>> 
     let mut cur: Vec<(i32, i32)> = Vec::new();
     let mut phase = 0.0; // position within the on+off period
     for w in pts.windows(2) {
-        let (a, b) = ((w[0].0 as f64, w[0].1 as f64), (w[1].0 as f64, w[1].1 as f64));
+        let (a, b) = (
+            (w[0].0 as f64, w[0].1 as f64),
+            (w[1].0 as f64, w[1].1 as f64),
+        );
         let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
         let mut s = 0.0;
         while s < len {
@@ -807,7 +828,11 @@ fn draw(
     root.fill(&WHITE).map_err(err)?;
     let max_title = ((fig.width as f64) / 8.5) as usize;
     let title: String = if fig.title.chars().count() > max_title {
-        let mut t: String = fig.title.chars().take(max_title.saturating_sub(1)).collect();
+        let mut t: String = fig
+            .title
+            .chars()
+            .take(max_title.saturating_sub(1))
+            .collect();
         t.push('…');
         t
     } else {
@@ -820,8 +845,14 @@ fn draw(
 
     let (xb, xl) = ticks(xr.0, xr.1, fig.x.scale);
     let (yb, yl) = ticks(yr.0, yr.1, fig.y.scale);
-    let xstep = xb.windows(2).map(|w| w[1] - w[0]).fold(f64::INFINITY, f64::min);
-    let ystep = yb.windows(2).map(|w| w[1] - w[0]).fold(f64::INFINITY, f64::min);
+    let xstep = xb
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .fold(f64::INFINITY, f64::min);
+    let ystep = yb
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .fold(f64::INFINITY, f64::min);
     let fmt = |scale: Scale, step: f64| {
         move |v: &f64| match scale {
             Scale::Log => log_tick_label(*v),
@@ -1000,7 +1031,11 @@ fn loglog_value_at(series: &Series, t: f64) -> Option<f64> {
     }
     let k = pts.windows(2).position(|w| w[1].0 >= lt)?;
     let (a, b) = (pts[k], pts[k + 1]);
-    let f = if b.0 > a.0 { (lt - a.0) / (b.0 - a.0) } else { 0.0 };
+    let f = if b.0 > a.0 {
+        (lt - a.0) / (b.0 - a.0)
+    } else {
+        0.0
+    };
     Some((a.1 + f * (b.1 - a.1)).exp())
 }
 
@@ -1073,7 +1108,12 @@ pub fn rate_plot(entry: &RateEntry) -> PlotOutput {
         .map(|w| w.0)
         .or_else(|| xs.iter().cloned().reduce(f64::min));
     let mut at_t0: Vec<f64> = t0
-        .map(|t| anchor_set.iter().filter_map(|s| loglog_value_at(s, t)).collect())
+        .map(|t| {
+            anchor_set
+                .iter()
+                .filter_map(|s| loglog_value_at(s, t))
+                .collect()
+        })
         .unwrap_or_default();
     at_t0.sort_by(f64::total_cmp);
     match (t0, at_t0.get(at_t0.len() / 2)) {
@@ -1083,13 +1123,18 @@ pub fn rate_plot(entry: &RateEntry) -> PlotOutput {
                 legend: Some(format!(
                     "theorem slope −{}{}",
                     fmt_exponent(entry.p),
-                    if entry.log_factor { " (up to logs)" } else { "" }
+                    if entry.log_factor {
+                        " (up to logs)"
+                    } else {
+                        ""
+                    }
                 )),
                 shape: Shape::Line(pts),
                 pen: REFERENCE_PEN,
             });
         }
-        _ => notes.push("theorem reference line not drawn: no positive value to anchor it".to_string()),
+        _ => notes
+            .push("theorem reference line not drawn: no positive value to anchor it".to_string()),
     }
     let mut out = render(&Figure {
         title: format!("{}: {}", entry.case, entry.quantity_text),
@@ -1137,7 +1182,10 @@ pub fn local_slope_plot(entry: &RateEntry) -> PlotOutput {
                 .iter()
                 .filter(|s| s.style != SeriesStyle::Bold && (many || s.style == SeriesStyle::Thin))
                 .count();
-            (SEED_PEN, first.then(|| format!("local slopes per seed (n = {n})")))
+            (
+                SEED_PEN,
+                first.then(|| format!("local slopes per seed (n = {n})")),
+            )
         };
         layers.push(Layer {
             legend,
@@ -1149,7 +1197,11 @@ pub fn local_slope_plot(entry: &RateEntry) -> PlotOutput {
         legend: Some(format!(
             "theorem: −p = −{}{}",
             fmt_exponent(entry.p),
-            if entry.log_factor { " (up to logs)" } else { "" }
+            if entry.log_factor {
+                " (up to logs)"
+            } else {
+                ""
+            }
         )),
         shape: Shape::HLine(-entry.p),
         pen: REFERENCE_PEN,
@@ -1277,10 +1329,15 @@ pub fn tightness_plot(points: &[TightnessPoint]) -> PlotOutput {
         pen: Pen::new((8, 48, 107), 2, Dash::NoLine, Marker::Circle),
     });
     if spread {
-        notes.push("points sharing a theorem exponent are spread horizontally by up to ±0.012".to_string());
+        notes.push(
+            "points sharing a theorem exponent are spread horizontally by up to ±0.012".to_string(),
+        );
     }
     if finite.len() < points.len() {
-        notes.push(format!("{} entries without a finite exponent are not shown", points.len() - finite.len()));
+        notes.push(format!(
+            "{} entries without a finite exponent are not shown",
+            points.len() - finite.len()
+        ));
     }
     let mut out = render_points(layers);
     out.notes.splice(0..0, notes);
