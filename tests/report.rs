@@ -490,6 +490,7 @@ fn svg_checker_rejects_malformed_svg() {
         "<svg></svg><g></g>",
         "<g></g>",
         "<svg><text>&bogus;</text></svg>",
+        "<svg><text>bell \u{7}</text></svg>",
         "",
     ] {
         assert!(svg_well_formed(bad).is_err(), "accepted {bad}");
@@ -899,4 +900,93 @@ fn write_sample() {
     svg_well_formed(&svg).unwrap();
     assert!(svg.len() < 60_000, "sample SVG is {} bytes", svg.len());
     write_atomic(root.join("sample-rate-plot.svg"), svg.as_bytes()).unwrap();
+}
+
+#[test]
+fn empty_inputs_render_valid_pages() {
+    let m = meta();
+    for html in [
+        verify_page(&m, &[], &[], &[]),
+        check_page(&m, &[], &[]),
+        runs_page(&m, &[]),
+        experiment_page(
+            &m,
+            &ExperimentReport {
+                experiment: "unknown-data".to_string(),
+                time_limit_s: 1.0,
+                runs: vec![],
+                claims: vec![],
+                notes: vec![],
+            },
+        ),
+    ] {
+        self_contained(&html).unwrap();
+        assert_svgs_well_formed(&html);
+        assert!(html.contains("id=\"metadata\""));
+    }
+    // Verdicts serialise as in verify.json.
+    assert_eq!(
+        serde_json::to_string(&Verdict::Disputed).unwrap(),
+        "\"disputed\""
+    );
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::test_runner::FileFailurePersistence;
+
+    fn config() -> ProptestConfig {
+        ProptestConfig {
+            cases: 48,
+            failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+                "fixtures/proptest-regressions/report.txt",
+            ))),
+            ..ProptestConfig::default()
+        }
+    }
+
+    /// Any f64, with the awkward ones (0, negatives, NaN, infinities, extremes) made likely.
+    fn value() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            4 => (1e-300f64..1e300).prop_map(|v| v),
+            1 => Just(0.0),
+            1 => Just(-1.0),
+            1 => Just(f64::NAN),
+            1 => Just(f64::INFINITY),
+            1 => Just(f64::MIN_POSITIVE),
+            1 => any::<f64>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        /// Whatever the numbers and the text, a page renders, references nothing outside
+        /// itself, and every inline SVG is well formed.
+        #[test]
+        fn any_data_and_text_give_a_valid_page(
+            pts in prop::collection::vec((value(), value()), 0..30),
+            slopes in prop::collection::vec((value(), value()), 0..30),
+            text in "(.|\\PC|[\\x00-\\x1f<>&\"']){0,40}",
+            p in value(),
+            window in prop::option::of((value(), value())),
+        ) {
+            let mut e = synthetic_entries().remove(0);
+            e.seeds = vec![Series::new(text.clone(), pts.clone())];
+            e.median = Some(Series::new("median", pts));
+            e.local_slopes = vec![Series::new(text.clone(), slopes)];
+            e.p = p;
+            e.window = window;
+            e.quantity_text = text.clone();
+            e.algorithm = text.clone();
+            e.notes = vec![text.clone()];
+            e.tightness = None;
+            let html = verify_page(&meta(), &[e], &[], &[]);
+            prop_assert!(self_contained(&html).is_ok(), "{:?}", self_contained(&html));
+            for s in inline_svgs(&html) {
+                prop_assert!(svg_well_formed(s).is_ok(), "{:?}", svg_well_formed(s));
+            }
+        }
+    }
 }

@@ -57,11 +57,26 @@ pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Escapes text for HTML and XML content and attribute values.
+/// Whether XML 1.0 forbids `c` in a document (control characters other than tab, newline and
+/// carriage return, and the non-characters U+FFFE, U+FFFF).
+pub fn xml_forbidden(c: char) -> bool {
+    (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{FFFE}' || c == '\u{FFFF}'
+}
+
+/// Replaces the characters XML forbids with U+FFFD, so any text can go into an SVG.
+pub fn xml_clean(text: &str) -> String {
+    text.chars()
+        .map(|c| if xml_forbidden(c) { '\u{FFFD}' } else { c })
+        .collect()
+}
+
+/// Escapes text for HTML and XML content and attribute values (characters XML forbids become
+/// U+FFFD).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
+            c if xml_forbidden(c) => out.push('\u{FFFD}'),
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -331,7 +346,7 @@ fn is_name_end(s: &str, at: usize) -> bool {
 /// Checks that an SVG fragment is well-formed XML: exactly one root element `<svg>`, every
 /// start tag closed by a matching end tag in order, attribute values quoted and unique per
 /// element, no raw `<` or stray `&` in text or attribute values (only `&amp;`, `&lt;`,
-/// `&gt;`, `&quot;`, `&apos;` and numeric references).
+/// `&gt;`, `&quot;`, `&apos;` and numeric references), no control characters.
 pub fn svg_well_formed(svg: &str) -> std::result::Result<(), String> {
     let all = tags(svg)?;
     let first = all.first().ok_or("no element")?;
@@ -392,10 +407,17 @@ pub fn svg_well_formed(svg: &str) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// Text and attribute values: `&` must start an XML entity or character reference, no `<`.
+/// Text and attribute values: `&` must start an XML entity or character reference, no `<`,
+/// no character XML forbids.
 fn check_text(text: &str) -> std::result::Result<(), String> {
     if text.contains('<') {
         return Err("raw '<' in text".to_string());
+    }
+    if let Some(c) = text.chars().find(|&c| xml_forbidden(c)) {
+        return Err(format!(
+            "character U+{:04X} is not allowed in XML",
+            c as u32
+        ));
     }
     let mut rest = text;
     while let Some(k) = rest.find('&') {

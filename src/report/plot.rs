@@ -245,8 +245,29 @@ struct Prepared {
     legend: Option<String>,
 }
 
-/// Renders a figure to a standalone SVG document.
+/// Renders a figure to a standalone SVG document (text that XML forbids is replaced).
 pub fn render(fig: &Figure) -> PlotOutput {
+    let clean = |s: &str| super::xml_clean(s);
+    let fig = &Figure {
+        title: clean(&fig.title),
+        x: Axis {
+            label: clean(&fig.x.label),
+            ..fig.x.clone()
+        },
+        y: Axis {
+            label: clean(&fig.y.label),
+            ..fig.y.clone()
+        },
+        layers: fig
+            .layers
+            .iter()
+            .map(|l| Layer {
+                legend: l.legend.as_deref().map(clean),
+                ..l.clone()
+            })
+            .collect(),
+        ..fig.clone()
+    };
     let mut notes = Vec::new();
     let mut prepared = Vec::new();
     // Points a log axis cannot show (or non-finite ones): counted, reported once per plot.
