@@ -13,6 +13,9 @@
 //!   [`SaddleProblem`] trait and the families; [`sets`] the constraint sets and their oracles.
 //! * [`solvers`] holds Algorithms 1-3 and the baselines; a solver only steps.
 //! * [`measures`] computes the paper's gaps exactly (closed forms or certified intervals).
+//! * [`data`] reads LIBSVM data (plain or `.bz2`) into CSR matrices; the experiment problems are
+//!   [`problems::dictionary`] and [`problems::dro`]; [`experiments::params`] holds the paper's
+//!   experimental parameters.
 //!
 //! ## Glossary of the paper's symbols
 //!
@@ -45,7 +48,9 @@
 //! * **A solver**: one file in `src/solvers/` implementing [`solvers::Solver`] (it only steps),
 //!   plus one line in the solver registry.
 
+pub mod data;
 pub mod error;
+pub mod experiments;
 pub mod linalg;
 pub mod measures;
 pub mod problems;
@@ -54,6 +59,9 @@ pub mod sets;
 pub use error::{Error, Result};
 pub use problems::{Constants, Instance, Interval, SaddleProblem};
 pub use sets::ConvexSet;
+pub mod envelopes;
+pub mod fit;
 pub mod generators;
 pub mod solvers;
 pub mod report;
+pub mod theorems;
