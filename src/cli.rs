@@ -45,6 +45,11 @@ pub enum Command {
     /// List algorithms (with provenance), schedules, default theorem cases, sets and
     /// generator families.
     List,
+    /// Run the paper's experiments (Figure 1, Table 3): all seven algorithms on DL, NEWS20 or
+    /// RCV1; writes DIR/experiment.json and DIR/index.html.
+    ///
+    /// Example: saddlefw experiment dl --time-limit 300 --out reports/dl
+    Experiment(crate::experiments::command::ExperimentArgs),
 }
 
 /// `saddlefw run` flags (raw; validated by [`RunArgs::validate`]).
@@ -172,6 +177,7 @@ impl RunArgs {
                 tau: parse_schedule("--tau-schedule", &self.tau_schedule)?,
                 beta: parse_schedule("--beta-schedule", &self.beta_schedule)?,
                 horizon,
+                constants: None,
             },
             config: RunConfig {
                 iterations: self.iters as usize,
@@ -225,6 +231,7 @@ where
     let result = match cli.command {
         Command::Run(args) => args.validate().and_then(cmd_run),
         Command::List => cmd_list(),
+        Command::Experiment(args) => crate::experiments::command::cmd_experiment(args),
     };
     match result {
         Ok(code) => code,
