@@ -2,6 +2,7 @@ mod cli;
 mod data;
 mod envelopes;
 mod experiment_problems;
+mod experiments;
 mod fit;
 mod solvers;
 mod report;
