@@ -728,7 +728,12 @@ pub fn resolve_paper(
     Ok(Resolved {
         tau,
         beta,
-        theorem_case: Some(case.label.to_string()),
+        // no theorem case is "used" when both schedules are given in full
+        theorem_case: if o.tau.is_some() && o.beta.is_some() {
+            None
+        } else {
+            Some(case.label.to_string())
+        },
         notes,
         g,
     })
