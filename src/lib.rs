@@ -67,4 +67,5 @@ pub mod cli;
 pub mod counting;
 pub mod harness;
 pub mod trace;
+pub mod report;
 pub mod theorems;

@@ -4,4 +4,5 @@ mod envelopes;
 mod experiment_problems;
 mod fit;
 mod solvers;
+mod report;
 mod theorems;
