@@ -24,7 +24,9 @@ use std::time::Duration;
 
 /// Rows `0..rows` of the Householder reflector `I - 2 vv'/||v||^2` of size n, v deterministic.
 fn householder_rows(rows: usize, n: usize) -> Vec<f64> {
-    let v: Vec<f64> = (0..n).map(|i| ((i * 7919 % 1000) as f64 / 1000.0) - 0.45).collect();
+    let v: Vec<f64> = (0..n)
+        .map(|i| ((i * 7919 % 1000) as f64 / 1000.0) - 0.45)
+        .collect();
     let vv: f64 = v.iter().map(|x| x * x).sum();
     let mut b = vec![0.0; rows * n];
     for i in 0..rows {

@@ -66,7 +66,9 @@ impl AgpParams {
             if !(eta.is_finite() && eta > 0.0) {
                 return Err(Error::invalid(
                     "agp",
-                    format!("Xu Thm 3.1 gives a primal parameter eta = {eta}: not a positive number"),
+                    format!(
+                        "Xu Thm 3.1 gives a primal parameter eta = {eta}: not a positive number"
+                    ),
                 ));
             }
             return Ok(AgpParams::StronglyConcave { rho, eta });

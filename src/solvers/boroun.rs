@@ -161,7 +161,11 @@ impl Solver for Boroun {
             }
             DualRule::ProjectedAscent { sigma } => format!("sigma=const({})", n(sigma)),
         };
-        format!("tau=const({}); mu=const({}); {dual}", n(self.tau()), n(self.mu))
+        format!(
+            "tau=const({}); mu=const({}); {dual}",
+            n(self.tau()),
+            n(self.mu)
+        )
     }
     fn provenance(&self) -> &'static str {
         self.provenance

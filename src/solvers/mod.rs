@@ -22,7 +22,7 @@ pub mod smoothing;
 pub mod sp_fw;
 pub mod steps;
 
-pub use registry::{AlgorithmInfo, Built, OracleProfile, Options};
+pub use registry::{AlgorithmInfo, Built, Options, OracleProfile};
 pub use schedule::Schedule;
 pub use smoothing::{DualSmoothing, Fault, Oracle};
 

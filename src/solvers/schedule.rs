@@ -308,9 +308,10 @@ impl FromStr for Schedule {
                     .split_once('=')
                     .ok_or_else(|| err(part, "expected key=value".into()))?;
                 let k = k.trim();
-                let i = keys.iter().position(|kk| *kk == k).ok_or_else(|| {
-                    err(k, format!("unknown key (expected {})", keys.join(", ")))
-                })?;
+                let i = keys
+                    .iter()
+                    .position(|kk| *kk == k)
+                    .ok_or_else(|| err(k, format!("unknown key (expected {})", keys.join(", "))))?;
                 if vals[i].is_some() {
                     return Err(err(k, "given twice".into()));
                 }
@@ -498,6 +499,7 @@ const fn case(
 /// The 19 theorem cases of claims.md Sec. 3.1 (rows 1-19), the single source of the default
 /// schedules. When a theorem allows any `C > 0` the defaults use `C = 1`; the PO-LMO rows use
 /// the appendix schedule with `A = 1` (factor 3/4 for the `+sc` rows, 1/5 otherwise).
+#[rustfmt::skip]
 pub const THEOREM_CASES: [TheoremCase; 19] = [
     case("lmo-lmo", "nc-c", "theorem:fw-fw-unified-nc-c-convergence (i) fw-fw:nc-c", 5.0 / 6.0, Some(1.0 / 6.0)),
     case("lmo-lmo", "nc-sc", "theorem:fw-fw-unified-nc-c-convergence (ii) fw-fw:nc-sc", 0.75, None),
@@ -726,7 +728,12 @@ pub fn resolve_paper(
     Ok(Resolved {
         tau,
         beta,
-        theorem_case: Some(case.label.to_string()),
+        // no theorem case is "used" when both schedules are given in full
+        theorem_case: if o.tau.is_some() && o.beta.is_some() {
+            None
+        } else {
+            Some(case.label.to_string())
+        },
         notes,
         g,
     })

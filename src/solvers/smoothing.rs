@@ -31,7 +31,7 @@
 
 use super::schedule::Schedule;
 use super::steps;
-use super::{StepInfo, Solver};
+use super::{Solver, StepInfo};
 use crate::problems::{Constants, SaddleProblem};
 use crate::{Error, Result};
 
@@ -201,8 +201,16 @@ impl Solver for DualSmoothing {
         self.algorithm.name()
     }
     fn init(&mut self, problem: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
-        assert_eq!(x0.len(), problem.x_set().dim(), "x0 has the wrong dimension");
-        assert_eq!(y0.len(), problem.y_set().dim(), "y0 has the wrong dimension");
+        assert_eq!(
+            x0.len(),
+            problem.x_set().dim(),
+            "x0 has the wrong dimension"
+        );
+        assert_eq!(
+            y0.len(),
+            problem.y_set().dim(),
+            "y0 has the wrong dimension"
+        );
         self.lyy = problem.constants().lyy;
         let (dx, dy) = (x0.len(), y0.len());
         self.x = x0.to_vec();
