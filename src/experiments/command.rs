@@ -198,10 +198,11 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
         );
         for r in &record.runs {
             println!(
-                "  {:<8} {:>10} it  {:>8.2} s  {:<14} {} = {}{}",
+                "  {:<8} {:>10} it  {:>8.2} s (cpu {})  {:<14} {} = {}{}",
                 r.algorithm,
                 r.iterations,
                 r.wall_time_s,
+                r.cpu_time_s.map_or("-".into(), |c| format!("{c:.1} s")),
                 r.status.as_str(),
                 r.measure,
                 r.last().map_or("-".into(), |m| format!("{m:.4e}")),

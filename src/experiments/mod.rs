@@ -210,7 +210,7 @@ fn notes(plan: &Plan, rec_sigma: f64, consts: &ConstantsReport, data: &DataDescr
         _ => String::new(),
     }));
     n.push(format!("Claims: 'keeps decreasing' = best-so-far measure at the end < {} x its value at half the run's solver time; 'marginal' = decrease by less than a factor {} over the run.", claims::KEEP_DECREASING, claims::MARGINAL));
-    n.push("Timing: solver time only (measures excluded); checkpoints at about ten per decade of iterations.".into());
+    n.push("Timing: solver time only (measures excluded); checkpoints at about ten per decade of iterations. cpu_time_s in experiment.json is the CPU time the run's thread actually got: well below the run's wall time means other processes shared the cores, and iteration counts are low by that factor.".into());
     n
 }
 
@@ -323,6 +323,7 @@ fn run_one(
                         let line = display.line(alg.name());
                         let oracle = alg.primal_oracle();
                         let mut solver = built.solver;
+                        let cpu0 = thread_cpu_time_s();
                         let trace = harness::run_monitored(
                             problem,
                             &prep.instance.x0,
@@ -332,7 +333,8 @@ fn run_one(
                             &mut |v| line.step(v.t),
                             &mut |c| line.gap(plotted_measure(c, oracle)),
                         );
-                        let rec = RunRecord::from_trace(alg, &trace, notes);
+                        let mut rec = RunRecord::from_trace(alg, &trace, notes);
+                        rec.cpu_time_s = cpu0.zip(thread_cpu_time_s()).map(|(a, b)| b - a);
                         line.finish(&format!(
                             "{} it in {:.1} s ({}), final {} = {:.3e}",
                             rec.iterations,
@@ -349,6 +351,14 @@ fn run_one(
     };
     rec.paper_iterations = plan.which.paper_iterations(alg);
     rec
+}
+
+/// CPU time of the calling thread in seconds (Linux: first field of
+/// `/proc/thread-self/schedstat`, nanoseconds on the CPU); None where unavailable.
+pub fn thread_cpu_time_s() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns * 1e-9)
 }
 
 /// Runs the experiment (no files written): every algorithm of the plan, then the verdicts.

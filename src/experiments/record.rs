@@ -153,6 +153,11 @@ pub struct RunRecord {
     pub wall_time_s: f64,
     pub measure_time_s: f64,
     pub seconds_per_iteration: Option<f64>,
+    /// CPU time the run's thread got while it ran (solver and measures; Linux
+    /// `/proc/thread-self/schedstat`, None elsewhere). Far below `wall_time_s +
+    /// measure_time_s` means the machine was busy with other work.
+    #[serde(default)]
+    pub cpu_time_s: Option<f64>,
     pub status: RunStatus,
     pub status_detail: Option<String>,
     /// VERIFIED / RECONSTRUCTED / GUESSED status of the update rule (baselines.md), or the
@@ -180,6 +185,7 @@ impl RunRecord {
             wall_time_s: 0.0,
             measure_time_s: 0.0,
             seconds_per_iteration: None,
+            cpu_time_s: None,
             status,
             status_detail: Some(detail),
             provenance: alg.provenance().into(),
@@ -213,6 +219,7 @@ impl RunRecord {
             measure_time_s: trace.measure_time_s,
             seconds_per_iteration: (trace.iterations > 0)
                 .then(|| trace.wall_time_s / trace.iterations as f64),
+            cpu_time_s: None,
             status,
             status_detail: detail,
             provenance: alg.provenance().into(),
