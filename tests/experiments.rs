@@ -63,7 +63,11 @@ fn check_output(dir: &Path, rec: &ExperimentRecord, expect_skipped: &[Algorithm]
         let alg = Algorithm::parse(&r.algorithm).unwrap();
         if expect_skipped.contains(&alg) {
             assert_eq!(r.status, RunStatus::Skipped, "{}", r.algorithm);
-            assert!(r.status_detail.as_deref().unwrap().contains("strongly convex"));
+            assert!(r
+                .status_detail
+                .as_deref()
+                .unwrap()
+                .contains("strongly convex"));
             continue;
         }
         assert!(r.status.ran(), "{}: {}", r.algorithm, r.status_text());
@@ -71,7 +75,11 @@ fn check_output(dir: &Path, rec: &ExperimentRecord, expect_skipped: &[Algorithm]
         assert!(r.checkpoints.len() >= 2, "{}", r.algorithm);
         assert_eq!(r.checkpoints[0].t, 0);
         assert_eq!(r.checkpoints.last().unwrap().t, r.iterations);
-        assert!(r.initial().is_some() && r.last().is_some(), "{}", r.algorithm);
+        assert!(
+            r.initial().is_some() && r.last().is_some(),
+            "{}",
+            r.algorithm
+        );
         // the plotted measure is the documented sum
         for c in &r.checkpoints {
             let gx = match r.primal_oracle {
@@ -118,13 +126,26 @@ fn dl_end_to_end_at_a_short_time_limit() {
     // are lower bounds, so they may not exceed the certified upper bounds)
     let c = &rec.constants;
     let s = c.sampled.expect("DL samples its constants");
-    assert!(s.lxx > 0.0 && s.lxx <= c.certified.lxx, "{s:?} vs {:?}", c.certified);
+    assert!(
+        s.lxx > 0.0 && s.lxx <= c.certified.lxx,
+        "{s:?} vs {:?}",
+        c.certified
+    );
     assert!(s.lyx > 0.0 && s.lyx <= c.certified.lyx);
     assert_eq!(c.paper.lyy, 0.0);
     assert_eq!(c.passed_to_parameter_formulas, c.paper);
-    assert_eq!(rec.runs.iter().filter(|r| r.paper_iterations.is_some()).count(), 7);
+    assert_eq!(
+        rec.runs
+            .iter()
+            .filter(|r| r.paper_iterations.is_some())
+            .count(),
+        7
+    );
     let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
-    assert!(html.contains("sampled"), "the page shows the sampled constants");
+    assert!(
+        html.contains("sampled"),
+        "the page shows the sampled constants"
+    );
 }
 
 /// A small generated LIBSVM file: `rows` samples, 40 features, 4 classes.
@@ -186,7 +207,10 @@ fn news20_end_to_end_through_the_binary() {
     let real = shared_news20();
     let used = if real.is_file() {
         news20_subsample(&real, &data_file, 150);
-        format!("a 150-row seeded subsample of the real file {}", real.display())
+        format!(
+            "a 150-row seeded subsample of the real file {}",
+            real.display()
+        )
     } else {
         fixture(&data_file, 120);
         format!(
@@ -197,7 +221,15 @@ fn news20_end_to_end_through_the_binary() {
     eprintln!("news20 experiment test uses {used}");
     let out = dir.path().join("out");
     let o = Command::new(env!("CARGO_BIN_EXE_saddlefw"))
-        .args(["experiment", "news20", "--time-limit", "0.2", "--iters", "4", "--quiet"])
+        .args([
+            "experiment",
+            "news20",
+            "--time-limit",
+            "0.2",
+            "--iters",
+            "4",
+            "--quiet",
+        ])
         .arg("--data")
         .arg(&data_file)
         .arg("--out")
@@ -207,7 +239,10 @@ fn news20_end_to_end_through_the_binary() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{stderr}");
     assert!(o.stdout.is_empty(), "--quiet prints nothing");
-    assert!(stderr.is_empty(), "no display when stderr is not a terminal: {stderr}");
+    assert!(
+        stderr.is_empty(),
+        "no display when stderr is not a terminal: {stderr}"
+    );
     let rec = ExperimentRecord::read(&out.join("experiment.json")).unwrap();
     check_output(&out, &rec, &[Algorithm::RPdcg]);
     assert_eq!(rec.experiment, "news20");
@@ -217,9 +252,14 @@ fn news20_end_to_end_through_the_binary() {
     // robust: the formulas get mu = lambda = lambda'/(2 n^2)
     let n = rec.data.n.unwrap();
     let lambda = params::lambda(10.0, n);
-    assert!((rec.constants.passed_to_parameter_formulas.mu - lambda).abs() <= 1e-15 * lambda.max(1.0));
+    assert!(
+        (rec.constants.passed_to_parameter_formulas.mu - lambda).abs() <= 1e-15 * lambda.max(1.0)
+    );
     // R-PDCG skipped, with claim 4 recorded
-    assert!(rec.claims.iter().any(|c| c.claim.starts_with("4.") && c.holds == Some(true)));
+    assert!(rec
+        .claims
+        .iter()
+        .any(|c| c.claim.starts_with("4.") && c.holds == Some(true)));
 }
 
 #[test]
@@ -236,13 +276,23 @@ fn r_pdcg_on_the_robust_problem_only_when_asked_and_then_not_applicable() {
     let rec = experiments::run(&plan).unwrap();
     let r = rec.run(Algorithm::RPdcg).unwrap();
     assert_eq!(r.status, RunStatus::NotApplicable, "{}", r.status_text());
-    assert!(r.status_detail.as_deref().unwrap().contains("strongly convex"));
+    assert!(r
+        .status_detail
+        .as_deref()
+        .unwrap()
+        .contains("strongly convex"));
     assert_eq!(rec.run(Algorithm::LmoPo).unwrap().iterations, 2);
-    assert_eq!(rec.run(Algorithm::LmoPo).unwrap().status, RunStatus::Completed);
+    assert_eq!(
+        rec.run(Algorithm::LmoPo).unwrap().status,
+        RunStatus::Completed
+    );
     // negative control: without the explicit request it is skipped, not attempted
     plan.explicit_algorithms = false;
     let rec = experiments::run(&plan).unwrap();
-    assert_eq!(rec.run(Algorithm::RPdcg).unwrap().status, RunStatus::Skipped);
+    assert_eq!(
+        rec.run(Algorithm::RPdcg).unwrap().status,
+        RunStatus::Skipped
+    );
 }
 
 #[test]
@@ -280,7 +330,10 @@ fn the_registry_builds_the_papers_parameters() {
             ] {
                 for t in [0u64, 1, 7, 1000, 123_456] {
                     let (want, got) = (law.at(t), sched.at(t as usize));
-                    assert!((want - got).abs() <= 1e-12 * want.abs(), "{e:?} {a:?} t={t}");
+                    assert!(
+                        (want - got).abs() <= 1e-12 * want.abs(),
+                        "{e:?} {a:?} t={t}"
+                    );
                 }
             }
         }
@@ -301,13 +354,22 @@ fn the_registry_builds_the_papers_parameters() {
                 assert!(sched.contains(&format!("sigma=const({want})")), "{sched}");
             }
             Algorithm::RPdcg => {
-                assert!(sched.contains(&format!("tau=const({})", params::DL_R_PDCG.tau())), "{sched}");
+                assert!(
+                    sched.contains(&format!("tau=const({})", params::DL_R_PDCG.tau())),
+                    "{sched}"
+                );
                 // alpha = 1/B from the paper, not the certified 2/B
                 assert!(sched.contains("min{1, 1 ||g||"), "{sched}");
             }
             Algorithm::Agp => {
                 let want = params::AgpNcC::new(&prep.paper);
-                assert!(sched.contains(&format!("tau={}", saddlefw::solvers::schedule::fmt_num(want.tau))), "{sched}");
+                assert!(
+                    sched.contains(&format!(
+                        "tau={}",
+                        saddlefw::solvers::schedule::fmt_num(want.tau)
+                    )),
+                    "{sched}"
+                );
             }
             Algorithm::LmoLmo => assert!(sched.contains("s=10,a=0.8"), "{sched}"),
             _ => {}
@@ -316,7 +378,10 @@ fn the_registry_builds_the_papers_parameters() {
     // negative control: without the paper's constants AGP gets the certified ones, which differ
     let b = registry::build("agp", p, &Default::default()).unwrap();
     let want = params::AgpNcC::new(&prep.paper);
-    assert!(!b.solver.schedule().contains(&format!("tau={}", saddlefw::solvers::schedule::fmt_num(want.tau))));
+    assert!(!b.solver.schedule().contains(&format!(
+        "tau={}",
+        saddlefw::solvers::schedule::fmt_num(want.tau)
+    )));
 }
 
 #[test]
@@ -382,7 +447,10 @@ fn verdict(runs: &[RunRecord], prefix: &str) -> Option<bool> {
 }
 
 fn replace(runs: &mut [RunRecord], r: RunRecord) {
-    let i = runs.iter().position(|x| x.algorithm == r.algorithm).unwrap();
+    let i = runs
+        .iter()
+        .position(|x| x.algorithm == r.algorithm)
+        .unwrap();
     runs[i] = r;
 }
 
@@ -398,7 +466,10 @@ fn claim_verdicts_hold_on_paper_like_runs_and_fail_on_broken_ones() {
     assert_eq!(keeps_decreasing(&b[4]), Some(false));
     assert_eq!(verdict(&b, "1."), Some(false));
     let mut b = paper_like();
-    replace(&mut b, synth(Algorithm::LmoLmo, 420, |t| 2.0 / (1.0 + t).sqrt()));
+    replace(
+        &mut b,
+        synth(Algorithm::LmoLmo, 420, |t| 2.0 / (1.0 + t).sqrt()),
+    );
     assert_eq!(verdict(&b, "3."), Some(false));
     // 3: CG-RPGA keeps decreasing
     let mut b = paper_like();
@@ -411,7 +482,10 @@ fn claim_verdicts_hold_on_paper_like_runs_and_fail_on_broken_ones() {
     assert_eq!(verdict(&b, "1."), Some(false));
     // 5: PO-LMO improves by a factor 100
     let mut b = paper_like();
-    replace(&mut b, synth(Algorithm::PoLmo, 220, |t| 1.0 / (1.0 + 10.0 * t * t)));
+    replace(
+        &mut b,
+        synth(Algorithm::PoLmo, 220, |t| 1.0 / (1.0 + 10.0 * t * t)),
+    );
     assert_eq!(verdict(&b, "5."), Some(false));
     // Table 3: a PO-primal method with more iterations than an LMO-primal one
     let mut b = paper_like();
@@ -439,7 +513,14 @@ fn claim_verdicts_hold_on_paper_like_runs_and_fail_on_broken_ones() {
 fn experiment_on(data: &Path) -> (i32, String) {
     let dir = tmpdir();
     let o = Command::new(env!("CARGO_BIN_EXE_saddlefw"))
-        .args(["experiment", "news20", "--time-limit", "0.1", "--quiet", "--data"])
+        .args([
+            "experiment",
+            "news20",
+            "--time-limit",
+            "0.1",
+            "--quiet",
+            "--data",
+        ])
         .arg(data)
         .arg("--out")
         .arg(dir.path())
@@ -467,7 +548,10 @@ fn malformed_libsvm_exits_2_with_the_line_number() {
         assert!(!stderr.contains("panicked"), "{file}: {stderr}");
         let line = stderr.trim();
         assert_eq!(line.lines().count(), 1, "{file}: {stderr}");
-        assert!(line.starts_with("error: ") && line.contains(file), "{file}: {line}");
+        assert!(
+            line.starts_with("error: ") && line.contains(file),
+            "{file}: {line}"
+        );
         assert!(line.contains(needle), "{file}: {line:?} lacks {needle:?}");
     }
     // negative control: the valid fixture is accepted (it has too few classes or rows for a

@@ -23,8 +23,8 @@
 //! has no finite measure.
 
 use super::params::{Algorithm, Experiment, PrimalOracle};
-use super::Which;
 use super::record::{RunRecord, RunStatus};
+use super::Which;
 use crate::report::ClaimVerdict;
 
 /// "Keeps decreasing": best-so-far at the end `<` this factor times best-so-far at half time.
@@ -96,11 +96,7 @@ fn missing(claim: &str, label: &str, what: &[Algorithm]) -> ClaimVerdict {
 /// All verdicts for experiment `e`.
 pub fn verdicts(which: Which, runs: &[RunRecord]) -> Vec<ClaimVerdict> {
     let e = which.experiment();
-    let mut out = vec![
-        claim1(runs),
-        claim2(runs),
-        claim3(runs),
-    ];
+    let mut out = vec![claim1(runs), claim2(runs), claim3(runs)];
     if e == Experiment::Robust {
         out.push(claim4(runs));
     }
@@ -214,7 +210,8 @@ fn claim3(runs: &[RunRecord]) -> ClaimVerdict {
 }
 
 fn claim4(runs: &[RunRecord]) -> ClaimVerdict {
-    let claim = "4. R-PDCG is not applicable to the robust problem (its dual set is not strongly convex)";
+    let claim =
+        "4. R-PDCG is not applicable to the robust problem (its dual set is not strongly convex)";
     let r = runs.iter().find(|r| r.algorithm == Algorithm::RPdcg.name());
     match r {
         Some(r) if matches!(r.status, RunStatus::NotApplicable | RunStatus::Skipped) => verdict(
@@ -238,7 +235,8 @@ fn claim4(runs: &[RunRecord]) -> ClaimVerdict {
 }
 
 fn claim5(runs: &[RunRecord]) -> ClaimVerdict {
-    let claim = "5. Primal PO-based methods (PO-LMO, AGP) converge slowly, with only marginal improvement";
+    let claim =
+        "5. Primal PO-based methods (PO-LMO, AGP) converge slowly, with only marginal improvement";
     let po: Vec<&RunRecord> = [Algorithm::PoLmo, Algorithm::Agp]
         .iter()
         .filter_map(|a| get(runs, *a))
@@ -316,15 +314,15 @@ fn table3(which: Which, runs: &[RunRecord]) -> ClaimVerdict {
     // the paper's ratio over the same algorithms
     let paper_of = |name: &str| Algorithm::parse(name).and_then(|a| which.paper_iterations(a));
     let paper_mean = |v: &[(&str, usize)]| {
-        let xs: Vec<f64> = v.iter().filter_map(|(n, _)| paper_of(n)).map(|n| n as f64).collect();
+        let xs: Vec<f64> = v
+            .iter()
+            .filter_map(|(n, _)| paper_of(n))
+            .map(|n| n as f64)
+            .collect();
         (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
     };
     let paper = match (paper_mean(&lmo), paper_mean(&po)) {
-        (Some(a), Some(b)) => format!(
-            "; paper ({}, same algorithms): {:.2}",
-            which.name(),
-            a / b
-        ),
+        (Some(a), Some(b)) => format!("; paper ({}, same algorithms): {:.2}", which.name(), a / b),
         _ => String::new(),
     };
     verdict(

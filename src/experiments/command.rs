@@ -33,7 +33,12 @@ pub struct ExperimentArgs {
     pub out: PathBuf,
     /// Algorithms run concurrently (default 1: one after another, so timings do not disturb
     /// each other).
-    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
     pub jobs: i64,
     /// Iteration cap per algorithm (default: none in practice, the time limit decides).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
@@ -177,7 +182,10 @@ impl ExperimentArgs {
             ));
         }
         if which != Which::Dl && self.dl_dims.is_some() {
-            return Err(Error::invalid("--dl-dims", "applies to the dl experiment only"));
+            return Err(Error::invalid(
+                "--dl-dims",
+                "applies to the dl experiment only",
+            ));
         }
         plan.data = self.data;
         plan.progress = super::progress::wanted(self.quiet);

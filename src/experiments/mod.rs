@@ -177,7 +177,12 @@ pub fn sigma_po(e: Experiment) -> f64 {
 }
 
 /// The notes shown on the page: every choice where the paper is unclear.
-fn notes(plan: &Plan, rec_sigma: f64, consts: &ConstantsReport, data: &DataDescription) -> Vec<String> {
+fn notes(
+    plan: &Plan,
+    rec_sigma: f64,
+    consts: &ConstantsReport,
+    data: &DataDescription,
+) -> Vec<String> {
     let mut n = Vec::new();
     match plan.which.experiment() {
         Experiment::Dl => {
@@ -187,7 +192,10 @@ fn notes(plan: &Plan, rec_sigma: f64, consts: &ConstantsReport, data: &DataDescr
         }
         Experiment::Robust => {
             n.push("Robust payoff: the main text's multinomial logistic loss with 1/n, the simplex Y, lambda = lambda'/(2n^2), lambda' = 10, r = 10, Theta_0 = 0, y0 = 1/n (claims.md 6.5 items 6-9).".into());
-            n.push(format!("Features scaled by {} (the paper does not say; data::Scaling).", data.scaling.clone().unwrap_or_default()));
+            n.push(format!(
+                "Features scaled by {} (the paper does not say; data::Scaling).",
+                data.scaling.clone().unwrap_or_default()
+            ));
             n.push("AGP (Thm 3.1) and CG-RPGA (mu_bar) use mu = lambda = lambda'/(2n^2) as the paper states, although the payoff's strong-concavity modulus is lambda' (claims.md 6.5 item 9); AGP's steps are then ~0.".into());
             n.push("R-PDCG is N/A (the simplex is not strongly convex; Table 3 N/A): skipped unless requested with --algos.".into());
             n.push("Time limit: the paper states none for this experiment (claims.md 6.5 item 13); the DL value 300 s is the default.".into());
@@ -205,10 +213,21 @@ fn notes(plan: &Plan, rec_sigma: f64, consts: &ConstantsReport, data: &DataDescr
     if let Some(s) = c.sampled {
         n.push(format!("Sampled constants: largest gradient-difference ratios over {} pairs of points of X x Y (lower bounds on the true constants).", s.pairs));
     }
-    n.push(format!("Data: {}{}.", data.description, match (&data.file, &data.sha256, data.matches_reference) {
-        (Some(f), Some(h), m) => format!(" from {f}, sha256 {h}{}", match m { Some(true) => " (matches LIBSVM's)", Some(false) => " (DIFFERS from LIBSVM's published digest)", None => "" }),
-        _ => String::new(),
-    }));
+    n.push(format!(
+        "Data: {}{}.",
+        data.description,
+        match (&data.file, &data.sha256, data.matches_reference) {
+            (Some(f), Some(h), m) => format!(
+                " from {f}, sha256 {h}{}",
+                match m {
+                    Some(true) => " (matches LIBSVM's)",
+                    Some(false) => " (DIFFERS from LIBSVM's published digest)",
+                    None => "",
+                }
+            ),
+            _ => String::new(),
+        }
+    ));
     n.push(format!("Claims: 'keeps decreasing' = best-so-far measure at the end < {} x its value at half the run's solver time; 'marginal' = decrease by less than a factor {} over the run.", claims::KEEP_DECREASING, claims::MARGINAL));
     n.push("Timing: solver time only (measures excluded); checkpoints at about ten per decade of iterations. cpu_time_s in experiment.json is the CPU time the run's thread actually got: well below the run's wall time means other processes shared the cores, and iteration counts are low by that factor.".into());
     n
@@ -262,8 +281,11 @@ pub fn load(plan: &Plan) -> Result<(Source, DataDescription)> {
             desc.seed = plan.seed;
             desc.scaling = Some(plan.scaling.to_string());
             if plan.rows.is_some() {
-                desc.description
-                    .push_str(&format!(", seeded row subsample ({} rows, seed {})", used.n_samples(), plan.seed));
+                desc.description.push_str(&format!(
+                    ", seeded row subsample ({} rows, seed {})",
+                    used.n_samples(),
+                    plan.seed
+                ));
             }
             let cfg = DroConfig {
                 scaling: plan.scaling,
@@ -377,8 +399,13 @@ pub fn run(plan: &Plan) -> Result<ExperimentRecord> {
     let sigma = plan.sigma.unwrap_or_else(|| sigma_po(e));
     // constants, and the sampled ones for DL
     let prep = src.prepare()?;
-    let sampled = (e == Experiment::Dl && plan.lipschitz_pairs > 0)
-        .then(|| sample_constants(prep.instance.problem.as_ref(), plan.lipschitz_pairs, plan.dl.seed));
+    let sampled = (e == Experiment::Dl && plan.lipschitz_pairs > 0).then(|| {
+        sample_constants(
+            prep.instance.problem.as_ref(),
+            plan.lipschitz_pairs,
+            plan.dl.seed,
+        )
+    });
     let consts = ConstantsReport {
         certified: prep.certified,
         paper: prep.paper,

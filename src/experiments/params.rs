@@ -111,7 +111,10 @@ impl Algorithm {
     }
     /// Whether it is one of the paper's Algorithms 1-3.
     pub fn is_proposed(&self) -> bool {
-        matches!(self, Algorithm::LmoLmo | Algorithm::LmoPo | Algorithm::PoLmo)
+        matches!(
+            self,
+            Algorithm::LmoLmo | Algorithm::LmoPo | Algorithm::PoLmo
+        )
     }
     /// The primal oracle (hence the plotted measure).
     pub fn primal_oracle(&self) -> PrimalOracle {
@@ -133,9 +136,9 @@ impl Algorithm {
             Algorithm::CgRpga => {
                 "update RECONSTRUCTED; parameters VERIFIED-2ND; mu_bar in DL GUESSED (= mu)"
             }
-            Algorithm::LmoLmo | Algorithm::LmoPo | Algorithm::PoLmo => {
-                "the paper's own algorithm (alg:fw-fw, alg:fw-proj, alg:proj-fw)"
-            }
+            Algorithm::LmoLmo => "the paper's Algorithm 1 (alg:fw-fw)",
+            Algorithm::LmoPo => "the paper's Algorithm 2 (alg:fw-proj)",
+            Algorithm::PoLmo => "the paper's Algorithm 3 (alg:proj-fw)",
         }
     }
     /// Whether the paper runs it on the experiment: R-PDCG needs a strongly convex Y and is

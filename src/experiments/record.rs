@@ -24,8 +24,8 @@
 //! time only (measurements excluded), as in RUN.json.
 
 use super::params::{Algorithm, PrimalOracle};
-use crate::counting::OracleCounts;
 use super::source::DataDescription;
+use crate::counting::OracleCounts;
 use crate::problems::lipschitz::SampledConstants;
 use crate::problems::Constants;
 use crate::report::{ClaimVerdict, ExperimentReport, Meta, RunSummary, Series};

@@ -57,10 +57,7 @@ pub struct DataDescription {
 #[derive(Debug, Clone)]
 pub enum Source {
     Dl(DlConfig),
-    Robust {
-        data: Arc<Dataset>,
-        cfg: DroConfig,
-    },
+    Robust { data: Arc<Dataset>, cfg: DroConfig },
 }
 
 /// An instance and the constants its algorithms' parameter formulas use.
