@@ -588,3 +588,32 @@ fn bad_flags_exit_2() {
         assert!(!stderr.contains("panicked"));
     }
 }
+
+#[test]
+fn common_measure_verdicts_can_disagree_with_the_plotted_ones() {
+    // plotted measures as in paper_like(); on G_X^LMO + G_Y the PO-primal PO-LMO is far better
+    let mut runs = paper_like();
+    for r in &mut runs {
+        let po = r.primal_oracle == PrimalOracle::Po;
+        for c in &mut r.checkpoints {
+            c.gx_lmo = if po { Some(1e-9) } else { c.measure };
+            c.gy = Some(0.0);
+        }
+    }
+    let all = claims::verdicts(Which::Dl, &runs);
+    let find = |p: &str, common: bool| {
+        all.iter()
+            .find(|c| c.claim.starts_with(p) && c.claim.ends_with(claims::COMMON) == common)
+            .unwrap()
+            .holds
+    };
+    assert_eq!(find("2.", false), Some(true));
+    assert_eq!(find("2.", true), Some(false));
+    assert_eq!(find("5.", true), Some(false));
+    // without the G_X^LMO records the common verdicts are inconclusive, not passes
+    let runs = paper_like();
+    let all = claims::verdicts(Which::Dl, &runs);
+    for c in all.iter().filter(|c| c.claim.ends_with(claims::COMMON)) {
+        assert_eq!(c.holds, None, "{}", c.claim);
+    }
+}

@@ -58,6 +58,10 @@ pub struct ExperimentArgs {
     /// DL dimensions, e.g. m=20,p=10,l=2,q=12,n=100,n_new=21 (default: the paper's).
     #[arg(long, value_name = "KEY=N,...")]
     pub dl_dims: Option<String>,
+    /// Run nothing: re-evaluate the verdicts of DIR/experiment.json (given by --out) and
+    /// rewrite it and DIR/index.html.
+    #[arg(long)]
+    pub rerender: bool,
     /// No progress display and no summary.
     #[arg(long)]
     pub quiet: bool,
@@ -196,8 +200,27 @@ impl ExperimentArgs {
 /// `saddlefw experiment`: runs, writes `DIR/experiment.json` and `DIR/index.html`, prints a
 /// summary (iterations, final measure, verdicts) unless `--quiet`.
 pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
+    let rerender = args.rerender;
     let (plan, out, quiet) = args.validate()?;
-    let record = super::run(&plan)?;
+    let record = if rerender {
+        let mut r = super::record::ExperimentRecord::read(&out.join("experiment.json"))?;
+        let which: Which = r.experiment.parse()?;
+        if which != plan.which {
+            return Err(Error::invalid(
+                "--rerender",
+                format!(
+                    "{} holds the {} experiment, not {}",
+                    out.display(),
+                    r.experiment,
+                    plan.which.name()
+                ),
+            ));
+        }
+        r.claims = super::claims::verdicts(which, &r.runs);
+        r
+    } else {
+        super::run(&plan)?
+    };
     super::write(&record, &out)?;
     if !quiet {
         println!(
