@@ -63,6 +63,7 @@ pub mod envelopes;
 pub mod fit;
 pub mod generators;
 pub mod solvers;
+pub mod report;
 pub mod theorems;
 pub mod cli;
 pub mod counting;

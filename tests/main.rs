@@ -3,5 +3,6 @@ mod data;
 mod envelopes;
 mod experiment_problems;
 mod fit;
+mod report;
 mod solvers;
 mod theorems;
