@@ -135,7 +135,7 @@ pub enum XKind {
 }
 
 impl XKind {
-    fn name(&self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
             XKind::L1 => "l1",
             XKind::L2 => "l2",
