@@ -463,6 +463,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         filter: args.cases.clone(),
         jobs,
         baselines: baselines.clone(),
+        gate_baselines: tier.baseline_gated(),
         control,
         config: None,
     };
@@ -471,7 +472,8 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display().to_string(), e))?;
     let json_path = args.out.join("verify.json");
     crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
-    let meta = crate::report::Meta::current(Some(&tier.to_string()), &[]);
+    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
+    let meta = crate::report::Meta::current(Some(&tier.to_string()), &seeds);
     let page = crate::report::verify_page(&meta, &report.rate_entries(), &[], &[]);
     let html_path = args.out.join("index.html");
     crate::trace::write_atomic(&html_path, page.as_bytes())?;
