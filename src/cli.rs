@@ -45,6 +45,56 @@ pub enum Command {
     /// List algorithms (with provenance), schedules, default theorem cases, sets and
     /// generator families.
     List,
+    /// Check every inequality of the paper (claims.md Sec. 4) on random instances and runs;
+    /// exit 1 on a violation of a gating invariant. Printed forms of recorded slips are
+    /// reported as errata.
+    ///
+    /// Example: saddlefw check --cases 200 --seed 0 --out CHECK.json
+    Check(CheckArgs),
+}
+
+/// `saddlefw check` flags.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Number of random cases (instances), at least 1.
+    #[arg(long, value_name = "N", default_value_t = 200, allow_negative_numbers = true)]
+    pub cases: i64,
+    /// Base seed of the cases.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub seed: u64,
+    /// Write the report as JSON (atomically).
+    #[arg(long, value_name = "CHECK.json")]
+    pub out: Option<PathBuf>,
+    /// List the registry (names, labels, hypotheses, statements) and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// With --list: print the Markdown mapping (docs/invariants.md).
+    #[arg(long, requires = "list")]
+    pub markdown: bool,
+}
+
+/// Runs `saddlefw check`.
+pub fn cmd_check(args: CheckArgs) -> Result<i32> {
+    use crate::invariants;
+    if args.list {
+        if args.markdown {
+            print!("{}", invariants::markdown());
+        } else {
+            print!("{}", invariants::list());
+        }
+        return Ok(EXIT_OK);
+    }
+    if args.cases < 1 {
+        return Err(Error::invalid("--cases", format!("must be at least 1, got {}", args.cases)));
+    }
+    let report = invariants::run_check(args.cases as usize, args.seed)?;
+    print!("{}", report.table());
+    if let Some(out) = &args.out {
+        let json = serde_json::to_string_pretty(&report)
+            .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
+        crate::trace::write_atomic(out, json.as_bytes())?;
+    }
+    Ok(if report.passed() { EXIT_OK } else { EXIT_FAILED })
 }
 
 /// `saddlefw run` flags (raw; validated by [`RunArgs::validate`]).
@@ -223,6 +273,7 @@ where
     let result = match cli.command {
         Command::Run(args) => args.validate().and_then(cmd_run),
         Command::List => cmd_list(),
+        Command::Check(args) => cmd_check(args),
     };
     match result {
         Ok(code) => code,

@@ -13,3 +13,4 @@ pub mod cli;
 pub mod counting;
 pub mod harness;
 pub mod trace;
+pub mod invariants;
