@@ -6,7 +6,7 @@
 //! only on `(cases, seed)`; cases run on `std::thread::scope` workers and are merged in case
 //! order, so it does not depend on the number of threads either.
 //!
-//! Per case: 3 random points (Point invariants), then runs of Algorithms 1-3 with the default
+//! Per case: 4 random points (Point invariants), then runs of Algorithms 1-3 with the default
 //! theorem-case schedules of the solvers' registry (plus, alternately, a variant with `C > 0`
 //! when mu > 0, or a small `C` when mu = 0) and of SP-FW, each for the case's horizon; Point
 //! invariants are also evaluated at every iterate. Real invariants and the erratum witness
@@ -29,9 +29,9 @@ use rand_distr::StandardNormal;
 use serde::Serialize;
 
 /// Default horizon of the runs of `saddlefw check`.
-pub const DEFAULT_HORIZON: usize = 60;
+pub const DEFAULT_HORIZON: usize = 100;
 /// Random points per case.
-pub const POINTS_PER_CASE: usize = 3;
+pub const POINTS_PER_CASE: usize = 4;
 
 /// One case: an instance spec and a horizon.
 #[derive(Debug, Clone, PartialEq)]
@@ -211,16 +211,36 @@ impl Default for CaseOptions {
     }
 }
 
-/// The worst evaluation of an invariant (smallest relative slack).
+/// The worst evaluation of an invariant (smallest relative slack). Non-finite numbers are
+/// written as the strings "inf", "-inf", "NaN" in JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Worst {
     pub instance: String,
     pub solver: Option<String>,
     pub t: Option<usize>,
+    #[serde(serialize_with = "ser_f64")]
     pub lhs: f64,
+    #[serde(serialize_with = "ser_f64")]
     pub rhs: f64,
+    #[serde(serialize_with = "ser_f64")]
     pub slack: f64,
+    #[serde(serialize_with = "ser_f64")]
     pub rel_slack: f64,
+}
+
+fn ser_f64<S: serde::Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    if v.is_finite() {
+        s.serialize_f64(*v)
+    } else {
+        s.serialize_str(&format!("{v}"))
+    }
+}
+
+fn ser_opt_f64<S: serde::Serializer>(v: &Option<f64>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match v {
+        Some(x) => ser_f64(x, s),
+        None => s.serialize_none(),
+    }
 }
 
 /// Accumulated results of one invariant.
@@ -232,7 +252,11 @@ pub struct Tally {
     pub skipped: usize,
     pub evaluations: usize,
     pub violations: usize,
+    /// Violations where a side is not finite (the formula is undefined there).
+    pub nonfinite: usize,
     pub worst: Option<Worst>,
+    /// The worst evaluation with finite sides.
+    pub worst_finite: Option<Worst>,
     /// First violation (in case order), for reproduction.
     pub first_violation: Option<Worst>,
 }
@@ -258,12 +282,18 @@ impl Tally {
             };
             if e.violated() {
                 self.violations += 1;
+                if !e.finite() {
+                    self.nonfinite += 1;
+                }
                 if self.first_violation.is_none() {
                     self.first_violation = Some(make());
                 }
             }
-            if self.worst.as_ref().map_or(true, |w| rel < w.rel_slack || (rel.is_nan() && !w.rel_slack.is_nan())) {
+            if self.worst.as_ref().map_or(true, |w| rel < w.rel_slack) {
                 self.worst = Some(make());
+            }
+            if e.finite() && self.worst_finite.as_ref().map_or(true, |w| rel < w.rel_slack) {
+                self.worst_finite = Some(make());
             }
         }
     }
@@ -273,9 +303,15 @@ impl Tally {
         self.skipped += o.skipped;
         self.evaluations += o.evaluations;
         self.violations += o.violations;
+        self.nonfinite += o.nonfinite;
         if let Some(w) = &o.worst {
             if self.worst.as_ref().map_or(true, |s| w.rel_slack < s.rel_slack) {
                 self.worst = Some(w.clone());
+            }
+        }
+        if let Some(w) = &o.worst_finite {
+            if self.worst_finite.as_ref().map_or(true, |s| w.rel_slack < s.rel_slack) {
+                self.worst_finite = Some(w.clone());
             }
         }
         if self.first_violation.is_none() {
@@ -498,7 +534,66 @@ pub fn check_instance(
 ///   stays inside Y and moves `Lyx/mu ~ 11.7` per unit of x, while the printed bound of
 ///   `lemma:strongly-concave-iterate` allows `Lyy/mu = 1` (claims 7.20). C-SC, so LMO-PO runs
 ///   with `beta_t = 0`, `a = 1`.
+/// * `witness/anisotropic-nc` and `witness/anisotropic-c`: every generated instance has
+///   `C = mu I`, hence `Lyy = mu` (and rho = 0 in `lemma:strongly-concave-iterate`, no
+///   `(Lyy - mu)` terms). These quadratics have `C = diag(0.3, 1.5, 0.8)` (`mu = 0.3 < Lyy = 1.5`),
+///   indefinite `A` on the l1 ball with the simplex Y (NC-SC), or PSD `A` on the l2 ball with
+///   the unit ball Y (C-SC + SC Y); their inner maximisations are certified solves.
 pub fn witness_cases() -> Result<Vec<(String, Instance)>> {
+    let mut out = vec![strongly_concave_iterate_witness()?];
+    for convex in [false, true] {
+        out.push(anisotropic_witness(convex)?);
+    }
+    Ok(out)
+}
+
+fn anisotropic_witness(convex: bool) -> Result<(String, Instance)> {
+    let (dx, dy) = (3, 3);
+    let mut rng = ChaCha8Rng::seed_from_u64(if convex { 0xA2 } else { 0xA1 });
+    let mut g = |n: usize| -> Vec<f64> { (0..n).map(|_| rng.sample::<f64, _>(StandardNormal)).collect() };
+    let m = g(dx * dx);
+    let mut a = vec![0.0; dx * dx];
+    for i in 0..dx {
+        for j in 0..dx {
+            a[i * dx + j] = if convex {
+                (0..dx).map(|k| m[i * dx + k] * m[j * dx + k]).sum::<f64>() / dx as f64
+            } else {
+                0.5 * (m[i * dx + j] + m[j * dx + i])
+            };
+        }
+    }
+    let b: Vec<f64> = g(dy * dx).iter().map(|v| v / 2.0).collect();
+    let mut c = vec![0.0; dy * dy];
+    for (i, d) in [0.3, 1.5, 0.8].iter().enumerate() {
+        c[i * dy + i] = *d;
+    }
+    let lin_a: Vec<f64> = g(dx).iter().map(|v| 0.3 * v).collect();
+    let lin_c: Vec<f64> = g(dy).iter().map(|v| 0.3 * v).collect();
+    let (x_set, y_set): (Box<dyn ConvexSet>, Box<dyn ConvexSet>) = if convex {
+        (Box::new(L2Ball::centered(dx, 1.0)?), Box::new(L2Ball::centered(dy, 1.0)?))
+    } else {
+        (
+            Box::new(crate::sets::L1Ball::new(dx, 1.0)?),
+            Box::new(crate::sets::Simplex::new(dy, 1.0)?),
+        )
+    };
+    let x0 = x_set.default_point();
+    let y0 = y_set.default_point();
+    let q = Quadratic::new(a, b, c, lin_a, lin_c, x_set, y_set)?;
+    let name = if convex { "witness/anisotropic-c" } else { "witness/anisotropic-nc" };
+    Ok((
+        name.to_string(),
+        Instance {
+            problem: Box::new(q),
+            x0,
+            y0,
+            family: "witness".into(),
+            seed: None,
+        },
+    ))
+}
+
+fn strongly_concave_iterate_witness() -> Result<(String, Instance)> {
     let x_set: Box<dyn ConvexSet> = Box::new(BoxSet::new(vec![-0.05], vec![0.05])?);
     let y_set: Box<dyn ConvexSet> = Box::new(L2Ball::centered(2, 1.0)?);
     let mu = 0.5;
@@ -518,7 +613,7 @@ pub fn witness_cases() -> Result<Vec<(String, Instance)>> {
         family: "witness".into(),
         seed: None,
     };
-    Ok(vec![("witness/strongly-concave-iterate".to_string(), inst)])
+    Ok(("witness/strongly-concave-iterate".to_string(), inst))
 }
 
 /// Per-invariant results of a check.
@@ -534,7 +629,11 @@ pub struct InvariantReport {
     pub skipped: usize,
     pub evaluations: usize,
     pub violations: usize,
+    /// Violations where a side is not finite.
+    pub nonfinite_violations: usize,
+    #[serde(serialize_with = "ser_opt_f64")]
     pub min_slack: Option<f64>,
+    #[serde(serialize_with = "ser_opt_f64")]
     pub min_rel_slack: Option<f64>,
     pub worst: Option<Worst>,
 }
@@ -545,12 +644,17 @@ pub struct Erratum {
     pub printed: &'static str,
     pub corrected: &'static str,
     pub label: &'static str,
-    /// "erratum confirmed numerically", "printed form holds on all tested instances" or
-    /// "not applicable on the tested instances".
+    /// "erratum confirmed numerically" (a finite violation), "erratum confirmed numerically:
+    /// the printed formula is undefined ..." (only non-finite values), "printed form holds on
+    /// all tested instances" or "not applicable on the tested instances".
     pub status: String,
     pub cases: usize,
     pub violations: usize,
-    /// The worst case (for a confirmed erratum: instance, t, lhs, rhs).
+    /// Violations where the printed formula is not finite (division by zero, negative
+    /// denominator).
+    pub undefined: usize,
+    /// The witness: the worst finite evaluation (for a finite violation: instance, t, lhs,
+    /// rhs), or the first undefined one.
     pub witness: Option<Worst>,
 }
 
@@ -593,7 +697,10 @@ impl CheckReport {
         }
         s.push_str("\nErrata (printed forms of recorded slips):\n");
         for e in &self.errata {
-            s.push_str(&format!("  {} ({}): {}", e.printed, e.label, e.status));
+            s.push_str(&format!(
+                "  {} ({}): {} [{} cases, {} violations, {} undefined]",
+                e.printed, e.label, e.status, e.cases, e.violations, e.undefined
+            ));
             if let Some(w) = &e.witness {
                 if e.violations > 0 {
                     s.push_str(&format!(
@@ -632,16 +739,8 @@ fn eval_real(reg: &[&'static Invariant], tallies: &mut [Tally]) {
                 e.t = None;
                 let mut one = Tally::default();
                 one.add(&[e], &format!("grid: {desc}"), None);
-                t.evaluations += 1;
-                t.violations += one.violations;
-                if t.first_violation.is_none() {
-                    t.first_violation = one.first_violation.clone();
-                }
-                if let Some(w) = one.worst {
-                    if t.worst.as_ref().map_or(true, |s| w.rel_slack < s.rel_slack) {
-                        t.worst = Some(w);
-                    }
-                }
+                one.cases = 0;
+                t.merge(&one);
             }
             tallies[i].merge(&t);
         }
@@ -692,11 +791,19 @@ pub fn run_check_with(cases: usize, seed: u64, opts: &CaseOptions, threads: usiz
         build_errors.extend(r.build_errors);
     }
     for (i, (name, inst)) in witness_cases()?.iter().enumerate() {
-        let solvers = vec![
+        let mut solvers = vec![
             SolverSpec::paper(PaperAlgorithm::LmoLmo),
             SolverSpec::paper(PaperAlgorithm::LmoPo),
             SolverSpec::paper(PaperAlgorithm::PoLmo),
         ];
+        for alg in [PaperAlgorithm::LmoLmo, PaperAlgorithm::LmoPo] {
+            solvers.push(SolverSpec::Paper {
+                alg,
+                beta0: Some(0.5),
+                b: Some(0.2),
+                fault: Fault::None,
+            });
+        }
         let r = check_instance(inst, name, 2 * DEFAULT_HORIZON, &solvers, opts, mix(seed ^ i as u64))?;
         for (t, o) in tallies.iter_mut().zip(&r.tallies) {
             t.merge(o);
@@ -728,6 +835,7 @@ fn report(
             skipped: t.skipped,
             evaluations: t.evaluations,
             violations: t.violations,
+            nonfinite_violations: t.nonfinite,
             min_slack: t.worst.as_ref().map(|w| w.slack),
             min_rel_slack: t.worst.as_ref().map(|w| w.rel_slack),
             worst: if t.violations > 0 {
@@ -741,21 +849,32 @@ fn report(
         .iter()
         .zip(tallies)
         .filter_map(|(inv, t)| match inv.kind {
-            Kind::Printed { corrected } => Some(Erratum {
-                printed: inv.name,
-                corrected,
-                label: inv.label,
-                status: if t.cases == 0 {
-                    "not applicable on the tested instances".into()
-                } else if t.violations > 0 {
-                    "erratum confirmed numerically".into()
+            Kind::Printed { corrected } => {
+                let finite_viol = t.violations - t.nonfinite;
+                let (status, witness) = if t.cases == 0 {
+                    ("not applicable on the tested instances".to_string(), None)
+                } else if finite_viol > 0 {
+                    ("erratum confirmed numerically".to_string(), t.worst_finite.clone())
+                } else if t.nonfinite > 0 {
+                    (
+                        "erratum confirmed numerically: the printed formula is undefined (not finite) where the corrected one holds"
+                            .to_string(),
+                        t.first_violation.clone(),
+                    )
                 } else {
-                    "printed form holds on all tested instances".into()
-                },
-                cases: t.cases,
-                violations: t.violations,
-                witness: t.worst.clone(),
-            }),
+                    ("printed form holds on all tested instances".to_string(), t.worst.clone())
+                };
+                Some(Erratum {
+                    printed: inv.name,
+                    corrected,
+                    label: inv.label,
+                    status,
+                    cases: t.cases,
+                    violations: t.violations,
+                    undefined: t.nonfinite,
+                    witness,
+                })
+            }
             _ => None,
         })
         .collect();

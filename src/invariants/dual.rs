@@ -257,7 +257,7 @@ fn dual_step_po(r: &RunCtx, t: usize) -> Vec<Eval> {
     vec![Eval::le(g, want, want).at(t), Eval::le(want, g, want).at(t)]
 }
 
-/// `lemma:almost-recursion`.
+/// `lemma:almost-recursion`: `L_t(x_t, y*_t(x_t)) - L_t(x_t, y_{t+1}) <= max{1/2, 1 - H_t/(2 (Lyy+beta_t) Dy^2)} H_t`.
 fn almost_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let h = c.s.h.max(0.0);
@@ -272,10 +272,15 @@ fn fw_gap(s: &Snap) -> (f64, f64) {
     (dot(&s.g, &d), norm(&d))
 }
 
-/// The ascent guaranteed by the closed-loop dual step.
+/// The ascent of the closed-loop dual step (L1649-1655):
+/// `L_t(x_t, y_{t+1}) >= L_t(x_t, y_t) + (1/2) min{1, w_t/((Lyy+beta_t)||u_t-y_t||^2)} w_t`, `w_t = g_t^T (u_t - y_t)`.
 fn almost_recursion_ascent(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
+        // w_t >= 0 exactly (u_t maximises g_t^T u over Y, which contains y_t); a negative value
+        // is rounding when u_t ~ y_t and is clamped to 0 as in the solvers' step
+        // (otherwise w^2/||u-y||^2 turns rounding noise into an O(1) "gain").
         let (w, nd) = fw_gap(c.s);
+        let w = w.max(0.0);
         let gain = if nd > 0.0 {
             0.5 * 1f64.min(w / ((c.lyy + c.b) * nd * nd)) * w
         } else {
@@ -298,21 +303,23 @@ fn sc_factor(c: &Tr, r: &RunCtx, denom: f64) -> f64 {
     0.5f64.max(1.0 - alpha * ((c.b + c.mu) * h).sqrt() / (denom * (c.lyy + c.b)))
 }
 
-/// `lemma:almost-strongly-convex-recursion` (8 sqrt2).
+/// `lemma:almost-strongly-convex-recursion`:
+/// `L_t(x_t, y*_t(x_t)) - L_t(x_t, y_{t+1}) <= max{1/2, 1 - alpha sqrt((beta_t+mu) H_t)/(8 sqrt2 (Lyy+beta_t))} H_t`.
 fn almost_sc_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         vec![Eval::le(c.dec(), sc_factor(c, r, 8.0 * 2f64.sqrt()) * c.s.h.max(0.0), c.vs)]
     })
 }
 
-/// The sharp constant 4 sqrt2 (from `||g_t|| >= sqrt(2(beta_t+mu)H_t)`).
+/// Sharp constant (from `||g_t|| >= sqrt(2(beta_t+mu)H_t)`):
+/// `... <= max{1/2, 1 - alpha sqrt((beta_t+mu) H_t)/(4 sqrt2 (Lyy+beta_t))} H_t`.
 fn almost_sc_recursion_sharp(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         vec![Eval::le(c.dec(), sc_factor(c, r, 4.0 * 2f64.sqrt()) * c.s.h.max(0.0), c.vs)]
     })
 }
 
-/// The intermediate with `||g_t||`.
+/// The intermediate (L1692-1700): `... <= max{1/2, 1 - alpha ||g_t||/(8 (Lyy+beta_t))} H_t`.
 fn almost_sc_recursion_grad(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let alpha = r.k.alpha.unwrap_or(0.0);
@@ -321,7 +328,8 @@ fn almost_sc_recursion_grad(r: &RunCtx, t: usize) -> Vec<Eval> {
     })
 }
 
-/// The one-step inequality of `lemma:compact-ht` on a gamma grid.
+/// The one-step inequality of `lemma:compact-ht` (L2020-2023), gamma in {0, 0.05, ..., 1}:
+/// `L_t(x_t, y*_t(x_t)) - L_t(x_t, y_{t+1}) <= (1-gamma) H_t + (Lyy+beta_t) Dy^2 gamma^2/2`.
 fn compact_ht_one_step(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         (0..=20)
@@ -334,7 +342,8 @@ fn compact_ht_one_step(r: &RunCtx, t: usize) -> Vec<Eval> {
     })
 }
 
-/// The recursion L2040 on a gamma grid.
+/// The recursion L2040, gamma in {0.05, ..., 1}:
+/// `H_{t+1} <= (1-gamma/2) H_t + (Lyy+beta_t) Dy^2 gamma^2 + 4 Lxx Dx^2 tau_t^2 + 4 (Lyx Dx tau_t + Dy db_t)^2/(gamma (beta_{t+1}+mu))`.
 fn compact_ht_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let m = c.lyx * c.dxd * c.tau + c.dyd * c.d.db;
@@ -351,7 +360,8 @@ fn compact_ht_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
     })
 }
 
-/// The recursion L2156 on a gamma grid in (0, 1/2].
+/// The recursion L2156, gamma in {0.05, ..., 0.5}:
+/// `H_{t+1} <= (1-gamma/2) H_t + 1024 (Lyy+beta_t)^2 gamma^3/(27 alpha^2 (beta_t+mu)) + 4 (Lyx Dx tau_t + Dy db_t)^2/(gamma (beta_{t+1}+mu)) + 4 Lxx Dx^2 tau_t^2`.
 fn compact_sc_ht_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
     let alpha = r.k.alpha.unwrap_or(0.0);
     steps(r, t, |c| {
@@ -408,12 +418,14 @@ fn compact_ht(r: &RunCtx, coef_mu: f64, only_mu: bool) -> Vec<Eval> {
     }
 }
 
-/// `lemma:compact-ht` explicit bound, corrected (64).
+/// `lemma:compact-ht` explicit bound for t >= 5, corrected (64); see the registry statement:
+/// mu = 0: `H_t <= (H_0 + 16 e K t^(2c)/C) exp(-t^(1-c)/2) + (2C(Lyy+C)Dy^2 + 64 E(a,b) K)/(C t^c)`;
+/// C = 0: `H_t <= (H_0 + 16 e K' t^(4a/3)/mu) exp(-t^((3-2a)/3)/2) + 4 Lyy Dy^2/t^(2a/3) + 64 K'/mu {E(a,0)/t^(2a/3); log t/t^(2/3)}`.
 fn compact_ht_explicit(r: &RunCtx) -> Vec<Eval> {
     compact_ht(r, 64.0, false)
 }
 
-/// `lemma:compact-ht` explicit bound as printed (16, mu > 0 branch).
+/// `lemma:compact-ht` explicit bound as printed (mu > 0 branch, coefficient 16 in place of 64).
 fn compact_ht_explicit_printed(r: &RunCtx) -> Vec<Eval> {
     compact_ht(r, 16.0, true)
 }
@@ -478,7 +490,7 @@ fn compact_sc_ht_explicit_printed(r: &RunCtx) -> Vec<Eval> {
     compact_sc(r, true)
 }
 
-/// `lemma:descent-lemma`.
+/// `lemma:descent-lemma`: `L_t(x_t, y*_t(x_t)) - L_t(x_t, y_{t+1}) <= (Lyy-mu)/2 e_t^2 - (Lyy+beta_t)/2 ||y_{t+1} - y*_t(x_t)||^2`.
 fn descent_lemma(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let d1 = c.d.next_y_to_ystar;
@@ -487,7 +499,7 @@ fn descent_lemma(r: &RunCtx, t: usize) -> Vec<Eval> {
     })
 }
 
-/// `lemma:almost-telescope`.
+/// `lemma:almost-telescope`: `L_t(x_t, y*_t(x_t)) - L_t(x_t, y_{t+1}) <= (Lyy-mu)/2 e_t^2 - (Lyy+beta_t)/2 e_{t+1}^2 + (Lyy+beta_t)(Lyx dx_t + 2 Dy db_t)/(beta_{t+1}+mu) sqrt(2 H_{t+1}/(beta_{t+1}+mu))`.
 fn almost_telescope(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let rhs = (c.lyy - c.mu) / 2.0 * c.s.e * c.s.e - (c.lyy + c.b) / 2.0 * c.n.e * c.n.e
@@ -511,7 +523,7 @@ fn q_term(c: &Tr) -> f64 {
     2.0 * (c.lyy + c.mu + c.b + c.b1).powi(2) * m * m / (c.b1 + c.mu).powi(3)
 }
 
-/// `lemma:base`.
+/// `lemma:base`: `H_{t+1} <= (Lyy-mu) e_t^2 - (Lyy+beta_t) e_{t+1}^2 + 4 Lxx Dx^2 tau_t^2 + Q_t`.
 fn base(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let rhs = (c.lyy - c.mu) * c.s.e * c.s.e - (c.lyy + c.b) * c.n.e * c.n.e
@@ -532,7 +544,7 @@ fn sums(r: &RunCtx) -> (Vec<f64>, Vec<f64>) {
     (st, sq)
 }
 
-/// `eq:immediate-result`.
+/// `eq:immediate-result`: `sum_{t=1}^T H_t <= (Lyy-mu) e_0^2 - sum_{t=1}^{T-1} (mu+beta_{t-1}) e_t^2 - (Lyy+beta_{T-1}) e_T^2 + 4 Lxx Dx^2 sum_{t<T} tau_t^2 + sum_{t<T} Q_t`.
 fn immediate_result(r: &RunCtx) -> Vec<Eval> {
     let k = r.k;
     let (st, sq) = sums(r);
@@ -552,7 +564,7 @@ fn immediate_result(r: &RunCtx) -> Vec<Eval> {
     out
 }
 
-/// `lemma:telescoping` (1).
+/// `lemma:telescoping` (1): `sum_{t=1}^T G_Y(x_t,y_t) <= (Lyy-mu) Dy^2 + sum_{t<T} (4 Lxx Dx^2 tau_t^2 + Dy^2 beta_{t+1}/2) + sum_{t<T} Q_t`.
 fn telescoping_1(r: &RunCtx) -> Vec<Eval> {
     let k = r.k;
     let (st, sq) = sums(r);
@@ -567,7 +579,7 @@ fn telescoping_1(r: &RunCtx) -> Vec<Eval> {
     out
 }
 
-/// `lemma:telescoping` (2).
+/// `lemma:telescoping` (2): `(sum_{t=1}^T e_t)^2 <= (sum_{t=1}^T 1/(beta_{t-1}+mu)) ((Lyy-mu) Dy^2 + 4 Lxx Dx^2 sum_{t<T} tau_t^2 + sum_{t<T} Q_t)`.
 fn telescoping_2(r: &RunCtx) -> Vec<Eval> {
     let k = r.k;
     let (st, sq) = sums(r);
@@ -610,7 +622,7 @@ fn massive_2(r: &RunCtx, kb: f64) -> Vec<Eval> {
     out
 }
 
-/// `lemma:massive-sum` (2) with 8^b.
+/// `lemma:massive-sum` (2) with 8^b (the registry statement has the full right-hand side).
 fn massive_sum_2(r: &RunCtx) -> Vec<Eval> {
     massive_2(r, 8.0)
 }
@@ -620,7 +632,7 @@ fn massive_sum_2_printed(r: &RunCtx) -> Vec<Eval> {
     massive_2(r, 4.0)
 }
 
-/// `lemma:fw-proj-convex-concave`.
+/// `lemma:fw-proj-convex-concave`: `G^Opt(x_T) <= (2 Lyx Dx/T^a) sum_{t=1}^T e_{t-1} + C Dy^2/(2(1-b) T^(a+b-1)) + ((Lxx Dx^2 + mu Lyx^2 Dx^2/(C+mu)^2)/2) {1/((1-a) T^(2a-1)); (log T + 1)/T} + C Lyx^2 Dx^2/(2(1-a+b)(C+mu)^2 T^(2a-b-1))`.
 fn fw_proj_convex_concave(r: &RunCtx) -> Vec<Eval> {
     let (Some(s), Some(fs)) = (r.sched, r.f_star) else { return vec![] };
     let k = r.k;
@@ -673,7 +685,7 @@ fn dual_bound(r: &RunCtx, printed: bool) -> Vec<Eval> {
     out
 }
 
-/// The D7 G_Y bound, corrected.
+/// The D7 G_Y bound, corrected: `avg_{1..T} G_Y <= V_T/T + C Dy^2/(2(1-b) T^b) + 2 8^b (Lyy+2C)^2 (Lyx Dx + 2bC Dy)^2/C^3 {1/((1-2a+3b) T^(2a-3b)); (log T + 1)/T if 2a-3b = 1}`.
 fn fw_proj_dual_bound(r: &RunCtx) -> Vec<Eval> {
     dual_bound(r, false)
 }
@@ -721,7 +733,7 @@ fn sc_iter_2(r: &RunCtx, l: f64) -> Vec<Eval> {
         .collect()
 }
 
-/// `lemma:strongly-concave-iterate` (1) with Lyx.
+/// `lemma:strongly-concave-iterate` (1), corrected: `e_t <= rho^t Dy + (Lyx Dx/(mu (1-rho))) (1/t) sum_{i=1}^t tau_{i-1}`.
 fn strongly_concave_iterate_1(r: &RunCtx) -> Vec<Eval> {
     sc_iter_1(r, r.k.lyx)
 }
@@ -731,7 +743,7 @@ fn strongly_concave_iterate_1_printed(r: &RunCtx) -> Vec<Eval> {
     sc_iter_1(r, r.k.lyy)
 }
 
-/// `lemma:strongly-concave-iterate` (2) with Lyx.
+/// `lemma:strongly-concave-iterate` (2), corrected: `G_Y(x_{t+1},y_{t+1}) <= (Lyy-mu) (rho^t Dy + (Lyx Dx/(mu(1-rho))) avg_{i<=t} tau_{i-1})^2 + 2 (2 Lxx Dx^2 + Lyx^2 Dx^2/mu) tau_t^2`.
 fn strongly_concave_iterate_2(r: &RunCtx) -> Vec<Eval> {
     sc_iter_2(r, r.k.lyx)
 }

@@ -288,7 +288,7 @@ pub const COVERAGE: &[(&str, &str)] = &[
     ("4.9 lemma:strongly-concave-iterate (1), (2) (+ contraction)", "strongly-concave-iterate-1, strongly-concave-iterate-1-printed, strongly-concave-iterate-2, strongly-concave-iterate-2-printed, strongly-concave-contraction"),
     ("4.10 lemma:proj-fw-recursive, lemma:proj-fw-primal (eq:ugly, sum), a priori |r_t|", "proj-fw-recursive, proj-fw-ugly, proj-fw-q-bounds, proj-fw-r-apriori, proj-fw-primal-sum"),
     ("4.10 lemma:proj-fw-general-bound (1), (2)", "proj-fw-general-bound-1, proj-fw-general-bound-2, proj-fw-general-bound-2-printed"),
-    ("4.10 lemma:proj-fw-sc-recursive, lemma:proj-fw-sc-primal (eq:ugly2, sum)", "proj-fw-sc-recursive, proj-fw-sc-recursive-printed, proj-fw-sc-ugly2, proj-fw-sc-primal-sum"),
+    ("4.10 lemma:proj-fw-sc-recursive, lemma:proj-fw-sc-primal (eq:ugly2, sum)", "proj-fw-sc-recursive, proj-fw-sc-recursive-printed, proj-fw-sc-ugly2, proj-fw-sc-ugly2-printed, proj-fw-sc-primal-sum"),
     ("4.10 lemma:proj-fw-sc-general-bound (1), (2)", "proj-fw-sc-general-bound-1, proj-fw-sc-general-bound-2, proj-fw-sc-general-bound-2-printed"),
     ("4.11 lemma:Chebyshev, lemma:mean-value, lemma:zeta-function, lemma:ugly-sum", "chebyshev, mean-value, mean-value-sharp, zeta-lower, zeta-upper, zeta-last, zeta-last-printed, zeta-harmonic, ugly-sum-1, ugly-sum-2"),
     ("feasibility and step-size facts (def:cg-seq, def:pg-seq, Condition eq:fw-fw-stepsize)", "iterates-feasible, primal-step-unit, primal-step-positive, dual-step-unit, dual-step-po, beta-nonincreasing, smoothing-positive"),

@@ -222,7 +222,7 @@ fn extras(c: &Tr, last: f64) -> f64 {
         + last * c.lyx.powi(4) * (c.lyy + c.b1) * c.dyd * c.dyd * c.tau * c.tau / (c.b1 + c.mu).powi(2)
 }
 
-/// `lemma:proj-fw-recursive`.
+/// `lemma:proj-fw-recursive`: `(1/4) min{H_t^2/((Lyy+beta_t) Dy^2), H_t} <= q_t - q_{t+1} + (2 Lxx + 4 Lyx^2/(beta_{t+1}+mu) + 1/(2 tau_t)) dx_t^2 + Dy^2 db_t^2/(Lyx^2 tau_t) + 4 Dy^2 db_t^2/(beta_{t+1}+mu) + 4 Lyx^4 (Lyy+beta_{t+1}) Dy^2 tau_t^2/(beta_{t+1}+mu)^2`.
 fn proj_fw_recursive(r: &RunCtx, t: usize) -> Vec<Eval> {
     let (q0, _) = qr(r, t);
     let (q1, _) = qr(r, t + 1);
@@ -235,7 +235,7 @@ fn proj_fw_recursive(r: &RunCtx, t: usize) -> Vec<Eval> {
     })
 }
 
-/// `eq:ugly`.
+/// `eq:ugly`: `(1/(4 tau_t) - 5 Lxx/2 - 13 Lyx^2/(2(beta_{t+1}+mu))) dx_t^2 <= r_t - r_{t+1} + Dy^2 db_t^2/(Lyx^2 tau_t) + 4 Dy^2 db_t^2/(beta_{t+1}+mu) + 8 Lyx^4 (Lyy+beta_{t+1}) Dy^2 tau_t^2/(beta_{t+1}+mu)^2`.
 fn proj_fw_ugly(r: &RunCtx, t: usize) -> Vec<Eval> {
     let (_, r0) = qr(r, t);
     let (_, r1) = qr(r, t + 1);
@@ -301,13 +301,13 @@ fn step_ratio2(r: &RunCtx, t: usize) -> f64 {
     d * d
 }
 
-/// `lemma:proj-fw-primal` (sum).
+/// `lemma:proj-fw-primal` (sum): `sum_{t<=T} ||(x_{t+1}-x_t)/tau_t||^2 <= (2 sup_{t<=T+1} |r_t|/tau_T + sum_{t<=T} (eq:ugly extras)/tau_t)/G_1`.
 fn proj_fw_primal_sum(r: &RunCtx) -> Vec<Eval> {
     let terms = primal_terms(r);
     primal_sum_evals(r, |t| step_ratio2(r, t), |t| qr(r, t).1, &terms, g1(r), false)
 }
 
-/// `lemma:proj-fw-general-bound` (1).
+/// `lemma:proj-fw-general-bound` (1): `avg_{t<=T} G_X^PO(x_t,y_t; tau_0) <= [(2 sup|r_t|/tau_T + sum_{t<=T} (eq:ugly extras)/tau_t)/(G_1 (T+1))]^(1/2)`.
 fn proj_fw_general_bound_1(r: &RunCtx) -> Vec<Eval> {
     let terms = primal_terms(r);
     primal_sum_evals(r, |t| r.snaps[t].gx_po, |t| qr(r, t).1, &terms, g1(r), true)
@@ -362,7 +362,7 @@ fn general_bound_2(r: &RunCtx, printed: bool) -> Vec<Eval> {
     out
 }
 
-/// `lemma:proj-fw-general-bound` (2), corrected.
+/// `lemma:proj-fw-general-bound` (2), corrected (4 F_1, U_1 with Lyx): see the registry statement.
 fn proj_fw_general_bound_2(r: &RunCtx) -> Vec<Eval> {
     general_bound_2(r, false)
 }
@@ -395,7 +395,7 @@ fn sc_recursive(r: &RunCtx, t: usize, printed: bool) -> Vec<Eval> {
     })
 }
 
-/// `lemma:proj-fw-sc-recursive` with `beta_{t+1}`.
+/// `lemma:proj-fw-sc-recursive` with `beta_{t+1}`: `(1/4) min{H_t, alpha sqrt((beta_t+mu) H_t^3)/(4 sqrt2 (Lyy+beta_t))} <= r_t - r_{t+1} + (1/(8 tau_t) + 2 Lxx + 4 Lyx^2/(beta_{t+1}+mu)) dx_t^2 + Dy^2 db_t^2/(8 Lyx^2 tau_t) + 4 Dy^2 db_t^2/(beta_{t+1}+mu) + 2^18 Lyx^6 (Lyy+beta_{t+1})^2 tau_t^3/(3 alpha^2 (beta_{t+1}+mu)^4)` (SC names).
 fn proj_fw_sc_recursive(r: &RunCtx, t: usize) -> Vec<Eval> {
     sc_recursive(r, t, false)
 }
@@ -417,7 +417,7 @@ fn sc_ugly2(r: &RunCtx, t: usize, printed: bool) -> Vec<Eval> {
     })
 }
 
-/// `eq:ugly2` with `beta_{t+1}`.
+/// `eq:ugly2` with `beta_{t+1}`: `(13/(16 tau_t) - 5 Lxx/2 - 13 Lyx^2/(2(beta_{t+1}+mu))) dx_t^2 <= q_t - q_{t+1} + Dy^2 db_t^2/(8 Lyx^2 tau_t) + 4 Dy^2 db_t^2/(beta_{t+1}+mu) + 2^19 Lyx^6 (Lyy+beta_{t+1})^2 tau_t^3/(3 alpha^2 (beta_{t+1}+mu)^4)` (SC names).
 fn proj_fw_sc_ugly2(r: &RunCtx, t: usize) -> Vec<Eval> {
     sc_ugly2(r, t, false)
 }
@@ -437,13 +437,13 @@ fn sc_primal_terms(r: &RunCtx) -> Vec<f64> {
         .collect()
 }
 
-/// `lemma:proj-fw-sc-primal` (sum).
+/// `lemma:proj-fw-sc-primal` (sum): `sum_{t<=T} ||(x_{t+1}-x_t)/tau_t||^2 <= (2 sup_{t<=T+1} |q_t|/tau_T + sum_{t<=T} (eq:ugly2 extras)/tau_t)/G_2`.
 fn proj_fw_sc_primal_sum(r: &RunCtx) -> Vec<Eval> {
     let terms = sc_primal_terms(r);
     primal_sum_evals(r, |t| step_ratio2(r, t), |t| qr_sc(r, t).1, &terms, g2_with(r, false), false)
 }
 
-/// `lemma:proj-fw-sc-general-bound` (1).
+/// `lemma:proj-fw-sc-general-bound` (1): `avg_{t<=T} G_X^PO(x_t,y_t; tau_0) <= [(2 sup|q_t|/tau_T + sum_{t<=T} (eq:ugly2 extras)/tau_t)/(G_2 (T+1))]^(1/2)`.
 fn proj_fw_sc_general_bound_1(r: &RunCtx) -> Vec<Eval> {
     let terms = sc_primal_terms(r);
     primal_sum_evals(r, |t| r.snaps[t].gx_po, |t| qr_sc(r, t).1, &terms, g2_with(r, false), true)
@@ -497,7 +497,7 @@ fn sc_general_bound_2(r: &RunCtx, printed: bool) -> Vec<Eval> {
     out
 }
 
-/// `lemma:proj-fw-sc-general-bound` (2), corrected (4 F_2).
+/// `lemma:proj-fw-sc-general-bound` (2), corrected (4 F_2): see the registry statement.
 fn proj_fw_sc_general_bound_2(r: &RunCtx) -> Vec<Eval> {
     sc_general_bound_2(r, false)
 }

@@ -261,7 +261,8 @@ fn smoothing_positive(r: &RunCtx, t: usize) -> Vec<Eval> {
     vec![Eval::le(f64::MIN_POSITIVE, if m > 0.0 { m } else { -1.0 }, 0.0).at(t)]
 }
 
-/// `lemma:general-connect` (1).
+/// `lemma:general-connect` (1):
+/// `H_{t+1} - sqrt2 (Lyx dx_t + Dy db_t)/sqrt(beta_{t+1}+mu) sqrt(H_{t+1}) - 2 Lxx dx_t^2 <= L_t(x_t, y*_t(x_t)) - L_t(x_t, y_{t+1})`.
 fn general_connect_1(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let h1 = c.n.h.max(0.0);
@@ -278,12 +279,14 @@ fn connect_2(c: &Tr, e: f64) -> Eval {
     Eval::le(p1, rhs, c.vs)
 }
 
-/// `lemma:general-connect` (2) with `e_t`.
+/// `lemma:general-connect` (2):
+/// `Phi_{t+1} <= Phi_t + Lyx e_t dx_t + grad_x L(x_t,y_t)^T (x_{t+1}-x_t) + L_{f_t}/2 dx_t^2`.
 fn general_connect_2a(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| vec![connect_2(c, c.s.e)])
 }
 
-/// `lemma:general-connect` (2) with `sqrt(2H_t/(beta_t+mu))`.
+/// `lemma:general-connect` (2), second form:
+/// `Phi_{t+1} <= Phi_t + Lyx dx_t sqrt(2H_t/(beta_t+mu)) + grad_x L(x_t,y_t)^T (x_{t+1}-x_t) + L_{f_t}/2 dx_t^2`.
 fn general_connect_2b(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| vec![connect_2(c, c.e_bound())])
 }
@@ -296,7 +299,8 @@ fn general_connect_envelope(r: &RunCtx, t: usize) -> Vec<Eval> {
     })
 }
 
-/// `lemma:adaptive-connect` (1).
+/// `lemma:adaptive-connect` (1):
+/// `H_{t+1} - sqrt2 (Lyx Dx tau_t + Dy db_t)/sqrt(beta_{t+1}+mu) sqrt(H_{t+1}) - 2 Lxx Dx^2 tau_t^2 <= L_t(x_t, y*_t(x_t)) - L_t(x_t, y_{t+1})`.
 fn adaptive_connect_1(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let h1 = c.n.h.max(0.0);
@@ -315,12 +319,13 @@ fn adaptive_2(c: &Tr, e: f64) -> Eval {
     Eval::le(p1, rhs, c.vs)
 }
 
-/// `lemma:adaptive-connect` (2) with `e_t`.
+/// `lemma:adaptive-connect` (2):
+/// `Phi_{t+1} <= Phi_t + Lyx Dx tau_t e_t - tau_t G_X^LMO(x_t,y_t) + (Lxx Dx^2 + Lyx^2 Dx^2/(beta_t+mu)) tau_t^2/2`.
 fn adaptive_connect_2a(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| vec![adaptive_2(c, c.s.e)])
 }
 
-/// `lemma:adaptive-connect` (2) with `sqrt(2H_t/(beta_t+mu))`.
+/// `lemma:adaptive-connect` (2), second form (`e_t -> sqrt(2H_t/(beta_t+mu))`).
 fn adaptive_connect_2b(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| vec![adaptive_2(c, c.e_bound())])
 }
@@ -358,12 +363,13 @@ fn common_upper_bounds_2(r: &RunCtx, e: impl Fn(&Snap) -> f64) -> Vec<Eval> {
     out
 }
 
-/// `lemma:common-upper-bounds` (2) with `e_t`.
+/// `lemma:common-upper-bounds` (2), every T:
+/// `sum_{t<=T} G_X^LMO <= (2 Fmax + beta_0 Dy^2)/tau_T + Lyx Dx sum_{t<=T} e_t + sum_{t<=T} (Lxx Dx^2 + Lyx^2 Dx^2/(beta_t+mu)) tau_t/2`.
 fn common_upper_bounds_2a(r: &RunCtx) -> Vec<Eval> {
     common_upper_bounds_2(r, |s| s.e)
 }
 
-/// `lemma:common-upper-bounds` (2) with `sqrt(2H_t/(beta_t+mu))`.
+/// `lemma:common-upper-bounds` (2), second form (`e_t -> sqrt(2H_t/(beta_t+mu))`).
 fn common_upper_bounds_2b(r: &RunCtx) -> Vec<Eval> {
     let mu = r.k.mu;
     common_upper_bounds_2(r, move |s| (2.0 * s.h.max(0.0) / (s.beta + mu)).sqrt())
@@ -389,12 +395,13 @@ fn common_cc(r: &RunCtx, t: usize, use_h: bool) -> Vec<Eval> {
     })
 }
 
-/// `lemma:common-convex-concave` with `e_t`.
+/// `lemma:common-convex-concave`, for every reference point x*:
+/// `f_{t+1}(x_{t+1}) - f_{t+1}(x*) + Dy^2 beta_{t+1}/2 <= (1-tau_t)(f_t(x_t) - f_t(x*) + Dy^2 beta_t/2) + Dy^2 tau_t beta_t/2 + 2 Lyx Dx tau_t e_t + (Lxx Dx^2 + Lyx^2 Dx^2/(beta_t+mu)) tau_t^2/2`.
 fn common_convex_concave_a(r: &RunCtx, t: usize) -> Vec<Eval> {
     common_cc(r, t, false)
 }
 
-/// `lemma:common-convex-concave` with `sqrt(2H_t/(beta_t+mu))`.
+/// `lemma:common-convex-concave`, second form (`e_t -> sqrt(2H_t/(beta_t+mu))`).
 fn common_convex_concave_b(r: &RunCtx, t: usize) -> Vec<Eval> {
     common_cc(r, t, true)
 }
@@ -418,17 +425,17 @@ fn envelope(r: &RunCtx, t: usize, denom: impl Fn(&Tr) -> f64) -> Vec<Eval> {
     })
 }
 
-/// `eq:envelope-smooth` with `beta_t + mu` (corrected).
+/// `eq:envelope-smooth` (corrected): `f_t(x_{t+1}) - f_t(x*) <= (1-tau_t)(f_t(x_t) - f_t(x*)) + 2 Lyx Dx tau_t e_t + (Lxx Dx^2/2 + Lyx^2 Dx^2/(2(beta_t+mu))) tau_t^2`.
 fn envelope_smooth(r: &RunCtx, t: usize) -> Vec<Eval> {
     envelope(r, t, |c| c.b + c.mu)
 }
 
-/// `eq:envelope-smooth` with `beta_t` (printed; divides by 0 when beta_t = 0).
+/// `eq:envelope-smooth` as printed: `... + (Lxx Dx^2/2 + Lyx^2 Dx^2/(2 beta_t)) tau_t^2` (divides by 0 when beta_t = 0).
 fn envelope_smooth_printed(r: &RunCtx, t: usize) -> Vec<Eval> {
     envelope(r, t, |c| c.b)
 }
 
-/// `eq:non-neg`.
+/// `eq:non-neg`: `f(x_t) - f(x*) <= f_t(x_t) - f_t(x*) + Dy^2 beta_t/2` and `0 <= f(x_t) - f(x*)`, x* = argmin f.
 fn non_neg(r: &RunCtx, t: usize) -> Vec<Eval> {
     let Some(j) = r.xstars.iter().position(|x| x.argmin) else {
         return vec![];
@@ -459,7 +466,8 @@ pub(super) fn empirical_m(r: &RunCtx, c: f64) -> Vec<f64> {
         .collect()
 }
 
-/// `lemma:general-convergence` for every `T >= 1` and `c in {c_max, c_max/3}`.
+/// `lemma:general-convergence` for every `T >= 1` and `c in {c_max, c_max/3}`:
+/// `sum_{t<=T} G_X^LMO <= (2Fmax + C Dy^2)(T+1)^a + sum_{t<=T} [2 Lyx Dx sqrt(2 C M_t) + C Lxx Dx^2 + C Lyx^2 Dx^2/(C+mu)]/(2(C+mu)(t+1)^((c-b)/2)) + sum_{t<=T} [2 Lyx Dx sqrt(2 mu M_t) + mu Lxx Dx^2 + mu Lyx^2 Dx^2/(C+mu)]/(2(C+mu)(t+1)^(c/2))`.
 fn general_convergence(r: &RunCtx) -> Vec<Eval> {
     let Some(sc) = r.sched else { return vec![] };
     let (a, b, cc) = (sc.a, sc.b, sc.c);
@@ -510,7 +518,8 @@ fn convex_cs(a: f64, b: f64, cc: f64) -> [f64; 2] {
     }
 }
 
-/// `lemma:general-convex-convergence` for every `T >= 1`.
+/// `lemma:general-convex-convergence` for every `T >= 1`:
+/// `G^Opt(x_T) <= C Dy^2/(2(1-b) T^(a+b-1)) + [4 Lyx Dx sqrt(2 C M_T) + C Lxx Dx^2 + C Lyx^2 Dx^2/(C+mu)]/((2-c+b)(C+mu) T^((2a-b+c-2)/2)) + [4 Lyx Dx sqrt(2 mu M_T) + mu Lxx Dx^2 + mu Lyx^2 Dx^2/(C+mu)]/((2-c)(C+mu) T^((2a+c-2)/2))`.
 fn general_convex_convergence(r: &RunCtx) -> Vec<Eval> {
     let (Some(sc), Some(fs)) = (r.sched, r.f_star) else { return vec![] };
     let (a, b, cc) = (sc.a, if sc.c > 0.0 { sc.b } else { 0.0 }, sc.c);
@@ -540,7 +549,8 @@ fn general_convex_convergence(r: &RunCtx) -> Vec<Eval> {
     out
 }
 
-/// The per-step recursion of `lemma:general-convex-convergence` (L2325-2329).
+/// The per-step recursion of `lemma:general-convex-convergence` (L2325-2329):
+/// `Psi_{t+1} <= (t/(t+1))^a Psi_t + C Dy^2/(2(t+1)^(a+b)) + [4 Lyx Dx sqrt(2CM_t) + ...]/(2(C+mu)(t+1)^((2a-b+c)/2)) + [4 Lyx Dx sqrt(2 mu M_t) + ...]/(2(C+mu)(t+1)^((2a+c)/2))`.
 fn general_convex_convergence_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
     let Some(sc) = r.sched else { return vec![] };
     let Some(j) = r.xstars.iter().position(|x| x.argmin) else { return vec![] };
@@ -569,7 +579,7 @@ fn general_convex_convergence_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
     out
 }
 
-/// `lemma:proj-primal`.
+/// `lemma:proj-primal`: `(3/(4 tau_t) - Lxx/2 - 5 Lyx^2/(2(beta_t+mu))) dx_t^2 <= Phi_t - Phi_{t+1} + (1/4) min{H_t, H_t^2/((Lyy+beta_t) Dy^2)} + 4 Lyx^4 (Lyy+beta_t) Dy^2 tau_t^2/(beta_t+mu)^2`.
 fn proj_primal(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let (p0, p1) = c.phi();
@@ -583,7 +593,7 @@ fn proj_primal(r: &RunCtx, t: usize) -> Vec<Eval> {
     })
 }
 
-/// `eq:proj-envelope`.
+/// `eq:proj-envelope`: `Phi_{t+1} <= Phi_t + Lyx dx_t sqrt(2 H_t/(beta_t+mu)) - (1/tau_t - L_{f_t}/2) dx_t^2`.
 fn proj_envelope(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let (p0, p1) = c.phi();
@@ -611,7 +621,8 @@ fn gx_po_le_step_ratio(r: &RunCtx, t: usize) -> Vec<Eval> {
     vec![Eval::le(s.gx_po, r.steps[t].dx / tau, scale).at(t)]
 }
 
-/// The per-iteration form of `lemma:proj-fw-convex-bound`.
+/// The per-iteration form of `lemma:proj-fw-convex-bound` (steps with `tau_t L_{f_t} < 1`):
+/// `f(x_{t+1}) - f(x*) - Dy^2 beta_t/2 <= H_t + Lyx^2 tau_t H_t/((1 - L_{f_t} tau_t)(beta_t+mu)) + (||x_t-x*||^2 - ||x_{t+1}-x*||^2)/(2 tau_t)`.
 fn proj_fw_convex_bound_step(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         if !(c.tau > 0.0 && c.tau * c.lf() < 1.0) {
@@ -641,7 +652,8 @@ fn tau_below_lf(r: &RunCtx) -> bool {
     })
 }
 
-/// `lemma:proj-fw-convex-bound` for every T.
+/// `lemma:proj-fw-convex-bound` for every T:
+/// `avg_{t<=T} [f(x_{t+1}) - f(x*)] <= (1 + sup_{t<=T} Lyx^2 tau_t/((1 - L_{f_t} tau_t)(beta_t+mu))) avg_{t<=T} H_t + Dx^2/(2(T+1) tau_T) + Dy^2/(2(T+1)) sum_{t<=T} beta_t`.
 fn proj_fw_convex_bound(r: &RunCtx) -> Vec<Eval> {
     let k = r.k;
     let mut out = Vec::new();
@@ -663,7 +675,8 @@ fn proj_fw_convex_bound(r: &RunCtx) -> Vec<Eval> {
     out
 }
 
-/// `lemma:repeat-saddle` at T = horizon and T = horizon/2.
+/// `lemma:repeat-saddle` at T = horizon and T = horizon/2:
+/// `G^Dual(xbar_T, ybar_T) <= (1/T) sum_{t=1}^T [G_X^LMO(x_t,y_t) + G_Y(x_t,y_t)]` (lhs: certified lower end).
 fn repeat_saddle(r: &RunCtx) -> Vec<Eval> {
     let big_t = r.horizon();
     let mut out = Vec::new();
