@@ -255,20 +255,38 @@ fn errata_are_confirmed() {
     }
 }
 
+
+/// Two further measure controls: the point invariants on G_X^LMO and H can fail too.
 #[test]
-#[ignore]
-fn debug_ascent() {
-    use saddlefw::invariants::context::*;
-    let gen: saddlefw::generators::GeneratorSpec = "quadratic/nc-c:dx=3,dy=2,seed=5833979362260725507,x=box".parse().unwrap();
-    let inst = gen.generate().unwrap();
-    let p = inst.problem.as_ref();
-    let (mut s, structure, desc) = SolverSpec::paper(PaperAlgorithm::LmoLmo).build(p).unwrap();
-    let run = RunCtx::record(p, s.as_mut(), RunSpec { instance: "x".into(), solver_desc: desc, structure, x0: &inst.x0, y0: &inst.y0, horizon: 3, measures: invariants::EXACT_MEASURES, extra_xstars: vec![] });
-    let k = p.constants();
-    println!("{:?}", k);
-    for t in 0..2 {
-        let sn = &run.snaps[t]; let n = &run.snaps[t+1];
-        println!("t={t} x={:?} y={:?} beta={} g={:?} u={:?} info={:?}", sn.x, sn.y, sn.beta, sn.g, sn.u, run.steps[t].info);
-        println!("  y1={:?} l_t={} l_t_next={}", n.y, sn.l_t, run.steps[t].l_t_next);
+fn measure_controls_are_rejected() {
+    use saddlefw::invariants::controls::{NO_SMOOTHING_H, WRONG_SIGN_GX_LMO};
+    for (m, want) in [(WRONG_SIGN_GX_LMO, "gx-lmo-nonneg"), (NO_SMOOTHING_H, "h-lower-bound")] {
+        let opts = CaseOptions {
+            measures: m,
+            ..CaseOptions::default()
+        };
+        let hit = (0..8).any(|i| {
+            check_case(&case_spec(5, i), &opts)
+                .unwrap()
+                .gating_violations()
+                .iter()
+                .any(|v| v.invariant == want)
+        });
+        assert!(hit, "{}: {want} never failed", m.name);
     }
+}
+
+/// `saddlefw check` through the CLI: the table, CHECK.json, --list, and bad input.
+#[test]
+fn cli_check() {
+    use saddlefw::cli::main_with_args;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("CHECK.json");
+    let code = main_with_args(["saddlefw", "check", "--cases", "3", "--seed", "1", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["cases"], 3);
+    assert!(v["errata"].as_array().unwrap().len() >= 10);
+    assert_eq!(main_with_args(["saddlefw", "check", "--list"]), 0);
+    assert_eq!(main_with_args(["saddlefw", "check", "--cases", "0"]), 2);
 }

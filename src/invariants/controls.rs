@@ -8,7 +8,9 @@
 //! | [`Control::GammaUnclipped`] | `gamma_t` without `min{., 1}` | `dual-step-unit`, `iterates-feasible`, ... |
 //! | [`Control::BetaIgnored`] | `beta_t` left out of the dual gradient | `almost-recursion-ascent`, `almost-recursion`, ... |
 //! | [`Control::PrimalSignFlip`] | primal step in the ascent direction | `adaptive-connect-2a`, ... |
-//! | [`Control::WrongSignMeasure`] | `G_Y` computed as `L(x,y) - max_u L(x,u)` | `gy-nonneg`, `gy-le-gy-lmo`, ... |
+//! | [`Control::WrongSignMeasure`] | `G_Y` computed as `L(x,y) - max_u L(x,u)` | `gy-nonneg` |
+//! | [`WRONG_SIGN_GX_LMO`] | `G_X^LMO` of the wrong sign | `gx-lmo-nonneg` |
+//! | [`NO_SMOOTHING_H`] | `H_t` computed with beta = 0 | `h-lower-bound` |
 
 use super::check::{CaseOptions, SolverSpec};
 use super::context::{MeasureSet, EXACT_MEASURES};
@@ -77,5 +79,27 @@ fn gy_wrong_sign(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> Interval {
 pub const WRONG_SIGN_GY: MeasureSet = MeasureSet {
     name: "wrong-sign-gy",
     gy: gy_wrong_sign,
+    ..EXACT_MEASURES
+};
+
+fn gx_lmo_wrong_sign(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> f64 {
+    -crate::measures::gx_lmo(p, x, y)
+}
+
+/// The exact measures with `G_X^LMO` of the wrong sign (`max_v grad^T (v - x)`).
+pub const WRONG_SIGN_GX_LMO: MeasureSet = MeasureSet {
+    name: "wrong-sign-gx-lmo",
+    gx_lmo: gx_lmo_wrong_sign,
+    ..EXACT_MEASURES
+};
+
+fn h_no_smoothing(p: &dyn SaddleProblem, x: &[f64], y: &[f64], _beta: f64, y0: &[f64]) -> Interval {
+    crate::measures::h(p, x, y, 0.0, y0)
+}
+
+/// The exact measures with `H_t` computed without the smoothing (beta ignored).
+pub const NO_SMOOTHING_H: MeasureSet = MeasureSet {
+    name: "no-smoothing-h",
+    h: h_no_smoothing,
     ..EXACT_MEASURES
 };
