@@ -41,7 +41,7 @@ pub enum Command {
     /// Run one algorithm on one problem and write RUN.json.
     ///
     /// Example: saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// List algorithms (with provenance), schedules, default theorem cases, sets and
     /// generator families.
     List,
@@ -122,11 +122,21 @@ pub struct RunArgs {
     pub b: Option<f64>,
     /// C of beta_t = C (t+1)^-b (paper algorithms; default 1, or 0 for the beta_t = 0 cases);
     /// the regularisation mu for r-pdcg and cg-rpga. C = 0 needs mu > 0.
-    #[arg(long, value_name = "C", allow_negative_numbers = true, conflicts_with = "beta_schedule")]
+    #[arg(
+        long,
+        value_name = "C",
+        allow_negative_numbers = true,
+        conflicts_with = "beta_schedule"
+    )]
     pub beta0: Option<f64>,
     /// tau0 of tau_t = tau0 (t+1)^-a (paper algorithms; default 1; for po-lmo it replaces the
     /// appendix schedule); the constant tau for r-pdcg and cg-rpga.
-    #[arg(long, value_name = "T0", allow_negative_numbers = true, conflicts_with = "tau_schedule")]
+    #[arg(
+        long,
+        value_name = "T0",
+        allow_negative_numbers = true,
+        conflicts_with = "tau_schedule"
+    )]
     pub tau0: Option<f64>,
     /// An explicit tau schedule, e.g. "shifted(c=1.7411011265922482,s=10,a=0.8)".
     #[arg(long, value_name = "SCHEDULE")]
@@ -171,7 +181,10 @@ fn finite_positive(flag: &str, v: f64) -> Result<f64> {
     if v.is_finite() && v > 0.0 {
         Ok(v)
     } else {
-        Err(Error::invalid(flag, format!("must be a finite number > 0, got {v}")))
+        Err(Error::invalid(
+            flag,
+            format!("must be a finite number > 0, got {v}"),
+        ))
     }
 }
 
@@ -262,9 +275,11 @@ where
                     EXIT_USAGE
                 }
                 _ => {
+                    // the first paragraph of clap's message, on one line
                     let text = e.render().to_string();
-                    let first = text.lines().next().unwrap_or("error: invalid arguments");
-                    eprintln!("{}", first.trim_end());
+                    let head: Vec<&str> =
+                        text.lines().take_while(|l| !l.trim().is_empty()).collect();
+                    eprintln!("{}", one_line(&head.join(" ")));
                     EXIT_USAGE
                 }
             };
@@ -356,7 +371,11 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
                     .unwrap_or_default(),
                 g.value,
                 g.horizon,
-                if g.value > 0.0 { "" } else { " (not positive: the analysis' hypothesis fails)" }
+                if g.value > 0.0 {
+                    ""
+                } else {
+                    " (not positive: the analysis' hypothesis fails)"
+                }
             );
         }
         if let Some(c) = trace.last() {
@@ -380,7 +399,10 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
 const SET_KINDS: [(&str, &str); 7] = [
     ("simplex", "{x >= 0, sum x = scale}"),
     ("l1_ball", "{||x||_1 <= radius}"),
-    ("l2_ball", "{||x - center||_2 <= radius} (strongly convex, alpha = 1/radius)"),
+    (
+        "l2_ball",
+        "{||x - center||_2 <= radius} (strongly convex, alpha = 1/radius)",
+    ),
     ("box", "{lower <= x <= upper}"),
     ("nuclear_ball", "{X in R^(rows x cols): ||X||_* <= radius}"),
     ("unit_columns", "{X: every column has ||x_j||_2 <= radius}"),
@@ -423,7 +445,9 @@ pub fn cmd_list() -> Result<i32> {
     for (k, d) in SET_KINDS {
         println!("  {k:<13} {d}");
     }
-    println!("\ngenerator families (--problem FAMILY/SETTING[:dx=N,dy=N,seed=K,x=l1|l2|simplex|box]):");
+    println!(
+        "\ngenerator families (--problem FAMILY/SETTING[:dx=N,dy=N,seed=K,x=l1|l2|simplex|box]):"
+    );
     for f in Family::ALL {
         println!("  {:<10} {}", f.name(), f.description());
     }
