@@ -290,3 +290,29 @@ fn cli_check() {
     assert_eq!(main_with_args(["saddlefw", "check", "--list"]), 0);
     assert_eq!(main_with_args(["saddlefw", "check", "--cases", "0"]), 2);
 }
+
+/// Constants reported too small make the "any point / any sequence" invariants fail (no solver
+/// fault can reach them).
+#[test]
+fn understated_constants_are_rejected() {
+    use saddlefw::invariants::check::{check_instance, default_solvers};
+    use saddlefw::invariants::controls::Understated;
+    let mut failed = std::collections::BTreeSet::new();
+    for i in 0..8 {
+        let case = case_spec(9, i);
+        let inst = case.gen.generate().unwrap();
+        let inst = saddlefw::Instance {
+            problem: Box::new(Understated {
+                inner: inst.problem,
+                factor: 0.1,
+            }),
+            ..inst
+        };
+        let r = check_instance(&inst, "understated", 30, &default_solvers(&case), &CaseOptions::default(), i as u64)
+            .unwrap();
+        failed.extend(r.gating_violations().into_iter().map(|v| v.invariant));
+    }
+    for want in ["calculus-iii-lipschitz", "calculus-v-smooth", "general-connect-1"] {
+        assert!(failed.contains(want), "{want} did not fail; failed: {failed:?}");
+    }
+}

@@ -103,3 +103,62 @@ pub const NO_SMOOTHING_H: MeasureSet = MeasureSet {
     h: h_no_smoothing,
     ..EXACT_MEASURES
 };
+
+/// A problem whose reported `Lxx` and `Lyx` are deliberately too small (multiplied by
+/// `factor < 1`): a negative control for the invariants that hold for any point or any
+/// sequence (`lemma:calculus`, `lemma:general-connect`, ...), which no solver fault can break.
+pub struct Understated {
+    pub inner: Box<dyn SaddleProblem>,
+    pub factor: f64,
+}
+
+impl SaddleProblem for Understated {
+    fn name(&self) -> String {
+        format!("understated({}, factor {})", self.inner.name(), self.factor)
+    }
+    fn x_set(&self) -> &dyn crate::sets::ConvexSet {
+        self.inner.x_set()
+    }
+    fn y_set(&self) -> &dyn crate::sets::ConvexSet {
+        self.inner.y_set()
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        self.inner.value(x, y)
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.inner.grad_x(x, y, out)
+    }
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.inner.grad_y(x, y, out)
+    }
+    fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        self.inner.grads(x, y, gx, gy)
+    }
+    fn constants(&self) -> crate::problems::Constants {
+        let mut k = self.inner.constants();
+        k.lxx *= self.factor;
+        k.lyx *= self.factor;
+        k
+    }
+    fn convex_in_x(&self) -> bool {
+        self.inner.convex_in_x()
+    }
+    fn y_model(&self, x: &[f64]) -> Option<crate::problems::YModel> {
+        self.inner.y_model(x)
+    }
+    fn f_star(&self) -> Option<Interval> {
+        self.inner.f_star()
+    }
+    fn known_saddle(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        self.inner.known_saddle()
+    }
+    fn y_star(&self, x: &[f64], beta: f64, y0: &[f64]) -> crate::problems::InnerMax {
+        self.inner.y_star(x, beta, y0)
+    }
+    fn f(&self, x: &[f64]) -> Interval {
+        self.inner.f(x)
+    }
+    fn min_x(&self, y: &[f64]) -> Interval {
+        self.inner.min_x(y)
+    }
+}
