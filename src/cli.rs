@@ -57,7 +57,12 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Number of random cases (instances), at least 1.
-    #[arg(long, value_name = "N", default_value_t = 200, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 200,
+        allow_negative_numbers = true
+    )]
     pub cases: i64,
     /// Base seed of the cases.
     #[arg(long, value_name = "K", default_value_t = 0)]
@@ -85,7 +90,10 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
         return Ok(EXIT_OK);
     }
     if args.cases < 1 {
-        return Err(Error::invalid("--cases", format!("must be at least 1, got {}", args.cases)));
+        return Err(Error::invalid(
+            "--cases",
+            format!("must be at least 1, got {}", args.cases),
+        ));
     }
     let report = invariants::run_check(args.cases as usize, args.seed)?;
     print!("{}", report.table());
@@ -94,7 +102,11 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
             .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
         crate::trace::write_atomic(out, json.as_bytes())?;
     }
-    Ok(if report.passed() { EXIT_OK } else { EXIT_FAILED })
+    Ok(if report.passed() {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
+    })
 }
 
 /// `saddlefw run` flags (raw; validated by [`RunArgs::validate`]).

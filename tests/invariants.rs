@@ -72,12 +72,19 @@ fn registry_is_well_formed() {
     for inv in &reg {
         assert!(names.insert(inv.name), "duplicate name {}", inv.name);
         assert!(
-            inv.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+            inv.name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
             "{} is not kebab-case",
             inv.name
         );
         assert!(!inv.statement.is_empty() && !inv.label.is_empty() && !inv.hyp.text.is_empty());
-        assert_eq!(inv.gating, !matches!(inv.kind, Kind::Printed { .. }), "{}", inv.name);
+        assert_eq!(
+            inv.gating,
+            !matches!(inv.kind, Kind::Printed { .. }),
+            "{}",
+            inv.name
+        );
         match inv.kind {
             Kind::Printed { corrected } => {
                 let c = invariants::find(corrected).expect("corrected twin exists");
@@ -85,7 +92,12 @@ fn registry_is_well_formed() {
             }
             Kind::Corrected { printed } => {
                 let p = invariants::find(printed).expect("printed twin exists");
-                assert_eq!(p.kind, Kind::Printed { corrected: inv.name });
+                assert_eq!(
+                    p.kind,
+                    Kind::Printed {
+                        corrected: inv.name
+                    }
+                );
             }
             Kind::Proven => {}
         }
@@ -97,12 +109,19 @@ fn registry_is_well_formed() {
             continue;
         }
         for n in list.split(", ") {
-            assert!(invariants::find(n).is_some(), "{item}: unknown invariant {n}");
+            assert!(
+                invariants::find(n).is_some(),
+                "{item}: unknown invariant {n}"
+            );
             mapped.insert(n.to_string());
         }
     }
     for inv in &reg {
-        assert!(mapped.contains(inv.name), "{} is not in the Sec. 4 mapping", inv.name);
+        assert!(
+            mapped.contains(inv.name),
+            "{} is not in the Sec. 4 mapping",
+            inv.name
+        );
     }
 }
 
@@ -126,7 +145,11 @@ fn hypotheses_select_the_sequences() {
     let inst = case.gen.generate().unwrap();
     let p = inst.problem.as_ref();
     let mut out = Vec::new();
-    for alg in [PaperAlgorithm::LmoLmo, PaperAlgorithm::LmoPo, PaperAlgorithm::PoLmo] {
+    for alg in [
+        PaperAlgorithm::LmoLmo,
+        PaperAlgorithm::LmoPo,
+        PaperAlgorithm::PoLmo,
+    ] {
         let (mut s, structure, desc) = SolverSpec::paper(alg).build(p).unwrap();
         let run = RunCtx::record(
             p,
@@ -143,10 +166,21 @@ fn hypotheses_select_the_sequences() {
             },
         );
         let holds = |n: &str| invariants::find(n).unwrap().hyp.holds_run(&run);
-        out.push((holds("almost-recursion"), holds("base"), holds("proj-primal")));
+        out.push((
+            holds("almost-recursion"),
+            holds("base"),
+            holds("proj-primal"),
+        ));
     }
     // dual LMO lemma on Alg 1 and 3, lemma:base on Alg 2 only, primal PO lemma on Alg 3 only
-    assert_eq!(out, vec![(true, false, false), (false, true, false), (true, false, true)]);
+    assert_eq!(
+        out,
+        vec![
+            (true, false, false),
+            (false, true, false),
+            (true, false, true)
+        ]
+    );
 }
 
 #[test]
@@ -187,7 +221,10 @@ fn control_fails(control: Control) -> String {
                 minimal.gen
             );
             let msg = reason.to_string();
-            eprintln!("{control:?}: minimal failing case {}, horizon {}: {msg}", minimal.gen, minimal.horizon);
+            eprintln!(
+                "{control:?}: minimal failing case {}, horizon {}: {msg}",
+                minimal.gen, minimal.horizon
+            );
             assert!(
                 registry().iter().any(|i| msg.contains(i.name)),
                 "{control:?}: failure does not name an invariant: {msg}"
@@ -250,17 +287,25 @@ fn errata_are_confirmed() {
     // the printed formula divides by zero where the corrected one holds
     for name in ["fw-proj-dual-bound-printed", "envelope-smooth-printed"] {
         let e = r.errata.iter().find(|e| e.printed == name).unwrap();
-        assert!(e.status.starts_with("erratum confirmed numerically"), "{name}");
-        assert!(e.undefined > 0 && !e.witness.as_ref().unwrap().rhs.is_finite(), "{name}");
+        assert!(
+            e.status.starts_with("erratum confirmed numerically"),
+            "{name}"
+        );
+        assert!(
+            e.undefined > 0 && !e.witness.as_ref().unwrap().rhs.is_finite(),
+            "{name}"
+        );
     }
 }
-
 
 /// Two further measure controls: the point invariants on G_X^LMO and H can fail too.
 #[test]
 fn measure_controls_are_rejected() {
     use saddlefw::invariants::controls::{NO_SMOOTHING_H, WRONG_SIGN_GX_LMO};
-    for (m, want) in [(WRONG_SIGN_GX_LMO, "gx-lmo-nonneg"), (NO_SMOOTHING_H, "h-lower-bound")] {
+    for (m, want) in [
+        (WRONG_SIGN_GX_LMO, "gx-lmo-nonneg"),
+        (NO_SMOOTHING_H, "h-lower-bound"),
+    ] {
         let opts = CaseOptions {
             measures: m,
             ..CaseOptions::default()
@@ -282,9 +327,19 @@ fn cli_check() {
     use saddlefw::cli::main_with_args;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("CHECK.json");
-    let code = main_with_args(["saddlefw", "check", "--cases", "3", "--seed", "1", "--out", out.to_str().unwrap()]);
+    let code = main_with_args([
+        "saddlefw",
+        "check",
+        "--cases",
+        "3",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0);
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["cases"], 3);
     assert!(v["errata"].as_array().unwrap().len() >= 10);
     assert_eq!(main_with_args(["saddlefw", "check", "--list"]), 0);
@@ -308,11 +363,25 @@ fn understated_constants_are_rejected() {
             }),
             ..inst
         };
-        let r = check_instance(&inst, "understated", 30, &default_solvers(&case), &CaseOptions::default(), i as u64)
-            .unwrap();
+        let r = check_instance(
+            &inst,
+            "understated",
+            30,
+            &default_solvers(&case),
+            &CaseOptions::default(),
+            i as u64,
+        )
+        .unwrap();
         failed.extend(r.gating_violations().into_iter().map(|v| v.invariant));
     }
-    for want in ["calculus-iii-lipschitz", "calculus-v-smooth", "general-connect-1"] {
-        assert!(failed.contains(want), "{want} did not fail; failed: {failed:?}");
+    for want in [
+        "calculus-iii-lipschitz",
+        "calculus-v-smooth",
+        "general-connect-1",
+    ] {
+        assert!(
+            failed.contains(want),
+            "{want} did not fail; failed: {failed:?}"
+        );
     }
 }

@@ -68,7 +68,15 @@ pub fn mix(mut z: u64) -> u64 {
 
 /// Builds the spec of one generated instance, with dimensions clamped to what the sets allow
 /// (a simplex Y needs `dy >= 2`).
-pub fn make_spec(combo: usize, dx: usize, dy: usize, seed: u64, x: XKind, horizon: usize, variant: usize) -> CaseSpec {
+pub fn make_spec(
+    combo: usize,
+    dx: usize,
+    dy: usize,
+    seed: u64,
+    x: XKind,
+    horizon: usize,
+    variant: usize,
+) -> CaseSpec {
     let cs = combos();
     let (family, setting) = cs[combo % cs.len()];
     let dy = if setting.sc_y { dy.max(1) } else { dy.max(2) };
@@ -169,7 +177,11 @@ impl SolverSpec {
 /// on every other case, and SP-FW.
 pub fn default_solvers(case: &CaseSpec) -> Vec<SolverSpec> {
     use PaperAlgorithm::*;
-    let mut v = vec![SolverSpec::paper(LmoLmo), SolverSpec::paper(LmoPo), SolverSpec::paper(PoLmo)];
+    let mut v = vec![
+        SolverSpec::paper(LmoLmo),
+        SolverSpec::paper(LmoPo),
+        SolverSpec::paper(PoLmo),
+    ];
     if case.variant % 2 == 1 {
         for alg in [LmoLmo, LmoPo] {
             let (beta0, b) = if case.gen.setting.strongly_concave {
@@ -236,7 +248,10 @@ fn ser_f64<S: serde::Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S:
     }
 }
 
-fn ser_opt_f64<S: serde::Serializer>(v: &Option<f64>, s: S) -> std::result::Result<S::Ok, S::Error> {
+fn ser_opt_f64<S: serde::Serializer>(
+    v: &Option<f64>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
     match v {
         Some(x) => ser_f64(x, s),
         None => s.serialize_none(),
@@ -292,7 +307,12 @@ impl Tally {
             if self.worst.as_ref().map_or(true, |w| rel < w.rel_slack) {
                 self.worst = Some(make());
             }
-            if e.finite() && self.worst_finite.as_ref().map_or(true, |w| rel < w.rel_slack) {
+            if e.finite()
+                && self
+                    .worst_finite
+                    .as_ref()
+                    .map_or(true, |w| rel < w.rel_slack)
+            {
                 self.worst_finite = Some(make());
             }
         }
@@ -305,12 +325,20 @@ impl Tally {
         self.violations += o.violations;
         self.nonfinite += o.nonfinite;
         if let Some(w) = &o.worst {
-            if self.worst.as_ref().map_or(true, |s| w.rel_slack < s.rel_slack) {
+            if self
+                .worst
+                .as_ref()
+                .map_or(true, |s| w.rel_slack < s.rel_slack)
+            {
                 self.worst = Some(w.clone());
             }
         }
         if let Some(w) = &o.worst_finite {
-            if self.worst_finite.as_ref().map_or(true, |s| w.rel_slack < s.rel_slack) {
+            if self
+                .worst_finite
+                .as_ref()
+                .map_or(true, |s| w.rel_slack < s.rel_slack)
+            {
                 self.worst_finite = Some(w.clone());
             }
         }
@@ -408,7 +436,10 @@ pub fn random_point<'a>(
         sigma,
         sigma2,
         vs: super::context::value_bound(p, &xc, &yc),
-        f_star: p.known_saddle().and_then(|_| p.f_star()).map(|i| Interval::exact(i.mid())),
+        f_star: p
+            .known_saddle()
+            .and_then(|_| p.f_star())
+            .map(|i| Interval::exact(i.mid())),
         measures,
         t: None,
     }
@@ -456,8 +487,18 @@ fn eval_run(reg: &[&'static Invariant], run: &RunCtx, opts: &CaseOptions, tallie
 pub fn check_case(case: &CaseSpec, opts: &CaseOptions) -> Result<CaseResult> {
     let inst = case.gen.generate()?;
     let name = case.gen.to_string();
-    let solvers = opts.solvers.clone().unwrap_or_else(|| default_solvers(case));
-    check_instance(&inst, &name, case.horizon, &solvers, opts, mix(case.gen.seed ^ 0x9013))
+    let solvers = opts
+        .solvers
+        .clone()
+        .unwrap_or_else(|| default_solvers(case));
+    check_instance(
+        &inst,
+        &name,
+        case.horizon,
+        &solvers,
+        opts,
+        mix(case.gen.seed ^ 0x9013),
+    )
 }
 
 /// Runs the checks on an instance (generated or a witness).
@@ -550,7 +591,11 @@ pub fn witness_cases() -> Result<Vec<(String, Instance)>> {
 fn anisotropic_witness(convex: bool) -> Result<(String, Instance)> {
     let (dx, dy) = (3, 3);
     let mut rng = ChaCha8Rng::seed_from_u64(if convex { 0xA2 } else { 0xA1 });
-    let mut g = |n: usize| -> Vec<f64> { (0..n).map(|_| rng.sample::<f64, _>(StandardNormal)).collect() };
+    let mut g = |n: usize| -> Vec<f64> {
+        (0..n)
+            .map(|_| rng.sample::<f64, _>(StandardNormal))
+            .collect()
+    };
     let m = g(dx * dx);
     let mut a = vec![0.0; dx * dx];
     for i in 0..dx {
@@ -570,7 +615,10 @@ fn anisotropic_witness(convex: bool) -> Result<(String, Instance)> {
     let lin_a: Vec<f64> = g(dx).iter().map(|v| 0.3 * v).collect();
     let lin_c: Vec<f64> = g(dy).iter().map(|v| 0.3 * v).collect();
     let (x_set, y_set): (Box<dyn ConvexSet>, Box<dyn ConvexSet>) = if convex {
-        (Box::new(L2Ball::centered(dx, 1.0)?), Box::new(L2Ball::centered(dy, 1.0)?))
+        (
+            Box::new(L2Ball::centered(dx, 1.0)?),
+            Box::new(L2Ball::centered(dy, 1.0)?),
+        )
     } else {
         (
             Box::new(crate::sets::L1Ball::new(dx, 1.0)?),
@@ -580,7 +628,11 @@ fn anisotropic_witness(convex: bool) -> Result<(String, Instance)> {
     let x0 = x_set.default_point();
     let y0 = y_set.default_point();
     let q = Quadratic::new(a, b, c, lin_a, lin_c, x_set, y_set)?;
-    let name = if convex { "witness/anisotropic-c" } else { "witness/anisotropic-nc" };
+    let name = if convex {
+        "witness/anisotropic-c"
+    } else {
+        "witness/anisotropic-nc"
+    };
     Ok((
         name.to_string(),
         Instance {
@@ -691,7 +743,8 @@ impl CheckReport {
                 r.cases,
                 r.evaluations,
                 r.violations,
-                r.min_rel_slack.map_or("-".to_string(), |v| format!("{v:.3e}")),
+                r.min_rel_slack
+                    .map_or("-".to_string(), |v| format!("{v:.3e}")),
                 r.label
             ));
         }
@@ -706,7 +759,9 @@ impl CheckReport {
                     s.push_str(&format!(
                         "\n      instance {}{}, t = {}, lhs = {:.6e}, rhs = {:.6e}",
                         w.instance,
-                        w.solver.as_ref().map_or(String::new(), |v| format!(", solver {v}")),
+                        w.solver
+                            .as_ref()
+                            .map_or(String::new(), |v| format!(", solver {v}")),
                         w.t.map_or("-".into(), |t| t.to_string()),
                         w.lhs,
                         w.rhs
@@ -716,7 +771,10 @@ impl CheckReport {
             s.push('\n');
         }
         if !self.build_errors.is_empty() {
-            s.push_str(&format!("\n{} solver configurations not applicable (see CHECK.json)\n", self.build_errors.len()));
+            s.push_str(&format!(
+                "\n{} solver configurations not applicable (see CHECK.json)\n",
+                self.build_errors.len()
+            ));
         }
         s.push_str(&format!(
             "\n{}: {} gating violation(s)\n",
@@ -758,7 +816,12 @@ pub fn available_threads() -> usize {
 }
 
 /// [`run_check`] with explicit options and thread count (results do not depend on it).
-pub fn run_check_with(cases: usize, seed: u64, opts: &CaseOptions, threads: usize) -> Result<CheckReport> {
+pub fn run_check_with(
+    cases: usize,
+    seed: u64,
+    opts: &CaseOptions,
+    threads: usize,
+) -> Result<CheckReport> {
     if cases == 0 {
         return Err(Error::invalid("--cases", "must be at least 1"));
     }
@@ -776,8 +839,10 @@ pub fn run_check_with(cases: usize, seed: u64, opts: &CaseOptions, threads: usiz
                 })
             })
             .collect();
-        let mut all: Vec<(usize, Result<CaseResult>)> =
-            handles.into_iter().flat_map(|h| h.join().expect("worker panicked")).collect();
+        let mut all: Vec<(usize, Result<CaseResult>)> = handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker panicked"))
+            .collect();
         all.sort_by_key(|(i, _)| *i);
         all.into_iter().map(|(_, r)| r).collect()
     });
@@ -804,7 +869,14 @@ pub fn run_check_with(cases: usize, seed: u64, opts: &CaseOptions, threads: usiz
                 fault: Fault::None,
             });
         }
-        let r = check_instance(inst, name, 2 * DEFAULT_HORIZON, &solvers, opts, mix(seed ^ i as u64))?;
+        let r = check_instance(
+            inst,
+            name,
+            2 * DEFAULT_HORIZON,
+            &solvers,
+            opts,
+            mix(seed ^ i as u64),
+        )?;
         for (t, o) in tallies.iter_mut().zip(&r.tallies) {
             t.merge(o);
         }
@@ -887,7 +959,11 @@ fn report(
         cases,
         seed,
         horizon: DEFAULT_HORIZON,
-        tolerance: format!("violation: rhs - lhs < -({:e} scale + {:e})", super::REL_TOL, super::ABS_TOL),
+        tolerance: format!(
+            "violation: rhs - lhs < -({:e} scale + {:e})",
+            super::REL_TOL,
+            super::ABS_TOL
+        ),
         invariants,
         errata,
         gating_violations,

@@ -364,13 +364,23 @@ impl<'a> RunCtx<'a> {
             infos.push(info);
             xs.push(solver.x().to_vec());
             ys.push(solver.y().to_vec());
-            if !xs.last().unwrap().iter().chain(ys.last().unwrap()).all(|v| v.is_finite()) {
+            if !xs
+                .last()
+                .unwrap()
+                .iter()
+                .chain(ys.last().unwrap())
+                .all(|v| v.is_finite())
+            {
                 break;
             }
         }
         let betas: Vec<f64> = (0..xs.len()).map(|t| solver.beta_at(t)).collect();
         let sigma = if spec.structure.primal == Oracle::Po {
-            infos.first().map(|i| i.tau).filter(|s| *s > 0.0).unwrap_or(1.0)
+            infos
+                .first()
+                .map(|i| i.tau)
+                .filter(|s| *s > 0.0)
+                .unwrap_or(1.0)
         } else {
             1.0
         };
@@ -386,7 +396,11 @@ impl<'a> RunCtx<'a> {
         if problem.convex_in_x() {
             for x in spec.extra_xstars {
                 let f = problem.f(&x).mid();
-                xstars.push(XStarPt { x, argmin: false, f });
+                xstars.push(XStarPt {
+                    x,
+                    argmin: false,
+                    f,
+                });
             }
         }
         let f_star = problem
@@ -491,7 +505,9 @@ impl<'a> RunCtx<'a> {
     }
     /// `tau_{t+1} <= tau_t` for every recorded t.
     pub fn tau_nonincreasing(&self) -> bool {
-        self.steps.windows(2).all(|w| w[1].info.tau <= w[0].info.tau)
+        self.steps
+            .windows(2)
+            .all(|w| w[1].info.tau <= w[0].info.tau)
     }
 }
 

@@ -192,7 +192,10 @@ const SC_ITER: Hyp = Hyp {
 };
 
 fn alg2_params(r: &RunCtx) -> bool {
-    r.k.mu <= r.k.lyy && r.steps.iter().all(|d| d.info.tau > 0.0 && d.info.tau <= 1.0)
+    r.k.mu <= r.k.lyy
+        && r.steps
+            .iter()
+            .all(|d| d.info.tau > 0.0 && d.info.tau <= 1.0)
 }
 
 fn sc_iter_params(r: &RunCtx) -> bool {
@@ -307,7 +310,11 @@ fn sc_factor(c: &Tr, r: &RunCtx, denom: f64) -> f64 {
 /// `L_t(x_t, y*_t(x_t)) - L_t(x_t, y_{t+1}) <= max{1/2, 1 - alpha sqrt((beta_t+mu) H_t)/(8 sqrt2 (Lyy+beta_t))} H_t`.
 fn almost_sc_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
-        vec![Eval::le(c.dec(), sc_factor(c, r, 8.0 * 2f64.sqrt()) * c.s.h.max(0.0), c.vs)]
+        vec![Eval::le(
+            c.dec(),
+            sc_factor(c, r, 8.0 * 2f64.sqrt()) * c.s.h.max(0.0),
+            c.vs,
+        )]
     })
 }
 
@@ -315,7 +322,11 @@ fn almost_sc_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
 /// `... <= max{1/2, 1 - alpha sqrt((beta_t+mu) H_t)/(4 sqrt2 (Lyy+beta_t))} H_t`.
 fn almost_sc_recursion_sharp(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
-        vec![Eval::le(c.dec(), sc_factor(c, r, 4.0 * 2f64.sqrt()) * c.s.h.max(0.0), c.vs)]
+        vec![Eval::le(
+            c.dec(),
+            sc_factor(c, r, 4.0 * 2f64.sqrt()) * c.s.h.max(0.0),
+            c.vs,
+        )]
     })
 }
 
@@ -370,7 +381,8 @@ fn compact_sc_ht_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
             .map(|i| {
                 let g = i as f64 / 20.0;
                 let rhs = (1.0 - g / 2.0) * c.s.h
-                    + 1024.0 * (c.lyy + c.b).powi(2) * g.powi(3) / (27.0 * alpha * alpha * (c.b + c.mu))
+                    + 1024.0 * (c.lyy + c.b).powi(2) * g.powi(3)
+                        / (27.0 * alpha * alpha * (c.b + c.mu))
                     + 4.0 * m * m / (g * (c.b1 + c.mu))
                     + 4.0 * c.lxx * c.dxd * c.dxd * c.tau * c.tau;
                 Eval::le(c.n.h, rhs, c.vs)
@@ -400,7 +412,8 @@ fn compact_ht(r: &RunCtx, coef_mu: f64, only_mu: bool) -> Vec<Eval> {
         let kk = k.lxx * cc * k.dx * k.dx + (k.lyx * k.dx).powi(2) + b * b * (cc * k.dy).powi(2);
         h_bound(r, 5, |t| {
             (h0 + 16.0 * e1 * kk * t.powf(2.0 * c) / cc) * (-t.powf(1.0 - c) / 2.0).exp()
-                + (2.0 * cc * (k.lyy + cc) * k.dy * k.dy + 64.0 * e_ab(a, b) * kk) / (cc * t.powf(c))
+                + (2.0 * cc * (k.lyy + cc) * k.dy * k.dy + 64.0 * e_ab(a, b) * kk)
+                    / (cc * t.powf(c))
         })
     } else {
         let kk = k.lxx * k.mu * k.dx * k.dx + (k.lyx * k.dx).powi(2);
@@ -432,7 +445,9 @@ fn compact_ht_explicit_printed(r: &RunCtx) -> Vec<Eval> {
 
 fn compact_sc(r: &RunCtx, printed: bool) -> Vec<Eval> {
     let Some(s) = r.sched else { return vec![] };
-    let Some(alpha) = r.k.alpha else { return vec![] };
+    let Some(alpha) = r.k.alpha else {
+        return vec![];
+    };
     let k = r.k;
     let (a, b, cc) = (s.a, s.b, s.c);
     let h0 = r.snaps[0].h;
@@ -450,7 +465,9 @@ fn compact_sc(r: &RunCtx, printed: bool) -> Vec<Eval> {
     if k.mu == 0.0 && cc > 0.0 {
         let ks = (k.lyx * k.dx).powi(2) + b * b * (cc * k.dy).powi(2);
         h_bound(r, 14, |t| {
-            let pre = h0 + 64.0 * e1 * ks * t.powf(a) / cc + 16.0 * e1 * k.lxx * k.dx * k.dx * t.powf(a / 2.0);
+            let pre = h0
+                + 64.0 * e1 * ks * t.powf(a) / cc
+                + 16.0 * e1 * k.lxx * k.dx * k.dx * t.powf(a / 2.0);
             let ex = (-t.powf(1.0 - a / 2.0) / 4.0).exp();
             let rest = 512.0 * (k.lyy + cc).powi(2) / (27.0 * alpha * alpha * cc * t.powf(a - b))
                 + 256.0 * e_ab(a, b) * ks / (cc * t.powf(a - b));
@@ -463,8 +480,14 @@ fn compact_sc(r: &RunCtx, printed: bool) -> Vec<Eval> {
     } else {
         let ly = (k.lyx * k.dx).powi(2);
         h_bound(r, 14, |t| {
-            let pre = h0 + 64.0 * e1 * ly * t.powf(a) / k.mu + 16.0 * e1 * k.lxx * k.dx * k.dx * t.powf(a / 2.0);
-            let tail = if a < 1.0 { e_ab(a, 0.0) / t.powf(a) } else { t.ln() / t };
+            let pre = h0
+                + 64.0 * e1 * ly * t.powf(a) / k.mu
+                + 16.0 * e1 * k.lxx * k.dx * k.dx * t.powf(a / 2.0);
+            let tail = if a < 1.0 {
+                e_ab(a, 0.0) / t.powf(a)
+            } else {
+                t.ln() / t
+            };
             let last = 256.0 * ly / k.mu * tail;
             if printed {
                 (pre + lxx_tail(t)) * (-t.powf(1.0 - a / 2.0) / 2.0).exp()
@@ -588,7 +611,8 @@ fn telescoping_2(r: &RunCtx) -> Vec<Eval> {
     for tt in 1..r.snaps.len() {
         se += r.snaps[tt].e;
         sinv += 1.0 / (r.snaps[tt - 1].beta + k.mu);
-        let rhs = sinv * ((k.lyy - k.mu) * k.dy * k.dy + 4.0 * k.lxx * k.dx * k.dx * st[tt] + sq[tt]);
+        let rhs =
+            sinv * ((k.lyy - k.mu) * k.dy * k.dy + 4.0 * k.lxx * k.dx * k.dx * st[tt] + sq[tt]);
         out.push(Eval::le(se * se, rhs, k.dy * k.dy * (tt * tt) as f64).at(tt));
     }
     out
@@ -598,8 +622,9 @@ fn massive_2(r: &RunCtx, kb: f64) -> Vec<Eval> {
     let Some(s) = r.sched else { return vec![] };
     let k = r.k;
     let (a, b, cc) = (s.a, if s.c > 0.0 { s.b } else { 0.0 }, s.c);
-    let pre = 2.0 * (k.lyy + k.mu + 2.0 * cc).powi(2) * (k.lyx * k.dx + 2.0 * b * cc * k.dy).powi(2)
-        / (cc * cc + k.mu * k.mu).powi(2);
+    let pre =
+        2.0 * (k.lyy + k.mu + 2.0 * cc).powi(2) * (k.lyx * k.dx + 2.0 * b * cc * k.dy).powi(2)
+            / (cc * cc + k.mu * k.mu).powi(2);
     let (mut se, mut s2a) = (0.0, 0.0);
     let mut out = Vec::new();
     for tt in 1..r.snaps.len() {
@@ -611,7 +636,11 @@ fn massive_2(r: &RunCtx, kb: f64) -> Vec<Eval> {
             let e = 1.0 - 2.0 * a + 3.0 * b;
             kb.powf(b)
                 * cc
-                * if e.abs() < 1e-12 { t.ln() + 1.0 } else { t.powf(e) / e }
+                * if e.abs() < 1e-12 {
+                    t.ln() + 1.0
+                } else {
+                    t.powf(e) / e
+                }
         } else {
             0.0
         };
@@ -634,7 +663,9 @@ fn massive_sum_2_printed(r: &RunCtx) -> Vec<Eval> {
 
 /// `lemma:fw-proj-convex-concave`: `G^Opt(x_T) <= (2 Lyx Dx/T^a) sum_{t=1}^T e_{t-1} + C Dy^2/(2(1-b) T^(a+b-1)) + ((Lxx Dx^2 + mu Lyx^2 Dx^2/(C+mu)^2)/2) {1/((1-a) T^(2a-1)); (log T + 1)/T} + C Lyx^2 Dx^2/(2(1-a+b)(C+mu)^2 T^(2a-b-1))`.
 fn fw_proj_convex_concave(r: &RunCtx) -> Vec<Eval> {
-    let (Some(s), Some(fs)) = (r.sched, r.f_star) else { return vec![] };
+    let (Some(s), Some(fs)) = (r.sched, r.f_star) else {
+        return vec![];
+    };
     let k = r.k;
     let (a, cc) = (s.a, s.c);
     let b = if cc > 0.0 { s.b } else { 0.5 * a };
@@ -646,7 +677,8 @@ fn fw_proj_convex_concave(r: &RunCtx) -> Vec<Eval> {
         let lhs = r.snaps[tt].f - fs;
         let rhs = 2.0 * k.lyx * k.dx / t.powf(a) * se
             + cc * k.dy * k.dy / (2.0 * (1.0 - b) * t.powf(a + b - 1.0))
-            + (k.lxx * k.dx * k.dx + k.mu * k.lyx * k.lyx * k.dx * k.dx / (cc + k.mu).powi(2)) / 2.0
+            + (k.lxx * k.dx * k.dx + k.mu * k.lyx * k.lyx * k.dx * k.dx / (cc + k.mu).powi(2))
+                / 2.0
                 * if a < 1.0 {
                     1.0 / ((1.0 - a) * t.powf(2.0 * a - 1.0))
                 } else {
@@ -663,7 +695,8 @@ fn dual_bound(r: &RunCtx, printed: bool) -> Vec<Eval> {
     let Some(s) = r.sched else { return vec![] };
     let k = r.k;
     let (a, b, cc) = (s.a, s.b, s.c);
-    let pre = (k.lyy + 2.0 * cc).powi(2) * (k.lyx * k.dx + 2.0 * b * cc * k.dy).powi(2) / cc.powi(3);
+    let pre =
+        (k.lyy + 2.0 * cc).powi(2) * (k.lyx * k.dx + 2.0 * b * cc * k.dy).powi(2) / cc.powi(3);
     let e = 1.0 - 2.0 * a + 3.0 * b;
     let (mut sg, mut s2a) = (0.0, 0.0);
     let mut out = Vec::new();
@@ -727,7 +760,10 @@ fn sc_iter_2(r: &RunCtx, l: f64) -> Vec<Eval> {
             let b = rho.powi(t as i32) * k.dy + l * k.dx / (k.mu * (1.0 - rho)) * avg[t];
             let tau = r.steps[t].info.tau;
             let rhs = (k.lyy - k.mu) * b * b
-                + 2.0 * (2.0 * k.lxx * k.dx * k.dx + k.lyx * k.lyx * k.dx * k.dx / k.mu) * tau * tau;
+                + 2.0
+                    * (2.0 * k.lxx * k.dx * k.dx + k.lyx * k.lyx * k.dx * k.dx / k.mu)
+                    * tau
+                    * tau;
             Eval::le(r.snaps[t + 1].gy, rhs, r.fmax + r.snaps[t + 1].width).at(t)
         })
         .collect()
@@ -756,5 +792,7 @@ fn strongly_concave_iterate_2_printed(r: &RunCtx) -> Vec<Eval> {
 /// `||y_{t+1} - y*(x_t)|| <= rho e_t`.
 fn strongly_concave_contraction(r: &RunCtx, t: usize) -> Vec<Eval> {
     let (rho, _) = sc_iter_parts(r);
-    steps(r, t, |c| vec![Eval::le(c.d.next_y_to_ystar, rho * c.s.e, c.dyd)])
+    steps(r, t, |c| {
+        vec![Eval::le(c.d.next_y_to_ystar, rho * c.s.e, c.dyd)]
+    })
 }

@@ -301,10 +301,14 @@ pub const COVERAGE: &[(&str, &str)] = &[
 pub fn markdown() -> String {
     let mut s = String::new();
     s.push_str("# Invariant registry\n\n");
-    s.push_str("Generated from `saddlefw::invariants::registry()` (`saddlefw check --list --markdown`, ");
+    s.push_str(
+        "Generated from `saddlefw::invariants::registry()` (`saddlefw check --list --markdown`, ",
+    );
     s.push_str("or the test `invariants::docs_are_current`). Do not edit by hand.\n\n");
     s.push_str("Every entry is an inequality `lhs <= rhs` evaluated with slack `rhs - lhs` and ");
-    s.push_str("relative tolerance `1e-9 * scale` (see `src/invariants/mod.rs`). Printed forms of ");
+    s.push_str(
+        "relative tolerance `1e-9 * scale` (see `src/invariants/mod.rs`). Printed forms of ",
+    );
     s.push_str("recorded slips never gate; their outcome is reported as an erratum.\n\n");
     s.push_str("## Mapping of claims.md Sec. 4 to invariants\n\n| claims.md item | invariants |\n|---|---|\n");
     for (item, names) in COVERAGE {
@@ -340,7 +344,11 @@ pub fn list() -> String {
             inv.name,
             inv.label,
             format!("{:?}", inv.scope),
-            if inv.gating { "gating" } else { "printed (reported)" },
+            if inv.gating {
+                "gating"
+            } else {
+                "printed (reported)"
+            },
             inv.hyp.text,
             inv.statement
         ));

@@ -45,7 +45,8 @@ const ALG3_SC: Hyp = Hyp {
     ..ALG3
 };
 const ALG3_SC_MONO: Hyp = Hyp {
-    text: "A1, A2; Alg 3, tau_t in (0,1) non-increasing, beta_t non-increasing, max{beta_t, mu} > 0",
+    text:
+        "A1, A2; Alg 3, tau_t in (0,1) non-increasing, beta_t non-increasing, max{beta_t, mu} > 0",
     a2: true,
     tau_nonincreasing: true,
     extra: Some(tau_unit_open),
@@ -203,7 +204,10 @@ fn q_bounds(r: &RunCtx, t: usize) -> Vec<Eval> {
     let h = r.snaps[t].h.max(0.0);
     let (q, _) = qr(r, t);
     let vs = r.fmax + r.snaps[t].width;
-    vec![Eval::le(h / 2.0, q, vs).at(t), Eval::le(q, 1.25 * h, vs).at(t)]
+    vec![
+        Eval::le(h / 2.0, q, vs).at(t),
+        Eval::le(q, 1.25 * h, vs).at(t),
+    ]
 }
 
 /// `|r_t| <= Fmax + Dy^2 beta_0/2 + 5 H_t/4`.
@@ -219,7 +223,8 @@ fn extras(c: &Tr, last: f64) -> f64 {
     let db2 = c.d.db * c.d.db;
     c.dyd * c.dyd * db2 / (c.lyx * c.lyx * c.tau)
         + 4.0 * c.dyd * c.dyd * db2 / (c.b1 + c.mu)
-        + last * c.lyx.powi(4) * (c.lyy + c.b1) * c.dyd * c.dyd * c.tau * c.tau / (c.b1 + c.mu).powi(2)
+        + last * c.lyx.powi(4) * (c.lyy + c.b1) * c.dyd * c.dyd * c.tau * c.tau
+            / (c.b1 + c.mu).powi(2)
 }
 
 /// `lemma:proj-fw-recursive`: `(1/4) min{H_t^2/((Lyy+beta_t) Dy^2), H_t} <= q_t - q_{t+1} + (2 Lxx + 4 Lyx^2/(beta_{t+1}+mu) + 1/(2 tau_t)) dx_t^2 + Dy^2 db_t^2/(Lyx^2 tau_t) + 4 Dy^2 db_t^2/(beta_{t+1}+mu) + 4 Lyx^4 (Lyy+beta_{t+1}) Dy^2 tau_t^2/(beta_{t+1}+mu)^2`.
@@ -241,7 +246,11 @@ fn proj_fw_ugly(r: &RunCtx, t: usize) -> Vec<Eval> {
     let (_, r1) = qr(r, t + 1);
     steps(r, t, |c| {
         let coef = 1.0 / (4.0 * c.tau) - 2.5 * c.lxx - 6.5 * c.lyx * c.lyx / (c.b1 + c.mu);
-        vec![Eval::le(coef * c.d.dx * c.d.dx, r0 - r1 + extras(c, 8.0), c.vs)]
+        vec![Eval::le(
+            coef * c.d.dx * c.d.dx,
+            r0 - r1 + extras(c, 8.0),
+            c.vs,
+        )]
     })
 }
 
@@ -304,7 +313,14 @@ fn step_ratio2(r: &RunCtx, t: usize) -> f64 {
 /// `lemma:proj-fw-primal` (sum): `sum_{t<=T} ||(x_{t+1}-x_t)/tau_t||^2 <= (2 sup_{t<=T+1} |r_t|/tau_T + sum_{t<=T} (eq:ugly extras)/tau_t)/G_1`.
 fn proj_fw_primal_sum(r: &RunCtx) -> Vec<Eval> {
     let terms = primal_terms(r);
-    primal_sum_evals(r, |t| step_ratio2(r, t), |t| qr(r, t).1, &terms, g1(r), false)
+    primal_sum_evals(
+        r,
+        |t| step_ratio2(r, t),
+        |t| qr(r, t).1,
+        &terms,
+        g1(r),
+        false,
+    )
 }
 
 /// `lemma:proj-fw-general-bound` (1): `avg_{t<=T} G_X^PO(x_t,y_t; tau_0) <= [(2 sup|r_t|/tau_T + sum_{t<=T} (eq:ugly extras)/tau_t)/(G_1 (T+1))]^(1/2)`.
@@ -323,7 +339,9 @@ fn general_bound_2(r: &RunCtx, printed: bool) -> Vec<Eval> {
             let (num, den) = if printed {
                 (
                     2.0 * c.lxx + 4.0 * c.lyy * c.lyy / bb + 1.0 / (2.0 * c.tau),
-                    1.0 / (4.0 * c.tau) - 2.5 * c.lxx - (12.0 * c.lyy * c.lyy + c.lyx * c.lyx) / (2.0 * bb),
+                    1.0 / (4.0 * c.tau)
+                        - 2.5 * c.lxx
+                        - (12.0 * c.lyy * c.lyy + c.lyx * c.lyx) / (2.0 * bb),
                 )
             } else {
                 (
@@ -337,7 +355,13 @@ fn general_bound_2(r: &RunCtx, printed: bool) -> Vec<Eval> {
                 f64::NAN
             }
         })
-        .fold(0.0f64, |m, v| if v.is_nan() || m.is_nan() { f64::NAN } else { m.max(v) });
+        .fold(0.0f64, |m, v| {
+            if v.is_nan() || m.is_nan() {
+                f64::NAN
+            } else {
+                m.max(v)
+            }
+        });
     let f_mult = if printed { 1.0 } else { 4.0 };
     let sup_s = running_sup_next(r, |t| {
         let (q, rt) = qr(r, t);
@@ -354,7 +378,8 @@ fn general_bound_2(r: &RunCtx, printed: bool) -> Vec<Eval> {
         let db2 = c.d.db * c.d.db;
         let bb = c.b1 + c.mu;
         st += (db2 / (c.lyx * c.lyx * c.tau) + 4.0 * db2 / bb) * (u1 + 1.0) * k.dy * k.dy
-            + 4.0 * (2.0 * u1 + 1.0) * c.lyx.powi(4) * (c.lyy + c.b1) * k.dy * k.dy * c.tau * c.tau / (bb * bb);
+            + 4.0 * (2.0 * u1 + 1.0) * c.lyx.powi(4) * (c.lyy + c.b1) * k.dy * k.dy * c.tau * c.tau
+                / (bb * bb);
         let n = (t + 1) as f64;
         let rhs = (f_mult * f1 / n * (2.0 * sup_s[t] + st)).sqrt() + k.dy * k.dy * sb / (2.0 * n);
         out.push(Eval::le(sg / n, rhs, r.fmax).at(t));
@@ -440,13 +465,27 @@ fn sc_primal_terms(r: &RunCtx) -> Vec<f64> {
 /// `lemma:proj-fw-sc-primal` (sum): `sum_{t<=T} ||(x_{t+1}-x_t)/tau_t||^2 <= (2 sup_{t<=T+1} |q_t|/tau_T + sum_{t<=T} (eq:ugly2 extras)/tau_t)/G_2`.
 fn proj_fw_sc_primal_sum(r: &RunCtx) -> Vec<Eval> {
     let terms = sc_primal_terms(r);
-    primal_sum_evals(r, |t| step_ratio2(r, t), |t| qr_sc(r, t).1, &terms, g2_with(r, false), false)
+    primal_sum_evals(
+        r,
+        |t| step_ratio2(r, t),
+        |t| qr_sc(r, t).1,
+        &terms,
+        g2_with(r, false),
+        false,
+    )
 }
 
 /// `lemma:proj-fw-sc-general-bound` (1): `avg_{t<=T} G_X^PO(x_t,y_t; tau_0) <= [(2 sup|q_t|/tau_T + sum_{t<=T} (eq:ugly2 extras)/tau_t)/(G_2 (T+1))]^(1/2)`.
 fn proj_fw_sc_general_bound_1(r: &RunCtx) -> Vec<Eval> {
     let terms = sc_primal_terms(r);
-    primal_sum_evals(r, |t| r.snaps[t].gx_po, |t| qr_sc(r, t).1, &terms, g2_with(r, false), true)
+    primal_sum_evals(
+        r,
+        |t| r.snaps[t].gx_po,
+        |t| qr_sc(r, t).1,
+        &terms,
+        g2_with(r, false),
+        true,
+    )
 }
 
 fn sc_general_bound_2(r: &RunCtx, printed: bool) -> Vec<Eval> {
@@ -464,7 +503,13 @@ fn sc_general_bound_2(r: &RunCtx, printed: bool) -> Vec<Eval> {
                 f64::NAN
             }
         })
-        .fold(0.0f64, |m, v| if v.is_nan() || m.is_nan() { f64::NAN } else { m.max(v) });
+        .fold(0.0f64, |m, v| {
+            if v.is_nan() || m.is_nan() {
+                f64::NAN
+            } else {
+                m.max(v)
+            }
+        });
     let f_mult = if printed { 1.0 } else { 4.0 };
     let sup_s = running_sup_next(r, |t| {
         let (part, pot) = qr_sc(r, t);
@@ -484,8 +529,13 @@ fn sc_general_bound_2(r: &RunCtx, printed: bool) -> Vec<Eval> {
         st += (1.0 + u2)
             * k.dy
             * k.dy
-            * (db2 / (8.0 * c.lyx * c.lyx * c.tau * (c.b + c.mu).sqrt()) + 4.0 * db2 / (c.b1 + c.mu).powf(1.5))
-            + 2f64.powi(18) * (1.0 + 2.0 * u2) * c.lyx.powi(6) * (c.lyy + c.b1).powi(2) * c.tau.powi(3)
+            * (db2 / (8.0 * c.lyx * c.lyx * c.tau * (c.b + c.mu).sqrt())
+                + 4.0 * db2 / (c.b1 + c.mu).powf(1.5))
+            + 2f64.powi(18)
+                * (1.0 + 2.0 * u2)
+                * c.lyx.powi(6)
+                * (c.lyy + c.b1).powi(2)
+                * c.tau.powi(3)
                 / (3.0 * alpha * alpha * (c.b1 + c.mu).powf(4.5));
         let n = (t + 1) as f64;
         let ff = f_mult * f2;

@@ -295,7 +295,11 @@ fn calculus_v(c: &PointCtx) -> Vec<Eval> {
     let b = c.ystar(&c.x2, c.beta).y;
     let ga = grad_x(c.problem, &c.x, &a);
     let gb = grad_x(c.problem, &c.x2, &b);
-    vec![Eval::le(dist(&ga, &gb), l_f(c) * dist(&c.x, &c.x2), norm(&ga) + norm(&gb))]
+    vec![Eval::le(
+        dist(&ga, &gb),
+        l_f(c) * dist(&c.x, &c.x2),
+        norm(&ga) + norm(&gb),
+    )]
 }
 
 /// `0 <= f_{beta'}(x) - f_beta(x) <= Dy^2 (beta - beta')/2`.
@@ -326,7 +330,11 @@ fn h_lower_bound(c: &PointCtx) -> Vec<Eval> {
     let ys = c.ystar(&c.x, c.beta).y;
     let h = (c.measures.h)(c.problem, &c.x, &c.y, c.beta, &c.y0);
     let d = dist(&ys, &c.y);
-    vec![Eval::le((c.beta + c.k.mu) / 2.0 * d * d, h.mid(), c.vs + h.width())]
+    vec![Eval::le(
+        (c.beta + c.k.mu) / 2.0 * d * d,
+        h.mid(),
+        c.vs + h.width(),
+    )]
 }
 
 /// `G_Y(x,y) <= H_beta(x,y) + Dy^2 beta/2`.

@@ -333,7 +333,11 @@ fn adaptive_connect_2b(r: &RunCtx, t: usize) -> Vec<Eval> {
 /// `f(x_t) <= Phi_t <= f(x_t) + Dy^2 beta_0/2` (for t and, at the last step, t+1).
 fn phi_sandwich(r: &RunCtx, t: usize) -> Vec<Eval> {
     let b0 = r.snaps[0].beta;
-    let idx: &[usize] = if t + 2 == r.snaps.len() { &[t, t + 1] } else { &[t] };
+    let idx: &[usize] = if t + 2 == r.snaps.len() {
+        &[t, t + 1]
+    } else {
+        &[t]
+    };
     idx.iter()
         .flat_map(|&i| {
             let s = &r.snaps[i];
@@ -416,7 +420,8 @@ fn envelope(r: &RunCtx, t: usize, denom: impl Fn(&Tr) -> f64) -> Vec<Eval> {
                 let lhs = c.d.f_t_next_x - fs;
                 let rhs = (1.0 - c.tau) * (c.s.f_t - fs)
                     + 2.0 * c.lyx * c.dxd * c.tau * c.s.e
-                    + (c.lxx * c.dxd * c.dxd / 2.0 + c.lyx * c.lyx * c.dxd * c.dxd / (2.0 * denom(c)))
+                    + (c.lxx * c.dxd * c.dxd / 2.0
+                        + c.lyx * c.lyx * c.dxd * c.dxd / (2.0 * denom(c)))
                         * c.tau
                         * c.tau;
                 Eval::le(lhs, rhs, 2.0 * c.vs)
@@ -440,14 +445,23 @@ fn non_neg(r: &RunCtx, t: usize) -> Vec<Eval> {
     let Some(j) = r.xstars.iter().position(|x| x.argmin) else {
         return vec![];
     };
-    let idx: &[usize] = if t + 2 == r.snaps.len() { &[t, t + 1] } else { &[t] };
+    let idx: &[usize] = if t + 2 == r.snaps.len() {
+        &[t, t + 1]
+    } else {
+        &[t]
+    };
     idx.iter()
         .flat_map(|&i| {
             let s = &r.snaps[i];
             let gap = s.f - r.xstars[j].f;
             let vs = 2.0 * r.fmax + s.width;
             [
-                Eval::le(gap, s.f_t - s.f_t_xstar[j] + r.k.dy * r.k.dy * s.beta / 2.0, vs).at(i),
+                Eval::le(
+                    gap,
+                    s.f_t - s.f_t_xstar[j] + r.k.dy * r.k.dy * s.beta / 2.0,
+                    vs,
+                )
+                .at(i),
                 Eval::le(0.0, gap, vs).at(i),
             ]
         })
@@ -521,7 +535,9 @@ fn convex_cs(a: f64, b: f64, cc: f64) -> [f64; 2] {
 /// `lemma:general-convex-convergence` for every `T >= 1`:
 /// `G^Opt(x_T) <= C Dy^2/(2(1-b) T^(a+b-1)) + [4 Lyx Dx sqrt(2 C M_T) + C Lxx Dx^2 + C Lyx^2 Dx^2/(C+mu)]/((2-c+b)(C+mu) T^((2a-b+c-2)/2)) + [4 Lyx Dx sqrt(2 mu M_T) + mu Lxx Dx^2 + mu Lyx^2 Dx^2/(C+mu)]/((2-c)(C+mu) T^((2a+c-2)/2))`.
 fn general_convex_convergence(r: &RunCtx) -> Vec<Eval> {
-    let (Some(sc), Some(fs)) = (r.sched, r.f_star) else { return vec![] };
+    let (Some(sc), Some(fs)) = (r.sched, r.f_star) else {
+        return vec![];
+    };
     let (a, b, cc) = (sc.a, if sc.c > 0.0 { sc.b } else { 0.0 }, sc.c);
     let k = r.k;
     let mut out = Vec::new();
@@ -553,7 +569,9 @@ fn general_convex_convergence(r: &RunCtx) -> Vec<Eval> {
 /// `Psi_{t+1} <= (t/(t+1))^a Psi_t + C Dy^2/(2(t+1)^(a+b)) + [4 Lyx Dx sqrt(2CM_t) + ...]/(2(C+mu)(t+1)^((2a-b+c)/2)) + [4 Lyx Dx sqrt(2 mu M_t) + ...]/(2(C+mu)(t+1)^((2a+c)/2))`.
 fn general_convex_convergence_recursion(r: &RunCtx, t: usize) -> Vec<Eval> {
     let Some(sc) = r.sched else { return vec![] };
-    let Some(j) = r.xstars.iter().position(|x| x.argmin) else { return vec![] };
+    let Some(j) = r.xstars.iter().position(|x| x.argmin) else {
+        return vec![];
+    };
     let (a, b, cc) = (sc.a, if sc.c > 0.0 { sc.b } else { 0.0 }, sc.c);
     let k = r.k;
     let tp = (t + 1) as f64;
@@ -597,7 +615,8 @@ fn proj_primal(r: &RunCtx, t: usize) -> Vec<Eval> {
 fn proj_envelope(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let (p0, p1) = c.phi();
-        let rhs = p0 + c.lyx * c.d.dx * c.e_bound() - (1.0 / c.tau - c.lf() / 2.0) * c.d.dx * c.d.dx;
+        let rhs =
+            p0 + c.lyx * c.d.dx * c.e_bound() - (1.0 / c.tau - c.lf() / 2.0) * c.d.dx * c.d.dx;
         vec![Eval::le(p1, rhs, c.vs)]
     })
 }
@@ -606,7 +625,11 @@ fn proj_envelope(r: &RunCtx, t: usize) -> Vec<Eval> {
 fn projection_inequality(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
         let g = crate::linalg::norm(&c.s.gx);
-        vec![Eval::le(c.lin(), -c.d.dx * c.d.dx / c.tau, g * c.dxd + c.dxd * c.dxd / c.tau)]
+        vec![Eval::le(
+            c.lin(),
+            -c.d.dx * c.d.dx / c.tau,
+            g * c.dxd + c.dxd * c.dxd / c.tau,
+        )]
     })
 }
 
@@ -668,7 +691,8 @@ fn proj_fw_convex_bound(r: &RunCtx) -> Vec<Eval> {
             sh += s.h;
             sb += s.beta;
             let n = (t + 1) as f64;
-            let rhs = (1.0 + sup) * sh / n + k.dx * k.dx / (2.0 * n * tau) + k.dy * k.dy * sb / (2.0 * n);
+            let rhs =
+                (1.0 + sup) * sh / n + k.dx * k.dx / (2.0 * n * tau) + k.dy * k.dy * sb / (2.0 * n);
             out.push(Eval::le(sf / n, rhs, 2.0 * r.fmax).at(t));
         }
     }

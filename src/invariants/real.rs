@@ -104,7 +104,10 @@ fn chebyshev() -> Out {
             let lhs = t as f64 * a.iter().zip(&b).map(|(p, q)| p * q).sum::<f64>();
             let rhs = a.iter().sum::<f64>() * b.iter().sum::<f64>();
             let scale: f64 = t as f64 * a.iter().zip(&b).map(|(p, q)| (p * q).abs()).sum::<f64>();
-            (Eval::le(lhs, rhs, scale).at(i), format!("random case {i}, t = {t}"))
+            (
+                Eval::le(lhs, rhs, scale).at(i),
+                format!("random case {i}, t = {t}"),
+            )
         })
         .collect()
 }
@@ -141,7 +144,20 @@ fn mean_value_sharp() -> Out {
     mv_grid(true)
 }
 
-const S_GRID: [f64; 12] = [0.0, 0.1, 0.25, 1.0 / 3.0, 0.5, 2.0 / 3.0, 0.75, 0.9, 1.1, 1.5, 2.0, 3.0];
+const S_GRID: [f64; 12] = [
+    0.0,
+    0.1,
+    0.25,
+    1.0 / 3.0,
+    0.5,
+    2.0 / 3.0,
+    0.75,
+    0.9,
+    1.1,
+    1.5,
+    2.0,
+    3.0,
+];
 
 fn zeta_grid(f: impl Fn(f64, f64, f64) -> Option<(f64, f64)>) -> Out {
     let mut out = Vec::new();
@@ -172,13 +188,23 @@ fn zeta_upper() -> Out {
 /// `1 + (T^(1-s) - 1)/(1-s) <= T^(1-s)/(1-s)`, s < 1.
 fn zeta_last() -> Out {
     zeta_grid(|s, t, _| {
-        (s < 1.0).then(|| (1.0 + (t.powf(1.0 - s) - 1.0) / (1.0 - s), t.powf(1.0 - s) / (1.0 - s)))
+        (s < 1.0).then(|| {
+            (
+                1.0 + (t.powf(1.0 - s) - 1.0) / (1.0 - s),
+                t.powf(1.0 - s) / (1.0 - s),
+            )
+        })
     })
 }
 
 /// The printed third inequality, every s (fails for s > 1).
 fn zeta_last_printed() -> Out {
-    zeta_grid(|s, t, _| Some((1.0 + (t.powf(1.0 - s) - 1.0) / (1.0 - s), t.powf(1.0 - s) / (1.0 - s))))
+    zeta_grid(|s, t, _| {
+        Some((
+            1.0 + (t.powf(1.0 - s) - 1.0) / (1.0 - s),
+            t.powf(1.0 - s) / (1.0 - s),
+        ))
+    })
 }
 
 /// `log(T+1) <= H_T <= log T + 1`.
@@ -198,7 +224,10 @@ const G_GRID: [f64; 6] = [1.0, 0.7, 0.5, 0.3, 0.1, 0.05];
 const A_GRID: [f64; 8] = [0.2, 1.0 / 3.0, 0.5, 0.6, 2.0 / 3.0, 0.75, 5.0 / 6.0, 1.0];
 const B_GRID: [f64; 7] = [0.05, 1.0 / 6.0, 0.2, 0.25, 1.0 / 3.0, 0.5, 1.0];
 
-fn ugly_grid(f: impl Fn(f64, f64, f64, usize, f64) -> Option<f64>, exponent: impl Fn(f64, f64) -> f64) -> Out {
+fn ugly_grid(
+    f: impl Fn(f64, f64, f64, usize, f64) -> Option<f64>,
+    exponent: impl Fn(f64, f64) -> f64,
+) -> Out {
     let mut out = Vec::new();
     for &g in &G_GRID {
         let fl = (2.0 / g).floor() as usize;
@@ -234,7 +263,10 @@ fn ugly_sum_1() -> Out {
         |g, a, b, t, q| {
             let fl = (2.0 / g).floor() as i32;
             let tf = t as f64;
-            Some(2.0 / g * q.powi(-fl + 1) + q.powi(-(t as i32)) * 8.0 * e_ab(a, b) / (g * tf.powf(2.0 * a - b)))
+            Some(
+                2.0 / g * q.powi(-fl + 1)
+                    + q.powi(-(t as i32)) * 8.0 * e_ab(a, b) / (g * tf.powf(2.0 * a - b)),
+            )
         },
         |a, b| 2.0 * a - b,
     )
@@ -249,7 +281,11 @@ fn ugly_sum_2() -> Out {
             }
             let fl = (2.0 / g).floor() as i32;
             let tf = t as f64;
-            let tail = if a < 1.0 { e_ab(a, 0.0) / tf.powf(2.0 * a) } else { tf.ln() / (tf * tf) };
+            let tail = if a < 1.0 {
+                e_ab(a, 0.0) / tf.powf(2.0 * a)
+            } else {
+                tf.ln() / (tf * tf)
+            };
             Some(2.0 / g * q.powi(-fl) + q.powi(-(t as i32)) * 8.0 / g * tail)
         },
         |a, _| 2.0 * a,
@@ -261,10 +297,20 @@ fn ugly_sum_2() -> Out {
 /// (Lyy = Lyx = Dx = Dy = 1, mu = 0, C = 0.01, (a,b) = (3/4,1/4) and (1,1/3)).
 fn massive_grid() -> Vec<[f64; 8]> {
     let mut v = Vec::new();
-    for &(lyy, lyx, dx, dy) in &[(1.0f64, 1.0f64, 1.0f64, 1.0f64), (0.5, 2.0, 2.0, 1.414), (2.0, 0.3, 1.0, 2.0)] {
+    for &(lyy, lyx, dx, dy) in &[
+        (1.0f64, 1.0f64, 1.0f64, 1.0f64),
+        (0.5, 2.0, 2.0, 1.414),
+        (2.0, 0.3, 1.0, 2.0),
+    ] {
         for &mu in &[0.0, 0.2] {
             for &c in &[0.01, 0.1, 1.0, 10.0] {
-                for &(a, b) in &[(0.75, 0.25), (1.0, 1.0 / 3.0), (0.9, 0.3), (0.5, 0.1), (1.0, 0.2)] {
+                for &(a, b) in &[
+                    (0.75, 0.25),
+                    (1.0, 1.0 / 3.0),
+                    (0.9, 0.3),
+                    (0.5, 0.1),
+                    (1.0, 0.2),
+                ] {
                     v.push([lyy.max(mu), lyx, dx, dy, mu, c, a, b]);
                 }
             }
@@ -321,7 +367,10 @@ fn massive_sum_inv_beta() -> Out {
             s += 1.0 / (c * tf.powf(-b) + mu);
             let rhs = (c * tf.powf(1.0 + b) + mu * tf) / (c + mu).powi(2);
             let i = out.len();
-            out.push((Eval::le(s, rhs, s).at(i), format!("mu = {mu}, C = {c}, b = {b:.4}, T = {t}")));
+            out.push((
+                Eval::le(s, rhs, s).at(i),
+                format!("mu = {mu}, C = {c}, b = {b:.4}, T = {t}"),
+            ));
         }
     }
     out
