@@ -23,8 +23,11 @@ pub struct MeasureSet {
     /// `G_X^PO(x,y)` with step sigma (`gap:proj`).
     pub gx_po: fn(&dyn SaddleProblem, &[f64], &[f64], f64) -> f64,
     /// `H = L_beta(x, y*_beta(x)) - L_beta(x, y)` with reference y0 (`eq:H_t`).
-    pub h: fn(&dyn SaddleProblem, &[f64], &[f64], f64, &[f64]) -> Interval,
+    pub h: HFn,
 }
+
+/// `(problem, x, y, beta, y0) -> H`.
+pub type HFn = fn(&dyn SaddleProblem, &[f64], &[f64], f64, &[f64]) -> Interval;
 
 fn m_gy(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> Interval {
     measures::gy(p, x, y)

@@ -16,6 +16,9 @@
 //! claim); the printed `beta_t` form is reported. The summed forms and the SC general bounds
 //! are evaluated with the gating (`beta_{t+1}`) constants.
 
+// Accumulations index several per-t sequences with the same t.
+#![allow(clippy::needless_range_loop)]
+
 use super::context::RunCtx;
 use super::primal::Tr;
 use super::{Check, Eval, Hyp, Invariant, Kind, Scope, Seq, NO_HYP};

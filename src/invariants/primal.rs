@@ -5,6 +5,9 @@
 //! `lemma:general-convex-convergence`, `lemma:proj-primal`, `lemma:proj-fw-convex-bound`,
 //! `lemma:repeat-saddle` (claims.md Sec. 4.1, 4.3, 4.4, 4.6, 4.7).
 
+// Accumulations index several per-t sequences with the same t.
+#![allow(clippy::needless_range_loop)]
+
 use super::context::{RunCtx, Snap, StepData, Structure};
 use super::{Check, Eval, Hyp, Invariant, Kind, Scope, Seq, XStar, NO_HYP};
 use crate::linalg::{dist, dot};
@@ -485,7 +488,7 @@ pub(super) fn empirical_m(r: &RunCtx, c: f64) -> Vec<f64> {
 fn general_convergence(r: &RunCtx) -> Vec<Eval> {
     let Some(sc) = r.sched else { return vec![] };
     let (a, b, cc) = (sc.a, sc.b, sc.c);
-    if !(2.0 * a > b) {
+    if 2.0 * a <= b {
         return vec![];
     }
     let k = r.k;

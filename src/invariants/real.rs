@@ -233,7 +233,7 @@ fn ugly_grid(
         let fl = (2.0 / g).floor() as usize;
         for &a in &A_GRID {
             for &b in &B_GRID {
-                if !(2.0 * a > b) {
+                if 2.0 * a <= b {
                     continue;
                 }
                 let p = exponent(a, b);
