@@ -385,3 +385,39 @@ fn understated_constants_are_rejected() {
         );
     }
 }
+
+/// The witnesses' exact inner maximisation agrees with the certified inner solve (differential
+/// test against `problems::inner`): feasible, and its value lies in the certified interval.
+#[test]
+fn witness_inner_maximisation_is_exact() {
+    use rand::{Rng, SeedableRng};
+    use saddlefw::problems::inner::y_star_certified;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
+    for (name, inst) in saddlefw::invariants::witness::witness_cases().unwrap() {
+        let p = inst.problem.as_ref();
+        let k = p.constants();
+        for _ in 0..20 {
+            let z: Vec<f64> = (0..p.x_set().dim())
+                .map(|_| rng.gen_range(-2.0..2.0))
+                .collect();
+            let mut x = vec![0.0; z.len()];
+            p.x_set().project(&z, &mut x);
+            let beta = if k.mu > 0.0 && rng.gen_bool(0.3) {
+                0.0
+            } else {
+                rng.gen_range(0.01..2.0)
+            };
+            let exact = p.y_star(&x, beta, &inst.y0);
+            let cert = y_star_certified(p, &x, beta, &inst.y0);
+            assert!(p.y_set().contains(&exact.y, 1e-12), "{name}: y* infeasible");
+            let v = exact.value.mid();
+            let tol = 1e-9 * (1.0 + v.abs());
+            assert!(
+                v >= cert.value.lower - tol && v <= cert.value.upper + tol,
+                "{name}: exact {v} outside certified [{}, {}]",
+                cert.value.lower,
+                cert.value.upper
+            );
+        }
+    }
+}

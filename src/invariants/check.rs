@@ -9,14 +9,14 @@
 //! Per case: 4 random points (Point invariants), then runs of Algorithms 1-3 with the default
 //! theorem-case schedules of the solvers' registry (plus, alternately, a variant with `C > 0`
 //! when mu > 0, or a small `C` when mu = 0) and of SP-FW, each for the case's horizon; Point
-//! invariants are also evaluated at every iterate. Real invariants and the erratum witness
-//! instances ([`witness_cases`]) are evaluated once per check.
+//! invariants are also evaluated at every iterate. Real invariants and the witness instances
+//! ([`super::witness::witness_cases`]) are evaluated once per check.
 
 use super::context::{MeasureSet, PointCtx, RunCtx, RunSpec, Structure, EXACT_MEASURES};
 use super::{registry, Check, Eval, Invariant, Kind, Scope};
 use crate::generators::{Family, GeneratorSpec, Setting, XKind};
-use crate::problems::{Instance, Interval, Quadratic, SaddleProblem};
-use crate::sets::{BoxSet, ConvexSet, L2Ball};
+use crate::problems::{Instance, Interval, SaddleProblem};
+use crate::sets::ConvexSet;
 use crate::solvers::registry::Options;
 use crate::solvers::schedule;
 use crate::solvers::smoothing::{DualSmoothing, Fault, PaperAlgorithm};
@@ -567,107 +567,6 @@ pub fn check_instance(
     })
 }
 
-/// Instances built to exercise printed forms that random instances cannot reach (documented
-/// per witness), run with the default solvers.
-///
-/// * `witness/strongly-concave-iterate`: `L(x,y) = y^T b x - (mu/2)||y||^2` on
-///   `X = [-0.05, 0.05]`, `Y` the unit disc, `b = (5, 3)`, `mu = Lyy = 1/2`: `y*(x) = b x/mu`
-///   stays inside Y and moves `Lyx/mu ~ 11.7` per unit of x, while the printed bound of
-///   `lemma:strongly-concave-iterate` allows `Lyy/mu = 1` (claims 7.20). C-SC, so LMO-PO runs
-///   with `beta_t = 0`, `a = 1`.
-/// * `witness/anisotropic-nc` and `witness/anisotropic-c`: every generated instance has
-///   `C = mu I`, hence `Lyy = mu` (and rho = 0 in `lemma:strongly-concave-iterate`, no
-///   `(Lyy - mu)` terms). These quadratics have `C = diag(0.3, 1.5, 0.8)` (`mu = 0.3 < Lyy = 1.5`),
-///   indefinite `A` on the l1 ball with the simplex Y (NC-SC), or PSD `A` on the l2 ball with
-///   the unit ball Y (C-SC + SC Y); their inner maximisations are certified solves.
-pub fn witness_cases() -> Result<Vec<(String, Instance)>> {
-    let mut out = vec![strongly_concave_iterate_witness()?];
-    for convex in [false, true] {
-        out.push(anisotropic_witness(convex)?);
-    }
-    Ok(out)
-}
-
-fn anisotropic_witness(convex: bool) -> Result<(String, Instance)> {
-    let (dx, dy) = (3, 3);
-    let mut rng = ChaCha8Rng::seed_from_u64(if convex { 0xA2 } else { 0xA1 });
-    let mut g = |n: usize| -> Vec<f64> {
-        (0..n)
-            .map(|_| rng.sample::<f64, _>(StandardNormal))
-            .collect()
-    };
-    let m = g(dx * dx);
-    let mut a = vec![0.0; dx * dx];
-    for i in 0..dx {
-        for j in 0..dx {
-            a[i * dx + j] = if convex {
-                (0..dx).map(|k| m[i * dx + k] * m[j * dx + k]).sum::<f64>() / dx as f64
-            } else {
-                0.5 * (m[i * dx + j] + m[j * dx + i])
-            };
-        }
-    }
-    let b: Vec<f64> = g(dy * dx).iter().map(|v| v / 2.0).collect();
-    let mut c = vec![0.0; dy * dy];
-    for (i, d) in [0.3, 1.5, 0.8].iter().enumerate() {
-        c[i * dy + i] = *d;
-    }
-    let lin_a: Vec<f64> = g(dx).iter().map(|v| 0.3 * v).collect();
-    let lin_c: Vec<f64> = g(dy).iter().map(|v| 0.3 * v).collect();
-    let (x_set, y_set): (Box<dyn ConvexSet>, Box<dyn ConvexSet>) = if convex {
-        (
-            Box::new(L2Ball::centered(dx, 1.0)?),
-            Box::new(L2Ball::centered(dy, 1.0)?),
-        )
-    } else {
-        (
-            Box::new(crate::sets::L1Ball::new(dx, 1.0)?),
-            Box::new(crate::sets::Simplex::new(dy, 1.0)?),
-        )
-    };
-    let x0 = x_set.default_point();
-    let y0 = y_set.default_point();
-    let q = Quadratic::new(a, b, c, lin_a, lin_c, x_set, y_set)?;
-    let name = if convex {
-        "witness/anisotropic-c"
-    } else {
-        "witness/anisotropic-nc"
-    };
-    Ok((
-        name.to_string(),
-        Instance {
-            problem: Box::new(q),
-            x0,
-            y0,
-            family: "witness".into(),
-            seed: None,
-        },
-    ))
-}
-
-fn strongly_concave_iterate_witness() -> Result<(String, Instance)> {
-    let x_set: Box<dyn ConvexSet> = Box::new(BoxSet::new(vec![-0.05], vec![0.05])?);
-    let y_set: Box<dyn ConvexSet> = Box::new(L2Ball::centered(2, 1.0)?);
-    let mu = 0.5;
-    let q = Quadratic::new(
-        vec![0.0],
-        vec![5.0, 3.0],
-        vec![mu, 0.0, 0.0, mu],
-        vec![0.0],
-        vec![0.0, 0.0],
-        x_set,
-        y_set,
-    )?;
-    let inst = Instance {
-        problem: Box::new(q),
-        x0: vec![0.01],
-        y0: vec![0.0, 0.0],
-        family: "witness".into(),
-        seed: None,
-    };
-    Ok(("witness/strongly-concave-iterate".to_string(), inst))
-}
-
 /// Per-invariant results of a check.
 #[derive(Debug, Clone, Serialize)]
 pub struct InvariantReport {
@@ -855,7 +754,7 @@ pub fn run_check_with(
         }
         build_errors.extend(r.build_errors);
     }
-    for (i, (name, inst)) in witness_cases()?.iter().enumerate() {
+    for (i, (name, inst)) in super::witness::witness_cases()?.iter().enumerate() {
         let mut solvers = vec![
             SolverSpec::paper(PaperAlgorithm::LmoLmo),
             SolverSpec::paper(PaperAlgorithm::LmoPo),

@@ -35,6 +35,7 @@ mod po_lmo;
 mod points;
 mod primal;
 mod real;
+pub mod witness;
 
 pub use check::{run_check, CheckReport};
 pub use context::{MeasureSet, PointCtx, RunCtx, EXACT_MEASURES};

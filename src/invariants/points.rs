@@ -81,20 +81,26 @@ pub(super) static INVARIANTS: &[Invariant] = &[
         SMOOTH,
         calculus_i
     ),
-    point!(
-        "calculus-ii-gradient-bound",
-        "lemma:calculus (ii)",
-        "L_beta(x, y*_beta(x)) - L_beta(x, y) <= 2/(beta+mu) ||grad_y L_beta(x,y)||^2 (as printed; loose by 4)",
-        SMOOTH,
-        calculus_ii
-    ),
-    point!(
-        "calculus-ii-sharp",
-        "lemma:calculus (ii), sharp form (claims 7.8, used at L1701)",
-        "L_beta(x, y*_beta(x)) - L_beta(x, y) <= ||grad_y L_beta(x,y)||^2 / (2(beta+mu))",
-        SMOOTH,
-        calculus_ii_sharp
-    ),
+    Invariant {
+        name: "calculus-ii-gradient-bound",
+        label: "lemma:calculus (ii) as printed (true but loose by 4; implied by calculus-ii-sharp)",
+        statement: "L_beta(x, y*_beta(x)) - L_beta(x, y) <= 2/(beta+mu) ||grad_y L_beta(x,y)||^2",
+        hyp: SMOOTH,
+        scope: Scope::Point,
+        gating: false,
+        kind: Kind::Printed { corrected: "calculus-ii-sharp" },
+        check: Check::Point(calculus_ii),
+    },
+    Invariant {
+        name: "calculus-ii-sharp",
+        label: "lemma:calculus (ii), sharp form (claims 7.8; the constant the proof of lemma:almost-strongly-convex-recursion uses, L1701)",
+        statement: "L_beta(x, y*_beta(x)) - L_beta(x, y) <= ||grad_y L_beta(x,y)||^2 / (2(beta+mu))",
+        hyp: SMOOTH,
+        scope: Scope::Point,
+        gating: true,
+        kind: Kind::Corrected { printed: "calculus-ii-gradient-bound" },
+        check: Check::Point(calculus_ii_sharp),
+    },
     point!(
         "calculus-iii-lipschitz",
         "lemma:calculus (iii)",
