@@ -142,7 +142,7 @@ fn docs_are_current() {
 #[test]
 fn hypotheses_select_the_sequences() {
     let case = case_spec(3, 8); // a quadratic nc-c instance with the variant schedules
-    let inst = case.gen.generate().unwrap();
+    let inst = case.instance.generate().unwrap();
     let p = inst.problem.as_ref();
     let mut out = Vec::new();
     for alg in [
@@ -155,7 +155,7 @@ fn hypotheses_select_the_sequences() {
             p,
             s.as_mut(),
             RunSpec {
-                instance: case.gen.to_string(),
+                instance: case.instance.to_string(),
                 solver_desc: desc,
                 structure,
                 x0: &inst.x0,
@@ -216,14 +216,14 @@ fn control_fails(control: Control) -> String {
         Ok(()) => panic!("{control:?}: no invariant failed in 100 cases"),
         Err(TestError::Fail(reason, minimal)) => {
             assert!(
-                minimal.gen.dx <= 3 && minimal.gen.dy <= 3,
+                minimal.dims().0 <= 3 && minimal.dims().1 <= 3,
                 "{control:?}: minimal failing instance {} has dimension > 3",
-                minimal.gen
+                minimal.instance
             );
             let msg = reason.to_string();
             eprintln!(
                 "{control:?}: minimal failing case {}, horizon {}: {msg}",
-                minimal.gen, minimal.horizon
+                minimal.instance, minimal.horizon
             );
             assert!(
                 registry().iter().any(|i| msg.contains(i.name)),
@@ -355,7 +355,7 @@ fn understated_constants_are_rejected() {
     let mut failed = std::collections::BTreeSet::new();
     for i in 0..8 {
         let case = case_spec(9, i);
-        let inst = case.gen.generate().unwrap();
+        let inst = case.instance.generate().unwrap();
         let inst = saddlefw::Instance {
             problem: Box::new(Understated {
                 inner: inst.problem,

@@ -33,27 +33,93 @@ pub const DEFAULT_HORIZON: usize = 100;
 /// Random points per case.
 pub const POINTS_PER_CASE: usize = 4;
 
+/// The instance of a case: a crate generator spec, or a random diagonal-`C` quadratic
+/// ([`super::witness::DiagSpec`], `Lyy > mu`, which the generators never produce).
+#[derive(Debug, Clone, PartialEq)]
+pub enum InstanceSpec {
+    Generated(GeneratorSpec),
+    Diag(super::witness::DiagSpec),
+}
+
+impl InstanceSpec {
+    /// Builds the instance (deterministic in the spec).
+    pub fn generate(&self) -> Result<Instance> {
+        match self {
+            InstanceSpec::Generated(g) => g.generate(),
+            InstanceSpec::Diag(d) => d.generate(),
+        }
+    }
+    /// `(dx, dy)`.
+    pub fn dims(&self) -> (usize, usize) {
+        match self {
+            InstanceSpec::Generated(g) => (g.dx, g.dy),
+            InstanceSpec::Diag(d) => (d.dx, d.dy),
+        }
+    }
+    /// The setting the instance was drawn for.
+    pub fn setting(&self) -> Setting {
+        match self {
+            InstanceSpec::Generated(g) => g.setting,
+            InstanceSpec::Diag(d) => d.setting,
+        }
+    }
+    /// The instance seed.
+    pub fn seed(&self) -> u64 {
+        match self {
+            InstanceSpec::Generated(g) => g.seed,
+            InstanceSpec::Diag(d) => d.seed,
+        }
+    }
+}
+
+impl std::fmt::Display for InstanceSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InstanceSpec::Generated(g) => write!(f, "{g}"),
+            InstanceSpec::Diag(d) => write!(f, "{d}"),
+        }
+    }
+}
+
 /// One case: an instance spec and a horizon.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseSpec {
-    pub gen: GeneratorSpec,
+    pub instance: InstanceSpec,
     pub horizon: usize,
     /// Selects the schedule variant (see [`default_solvers`]).
     pub variant: usize,
 }
 
-/// The (family, setting) combinations the generators support, in a fixed order.
-pub fn combos() -> Vec<(Family, Setting)> {
+impl CaseSpec {
+    /// `(dx, dy)` of the instance.
+    pub fn dims(&self) -> (usize, usize) {
+        self.instance.dims()
+    }
+}
+
+/// A family and setting of a case.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Combo {
+    Generated(Family, Setting),
+    Diag(Setting),
+}
+
+/// The (family, setting) combinations, in a fixed order: the generators' 16, then the 8
+/// settings of the diagonal-`C` family.
+pub fn combos() -> Vec<Combo> {
     let mut v = Vec::new();
     for s in Setting::all() {
-        v.push((Family::Quadratic, s));
+        v.push(Combo::Generated(Family::Quadratic, s));
     }
     for s in Setting::all() {
         if s.convex {
-            v.push((Family::Saddle, s));
+            v.push(Combo::Generated(Family::Saddle, s));
         } else {
-            v.push((Family::Cosine, s));
+            v.push(Combo::Generated(Family::Cosine, s));
         }
+    }
+    for s in Setting::all() {
+        v.push(Combo::Diag(s));
     }
     v
 }
@@ -66,8 +132,8 @@ pub fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Builds the spec of one generated instance, with dimensions clamped to what the sets allow
-/// (a simplex Y needs `dy >= 2`).
+/// Builds the spec of one case, with dimensions clamped to what the sets allow (a simplex Y
+/// needs `dy >= 2`).
 pub fn make_spec(
     combo: usize,
     dx: usize,
@@ -78,12 +144,23 @@ pub fn make_spec(
     variant: usize,
 ) -> CaseSpec {
     let cs = combos();
-    let (family, setting) = cs[combo % cs.len()];
-    let dy = if setting.sc_y { dy.max(1) } else { dy.max(2) };
-    let mut gen = GeneratorSpec::new(family, setting, dx.max(1), dy, seed);
-    gen.x = x;
+    let instance = match cs[combo % cs.len()] {
+        Combo::Generated(family, setting) => {
+            let dy = if setting.sc_y { dy.max(1) } else { dy.max(2) };
+            let mut gen = GeneratorSpec::new(family, setting, dx.max(1), dy, seed);
+            gen.x = x;
+            InstanceSpec::Generated(gen)
+        }
+        Combo::Diag(setting) => InstanceSpec::Diag(super::witness::DiagSpec {
+            setting,
+            dx: dx.max(1),
+            dy: dy.max(1),
+            seed,
+            x,
+        }),
+    };
     CaseSpec {
-        gen,
+        instance,
         horizon,
         variant,
     }
@@ -184,7 +261,7 @@ pub fn default_solvers(case: &CaseSpec) -> Vec<SolverSpec> {
     ];
     if case.variant % 2 == 1 {
         for alg in [LmoLmo, LmoPo] {
-            let (beta0, b) = if case.gen.setting.strongly_concave {
+            let (beta0, b) = if case.instance.setting().strongly_concave {
                 (Some(0.5), Some(0.2))
             } else {
                 (Some(0.05), None)
@@ -485,8 +562,8 @@ fn eval_run(reg: &[&'static Invariant], run: &RunCtx, opts: &CaseOptions, tallie
 
 /// Runs one case: random points and runs of the solvers on the generated instance.
 pub fn check_case(case: &CaseSpec, opts: &CaseOptions) -> Result<CaseResult> {
-    let inst = case.gen.generate()?;
-    let name = case.gen.to_string();
+    let inst = case.instance.generate()?;
+    let name = case.instance.to_string();
     let solvers = opts
         .solvers
         .clone()
@@ -497,7 +574,7 @@ pub fn check_case(case: &CaseSpec, opts: &CaseOptions) -> Result<CaseResult> {
         case.horizon,
         &solvers,
         opts,
-        mix(case.gen.seed ^ 0x9013),
+        mix(case.instance.seed() ^ 0x9013),
     )
 }
 

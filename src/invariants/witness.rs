@@ -10,7 +10,10 @@
 //!   has a diagonal `C = diag(d)` with `mu = min d < Lyy = max d` and still an exact inner
 //!   maximisation: coordinate-wise clipping on a box Y, a one-dimensional monotone root
 //!   (bisection to machine precision) on a centred ball Y.
+//! * [`DiagSpec`]: random [`DiagQuadratic`] instances for every setting, part of the cases of
+//!   `saddlefw check` and of the property tests.
 
+use crate::generators::{Setting, XKind};
 use crate::linalg::{dot, matvec, matvec_t, norm, spectral_norm, sym_extreme_eigs};
 use crate::problems::{Constants, InnerMax, Instance, Interval, Quadratic, SaddleProblem};
 use crate::sets::{BoxSet, ConvexSet, L1Ball, L2Ball};
@@ -207,6 +210,95 @@ impl SaddleProblem for DiagQuadratic {
             value: Interval::exact(v),
         }
     }
+}
+
+/// A random diagonal-`C` instance for a setting: `d_i ~ U(0.2, 2)` (with `d_0 = 0` when the
+/// setting is not strongly concave, so mu = 0 < Lyy when dy >= 2), `A` PSD (convex settings)
+/// or symmetric indefinite, `B ~ N(0,1)/sqrt(max(dx,dy))`, X as in the generators (`x=...`),
+/// Y the unit ball (`+sc`) or the box `[0,1]^dy`. Name: `diag/SETTING:dx=..,dy=..,seed=..,x=..`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiagSpec {
+    pub setting: Setting,
+    pub dx: usize,
+    pub dy: usize,
+    pub seed: u64,
+    pub x: XKind,
+}
+
+impl std::fmt::Display for DiagSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let x = match self.x {
+            XKind::L1 => "l1",
+            XKind::L2 => "l2",
+            XKind::Simplex => "simplex",
+            XKind::Box => "box",
+        };
+        write!(
+            f,
+            "diag/{}:dx={},dy={},seed={},x={x}",
+            self.setting, self.dx, self.dy, self.seed
+        )
+    }
+}
+
+impl DiagSpec {
+    /// Builds the instance (deterministic in the spec).
+    pub fn generate(&self) -> Result<Instance> {
+        let (dx, dy) = (self.dx, self.dy);
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ 0xD1A6);
+        let mut d: Vec<f64> = (0..dy).map(|_| rng.gen_range(0.2..2.0)).collect();
+        if !self.setting.strongly_concave {
+            d[0] = 0.0;
+        }
+        let m = gauss(&mut rng, dx * dx);
+        let mut a = vec![0.0; dx * dx];
+        for i in 0..dx {
+            for j in 0..dx {
+                a[i * dx + j] = if self.setting.convex {
+                    (0..dx).map(|k| m[i * dx + k] * m[j * dx + k]).sum::<f64>() / (dx * dx) as f64
+                } else {
+                    (m[i * dx + j] + m[j * dx + i]) / (2.0 * (dx as f64).sqrt())
+                };
+            }
+        }
+        if !self.setting.convex && dx == 1 {
+            a[0] = -a[0].abs() - 0.5;
+        }
+        let s = 1.0 / (dx.max(dy) as f64).sqrt();
+        let b: Vec<f64> = gauss(&mut rng, dy * dx).iter().map(|v| v * s).collect();
+        let lin_a: Vec<f64> = gauss(&mut rng, dx).iter().map(|v| 0.3 * v).collect();
+        let lin_c: Vec<f64> = gauss(&mut rng, dy).iter().map(|v| 0.3 * v).collect();
+        let x_set: Box<dyn ConvexSet> = match self.x {
+            XKind::L1 => Box::new(L1Ball::new(dx, 1.0)?),
+            XKind::L2 => Box::new(L2Ball::centered(dx, 1.0)?),
+            XKind::Simplex => Box::new(crate::sets::Simplex::new(dx, 1.0)?),
+            XKind::Box => Box::new(BoxSet::new(vec![-1.0; dx], vec![1.0; dx])?),
+        };
+        let x0 = project(x_set.as_ref(), &gauss(&mut rng, dx));
+        let q = DiagQuadratic::new(
+            a,
+            b,
+            d,
+            lin_a,
+            lin_c,
+            x_set,
+            self.setting.sc_y.then_some(1.0),
+        )?;
+        let y0 = project(q.y_set(), &gauss(&mut rng, dy));
+        Ok(Instance {
+            problem: Box::new(q),
+            x0,
+            y0,
+            family: "diag".into(),
+            seed: Some(self.seed),
+        })
+    }
+}
+
+fn project(set: &dyn ConvexSet, z: &[f64]) -> Vec<f64> {
+    let mut p = vec![0.0; z.len()];
+    set.project(z, &mut p);
+    p
 }
 
 fn gauss(rng: &mut ChaCha8Rng, n: usize) -> Vec<f64> {
