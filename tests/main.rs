@@ -3,6 +3,7 @@ mod data;
 mod envelopes;
 mod experiment_problems;
 mod fit;
+mod invariants;
 mod rates;
 mod report;
 mod solvers;
