@@ -78,7 +78,11 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub jobs: Option<i64>,
     /// Stored exponents for the regression gate (missing file: the compiled-in copy).
-    #[arg(long, value_name = "FILE", default_value = "fixtures/rate_baselines.json")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "fixtures/rate_baselines.json"
+    )]
     pub baselines: PathBuf,
     /// Write the observed exponents into the baselines file (quick tier only).
     #[arg(long)]
@@ -519,18 +523,27 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     use crate::verify::{self, Tier, VerifyOptions};
     let tier: Tier = args.tier.parse()?;
     if tier == Tier::Test {
-        return Err(Error::invalid("--tier", "the test tier is for cargo test: use quick or full"));
+        return Err(Error::invalid(
+            "--tier",
+            "the test tier is for cargo test: use quick or full",
+        ));
     }
     let jobs = match args.jobs {
         Some(n) if n < 1 => {
-            return Err(Error::invalid("--jobs", format!("must be at least 1, got {n}")))
+            return Err(Error::invalid(
+                "--jobs",
+                format!("must be at least 1, got {n}"),
+            ))
         }
         n => n.map(|n| n as usize),
     };
     let control = args
         .control
         .as_deref()
-        .map(|c| c.parse::<verify::controls::Control>().map_err(|e| Error::invalid("--control", e.to_string())))
+        .map(|c| {
+            c.parse::<verify::controls::Control>()
+                .map_err(|e| Error::invalid("--control", e.to_string()))
+        })
         .transpose()?;
     if args.write_baselines && (tier != Tier::Quick || control.is_some()) {
         return Err(Error::invalid(
@@ -569,7 +582,14 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     }
     let table = report.table();
     if args.quiet {
-        print!("{}", table.lines().last().map(|l| format!("{l}\n")).unwrap_or_default());
+        print!(
+            "{}",
+            table
+                .lines()
+                .last()
+                .map(|l| format!("{l}\n"))
+                .unwrap_or_default()
+        );
     } else {
         print!("{table}");
         println!("wrote {} and {}", json_path.display(), html_path.display());

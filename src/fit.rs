@@ -282,7 +282,9 @@ pub fn fit_series(points: &[(u64, f64)], cfg: &FitConfig) -> Result<SeriesFit> {
         .position(|p| p.1 <= floor)
         .map(|i| lead + i);
     let kept = &points[lead..cut.unwrap_or(points.len())];
-    let floor_hit = cut.map(|i| points[i].0).or_else(|| (lead == points.len()).then(|| points[0].0));
+    let floor_hit = cut
+        .map(|i| points[i].0)
+        .or_else(|| (lead == points.len()).then(|| points[0].0));
     if kept.len() < cfg.min_points {
         return match floor_hit {
             Some(t) => Ok(SeriesFit::Floor {

@@ -55,6 +55,17 @@
 //! and the results are sorted by job key before anything is aggregated, so verify.json is
 //! byte-identical for any N. Wall-clock times are the only non-deterministic fields; they sit
 //! under keys containing `time` and [`without_timings`] removes them.
+//!
+//! ```
+//! use saddlefw::verify::{self, Tier, TierConfig, VerifyOptions};
+//! let mut opts = VerifyOptions::new(Tier::Test).filter("lmo-po/c-sc/dual");
+//! opts.config = Some(TierConfig { seeds: 2, t_max: 512, dim_x: 6, dim_y: 4 });
+//! let report = verify::run(&saddlefw::theorems::builtin(), &opts).unwrap();
+//! let e = &report.entries[0];
+//! assert_eq!((e.id.as_str(), e.p), ("lmo-po/c-sc/dual", 1.0));
+//! assert!(e.p_hat.is_some() && e.envelope_ratio.unwrap() <= 1.0);
+//! assert!(!report.failed);
+//! ```
 
 pub mod controls;
 
@@ -197,11 +208,20 @@ pub fn families_for(entry: &TheoremEntry, cfg: &TierConfig) -> Vec<InstanceFamil
         dim_y: cfg.dim_y,
     };
     if !s.convex {
-        vec![fam(Family::Quadratic, XKind::L2), fam(Family::Cosine, XKind::Simplex)]
+        vec![
+            fam(Family::Quadratic, XKind::L2),
+            fam(Family::Cosine, XKind::Simplex),
+        ]
     } else if entry.quantity.measure == Measure::GapOpt && !s.strongly_concave {
-        vec![fam(Family::Saddle, XKind::L1), fam(Family::Saddle, XKind::Simplex)]
+        vec![
+            fam(Family::Saddle, XKind::L1),
+            fam(Family::Saddle, XKind::Simplex),
+        ]
     } else {
-        vec![fam(Family::Quadratic, XKind::L1), fam(Family::Saddle, XKind::L1)]
+        vec![
+            fam(Family::Quadratic, XKind::L1),
+            fam(Family::Saddle, XKind::L1),
+        ]
     }
 }
 
@@ -470,7 +490,10 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
     let clock = Instant::now();
     let cfg = opts.config.unwrap_or_else(|| opts.tier.config());
     if cfg.seeds == 0 || cfg.t_max < 16 {
-        return Err(Error::invalid("verify tier", "need at least 1 seed and T_max >= 16"));
+        return Err(Error::invalid(
+            "verify tier",
+            "need at least 1 seed and T_max >= 16",
+        ));
     }
     let selected: Vec<&TheoremEntry> = table
         .iter()
@@ -533,7 +556,9 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
         summary.insert(v.to_string(), 0);
     }
     for e in &entries {
-        *summary.entry(verdict_name(e.verdict).to_string()).or_default() += 1;
+        *summary
+            .entry(verdict_name(e.verdict).to_string())
+            .or_default() += 1;
     }
     Ok(VerifyReport {
         tier: opts.tier,
@@ -708,7 +733,11 @@ fn median_series(runs: &[&InstanceRun]) -> Vec<(u64, f64)> {
 }
 
 /// Aggregates an entry's runs into its verdict and gates (module doc).
-fn judge_entry(e: &TheoremEntry, runs: Vec<InstanceRun>, opts: &VerifyOptions) -> Result<EntryResult> {
+fn judge_entry(
+    e: &TheoremEntry,
+    runs: Vec<InstanceRun>,
+    opts: &VerifyOptions,
+) -> Result<EntryResult> {
     let claim = RateClaim::of(e);
     let level = FitConfig::default().level;
     let mut fam_names: Vec<String> = runs.iter().map(|r| r.family.clone()).collect();
@@ -751,7 +780,13 @@ fn judge_entry(e: &TheoremEntry, runs: Vec<InstanceRun>, opts: &VerifyOptions) -
     };
     let p_hat = binding.map(|f| f.estimate.as_ref().unwrap().p_hat);
     // Gates.
-    let gate = |ok: bool| if ok { GateStatus::Pass } else { GateStatus::Fail };
+    let gate = |ok: bool| {
+        if ok {
+            GateStatus::Pass
+        } else {
+            GateStatus::Fail
+        }
+    };
     let run_ok = runs
         .iter()
         .all(|r| r.status == "completed" && r.error.is_none());
@@ -826,7 +861,11 @@ fn judge_entry(e: &TheoremEntry, runs: Vec<InstanceRun>, opts: &VerifyOptions) -
                 .collect()
         })
         .unwrap_or_default();
-    let mut notes: Vec<String> = e.notes.iter().map(|n| format!("{}: {}", n.id, n.text)).collect();
+    let mut notes: Vec<String> = e
+        .notes
+        .iter()
+        .map(|n| format!("{}: {}", n.id, n.text))
+        .collect();
     for f in &families {
         if f.runs_floor > 0 {
             notes.push(format!(
@@ -837,13 +876,19 @@ fn judge_entry(e: &TheoremEntry, runs: Vec<InstanceRun>, opts: &VerifyOptions) -
             ));
         }
     }
-    for r in runs.iter().filter(|r| r.status != "completed" || r.error.is_some()) {
+    for r in runs
+        .iter()
+        .filter(|r| r.status != "completed" || r.error.is_some())
+    {
         notes.push(format!(
             "{} seed {}: {}{}",
             r.family,
             r.seed,
             r.status,
-            r.error.as_deref().map(|e| format!("; {e}")).unwrap_or_default()
+            r.error
+                .as_deref()
+                .map(|e| format!("; {e}"))
+                .unwrap_or_default()
         ));
     }
     let est = binding.and_then(|f| f.estimate.as_ref());
@@ -903,9 +948,8 @@ impl VerifyReport {
         );
         for e in &self.entries {
             let f = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3}"));
-            let ci = e
-                .ci
-                .map_or("-".to_string(), |c| format!("[{:.3}, {:.3}]", c[0], c[1]));
+            let ci =
+                e.ci.map_or("-".to_string(), |c| format!("[{:.3}, {:.3}]", c[0], c[1]));
             s += &format!(
                 "{:<28} {:>5} {:>7} {:>17} {:>8} {:>5.1}s  {:<8} {}\n",
                 e.id,
@@ -984,7 +1028,10 @@ impl VerifyReport {
                     .iter()
                     .filter(|r| r.envelope.is_some())
                     .max_by(|a, b| {
-                        a.envelope.unwrap().ratio.total_cmp(&b.envelope.unwrap().ratio)
+                        a.envelope
+                            .unwrap()
+                            .ratio
+                            .total_cmp(&b.envelope.unwrap().ratio)
                     });
                 let mut seen = std::collections::BTreeSet::new();
                 let instances = e

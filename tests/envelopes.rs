@@ -79,10 +79,7 @@ fn lmo_lmo_envelopes_use_the_empirical_constant() {
         "H not recorded that far"
     );
     let p = entry("lmo-lmo/nc-c/primal");
-    assert!(
-        envelope(&p, &K, 10, &inputs).is_none(),
-        "needs Fmax"
-    );
+    assert!(envelope(&p, &K, 10, &inputs).is_none(), "needs Fmax");
     let with_f = EnvelopeInputs {
         fmax: Some(1.0),
         h: Some(&h),
@@ -174,8 +171,10 @@ fn envelopes_hold_on_real_runs() {
     }
     // PO-LMO has no explicit envelope (D12): the gate does not apply.
     let r = verify::run(&builtin(), &small("po-lmo/c-sc/")).unwrap();
-    assert!(r.entries.iter().all(|e| e.gates.envelope == GateStatus::NotApplicable
-        && e.envelope_ratio.is_none()));
+    assert!(r
+        .entries
+        .iter()
+        .all(|e| e.gates.envelope == GateStatus::NotApplicable && e.envelope_ratio.is_none()));
 }
 
 #[test]
@@ -185,9 +184,16 @@ fn envelope_catches_a_constant_step_lmo_po() {
     let f = "lmo-po/c-sc/dual";
     let ok = verify::run(&builtin(), &small(f)).unwrap();
     assert!(ok.entries[0].envelope_ratio.unwrap() <= 1.0);
-    let bad = verify::run(&builtin(), &small(f).control(Control::Fault(Fault::ConstantTau))).unwrap();
+    let bad = verify::run(
+        &builtin(),
+        &small(f).control(Control::Fault(Fault::ConstantTau)),
+    )
+    .unwrap();
     let r = bad.entries[0].envelope_ratio.unwrap();
-    assert!(r > 1.0, "the broken run must violate the envelope (ratio {r})");
+    assert!(
+        r > 1.0,
+        "the broken run must violate the envelope (ratio {r})"
+    );
     assert_eq!(bad.entries[0].gates.envelope, GateStatus::Fail);
 }
 
@@ -199,7 +205,11 @@ fn mhat_of_h_on_lmo_lmo_runs_and_a_constant_step() {
     let ok = verify::run(&builtin(), &small(f)).unwrap();
     let m = ok.entries[0].mhat.as_ref().unwrap();
     assert!(m.bounded, "{m:?}");
-    let bad = verify::run(&builtin(), &small(f).control(Control::Fault(Fault::ConstantTau))).unwrap();
+    let bad = verify::run(
+        &builtin(),
+        &small(f).control(Control::Fault(Fault::ConstantTau)),
+    )
+    .unwrap();
     let m = bad.entries[0].mhat.as_ref().unwrap();
     assert!(!m.bounded, "{m:?}");
     assert_eq!(bad.entries[0].gates.mhat, GateStatus::Fail);
@@ -221,7 +231,9 @@ fn every_lmo_entry_has_an_envelope_kind() {
 fn envelope_series_agrees_with_pointwise_evaluation() {
     // The series is evaluated in one pass with prefix sums up to the largest horizon; each
     // value must equal the single-horizon evaluation.
-    let h: Vec<f64> = (0..300).map(|t| 1.5 * ((t + 1) as f64).powf(-0.4)).collect();
+    let h: Vec<f64> = (0..300)
+        .map(|t| 1.5 * ((t + 1) as f64).powf(-0.4))
+        .collect();
     let inputs = EnvelopeInputs {
         fmax: Some(2.0),
         h: Some(&h),
@@ -232,7 +244,11 @@ fn envelope_series_agrees_with_pointwise_evaluation() {
         for (t, s) in ts.iter().zip(series) {
             let one = envelope(e, &K, *t, &inputs);
             assert_eq!(s, one, "{} at T = {t}", e.id);
-            assert!(s.is_some_and(|v| v.is_finite() && v > 0.0), "{} at T = {t}", e.id);
+            assert!(
+                s.is_some_and(|v| v.is_finite() && v > 0.0),
+                "{} at T = {t}",
+                e.id
+            );
         }
     }
 }

@@ -113,10 +113,18 @@ fn control_fails(filter: &str, control: Control, gate: &str) {
     };
     let real = run(&test_tier(filter));
     for (id, s) in status(&real) {
-        assert_eq!(s, GateStatus::Pass, "real solver, {id}: gate {gate}\n{}", real.table());
+        assert_eq!(
+            s,
+            GateStatus::Pass,
+            "real solver, {id}: gate {gate}\n{}",
+            real.table()
+        );
     }
     let broken = run(&test_tier(filter).control(control));
-    assert_eq!(broken.control.as_deref(), Some(control.to_string().as_str()));
+    assert_eq!(
+        broken.control.as_deref(),
+        Some(control.to_string().as_str())
+    );
     assert!(
         status(&broken).iter().any(|(_, s)| *s == GateStatus::Fail),
         "{control} must fail the {gate} gate on {filter}\n{}",
@@ -133,32 +141,64 @@ fn control_lmo_lmo_constant_tau_fails_the_rate_gate() {
 
 #[test]
 fn control_lmo_lmo_primal_sign_flip_fails_rate_and_envelope() {
-    control_fails("lmo-lmo/c-sc+sc/primal", Control::Fault(Fault::PrimalSignFlip), "rate");
-    control_fails("lmo-lmo/c-sc+sc/primal", Control::Fault(Fault::PrimalSignFlip), "envelope");
+    control_fails(
+        "lmo-lmo/c-sc+sc/primal",
+        Control::Fault(Fault::PrimalSignFlip),
+        "rate",
+    );
+    control_fails(
+        "lmo-lmo/c-sc+sc/primal",
+        Control::Fault(Fault::PrimalSignFlip),
+        "envelope",
+    );
 }
 
 #[test]
 fn control_lmo_lmo_beta_ignored_fails_the_mhat_gate() {
     // beta_t dropped where the theorem needs it (mu = 0): H_t no longer decays like the lemma says.
-    control_fails("lmo-lmo/c-c+sc/", Control::Fault(Fault::BetaIgnored), "mhat");
+    control_fails(
+        "lmo-lmo/c-c+sc/",
+        Control::Fault(Fault::BetaIgnored),
+        "mhat",
+    );
 }
 
 #[test]
 fn control_lmo_po_constant_tau_fails_rate_and_envelope() {
     control_fails("lmo-po/c-sc/", Control::Fault(Fault::ConstantTau), "rate");
-    control_fails("lmo-po/c-sc/dual", Control::Fault(Fault::ConstantTau), "envelope");
+    control_fails(
+        "lmo-po/c-sc/dual",
+        Control::Fault(Fault::ConstantTau),
+        "envelope",
+    );
 }
 
 #[test]
 fn control_lmo_po_primal_sign_flip_fails_rate_and_envelope() {
-    control_fails("lmo-po/nc-sc/primal", Control::Fault(Fault::PrimalSignFlip), "rate");
-    control_fails("lmo-po/nc-sc/primal", Control::Fault(Fault::PrimalSignFlip), "envelope");
+    control_fails(
+        "lmo-po/nc-sc/primal",
+        Control::Fault(Fault::PrimalSignFlip),
+        "rate",
+    );
+    control_fails(
+        "lmo-po/nc-sc/primal",
+        Control::Fault(Fault::PrimalSignFlip),
+        "envelope",
+    );
 }
 
 #[test]
 fn control_po_lmo_primal_sign_flip_fails_rate_and_mhat() {
-    control_fails("po-lmo/nc-sc+sc/primal", Control::Fault(Fault::PrimalSignFlip), "rate");
-    control_fails("po-lmo/nc-sc+sc/primal", Control::Fault(Fault::PrimalSignFlip), "mhat");
+    control_fails(
+        "po-lmo/nc-sc+sc/primal",
+        Control::Fault(Fault::PrimalSignFlip),
+        "rate",
+    );
+    control_fails(
+        "po-lmo/nc-sc+sc/primal",
+        Control::Fault(Fault::PrimalSignFlip),
+        "mhat",
+    );
 }
 
 #[test]
@@ -237,7 +277,16 @@ fn only_timings_are_removed() {
     let mut left = BTreeSet::new();
     keys(&verify::without_timings(&j), &mut left);
     assert!(left.iter().all(|k| !k.contains("time")));
-    for k in ["tier", "seeds", "entries", "p_hat", "ci", "window", "verdict", "instances"] {
+    for k in [
+        "tier",
+        "seeds",
+        "entries",
+        "p_hat",
+        "ci",
+        "window",
+        "verdict",
+        "instances",
+    ] {
         assert!(left.contains(k), "{k}");
     }
 }
@@ -247,7 +296,10 @@ fn seeds_come_from_a_stable_hash_of_the_job() {
     // FNV-1a 64 of "lmo-lmo/nc-c|quadratic:dx=20,dy=10,x=l1|0" (independent of run order).
     let s = verify::derived_seed("lmo-lmo/nc-c", "quadratic:dx=20,dy=10,x=l1", 0);
     assert_eq!(s, fnv1a(b"lmo-lmo/nc-c|quadratic:dx=20,dy=10,x=l1|0"));
-    assert_ne!(s, verify::derived_seed("lmo-lmo/nc-c", "quadratic:dx=20,dy=10,x=l1", 1));
+    assert_ne!(
+        s,
+        verify::derived_seed("lmo-lmo/nc-c", "quadratic:dx=20,dy=10,x=l1", 1)
+    );
     // a filtered run reproduces the unfiltered numbers of its entries
     let one = run(&test_tier("lmo-po/c-c/dual"));
     let case = run(&test_tier("lmo-po/c-c/"));
@@ -270,7 +322,13 @@ fn instances_satisfy_exactly_the_entry_assumptions() {
         assert!(fams.len() >= 2, "{}: several families", e.id);
         for f in fams {
             let inst = f.spec(e.setting(), 1).generate().unwrap();
-            assert_eq!(inst.problem.assumptions().setting(), e.setting, "{} on {}", e.id, f.label());
+            assert_eq!(
+                inst.problem.assumptions().setting(),
+                e.setting,
+                "{} on {}",
+                e.id,
+                f.label()
+            );
             if e.quantity.measure == saddlefw::theorems::Measure::GapOpt {
                 assert!(inst.problem.f_star().is_some(), "{}: G^Opt needs f*", e.id);
             }

@@ -4,7 +4,8 @@
 use saddlefw::problems::Constants;
 use saddlefw::theorems::{
     builtin, load_table, parse_table, quantity_series, quantity_series_at, running_means,
-    Aggregate, Algorithm, IterMeasures, Measure, MhatOf, ScheduleSpec, Side, CHECKPOINTS_PER_DECADE,
+    Aggregate, Algorithm, IterMeasures, Measure, MhatOf, ScheduleSpec, Side,
+    CHECKPOINTS_PER_DECADE,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -443,7 +444,14 @@ fn schedules_evaluate_as_documented() {
         dy: 1.0,
     };
     let t = builtin();
-    let get = |id: &str| t.iter().find(|e| e.id == id).unwrap().schedule.resolve(&k).unwrap();
+    let get = |id: &str| {
+        t.iter()
+            .find(|e| e.id == id)
+            .unwrap()
+            .schedule
+            .resolve(&k)
+            .unwrap()
+    };
     let s = get("lmo-lmo/nc-c/primal");
     assert_eq!(s.tau.at(0), 1.0);
     assert!((s.tau.at(63) - 64f64.powf(-5.0 / 6.0)).abs() < 1e-15);
@@ -476,6 +484,10 @@ fn table_schedules_match_the_solvers_defaults() {
         let (a, b, cc) = e.schedule.abc();
         assert_eq!(a, c.a, "{}", e.id);
         assert_eq!(if cc == 0.0 { None } else { Some(b) }, c.b, "{}", e.id);
-        assert!(e.label.starts_with(c.label.split(' ').next().unwrap()), "{}", e.id);
+        assert!(
+            e.label.starts_with(c.label.split(' ').next().unwrap()),
+            "{}",
+            e.id
+        );
     }
 }
