@@ -51,21 +51,20 @@ impl FromStr for Setting {
             Some(b) => (b, true),
             None => (s, false),
         };
-        let (convex, strongly_concave) = match base {
-            "nc-c" => (false, false),
-            "nc-sc" => (false, true),
-            "c-c" => (true, false),
-            "c-sc" => (true, true),
-            _ => {
-                return Err(Error::input(
+        let (convex, strongly_concave) =
+            match base {
+                "nc-c" => (false, false),
+                "nc-sc" => (false, true),
+                "c-c" => (true, false),
+                "c-sc" => (true, true),
+                _ => return Err(Error::input(
                     "generator spec",
                     "setting",
                     format!(
                         "unknown setting {s:?} (expected nc-c, nc-sc, c-c, c-sc, optionally +sc)"
                     ),
-                ))
-            }
-        };
+                )),
+            };
         Ok(Setting {
             convex,
             strongly_concave,
