@@ -343,3 +343,66 @@ fn unknown_filters_and_bad_tiers_are_errors() {
     assert!("medium".parse::<Tier>().is_err());
     assert_eq!("full".parse::<Tier>().unwrap(), Tier::Full);
 }
+
+// ---- the command line ----------------------------------------------------------------------
+
+fn saddlefw(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn cli_verify_writes_reports_and_exits_1_on_a_failed_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name).to_string_lossy().to_string();
+    let base = ["verify", "--cases", "lmo-po/c-sc/dual", "--quiet"];
+    let ok = saddlefw(&[&base[..], &["--out", &out("ok")]].concat());
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    for f in ["verify.json", "index.html"] {
+        assert!(dir.path().join("ok").join(f).is_file(), "{f}");
+    }
+    let again = saddlefw(&[&base[..], &["--out", &out("again"), "--jobs", "1"]].concat());
+    assert_eq!(again.status.code(), Some(0));
+    let read = |d: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(dir.path().join(d).join("verify.json")).unwrap();
+        verify::without_timings(&serde_json::from_str(&text).unwrap())
+    };
+    assert_eq!(read("ok"), read("again"), "deterministic apart from timings");
+    let bad = saddlefw(&[&base[..], &["--out", &out("bad"), "--control", "constant-tau"]].concat());
+    assert_eq!(bad.status.code(), Some(1), "a failed gate exits with 1");
+    let j = read("bad");
+    assert_eq!(j["entries"][0]["verdict"], "fail");
+    assert_eq!(j["control"], "constant-tau");
+    let usage = saddlefw(&["verify", "--tier", "medium", "--out", &out("x")]);
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&usage.stderr).contains("--tier"));
+    let usage = saddlefw(&["verify", "--cases", "nothing-like-this", "--out", &out("x")]);
+    assert_eq!(usage.status.code(), Some(2));
+    let usage = saddlefw(&["verify", "--write-baselines", "--tier", "full", "--out", &out("x")]);
+    assert_eq!(usage.status.code(), Some(2));
+}
+
+#[test]
+fn cli_write_baselines_updates_only_the_selected_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("baselines.json");
+    std::fs::write(&file, "{\"lmo-lmo/nc-c/primal\": 0.5}\n").unwrap();
+    let o = saddlefw(&[
+        "verify",
+        "--cases",
+        "lmo-po/c-sc/dual",
+        "--write-baselines",
+        "--baselines",
+        file.to_str().unwrap(),
+        "--out",
+        dir.path().join("v").to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let b = saddlefw::fit::load_baselines(&file).unwrap();
+    assert_eq!(b.len(), 2);
+    assert_eq!(b["lmo-lmo/nc-c/primal"], 0.5);
+    assert!((b["lmo-po/c-sc/dual"] - 1.0).abs() < 0.1);
+}
