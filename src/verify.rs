@@ -74,6 +74,7 @@ use crate::fit::{self, Baselines, Estimate, FitConfig, RateClaim, SeriesFit, Ver
 use crate::generators::{Family, GeneratorSpec, Setting, XKind};
 use crate::harness::{self, CheckpointRule, RunConfig};
 use crate::problems::Constants;
+use crate::solvers::schedule::{GReport, GSpec, Schedule};
 use crate::theorems::{Aggregate, Algorithm, IterMeasures, Measure, MhatOf, TheoremEntry};
 use crate::trace::Status;
 use crate::{Error, Result};
@@ -304,6 +305,9 @@ pub struct InstanceRun {
     pub series: Vec<(u64, f64)>,
     /// The envelope at the checkpoints where it is defined.
     pub envelope_series: Vec<(u64, f64)>,
+    /// PO-LMO appendix schedule: `G_1` or `G_2` over `t < T_max` (the analysis needs it
+    /// positive; claims.md 1.5, D20).
+    pub po_lmo_g: Option<GReport>,
     /// Wall time of the run (solver, measures, fits), seconds.
     pub time_s: f64,
 }
@@ -648,6 +652,20 @@ fn run_job(
     drop(trace);
     let h: Vec<f64> = record.iter().map(|m| m.h).collect();
     let fmax = envelopes::fmax_bound(p, &inst.x0, &inst.y0);
+    let po_lmo_g = match sched.tau {
+        Schedule::PoLmo(t) => Some(
+            GSpec {
+                kind: t.g_kind(),
+                tau: sched.tau,
+                beta: sched.beta,
+                lxx: t.lxx,
+                lyx: t.lyx,
+                mu: t.mu,
+            }
+            .report(cfg.t_max as usize),
+        ),
+        _ => None,
+    };
     let run_time = clock.elapsed().as_secs_f64();
     let mut out = Vec::with_capacity(job.entries.len());
     for e in &job.entries {
@@ -667,6 +685,7 @@ fn run_job(
             mhat: None,
             series: Vec::new(),
             envelope_series: Vec::new(),
+            po_lmo_g: po_lmo_g.clone(),
             time_s: 0.0,
         };
         // Every entry sees the horizon T_max (the iterate T_max + 1 only where needed).
@@ -875,6 +894,23 @@ fn judge_entry(
                 f.runs_floor + f.runs_fitted
             ));
         }
+    }
+    let g_bad: Vec<&GReport> = runs
+        .iter()
+        .filter_map(|r| r.po_lmo_g.as_ref())
+        .filter(|g| g.value <= 0.0)
+        .collect();
+    if let Some(g) = g_bad.first() {
+        notes.push(format!(
+            "{} <= 0 on {} of {} runs (smallest {:.4}; D20): the appendix analysis' hypothesis fails on these instances, the rate is measured anyway",
+            serde_json::to_value(g.name)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+            g_bad.len(),
+            runs.len(),
+            g_bad.iter().map(|g| g.value).fold(f64::INFINITY, f64::min)
+        ));
     }
     for r in runs
         .iter()

@@ -359,7 +359,12 @@ fn cli_verify_writes_reports_and_exits_1_on_a_failed_gate() {
     let out = |name: &str| dir.path().join(name).to_string_lossy().to_string();
     let base = ["verify", "--cases", "lmo-po/c-sc/dual", "--quiet"];
     let ok = saddlefw(&[&base[..], &["--out", &out("ok")]].concat());
-    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
     for f in ["verify.json", "index.html"] {
         assert!(dir.path().join("ok").join(f).is_file(), "{f}");
     }
@@ -369,8 +374,18 @@ fn cli_verify_writes_reports_and_exits_1_on_a_failed_gate() {
         let text = std::fs::read_to_string(dir.path().join(d).join("verify.json")).unwrap();
         verify::without_timings(&serde_json::from_str(&text).unwrap())
     };
-    assert_eq!(read("ok"), read("again"), "deterministic apart from timings");
-    let bad = saddlefw(&[&base[..], &["--out", &out("bad"), "--control", "constant-tau"]].concat());
+    assert_eq!(
+        read("ok"),
+        read("again"),
+        "deterministic apart from timings"
+    );
+    let bad = saddlefw(
+        &[
+            &base[..],
+            &["--out", &out("bad"), "--control", "constant-tau"],
+        ]
+        .concat(),
+    );
     assert_eq!(bad.status.code(), Some(1), "a failed gate exits with 1");
     let j = read("bad");
     assert_eq!(j["entries"][0]["verdict"], "fail");
@@ -380,7 +395,14 @@ fn cli_verify_writes_reports_and_exits_1_on_a_failed_gate() {
     assert!(String::from_utf8_lossy(&usage.stderr).contains("--tier"));
     let usage = saddlefw(&["verify", "--cases", "nothing-like-this", "--out", &out("x")]);
     assert_eq!(usage.status.code(), Some(2));
-    let usage = saddlefw(&["verify", "--write-baselines", "--tier", "full", "--out", &out("x")]);
+    let usage = saddlefw(&[
+        "verify",
+        "--write-baselines",
+        "--tier",
+        "full",
+        "--out",
+        &out("x"),
+    ]);
     assert_eq!(usage.status.code(), Some(2));
 }
 
@@ -400,9 +422,71 @@ fn cli_write_baselines_updates_only_the_selected_entries() {
         dir.path().join("v").to_str().unwrap(),
         "--quiet",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let b = saddlefw::fit::load_baselines(&file).unwrap();
     assert_eq!(b.len(), 2);
     assert_eq!(b["lmo-lmo/nc-c/primal"], 0.5);
     assert!((b["lmo-po/c-sc/dual"] - 1.0).abs() < 0.1);
+}
+
+mod props {
+    use proptest::prelude::*;
+    use saddlefw::verify::without_timings;
+    use serde_json::{json, Value};
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            any::<f64>()
+                .prop_filter("finite", |v| v.is_finite())
+                .prop_map(|v| json!(v)),
+            "[a-z_]{0,8}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 32, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map(
+                    prop_oneof!["[a-z_]{1,8}", "[a-z_]{0,3}time[a-z_]{0,3}"],
+                    inner,
+                    0..4
+                )
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn has_time_key(v: &Value) -> bool {
+        match v {
+            Value::Object(m) => m.iter().any(|(k, v)| k.contains("time") || has_time_key(v)),
+            Value::Array(a) => a.iter().any(has_time_key),
+            _ => false,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 256,
+            failure_persistence: Some(Box::new(
+                proptest::test_runner::FileFailurePersistence::Direct(
+                    "fixtures/proptest-regressions/rates.txt",
+                ),
+            )),
+            ..ProptestConfig::default()
+        })]
+        /// `without_timings` removes every key containing "time", keeps everything else, and is
+        /// idempotent.
+        #[test]
+        fn without_timings_removes_exactly_the_timings(v in value()) {
+            let w = without_timings(&v);
+            prop_assert!(!has_time_key(&w));
+            prop_assert_eq!(&without_timings(&w), &w);
+            if !has_time_key(&v) {
+                prop_assert_eq!(&w, &v);
+            }
+        }
+    }
 }
