@@ -163,23 +163,60 @@ pub fn svd(a: &[f64], rows: usize, cols: usize) -> Svd {
     let mut s = vec![0.0; p];
     let mut uu = vec![0.0; p * p];
     let mut v = vec![0.0; q * p];
+    let mut missing = Vec::new();
     for (l, &i) in order.iter().enumerate() {
         s[l] = norms[i];
         for k in 0..p {
             uu[k * p + l] = u[k * p + i];
         }
-        if norms[i] > 0.0 {
+        if norms[i] > f64::MIN_POSITIVE {
             for k in 0..q {
                 v[k * p + l] = w[i * q + k] / norms[i];
             }
+        } else {
+            s[l] = 0.0;
+            missing.push(l);
         }
     }
+    // zero singular values leave no direction in W: complete V to an orthonormal set
+    complete_orthonormal(&mut v, q, p, &missing);
     Svd {
         rows,
         cols,
         u: uu,
         s,
         v,
+    }
+}
+
+/// Fills the columns `missing` of the row-major `n x k` matrix `m` (whose other columns are
+/// orthonormal) with unit vectors orthogonal to all others: the standard basis vector with the
+/// largest residual after two Gram-Schmidt passes (deterministic).
+fn complete_orthonormal(m: &mut [f64], n: usize, k: usize, missing: &[usize]) {
+    let mut filled: Vec<usize> = (0..k).filter(|l| !missing.contains(l)).collect();
+    for &l in missing {
+        let mut best: Option<(f64, Vec<f64>)> = None;
+        for e in 0..n {
+            let mut c = vec![0.0; n];
+            c[e] = 1.0;
+            for _ in 0..2 {
+                for &f in &filled {
+                    let d: f64 = (0..n).map(|i| c[i] * m[i * k + f]).sum();
+                    for i in 0..n {
+                        c[i] -= d * m[i * k + f];
+                    }
+                }
+            }
+            let nc = norm(&c);
+            if best.as_ref().map_or(true, |(b, _)| nc > *b) {
+                best = Some((nc, c));
+            }
+        }
+        let (nc, c) = best.expect("n >= 1");
+        for i in 0..n {
+            m[i * k + l] = c[i] / nc;
+        }
+        filled.push(l);
     }
 }
 
