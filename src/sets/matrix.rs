@@ -7,13 +7,13 @@ use std::sync::Mutex;
 
 /// Default relative residual tolerance of the iterative top singular pair.
 pub const NUCLEAR_LMO_TOL: f64 = 1e-12;
-/// Power iterations before the exact Jacobi SVD takes over.
+/// Lanczos steps (products with A and A^T) before the exact Jacobi SVD takes over.
 pub const NUCLEAR_LMO_MAX_ITER: usize = 300;
 
 /// The nuclear-norm ball `{X in R^{rows x cols} : ||X||_* <= radius}`.
 ///
 /// LMO: `-r u_1 v_1^T` with `(u_1, v_1)` the top singular pair of the gradient, computed by
-/// warm-started power iteration (relative residual <= `tol`) with an exact Jacobi-SVD fallback.
+/// warm-started Lanczos iteration (relative residual <= `tol`) with an exact Jacobi-SVD fallback.
 /// Projection: SVD, then projection of the singular values onto `{s >= 0, sum s <= r}`.
 /// Diameter `2r` (Frobenius). Not strongly convex unless `rows == 1` or `cols == 1`, where it
 /// is an l2 ball (alpha = 1/r).
