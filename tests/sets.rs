@@ -772,3 +772,16 @@ fn bad_set_specs_are_errors() {
     assert!(parse(r#"{"kind":"l2_ball","radius":1,"centre":[0]}"#).is_err());
     assert!(parse(r#"{"kind":"l2_ball"}"#).is_err());
 }
+
+/// Shapes whose element count overflows are errors, not wrapped dimensions or panics.
+#[test]
+fn overflowing_shapes_are_errors() {
+    err_names(NuclearBall::new(usize::MAX, 3, 1.0), "shape");
+    err_names(UnitColumns::new(1 << 33, 1 << 33, 1.0), "shape");
+    let spec: SetSpec = serde_json::from_str(
+        r#"{"kind":"product","parts":[{"kind":"nuclear_ball","rows":4294967296,"cols":4294967296,"radius":1},{"kind":"simplex","dim":2}]}"#,
+    )
+    .unwrap();
+    assert!(spec.fixed_dim().is_none());
+    err_names(spec.build(3, "x_set"), "x_set");
+}

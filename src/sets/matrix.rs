@@ -41,10 +41,10 @@ impl Clone for NuclearBall {
 impl NuclearBall {
     /// A nuclear-norm ball of `rows x cols` matrices with `radius > 0`.
     pub fn new(rows: usize, cols: usize, radius: f64) -> crate::Result<Self> {
-        if rows == 0 || cols == 0 {
+        if rows == 0 || cols == 0 || rows.checked_mul(cols).is_none() {
             return Err(crate::Error::invalid(
                 "nuclear_ball shape",
-                format!("rows and cols must be at least 1 (got {rows} x {cols})"),
+                format!("rows and cols must be at least 1 and rows * cols must fit in memory (got {rows} x {cols})"),
             ));
         }
         Ok(NuclearBall {
@@ -150,10 +150,10 @@ pub struct UnitColumns {
 impl UnitColumns {
     /// Column-bounded matrices of shape `rows x cols` with column radius `radius > 0`.
     pub fn new(rows: usize, cols: usize, radius: f64) -> crate::Result<Self> {
-        if rows == 0 || cols == 0 {
+        if rows == 0 || cols == 0 || rows.checked_mul(cols).is_none() {
             return Err(crate::Error::invalid(
                 "unit_columns shape",
-                format!("rows and cols must be at least 1 (got {rows} x {cols})"),
+                format!("rows and cols must be at least 1 and rows * cols must fit in memory (got {rows} x {cols})"),
             ));
         }
         Ok(UnitColumns {
