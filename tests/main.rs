@@ -1,2 +1,3 @@
 mod common;
+mod problems;
 mod sets;
