@@ -76,7 +76,9 @@ impl Quadratic {
                 format!("must be positive semidefinite (smallest eigenvalue {lmin_c:.3e})"),
             ));
         }
-        let mu = lmin_c.max(0.0);
+        // an eigenvalue below the solver's resolution (SYM_TOL of the scale) is zero: a singular
+        // C must not be declared strongly concave on the strength of a rounding error
+        let mu = if lmin_c > SYM_TOL * scale_c { lmin_c } else { 0.0 };
         let convex = lmin_a >= -SYM_TOL * lxx.max(1.0);
         let lyx = spectral_norm(&b, dy, dx);
         let isotropic = {
@@ -87,7 +89,8 @@ impl Quadratic {
                     c[i * dy + j] == want
                 })
             });
-            if iso {
+            // a (tolerated) negative isotropic C would make the y-model convex: no closed form
+            if iso && d >= 0.0 {
                 Some(d)
             } else {
                 None
