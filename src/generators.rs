@@ -316,7 +316,10 @@ impl GeneratorSpec {
         let problem: Box<dyn SaddleProblem> = match self.family {
             Family::Cosine => {
                 let kappa = rng.gen_range(0.5..2.0);
-                let radius = x_set.diameter() / 2.0;
+                // one full period over the smaller of the radius and the range of a coordinate,
+                // so that X reaches |omega x_j| > pi/2 (negative curvature) in every dimension
+                // (the diameter alone grows like sqrt(dx) for a box)
+                let radius = (x_set.diameter() / 2.0).min(coordinate_range(x_set.as_ref()));
                 let omega = 2.0 * std::f64::consts::PI / radius.max(1e-12);
                 let lin_a = scaled(gauss(&mut rng, dx), 0.3);
                 let lin_c = scaled(gauss(&mut rng, dy), 0.3);
@@ -390,6 +393,20 @@ impl GeneratorSpec {
             seed: Some(self.seed),
         })
     }
+}
+
+/// The largest range `max_v |v_0|` of the first coordinate over the set (by two LMO calls).
+fn coordinate_range(set: &dyn ConvexSet) -> f64 {
+    let n = set.dim();
+    let mut e = vec![0.0; n];
+    let mut out = vec![0.0; n];
+    let mut r: f64 = 0.0;
+    for s in [1.0, -1.0] {
+        e[0] = s;
+        set.lmo(&e, &mut out);
+        r = r.max(out[0].abs());
+    }
+    r
 }
 
 fn scaled(mut v: Vec<f64>, s: f64) -> Vec<f64> {
