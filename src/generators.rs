@@ -352,6 +352,7 @@ impl GeneratorSpec {
                     if dx == 1 {
                         a[0] = -a[0].abs() - 0.5;
                     }
+                    ensure_negative_curvature(&mut a, dx, self.x == XKind::Simplex);
                     a
                 };
                 let mut c = vec![0.0; dy * dy];
@@ -392,6 +393,39 @@ impl GeneratorSpec {
             family: self.family.name().to_string(),
             seed: Some(self.seed),
         })
+    }
+}
+
+/// Curvature that certifies nonconvexity on X: the smallest eigenvalue of the symmetric `a`
+/// restricted to the directions of X's affine hull (sum-zero directions for a simplex). A
+/// random symmetric matrix is PSD there with positive probability (often for dx = 2), so the
+/// matrix is shifted by a multiple of I until that curvature is at most -1/4.
+fn ensure_negative_curvature(a: &mut [f64], n: usize, simplex: bool) {
+    if n == 1 && simplex {
+        return; // X is a point: no direction to be nonconvex along
+    }
+    let lmin = if simplex {
+        // P A P + c 11^T/n with P = I - 11^T/n: the 1-direction moves to c, the rest is A on
+        // the tangent space
+        let fro = a.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let c = fro + 1.0;
+        let mut pa = a.to_vec();
+        let row: Vec<f64> = (0..n).map(|i| (0..n).map(|j| a[i * n + j]).sum::<f64>() / n as f64).collect();
+        let tot: f64 = row.iter().sum::<f64>() / n as f64;
+        for i in 0..n {
+            for j in 0..n {
+                pa[i * n + j] = a[i * n + j] - row[i] - row[j] + tot + c / n as f64;
+            }
+        }
+        crate::linalg::sym_extreme_eigs(&pa, n).1
+    } else {
+        crate::linalg::sym_extreme_eigs(a, n).1
+    };
+    if lmin > -0.25 {
+        let shift = lmin + 0.25;
+        for i in 0..n {
+            a[i * n + i] -= shift;
+        }
     }
 }
 
