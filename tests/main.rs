@@ -1,3 +1,4 @@
 mod common;
+mod measures;
 mod problems;
 mod sets;
