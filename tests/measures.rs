@@ -107,7 +107,7 @@ impl Sample {
 }
 
 proptest! {
-    #![proptest_config(config(48, "measures.txt"))]
+    #![proptest_config(config(128, "measures.txt"))]
 
     /// All measures are non-negative, ordered as the paper says, and `evaluate` agrees with
     /// the individual functions.

@@ -351,7 +351,7 @@ fn find_nonconvexity(p: &dyn SaddleProblem, r: &mut ChaCha8Rng) -> Option<f64> {
 // ---------------------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(config(48, "problems.txt"))]
+    #![proptest_config(config(160, "problems.txt"))]
 
     /// Gradients agree with central finite differences (and a broken gradient does not).
     #[test]
@@ -725,7 +725,7 @@ fn quadratic(a: Vec<f64>, b: Vec<f64>, c: Vec<f64>, dx: usize, dy: usize) -> sad
 }
 
 proptest! {
-    #![proptest_config(config(64, "quadratic.txt"))]
+    #![proptest_config(config(128, "quadratic.txt"))]
 
     /// L_xx = ||A||_2, L_yx = ||B||_2, L_yy = ||C||_2, mu = lambda_min(C) to 1e-12 relative,
     /// on matrices with a known spectrum (independent of the eigen solver).
@@ -799,7 +799,7 @@ fn quadratic_new_rejects_bad_input() {
 // ---------------------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(config(48, "generators.txt"))]
+    #![proptest_config(config(128, "generators.txt"))]
 
     /// Specs round-trip through Display/FromStr; generation is deterministic; starts are
     /// feasible; diameters and alpha match the sets; known saddle points are interior

@@ -168,7 +168,7 @@ fn check_a2(set: &dyn ConvexSet, alpha: f64, r: &mut ChaCha8Rng, trials: usize) 
 // ---------------------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(config(64, "sets.txt"))]
+    #![proptest_config(config(256, "sets.txt"))]
 
     /// The LMO output is in the set, beats 1,000 random feasible points, equals the support
     /// value, and is deterministic (a fresh set gives the bit-identical answer).
@@ -559,7 +559,7 @@ fn check_svd(a: &[f64], rows: usize, cols: usize) -> Result<(), String> {
 }
 
 proptest! {
-    #![proptest_config(config(200, "svd.txt"))]
+    #![proptest_config(config(400, "svd.txt"))]
 
     /// The Jacobi SVD reconstructs A with orthonormal factors, on random, rank-deficient,
     /// nearly-degenerate, zero-row/column and graded matrices, wide and tall.
@@ -784,4 +784,45 @@ fn overflowing_shapes_are_errors() {
     .unwrap();
     assert!(spec.fixed_dim().is_none());
     err_names(spec.build(3, "x_set"), "x_set");
+}
+
+proptest! {
+    #![proptest_config(config(96, "sets_large.txt"))]
+
+    /// The LMO and projection properties on larger sets (hundreds of coordinates).
+    #[test]
+    fn oracles_on_large_sets(case in set_case_large(), seed in any::<u64>()) {
+        let set = case.build();
+        let mut r = rng(seed);
+        let g = random_gradient(&mut r, set.dim());
+        let v = lmo(set.as_ref(), &g);
+        check_lmo(set.as_ref(), &g, &v, &mut r, 1000).map_err(TestCaseError::fail)?;
+        let c = centre(set.as_ref());
+        let z = add_scaled(&c, set.diameter().max(1.0), &gauss(&mut r, set.dim()));
+        let proj = |v: &[f64]| project(set.as_ref(), v);
+        check_projection(set.as_ref(), &proj, &z, &mut r, 100).map_err(TestCaseError::fail)?;
+    }
+
+    /// Nuclear LMO against the Jacobi SVD beyond the Lanczos basis (min(rows, cols) > 64:
+    /// restarted Lanczos), cold, warm along a sequence, and warm from the second singular
+    /// vector.
+    #[test]
+    fn nuclear_lmo_large_matrices(shape in 0usize..6, dims in 0usize..4, seed in any::<u64>()) {
+        let (rows, cols) = [(70, 90), (90, 70), (20, 400), (66, 66)][dims];
+        let mut r = rng(seed);
+        let g = test_matrix(&mut r, rows, cols, shape);
+        let d = svd(&g, rows, cols);
+        let (s1, k) = (d.s[0], d.s.len());
+        let set = NuclearBall::new(rows, cols, 1.0).unwrap();
+        let v = lmo(&set, &g);
+        prop_assert!((dot(&g, &v) + s1).abs() <= 1e-9 * s1 + 1e-300, "cold: {} vs {}", dot(&g, &v), -s1);
+        let e = gauss(&mut r, rows * cols);
+        let gt = add_scaled(&g, 1e-3 * s1 / norm(&e).max(EPS), &e);
+        let st = svd(&gt, rows, cols).s[0];
+        let vt = lmo(&set, &gt);
+        prop_assert!((dot(&gt, &vt) + st).abs() <= 1e-9 * st + 1e-300, "warm: {} vs {}", dot(&gt, &vt), -st);
+        let v2: Vec<f64> = (0..cols).map(|j| d.v[j * k + 1]).collect();
+        let tp = top_singular_pair(&g, rows, cols, Some(&v2), 1e-12, 300);
+        prop_assert!((tp.sigma - s1).abs() <= 1e-9 * s1, "from v2: {} vs {s1}", tp.sigma);
+    }
 }

@@ -11,7 +11,7 @@
 #![allow(dead_code)]
 
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
+use proptest::test_runner::{FileFailurePersistence, RngSeed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -27,19 +27,37 @@ pub const EPS: f64 = f64::EPSILON;
 
 /// Proptest configuration: `cases` cases, regressions persisted in
 /// `fixtures/proptest-regressions/<file>` (committed).
+///
+/// Reproducible by default: the case generator is seeded from the file name (a stable FNV-1a
+/// hash), unless `PROPTEST_RNG_SEED` is set. `SADDLEFW_PROPTEST_MULT=k` multiplies the case
+/// counts for a deeper (slower) exploration, e.g. `SADDLEFW_PROPTEST_MULT=20 PROPTEST_RNG_SEED=7`.
 pub fn config(cases: u32, file: &str) -> ProptestConfig {
     let path = format!(
         "{}/fixtures/proptest-regressions/{file}",
         env!("CARGO_MANIFEST_DIR")
     );
+    let mult: u32 = std::env::var("SADDLEFW_PROPTEST_MULT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let default = ProptestConfig::default();
+    let rng_seed = if std::env::var("PROPTEST_RNG_SEED").is_ok() {
+        default.rng_seed
+    } else {
+        let h = file
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        RngSeed::Fixed(h)
+    };
     ProptestConfig {
-        cases,
+        cases: cases.saturating_mul(mult),
+        rng_seed,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(Box::leak(
             path.into_boxed_str(),
         )))),
         // keep shrinking bounded so a failure is reported in seconds
         max_shrink_iters: 2_000,
-        ..ProptestConfig::default()
+        ..default
     }
 }
 
@@ -734,4 +752,17 @@ pub fn has_nuclear(set: &dyn ConvexSet) -> bool {
         }
     }
     rec(&set.spec())
+}
+
+/// Strategy over larger sets (dimension up to a few hundred; matrix sets up to 30 x 30).
+pub fn set_case_large() -> impl Strategy<Value = SetCase> {
+    (0..Kind::ALL.len(), 10usize..300, 2usize..30, any::<u64>()).prop_map(|(k, n, m, seed)| {
+        let kind = Kind::ALL[k];
+        let n = match kind {
+            // matrix kinds use min(n, 6) rows internally; keep them moderate
+            Kind::Nuclear | Kind::UnitColumns | Kind::Dictionary | Kind::NuclearRow | Kind::UnitColumn => n.min(30),
+            _ => n,
+        };
+        SetCase { kind, n, m, seed }
+    })
 }
