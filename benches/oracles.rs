@@ -24,7 +24,10 @@ fn vector_sets(n: usize) -> Vec<(&'static str, Box<dyn ConvexSet>)> {
         ("simplex", Box::new(Simplex::new(n, 1.0).unwrap())),
         ("l1_ball", Box::new(L1Ball::new(n, 1.0).unwrap())),
         ("l2_ball", Box::new(L2Ball::centered(n, 1.0).unwrap())),
-        ("box", Box::new(BoxSet::new(vec![-1.0; n], vec![1.0; n]).unwrap())),
+        (
+            "box",
+            Box::new(BoxSet::new(vec![-1.0; n], vec![1.0; n]).unwrap()),
+        ),
         (
             "unit_columns",
             Box::new(UnitColumns::new(10, n / 10, 1.0).unwrap()),
@@ -87,7 +90,12 @@ fn bench_nuclear(c: &mut Criterion) {
         let scale = 1e-3 * svd(&g, rows, cols).s[0] / (e.iter().map(|v| v * v).sum::<f64>()).sqrt();
         let mut t = 0usize;
         let steps: Vec<Vec<f64>> = (0..8)
-            .map(|s| g.iter().zip(&e).map(|(a, b)| a + scale * s as f64 * b).collect())
+            .map(|s| {
+                g.iter()
+                    .zip(&e)
+                    .map(|(a, b)| a + scale * s as f64 * b)
+                    .collect()
+            })
             .collect();
         set.lmo(&steps[0], &mut out);
         group.bench_function(BenchmarkId::new("warm", &id), |b| {
@@ -121,7 +129,9 @@ fn bench_nuclear(c: &mut Criterion) {
     .unwrap();
     let g = gauss(&mut r, prod.dim());
     let mut out = vec![0.0; prod.dim()];
-    c.bench_function("dictionary_set/lmo", |b| b.iter(|| prod.lmo(black_box(&g), &mut out)));
+    c.bench_function("dictionary_set/lmo", |b| {
+        b.iter(|| prod.lmo(black_box(&g), &mut out))
+    });
     c.bench_function("dictionary_set/project", |b| {
         b.iter(|| prod.project(black_box(&g), &mut out))
     });

@@ -51,20 +51,21 @@ impl FromStr for Setting {
             Some(b) => (b, true),
             None => (s, false),
         };
-        let (convex, strongly_concave) =
-            match base {
-                "nc-c" => (false, false),
-                "nc-sc" => (false, true),
-                "c-c" => (true, false),
-                "c-sc" => (true, true),
-                _ => return Err(Error::input(
+        let (convex, strongly_concave) = match base {
+            "nc-c" => (false, false),
+            "nc-sc" => (false, true),
+            "c-c" => (true, false),
+            "c-sc" => (true, true),
+            _ => {
+                return Err(Error::input(
                     "generator spec",
                     "setting",
                     format!(
                         "unknown setting {s:?} (expected nc-c, nc-sc, c-c, c-sc, optionally +sc)"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         Ok(Setting {
             convex,
             strongly_concave,
@@ -410,7 +411,9 @@ fn ensure_negative_curvature(a: &mut [f64], n: usize, simplex: bool) {
         let fro = a.iter().map(|v| v * v).sum::<f64>().sqrt();
         let c = fro + 1.0;
         let mut pa = a.to_vec();
-        let row: Vec<f64> = (0..n).map(|i| (0..n).map(|j| a[i * n + j]).sum::<f64>() / n as f64).collect();
+        let row: Vec<f64> = (0..n)
+            .map(|i| (0..n).map(|j| a[i * n + j]).sum::<f64>() / n as f64)
+            .collect();
         let tot: f64 = row.iter().sum::<f64>() / n as f64;
         for i in 0..n {
             for j in 0..n {

@@ -487,7 +487,13 @@ fn tridiagonal_top(alpha: &[f64], beta: &[f64]) -> (f64, Vec<f64>) {
         let mut count = 0;
         let mut d = 1.0;
         for i in 0..n {
-            d = alpha[i] - x - if i > 0 { beta[i - 1] * beta[i - 1] / d } else { 0.0 };
+            d = alpha[i]
+                - x
+                - if i > 0 {
+                    beta[i - 1] * beta[i - 1] / d
+                } else {
+                    0.0
+                };
             if d == 0.0 {
                 d = -f64::EPSILON * scale;
             }

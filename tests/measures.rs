@@ -41,7 +41,11 @@ struct Sample {
 
 fn sample(p: &dyn SaddleProblem, x: &[f64], y: &[f64], r: &mut ChaCha8Rng) -> Sample {
     let sigma = log_uniform(r, 1e-3, 1e2);
-    let beta = if r.gen_bool(0.2) { 0.0 } else { log_uniform(r, 1e-3, 10.0) };
+    let beta = if r.gen_bool(0.2) {
+        0.0
+    } else {
+        log_uniform(r, 1e-3, 10.0)
+    };
     let y0 = random_point(p.y_set(), r, Draw::Any);
     let k = p.constants();
     Sample {
@@ -84,18 +88,34 @@ impl Sample {
         }
         // lemma:repeat-proj->fw (a): G_X^LMO <= (sigma ||grad_x L|| + Dx) G_X^PO
         if self.gx_lmo > (self.sigma * self.grad_x_norm + self.dx) * self.gx_po + t {
-            return Err(format!("lemma:repeat-proj->fw (a) fails: {} > {}", self.gx_lmo, (self.sigma * self.grad_x_norm + self.dx) * self.gx_po));
+            return Err(format!(
+                "lemma:repeat-proj->fw (a) fails: {} > {}",
+                self.gx_lmo,
+                (self.sigma * self.grad_x_norm + self.dx) * self.gx_po
+            ));
         }
         // (b): G_X^PO <= sqrt(G_X^LMO / sigma), squared: sigma G_X^PO^2 <= G_X^LMO
         if self.sigma * self.gx_po.powi(2) > self.gx_lmo + t {
-            return Err(format!("lemma:repeat-proj->fw (b) fails: sigma PO^2 = {} > LMO = {}", self.sigma * self.gx_po.powi(2), self.gx_lmo));
+            return Err(format!(
+                "lemma:repeat-proj->fw (b) fails: sigma PO^2 = {} > LMO = {}",
+                self.sigma * self.gx_po.powi(2),
+                self.gx_lmo
+            ));
         }
         // lemma:common-upper-bounds (1): G_Y <= H + Dy^2 beta / 2 for any y
         if self.gy.lower > self.h.upper + self.dy.powi(2) * self.beta / 2.0 + t {
-            return Err(format!("G_Y = {:?} > H + Dy^2 beta/2 (H = {:?})", self.gy, self.h));
+            return Err(format!(
+                "G_Y = {:?} > H + Dy^2 beta/2 (H = {:?})",
+                self.gy, self.h
+            ));
         }
         // certified intervals are at most 1e-10 relative wide (issue contract)
-        for (name, i) in [("G_Y", Some(self.gy)), ("H", Some(self.h)), ("G^Dual", self.g_dual), ("G^Opt", self.g_opt)] {
+        for (name, i) in [
+            ("G_Y", Some(self.gy)),
+            ("H", Some(self.h)),
+            ("G^Dual", self.g_dual),
+            ("G^Opt", self.g_opt),
+        ] {
             if let Some(i) = i {
                 if !(i.relative_width() <= 1e-10) {
                     return Err(format!("{name} interval {i:?} wider than 1e-10 relative"));
@@ -201,19 +221,34 @@ fn negative_controls_for_measure_checks() {
             }
         }
     }
-    assert!(broken_sign > 0 && broken_order > 0 && broken_a > 0, "{broken_sign} {broken_order} {broken_a}");
+    assert!(
+        broken_sign > 0 && broken_order > 0 && broken_a > 0,
+        "{broken_sign} {broken_order} {broken_a}"
+    );
     // (b) is tight at the centre of a ball with sigma = r/||g||: x - sigma g is the LMO vertex
-    let spec = GeneratorSpec { x: XKind::L2, ..GeneratorSpec::new(Family::Quadratic, "c-sc".parse().unwrap(), 5, 3, 8) };
+    let spec = GeneratorSpec {
+        x: XKind::L2,
+        ..GeneratorSpec::new(Family::Quadratic, "c-sc".parse().unwrap(), 5, 3, 8)
+    };
     let inst = spec.generate().unwrap();
     let p = inst.problem.as_ref();
     let x = centre(p.x_set());
     let y = inst.y0.clone();
     let g = norm(&gx(p, &x, &y));
     let sigma = (p.constants().dx / 2.0) / g;
-    let (lmo_gap, po) = (measures::gx_lmo(p, &x, &y), measures::gx_po(p, &x, &y, sigma));
+    let (lmo_gap, po) = (
+        measures::gx_lmo(p, &x, &y),
+        measures::gx_po(p, &x, &y, sigma),
+    );
     assert!(sigma * po * po <= lmo_gap * (1.0 + 1e-12));
-    assert!(po > 0.5 * (lmo_gap / sigma).sqrt(), "(b) with a halved constant is not rejected");
-    assert!((sigma * po * po - lmo_gap).abs() <= 1e-12 * lmo_gap, "(b) is tight here");
+    assert!(
+        po > 0.5 * (lmo_gap / sigma).sqrt(),
+        "(b) with a halved constant is not rejected"
+    );
+    assert!(
+        (sigma * po * po - lmo_gap).abs() <= 1e-12 * lmo_gap,
+        "(b) is tight here"
+    );
 }
 
 /// At the known saddle point of every Saddle instance, G^Dual and G^Opt are 0 to 1e-10 (and
@@ -223,7 +258,16 @@ fn measures_vanish_at_known_saddle() {
     for seed in 0..8u64 {
         for setting in Setting::all().into_iter().filter(|s| s.convex) {
             for x in XKINDS {
-                let spec = GeneratorSpec { x, ..GeneratorSpec::new(Family::Saddle, setting, 2 + (seed as usize % 5), 2 + (seed as usize % 3), seed) };
+                let spec = GeneratorSpec {
+                    x,
+                    ..GeneratorSpec::new(
+                        Family::Saddle,
+                        setting,
+                        2 + (seed as usize % 5),
+                        2 + (seed as usize % 3),
+                        seed,
+                    )
+                };
                 let inst = spec.generate().unwrap();
                 let p = inst.problem.as_ref();
                 let (xs, ys) = p.known_saddle().unwrap();
@@ -231,8 +275,16 @@ fn measures_vanish_at_known_saddle() {
                 let tol = 1e-10 * value_scale(p, &xs, &ys);
                 let dual = measures::g_dual(p, &xs, &ys).unwrap();
                 let opt = measures::g_opt(p, &xs).unwrap();
-                for (name, i) in [("G^Dual", dual), ("G^Opt", opt), ("G_Y", measures::gy(p, &xs, &ys)), ("H", measures::h(p, &xs, &ys, 0.5, &ys))] {
-                    assert!(i.lower.abs() <= tol && i.upper.abs() <= tol, "{spec}: {name} = {i:?}");
+                for (name, i) in [
+                    ("G^Dual", dual),
+                    ("G^Opt", opt),
+                    ("G_Y", measures::gy(p, &xs, &ys)),
+                    ("H", measures::h(p, &xs, &ys, 0.5, &ys)),
+                ] {
+                    assert!(
+                        i.lower.abs() <= tol && i.upper.abs() <= tol,
+                        "{spec}: {name} = {i:?}"
+                    );
                 }
                 assert!(measures::gx_lmo(p, &xs, &ys).abs() <= tol, "{spec}");
                 assert!(measures::gx_po(p, &xs, &ys, 0.1).abs() <= tol, "{spec}");
@@ -254,14 +306,31 @@ fn f_star_smooth_matches_exact_saddle_value() {
     for seed in 0..12u64 {
         for setting in ["c-sc", "c-sc+sc"] {
             for x in XKINDS {
-                let spec = GeneratorSpec { x, ..GeneratorSpec::new(Family::Saddle, setting.parse().unwrap(), 2 + seed as usize % 6, 2 + seed as usize % 4, seed) };
+                let spec = GeneratorSpec {
+                    x,
+                    ..GeneratorSpec::new(
+                        Family::Saddle,
+                        setting.parse().unwrap(),
+                        2 + seed as usize % 6,
+                        2 + seed as usize % 4,
+                        seed,
+                    )
+                };
                 let inst = spec.generate().unwrap();
                 let p = inst.problem.as_ref();
                 let exact = p.f_star().unwrap();
                 assert_eq!(exact.width(), 0.0);
                 let cert = f_star_smooth(p).unwrap();
-                let t = 1e-12 * value_scale(p, &p.known_saddle().unwrap().0, &p.known_saddle().unwrap().1);
-                assert!(cert.lower <= exact.mid() + t && exact.mid() <= cert.upper + t, "{spec}: {cert:?} vs {exact:?}");
+                let t = 1e-12
+                    * value_scale(
+                        p,
+                        &p.known_saddle().unwrap().0,
+                        &p.known_saddle().unwrap().1,
+                    );
+                assert!(
+                    cert.lower <= exact.mid() + t && exact.mid() <= cert.upper + t,
+                    "{spec}: {cert:?} vs {exact:?}"
+                );
                 assert!(cert.relative_width() <= 1e-10, "{spec}: {cert:?}");
             }
         }
@@ -300,11 +369,24 @@ fn certified_maximize_is_valid_even_when_capped() {
             for cap in [1, 10, 50, 200_000] {
                 let c = maximize(set.as_ref(), &start, 1.0, 1.0, &value, &grad, 1e-12, cap);
                 let tol = 1e-13 * (1.0 + exact.abs());
-                assert!(c.value.lower <= exact + tol && exact <= c.value.upper + tol, "{} cap {cap}: {:?} vs {exact}", set.name(), c.value);
-                assert!((value(&c.point) - c.value.lower).abs() <= tol, "lower end is not the value at the point");
+                assert!(
+                    c.value.lower <= exact + tol && exact <= c.value.upper + tol,
+                    "{} cap {cap}: {:?} vs {exact}",
+                    set.name(),
+                    c.value
+                );
+                assert!(
+                    (value(&c.point) - c.value.lower).abs() <= tol,
+                    "lower end is not the value at the point"
+                );
                 assert!(member(set.as_ref(), &c.point, 1e-12));
                 if cap == 200_000 {
-                    assert!(c.value.relative_width() <= 1e-10, "{}: {:?}", set.name(), c.value);
+                    assert!(
+                        c.value.relative_width() <= 1e-10,
+                        "{}: {:?}",
+                        set.name(),
+                        c.value
+                    );
                 }
             }
             // merely concave (rank-one curvature): certified, and tight unless capped
@@ -317,8 +399,23 @@ fn certified_maximize_is_valid_even_when_capped() {
                     out[i] = -ay * a[i] + b[i];
                 }
             };
-            let c = maximize(set.as_ref(), &start, dot(&a, &a), 0.0, &phi, &dphi, 1e-12, 200_000);
-            assert!(c.value.relative_width() <= 1e-10, "{} trial {trial}: {:?} after {} iterations", set.name(), c.value, c.iterations);
+            let c = maximize(
+                set.as_ref(),
+                &start,
+                dot(&a, &a),
+                0.0,
+                &phi,
+                &dphi,
+                1e-12,
+                200_000,
+            );
+            assert!(
+                c.value.relative_width() <= 1e-10,
+                "{} trial {trial}: {:?} after {} iterations",
+                set.name(),
+                c.value,
+                c.iterations
+            );
             // independent lower bound: the best of many feasible points never beats the upper end
             for _ in 0..200 {
                 let q = random_point(set.as_ref(), &mut r, Draw::Any);
@@ -342,17 +439,39 @@ fn certified_path_for_non_isotropic_quadratics() {
         let w = gauss(&mut r, dy);
         for i in 0..dy {
             for j in 0..dy {
-                c[i * dy + j] = w[i] * w[j] + if trial % 2 == 0 { 0.3 * (i == j) as u8 as f64 * (1.0 + i as f64) } else { 0.0 };
+                c[i * dy + j] = w[i] * w[j]
+                    + if trial % 2 == 0 {
+                        0.3 * (i == j) as u8 as f64 * (1.0 + i as f64)
+                    } else {
+                        0.0
+                    };
             }
         }
-        let y_set: Box<dyn ConvexSet> = if trial % 3 == 0 { Box::new(L2Ball::centered(dy, 1.0).unwrap()) } else { Box::new(Simplex::new(dy, 1.0).unwrap()) };
-        let q = Quadratic::new(a, b, c, gauss(&mut r, dx), gauss(&mut r, dy), Box::new(L1Ball::new(dx, 1.0).unwrap()), y_set).unwrap();
+        let y_set: Box<dyn ConvexSet> = if trial % 3 == 0 {
+            Box::new(L2Ball::centered(dy, 1.0).unwrap())
+        } else {
+            Box::new(Simplex::new(dy, 1.0).unwrap())
+        };
+        let q = Quadratic::new(
+            a,
+            b,
+            c,
+            gauss(&mut r, dx),
+            gauss(&mut r, dy),
+            Box::new(L1Ball::new(dx, 1.0).unwrap()),
+            y_set,
+        )
+        .unwrap();
         assert!(q.y_model(&[0.0; 3]).is_none());
         let x = random_point(q.x_set(), &mut r, Draw::Any);
         let y0 = random_point(q.y_set(), &mut r, Draw::Any);
         let beta = if trial % 4 == 1 { 0.0 } else { 0.05 };
         let s = q.y_star(&x, beta, &y0);
-        assert!(s.value.relative_width() <= 1e-10, "trial {trial}: {:?}", s.value);
+        assert!(
+            s.value.relative_width() <= 1e-10,
+            "trial {trial}: {:?}",
+            s.value
+        );
         // independent: 20000 plain projected-gradient steps with step 1/(Lyy + beta)
         let k = q.constants();
         let mut y = y0.clone();
@@ -362,8 +481,16 @@ fn certified_path_for_non_isotropic_quadratics() {
         }
         let v = l_beta(&q, &x, &y, beta, &y0);
         let t = tol_at(&q, &x, &y);
-        assert!(v <= s.value.upper + t, "trial {trial}: PG value {v} above the certified {:?}", s.value);
-        assert!(v >= s.value.lower - 1e-8 * (1.0 + v.abs()), "trial {trial}: PG value {v} far below {:?}", s.value);
+        assert!(
+            v <= s.value.upper + t,
+            "trial {trial}: PG value {v} above the certified {:?}",
+            s.value
+        );
+        assert!(
+            v >= s.value.lower - 1e-8 * (1.0 + v.abs()),
+            "trial {trial}: PG value {v} far below {:?}",
+            s.value
+        );
     }
 }
 
@@ -396,8 +523,14 @@ fn rejects(text: &str, field: &str, reason: &str) {
         Ok(_) => panic!("accepted: {text}"),
         Err(e) => {
             let msg = e.to_string();
-            assert!(msg.contains(field), "error {msg:?} does not name the field {field:?}");
-            assert!(msg.contains(reason), "error {msg:?} does not give the reason {reason:?}");
+            assert!(
+                msg.contains(field),
+                "error {msg:?} does not name the field {field:?}"
+            );
+            assert!(
+                msg.contains(reason),
+                "error {msg:?} does not give the reason {reason:?}"
+            );
         }
     }
 }
@@ -488,7 +621,8 @@ fn quadratic_file_round_trips() {
             assert_eq!(gy(b, &x, &y), gy(&q, &x, &y));
         }
         // re-serialising the parsed file gives the same text
-        let again = serde_json::to_string_pretty(&QuadraticFile::parse(&text, "t").unwrap()).unwrap();
+        let again =
+            serde_json::to_string_pretty(&QuadraticFile::parse(&text, "t").unwrap()).unwrap();
         assert_eq!(again, text);
     }
 }
@@ -498,39 +632,93 @@ fn quadratic_file_rejections_name_the_field() {
     use serde_json::json;
     // shapes
     rejects(&with(|v| v["A"] = json!([[1.0, 0.0]])), "A", "rows");
-    rejects(&with(|v| v["A"] = json!([[1.0, 0.0], [0.0]])), "A[1]", "columns");
+    rejects(
+        &with(|v| v["A"] = json!([[1.0, 0.0], [0.0]])),
+        "A[1]",
+        "columns",
+    );
     rejects(&with(|v| v["B"] = json!([[1.0, 0.0]])), "B", "rows");
     rejects(&with(|v| v["B"][2] = json!([1.0])), "B[2]", "columns");
     rejects(&with(|v| v["C"] = json!([[1.0]])), "C", "rows");
     rejects(&with(|v| v["x0"] = json!([0.0])), "x0", "length");
     rejects(&with(|v| v["y0"] = json!([1.0, 0.0])), "y0", "length");
-    rejects(&with(|v| v["x_set"] = json!({"kind": "l2_ball", "radius": 1.0, "center": [0.0]})), "x_set", "center");
+    rejects(
+        &with(|v| v["x_set"] = json!({"kind": "l2_ball", "radius": 1.0, "center": [0.0]})),
+        "x_set",
+        "center",
+    );
     // symmetry beyond 1e-12 (and acceptance within it)
-    rejects(&with(|v| v["A"][0][1] = json!(0.5 + 1e-9)), "A", "symmetric");
+    rejects(
+        &with(|v| v["A"][0][1] = json!(0.5 + 1e-9)),
+        "A",
+        "symmetric",
+    );
     rejects(&with(|v| v["C"][2][0] = json!(1e-9)), "C", "symmetric");
     assert!(load_text(&with(|v| v["A"][0][1] = json!(0.5 + 1e-14))).is_ok());
     // C not PSD
-    rejects(&with(|v| v["C"][1][1] = json!(-0.5)), "C", "positive semidefinite");
+    rejects(
+        &with(|v| v["C"][1][1] = json!(-0.5)),
+        "C",
+        "positive semidefinite",
+    );
     // starts outside the sets
     rejects(&with(|v| v["x0"] = json!([0.9, 0.5])), "x0", "not in X");
-    rejects(&with(|v| v["y0"] = json!([0.5, 0.5, 0.5])), "y0", "not in Y");
-    rejects(&with(|v| v["y0"] = json!([1.2, -0.2, 0.0])), "y0", "not in Y");
+    rejects(
+        &with(|v| v["y0"] = json!([0.5, 0.5, 0.5])),
+        "y0",
+        "not in Y",
+    );
+    rejects(
+        &with(|v| v["y0"] = json!([1.2, -0.2, 0.0])),
+        "y0",
+        "not in Y",
+    );
     // bad set parameters
-    rejects(&with(|v| v["x_set"] = json!({"kind": "l1_ball", "radius": -1.0})), "x_set", "radius");
-    rejects(&with(|v| v["y_set"] = json!({"kind": "box", "lower": 1.0, "upper": 0.0})), "y_set", "empty box");
+    rejects(
+        &with(|v| v["x_set"] = json!({"kind": "l1_ball", "radius": -1.0})),
+        "x_set",
+        "radius",
+    );
+    rejects(
+        &with(|v| v["y_set"] = json!({"kind": "box", "lower": 1.0, "upper": 0.0})),
+        "y_set",
+        "empty box",
+    );
     // unknown kind, unknown format, unknown and missing fields
-    rejects(&with(|v| v["y_set"] = json!({"kind": "hexagon"})), "y_set", "hexagon");
-    rejects(&with(|v| v["format"] = json!("saddlefw-quadratic-v2")), "format", "unknown format");
+    rejects(
+        &with(|v| v["y_set"] = json!({"kind": "hexagon"})),
+        "y_set",
+        "hexagon",
+    );
+    rejects(
+        &with(|v| v["format"] = json!("saddlefw-quadratic-v2")),
+        "format",
+        "unknown format",
+    );
     rejects(&with(|v| v["extra"] = json!(1)), "extra", "unknown field");
-    rejects(&with(|v| { v.as_object_mut().unwrap().remove("C"); }), "C", "missing field");
+    rejects(
+        &with(|v| {
+            v.as_object_mut().unwrap().remove("C");
+        }),
+        "C",
+        "missing field",
+    );
     // non-finite numbers: JSON has no NaN/inf literal; an overflowing literal is rejected at
     // parse time and the error names the field it occurs in
     let text = sample_file().to_string().replacen("2.0", "1e999", 1);
     assert!(text.contains("1e999"));
     rejects(&text, "A", "out of range");
-    let text = sample_file().to_string().replace("[0.2,0.3,0.5]", "[0.2,0.3,-1e999]");
+    let text = sample_file()
+        .to_string()
+        .replace("[0.2,0.3,0.5]", "[0.2,0.3,-1e999]");
     rejects(&text, "y0", "out of range");
-    rejects(&sample_file().to_string().replace("[0.2,0.3,0.5]", "[0.2,0.3,NaN]"), "y0", "line");
+    rejects(
+        &sample_file()
+            .to_string()
+            .replace("[0.2,0.3,0.5]", "[0.2,0.3,NaN]"),
+        "y0",
+        "line",
+    );
     // malformed JSON names the location
     rejects("{\"format\": ", "line", "EOF");
     // an unreadable path names the path
@@ -567,7 +755,8 @@ fn f_star_certified_without_closed_form() {
         let mut a = vec![0.0; dx * dx];
         for i in 0..dx {
             for j in 0..dx {
-                a[i * dx + j] = (0..dx).map(|k| g[i * dx + k] * g[j * dx + k]).sum::<f64>() / dx as f64;
+                a[i * dx + j] =
+                    (0..dx).map(|k| g[i * dx + k] * g[j * dx + k]).sum::<f64>() / dx as f64;
             }
         }
         for i in 0..dx {
@@ -576,26 +765,50 @@ fn f_star_certified_without_closed_form() {
             }
         }
         let b = gauss(&mut r, dy * dx);
-        let c = vec![1.0, 0.3, 0.0, 0.3, 0.8, 0.1, 0.0, 0.1, 0.5 + 0.1 * trial as f64];
+        let c = vec![
+            1.0,
+            0.3,
+            0.0,
+            0.3,
+            0.8,
+            0.1,
+            0.0,
+            0.1,
+            0.5 + 0.1 * trial as f64,
+        ];
         let xs = vec![0.1, -0.2, 0.15];
         let ys = vec![0.3, 0.3, 0.4];
         // lin_a = -(A xs + B^T ys), lin_c = B xs - C ys: (xs, ys) is stationary
         let mut lin_a = vec![0.0; dx];
         let mut lin_c = vec![0.0; dy];
         for i in 0..dx {
-            lin_a[i] = -((0..dx).map(|j| a[i * dx + j] * xs[j]).sum::<f64>() + (0..dy).map(|j| b[j * dx + i] * ys[j]).sum::<f64>());
+            lin_a[i] = -((0..dx).map(|j| a[i * dx + j] * xs[j]).sum::<f64>()
+                + (0..dy).map(|j| b[j * dx + i] * ys[j]).sum::<f64>());
         }
         for i in 0..dy {
-            lin_c[i] = (0..dx).map(|j| b[i * dx + j] * xs[j]).sum::<f64>() - (0..dy).map(|j| c[i * dy + j] * ys[j]).sum::<f64>();
+            lin_c[i] = (0..dx).map(|j| b[i * dx + j] * xs[j]).sum::<f64>()
+                - (0..dy).map(|j| c[i * dy + j] * ys[j]).sum::<f64>();
         }
-        let q = Quadratic::new(a, b, c, lin_a, lin_c, Box::new(L1Ball::new(dx, 1.0).unwrap()), Box::new(Simplex::new(dy, 1.0).unwrap())).unwrap();
+        let q = Quadratic::new(
+            a,
+            b,
+            c,
+            lin_a,
+            lin_c,
+            Box::new(L1Ball::new(dx, 1.0).unwrap()),
+            Box::new(Simplex::new(dy, 1.0).unwrap()),
+        )
+        .unwrap();
         assert!(q.y_model(&xs).is_none() && q.convex_in_x() && q.constants().mu > 0.0);
         let exact = q.value(&xs, &ys);
         let t = 1e-12 * value_scale(&q, &xs, &ys);
         assert!(norm(&gx(&q, &xs, &ys)) <= t && norm(&gy(&q, &xs, &ys)) <= t);
         let fs = q.f_star().unwrap();
         assert!(fs.relative_width() <= 1e-10, "trial {trial}: {fs:?}");
-        assert!(fs.lower <= exact + t && exact <= fs.upper + t, "trial {trial}: f* interval {fs:?} misses the exact {exact}");
+        assert!(
+            fs.lower <= exact + t && exact <= fs.upper + t,
+            "trial {trial}: f* interval {fs:?} misses the exact {exact}"
+        );
         // G^Opt at the saddle point is then certified to contain 0
         let go = measures::g_opt(&q, &xs).unwrap();
         assert!(go.lower <= t && go.upper >= -t, "{go:?}");

@@ -34,7 +34,12 @@ struct Broken<'a> {
 
 impl<'a> Broken<'a> {
     fn new(inner: &'a dyn SaddleProblem) -> Self {
-        Broken { inner, scale: [1.0; 4], mu_shift: 0.0, grad_x_scale: 1.0 }
+        Broken {
+            inner,
+            scale: [1.0; 4],
+            mu_shift: 0.0,
+            grad_x_scale: 1.0,
+        }
     }
 }
 
@@ -83,21 +88,34 @@ impl SaddleProblem for Broken<'_> {
 /// derivative bound `M3 <= kappa omega <= 2 * 2pi / 0.7` of the cosine family (0 for
 /// quadratics) is below 2e-8, rounding `EPS * scale / h` below 3e-12 scale; tolerance
 /// `1e-7 * scale`.
-fn check_gradients(p: &dyn SaddleProblem, x: &[f64], y: &[f64], r: &mut ChaCha8Rng) -> Result<(), String> {
+fn check_gradients(
+    p: &dyn SaddleProblem,
+    x: &[f64],
+    y: &[f64],
+    r: &mut ChaCha8Rng,
+) -> Result<(), String> {
     let scale = value_scale(p, x, y);
     let (gxv, gyv) = (gx(p, x, y), gy(p, x, y));
     for _ in 0..4 {
         let h = 1e-4 * p.x_set().diameter().max(1e-3);
         let d = unit(r, x.len());
-        let fd = (p.value(&add_scaled(x, h, &d), y) - p.value(&add_scaled(x, -h, &d), y)) / (2.0 * h);
+        let fd =
+            (p.value(&add_scaled(x, h, &d), y) - p.value(&add_scaled(x, -h, &d), y)) / (2.0 * h);
         if (fd - dot(&gxv, &d)).abs() > 1e-7 * scale {
-            return Err(format!("grad_x . d = {} but finite difference {fd}", dot(&gxv, &d)));
+            return Err(format!(
+                "grad_x . d = {} but finite difference {fd}",
+                dot(&gxv, &d)
+            ));
         }
         let h = 1e-4 * p.y_set().diameter().max(1e-3);
         let d = unit(r, y.len());
-        let fd = (p.value(x, &add_scaled(y, h, &d)) - p.value(x, &add_scaled(y, -h, &d))) / (2.0 * h);
+        let fd =
+            (p.value(x, &add_scaled(y, h, &d)) - p.value(x, &add_scaled(y, -h, &d))) / (2.0 * h);
         if (fd - dot(&gyv, &d)).abs() > 1e-7 * scale {
-            return Err(format!("grad_y . d = {} but finite difference {fd}", dot(&gyv, &d)));
+            return Err(format!(
+                "grad_y . d = {} but finite difference {fd}",
+                dot(&gyv, &d)
+            ));
         }
     }
     Ok(())
@@ -155,7 +173,11 @@ fn ratio(p: &dyn SaddleProblem, b: Block, x: &[f64], y: &[f64], moved: &[f64]) -
 
 /// Random pairs never exceed the declared block constants (relative tolerance 1e-9 plus the
 /// rounding allowance). Returns the largest ratio seen per block.
-fn check_lipschitz_upper(p: &dyn SaddleProblem, r: &mut ChaCha8Rng, pairs: usize) -> Result<[f64; 4], String> {
+fn check_lipschitz_upper(
+    p: &dyn SaddleProblem,
+    r: &mut ChaCha8Rng,
+    pairs: usize,
+) -> Result<[f64; 4], String> {
     let k = p.constants();
     let mut best = [0.0f64; 4];
     for _ in 0..pairs {
@@ -165,14 +187,20 @@ fn check_lipschitz_upper(p: &dyn SaddleProblem, r: &mut ChaCha8Rng, pairs: usize
         let yp = random_point(p.y_set(), r, Draw::Any);
         for (i, b) in BLOCKS.iter().enumerate() {
             let moved = if varies_x(*b) { &xp } else { &yp };
-            let step = if varies_x(*b) { dist(&x, moved) } else { dist(&y, moved) };
+            let step = if varies_x(*b) {
+                dist(&x, moved)
+            } else {
+                dist(&y, moved)
+            };
             if step < 1e-6 * (1.0 + p.x_set().diameter() + p.y_set().diameter()) {
                 continue;
             }
             let (q, slack) = ratio(p, *b, &x, &y, moved);
             let l = declared(&k, *b);
             if q > l * (1.0 + 1e-9) + slack {
-                return Err(format!("{b:?}: ratio {q} exceeds the declared constant {l}"));
+                return Err(format!(
+                    "{b:?}: ratio {q} exceeds the declared constant {l}"
+                ));
             }
             best[i] = best[i].max(q);
         }
@@ -184,7 +212,13 @@ fn check_lipschitz_upper(p: &dyn SaddleProblem, r: &mut ChaCha8Rng, pairs: usize
 /// restricted to the tangent space of the moving set, with `J v` and `J^T w` evaluated as
 /// central gradient differences (`J^T` of a cross block is the other cross block: mixed
 /// partials commute). Independent of the family's constants.
-fn top_direction(p: &dyn SaddleProblem, b: Block, x: &[f64], y: &[f64], r: &mut ChaCha8Rng) -> Vec<f64> {
+fn top_direction(
+    p: &dyn SaddleProblem,
+    b: Block,
+    x: &[f64],
+    y: &[f64],
+    r: &mut ChaCha8Rng,
+) -> Vec<f64> {
     let apply = |blk: Block, v: &[f64]| -> Vec<f64> {
         let nv = norm(v).max(1e-300);
         if varies_x(blk) {
@@ -229,7 +263,11 @@ fn constructed_ratio(p: &dyn SaddleProblem, b: Block, r: &mut ChaCha8Rng) -> (f6
     if norm(&v) == 0.0 {
         return (0.0, 0.0);
     }
-    let (base, set_in) = if varies_x(b) { (&x, p.x_set()) } else { (&y, p.y_set()) };
+    let (base, set_in) = if varies_x(b) {
+        (&x, p.x_set())
+    } else {
+        (&y, p.y_set())
+    };
     let mut tau = 1e-2 * set_in.diameter();
     let mut moved = add_scaled(base, tau, &v);
     while !member(set_in, &moved, 1e-12) && tau > 1e-12 {
@@ -248,14 +286,22 @@ fn check_lipschitz_tight(p: &dyn SaddleProblem, r: &mut ChaCha8Rng) -> Result<()
         let (q, slack) = constructed_ratio(p, *b, r);
         let l = declared(&k, *b);
         if q > l * (1.0 + 1e-9) + slack {
-            return Err(format!("{b:?}: constructed ratio {q} exceeds the declared constant {l}"));
+            return Err(format!(
+                "{b:?}: constructed ratio {q} exceeds the declared constant {l}"
+            ));
         }
         best[i] = best[i].max(q);
     }
     let lyx_seen = best[1].max(best[2]);
-    for (name, seen, l) in [("lxx", best[0], k.lxx), ("lyx", lyx_seen, k.lyx), ("lyy", best[3], k.lyy)] {
+    for (name, seen, l) in [
+        ("lxx", best[0], k.lxx),
+        ("lyx", lyx_seen, k.lyx),
+        ("lyy", best[3], k.lyy),
+    ] {
         if seen < 0.9 * l {
-            return Err(format!("declared {name} = {l} is loose: best sampled ratio {seen}"));
+            return Err(format!(
+                "declared {name} = {l} is loose: best sampled ratio {seen}"
+            ));
         }
     }
     Ok(())
@@ -264,24 +310,37 @@ fn check_lipschitz_tight(p: &dyn SaddleProblem, r: &mut ChaCha8Rng) -> Result<()
 /// Strong concavity with modulus `mu` (Assumption 1 (ii)): gradient monotonicity
 /// `(grad_y(x,y) - grad_y(x,y'))^T (y - y') <= -mu ||y - y'||^2` and the segment inequality
 /// `L(x, y_s) >= (1-s) L(x,y) + s L(x,y') + mu/2 s(1-s) ||y - y'||^2`, on random points.
-fn check_mu(p: &dyn SaddleProblem, mu: f64, r: &mut ChaCha8Rng, trials: usize) -> Result<(), String> {
+fn check_mu(
+    p: &dyn SaddleProblem,
+    mu: f64,
+    r: &mut ChaCha8Rng,
+    trials: usize,
+) -> Result<(), String> {
     for _ in 0..trials {
         let x = random_point(p.x_set(), r, Draw::Any);
         let y = random_point(p.y_set(), r, Draw::Any);
         let yp = random_point(p.y_set(), r, Draw::Any);
         let d2 = dist(&y, &yp).powi(2);
         // values and inner products of n terms: rounding 1e-12 (1+n) of the value scale
-        let tol = 1e-12 * (1.0 + (x.len() + y.len()) as f64) * value_scale(p, &x, &y).max(value_scale(p, &x, &yp));
+        let tol = 1e-12
+            * (1.0 + (x.len() + y.len()) as f64)
+            * value_scale(p, &x, &y).max(value_scale(p, &x, &yp));
         let mono = dot(&sub(&gy(p, &x, &y), &gy(p, &x, &yp)), &sub(&y, &yp));
         if mono > -mu * d2 + tol {
-            return Err(format!("gradient monotonicity fails for mu = {mu}: {mono} > {}", -mu * d2));
+            return Err(format!(
+                "gradient monotonicity fails for mu = {mu}: {mono} > {}",
+                -mu * d2
+            ));
         }
         let s: f64 = r.gen_range(0.0..1.0);
         let ys = lerp(&y, &yp, s);
         let lhs = p.value(&x, &ys);
-        let rhs = (1.0 - s) * p.value(&x, &y) + s * p.value(&x, &yp) + 0.5 * mu * s * (1.0 - s) * d2;
+        let rhs =
+            (1.0 - s) * p.value(&x, &y) + s * p.value(&x, &yp) + 0.5 * mu * s * (1.0 - s) * d2;
         if lhs < rhs - tol {
-            return Err(format!("segment inequality fails for mu = {mu}: {lhs} < {rhs}"));
+            return Err(format!(
+                "segment inequality fails for mu = {mu}: {lhs} < {rhs}"
+            ));
         }
     }
     Ok(())
@@ -293,7 +352,9 @@ fn check_convex_x(p: &dyn SaddleProblem, r: &mut ChaCha8Rng, trials: usize) -> R
         let x = random_point(p.x_set(), r, Draw::Any);
         let xp = random_point(p.x_set(), r, Draw::Any);
         let y = random_point(p.y_set(), r, Draw::Any);
-        let tol = 1e-12 * (1.0 + (x.len() + y.len()) as f64) * value_scale(p, &x, &y).max(value_scale(p, &xp, &y));
+        let tol = 1e-12
+            * (1.0 + (x.len() + y.len()) as f64)
+            * value_scale(p, &x, &y).max(value_scale(p, &xp, &y));
         let mono = dot(&sub(&gx(p, &x, &y), &gx(p, &xp, &y)), &sub(&x, &xp));
         if mono < -tol {
             return Err(format!("not convex in x: monotonicity {mono} < 0"));
@@ -311,13 +372,19 @@ fn find_nonconvexity(p: &dyn SaddleProblem, r: &mut ChaCha8Rng) -> Option<f64> {
         let y = random_point(p.y_set(), r, Draw::Any);
         let h = |v: &[f64]| -> Vec<f64> {
             let t = 1e-5 / norm(v).max(1e-300);
-            let d = sub(&gx(p, &add_scaled(&x, t, v), &y), &gx(p, &add_scaled(&x, -t, v), &y));
+            let d = sub(
+                &gx(p, &add_scaled(&x, t, v), &y),
+                &gx(p, &add_scaled(&x, -t, v), &y),
+            );
             d.iter().map(|c| c / (2.0 * t)).collect()
         };
         let mut v = tangent(p.x_set(), &unit(r, x.len()));
         for _ in 0..60 {
             let hv = h(&v);
-            let w = tangent(p.x_set(), &sub(&v.iter().map(|c| lxx * c).collect::<Vec<_>>(), &hv));
+            let w = tangent(
+                p.x_set(),
+                &sub(&v.iter().map(|c| lxx * c).collect::<Vec<_>>(), &hv),
+            );
             let nw = norm(&w);
             if !(nw > 0.0) {
                 break;
@@ -468,16 +535,28 @@ fn negative_control_doubled_constants_are_loose() {
 fn nonconvex_generators_are_nonconvex() {
     let mut r = rng(3);
     for seed in 0..60u64 {
-        for (family, dx) in [(Family::Quadratic, 2), (Family::Quadratic, 3), (Family::Cosine, 2), (Family::Cosine, 20), (Family::Quadratic, 20)] {
+        for (family, dx) in [
+            (Family::Quadratic, 2),
+            (Family::Quadratic, 3),
+            (Family::Cosine, 2),
+            (Family::Cosine, 20),
+            (Family::Quadratic, 20),
+        ] {
             for x in XKINDS {
-                let setting: Setting = ["nc-c", "nc-sc", "nc-c+sc", "nc-sc+sc"][(seed % 4) as usize].parse().unwrap();
+                let setting: Setting = ["nc-c", "nc-sc", "nc-c+sc", "nc-sc+sc"]
+                    [(seed % 4) as usize]
+                    .parse()
+                    .unwrap();
                 let mut spec = GeneratorSpec::new(family, setting, dx, 3, seed);
                 spec.x = x;
                 let inst = spec.generate().unwrap();
                 let p = inst.problem.as_ref();
                 assert!(!p.convex_in_x(), "{spec}");
                 if seed < 8 {
-                    assert!(find_nonconvexity(p, &mut r).is_some(), "{spec}: convex in x");
+                    assert!(
+                        find_nonconvexity(p, &mut r).is_some(),
+                        "{spec}: convex in x"
+                    );
                 }
             }
         }
@@ -535,8 +614,16 @@ struct CalculusSample {
 
 fn calculus_sample(p: &dyn SaddleProblem, r: &mut ChaCha8Rng) -> CalculusSample {
     let k = p.constants();
-    let beta = if k.mu > 0.0 && r.gen_bool(0.3) { 0.0 } else { log_uniform(r, 1e-2, 10.0) };
-    let beta_p = if r.gen_bool(0.3) { 0.0 } else { beta * r.gen_range(0.0..1.0) };
+    let beta = if k.mu > 0.0 && r.gen_bool(0.3) {
+        0.0
+    } else {
+        log_uniform(r, 1e-2, 10.0)
+    };
+    let beta_p = if r.gen_bool(0.3) {
+        0.0
+    } else {
+        beta * r.gen_range(0.0..1.0)
+    };
     let x = random_point(p.x_set(), r, Draw::Any);
     let xp = if r.gen_bool(0.5) {
         random_point(p.x_set(), r, Draw::Any)
@@ -549,10 +636,18 @@ fn calculus_sample(p: &dyn SaddleProblem, r: &mut ChaCha8Rng) -> CalculusSample 
             t *= 0.5;
             xp = add_scaled(&x, t, &d);
         }
-        if member(p.x_set(), &xp, 1e-12) { xp } else { x.clone() }
+        if member(p.x_set(), &xp, 1e-12) {
+            xp
+        } else {
+            x.clone()
+        }
     };
     let y = random_point(p.y_set(), r, Draw::Any);
-    let y0 = if r.gen_bool(0.5) { centre(p.y_set()) } else { random_point(p.y_set(), r, Draw::Any) };
+    let y0 = if r.gen_bool(0.5) {
+        centre(p.y_set())
+    } else {
+        random_point(p.y_set(), r, Draw::Any)
+    };
     let s: InnerMax = p.y_star(&x, beta, &y0);
     let sp = p.y_star(&xp, beta, &y0);
     let l_star = l_beta(p, &x, &s.y, beta, &y0);
@@ -618,7 +713,9 @@ impl CalculusSample {
     /// (iii) `||y*(x) - y*(x')|| <= c Lyx/(beta+mu) ||x - x'||`
     fn item3(&self, c: f64) -> bool {
         // y* is a projection of an affine function of x: rounding ~ 1e-11 (1 + Dy)
-        dist(&self.ys, &self.ysp) <= c * self.k.lyx / self.m() * dist(&self.x, &self.xp) * (1.0 + 1e-9) + 1e-11 * (1.0 + self.k.dy)
+        dist(&self.ys, &self.ysp)
+            <= c * self.k.lyx / self.m() * dist(&self.x, &self.xp) * (1.0 + 1e-9)
+                + 1e-11 * (1.0 + self.k.dy)
     }
     /// (iv) Danskin: grad f_beta = grad_x L(x, y*_beta(x)) (by central differences)
     fn item4(&self, grad_dot_d: f64) -> bool {
@@ -626,17 +723,28 @@ impl CalculusSample {
     }
     /// (v) `||grad f_beta(x) - grad f_beta(x')|| <= (Lxx + Lyx^2/(beta+mu)) ||x - x'||`
     fn item5(&self, with_lyx_term: bool) -> bool {
-        let lf = self.k.lxx + if with_lyx_term { self.k.lyx.powi(2) / self.m() } else { 0.0 };
+        let lf = self.k.lxx
+            + if with_lyx_term {
+                self.k.lyx.powi(2) / self.m()
+            } else {
+                0.0
+            };
         // gradients carry n-term rounding relative to their magnitude
         self.grad_f_diff <= lf * dist(&self.x, &self.xp) * (1.0 + 1e-9) + self.gtol
     }
     /// (vi) `0 <= f_beta'(x) - f_beta(x) <= Dy^2 (beta - beta')/2`
     fn item6(&self) -> bool {
         let lo = self.f_beta_p.minus(&self.f_beta);
-        lo.upper >= -self.tol && lo.lower <= self.k.dy.powi(2) * (self.beta - self.beta_p) / 2.0 + self.tol
+        lo.upper >= -self.tol
+            && lo.lower <= self.k.dy.powi(2) * (self.beta - self.beta_p) / 2.0 + self.tol
     }
     fn check(&self) -> Result<(), String> {
-        let fail = |item: &str| Err(format!("lemma:calculus {item} fails on {} (beta = {}, beta' = {})", self.name, self.beta, self.beta_p));
+        let fail = |item: &str| {
+            Err(format!(
+                "lemma:calculus {item} fails on {} (beta = {}, beta' = {})",
+                self.name, self.beta, self.beta_p
+            ))
+        };
         if !self.item1(0.5) {
             return fail("(i)");
         }
@@ -680,12 +788,17 @@ fn negative_control_lemma_calculus_items_are_sharp() {
                 fails[2] += !s.item3(0.5) as usize; // half the Lipschitz constant of y*
                 fails[3] += !s.item4(s.wrong) as usize; // grad_x L(x, y0) instead of (x, y*)
                 fails[4] += (p.convex_in_x() && !s.item5(false)) as usize; // Lxx alone
-                fails[5] += (s.f_beta_p.minus(&s.f_beta).lower > s.tol) as usize; // reversed: f_beta >= f_beta'
+                fails[5] += (s.f_beta_p.minus(&s.f_beta).lower > s.tol) as usize;
+                // reversed: f_beta >= f_beta'
             }
         }
     }
     for (i, f) in fails.iter().enumerate() {
-        assert!(*f > 0, "the broken variant of lemma:calculus item {} was never rejected", i + 1);
+        assert!(
+            *f > 0,
+            "the broken variant of lemma:calculus item {} was never rejected",
+            i + 1
+        );
     }
 }
 
@@ -712,7 +825,13 @@ fn sym_with_eigs(r: &mut ChaCha8Rng, l: &[f64]) -> Vec<f64> {
     a
 }
 
-fn quadratic(a: Vec<f64>, b: Vec<f64>, c: Vec<f64>, dx: usize, dy: usize) -> saddlefw::Result<Quadratic> {
+fn quadratic(
+    a: Vec<f64>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+    dx: usize,
+    dy: usize,
+) -> saddlefw::Result<Quadratic> {
     Quadratic::new(
         a,
         b,
@@ -786,12 +905,48 @@ fn quadratic_new_rejects_bad_input() {
         let e = res.expect_err("accepted bad input").to_string();
         assert!(e.contains(needle), "{e:?} does not name {needle:?}");
     };
-    check(quadratic(vec![1.0; 3], vec![0.0; 4], ok_c.clone(), 2, 2), "A");
-    check(quadratic(vec![1.0, 2.0, 0.0, 1.0], vec![0.0; 4], ok_c.clone(), 2, 2), "symmetric");
-    check(quadratic(vec![1.0, 0.0, 0.0, 1.0], vec![0.0; 3], ok_c.clone(), 2, 2), "B");
-    check(quadratic(vec![1.0, 0.0, 0.0, 1.0], vec![0.0; 4], vec![1.0, 0.0, 0.0, -1.0], 2, 2), "positive semidefinite");
-    check(quadratic(vec![f64::NAN, 0.0, 0.0, 1.0], vec![0.0; 4], ok_c.clone(), 2, 2), "not finite");
-    check(quadratic(vec![1.0, 0.0, 0.0, 1.0], vec![0.0, f64::INFINITY, 0.0, 0.0], ok_c, 2, 2), "not finite");
+    check(
+        quadratic(vec![1.0; 3], vec![0.0; 4], ok_c.clone(), 2, 2),
+        "A",
+    );
+    check(
+        quadratic(vec![1.0, 2.0, 0.0, 1.0], vec![0.0; 4], ok_c.clone(), 2, 2),
+        "symmetric",
+    );
+    check(
+        quadratic(vec![1.0, 0.0, 0.0, 1.0], vec![0.0; 3], ok_c.clone(), 2, 2),
+        "B",
+    );
+    check(
+        quadratic(
+            vec![1.0, 0.0, 0.0, 1.0],
+            vec![0.0; 4],
+            vec![1.0, 0.0, 0.0, -1.0],
+            2,
+            2,
+        ),
+        "positive semidefinite",
+    );
+    check(
+        quadratic(
+            vec![f64::NAN, 0.0, 0.0, 1.0],
+            vec![0.0; 4],
+            ok_c.clone(),
+            2,
+            2,
+        ),
+        "not finite",
+    );
+    check(
+        quadratic(
+            vec![1.0, 0.0, 0.0, 1.0],
+            vec![0.0, f64::INFINITY, 0.0, 0.0],
+            ok_c,
+            2,
+            2,
+        ),
+        "not finite",
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -863,7 +1018,10 @@ fn bad_generator_specs_are_errors() {
     ] {
         match s.parse::<GeneratorSpec>() {
             Ok(v) => panic!("{s:?} accepted as {v}"),
-            Err(e) => assert!(e.to_string().contains(needle), "{s:?}: {e} does not name {needle:?}"),
+            Err(e) => assert!(
+                e.to_string().contains(needle),
+                "{s:?}: {e} does not name {needle:?}"
+            ),
         }
     }
 }
@@ -902,13 +1060,25 @@ impl SaddleProblem for Marked {
         gy[0] = 12.0;
     }
     fn constants(&self) -> Constants {
-        Constants { lxx: 0.0, lyx: 1.0, lyy: 0.0, mu: 0.0, alpha: Some(2.0), dx: 2.0, dy: 1.0 }
+        Constants {
+            lxx: 0.0,
+            lyx: 1.0,
+            lyy: 0.0,
+            mu: 0.0,
+            alpha: Some(2.0),
+            dx: 2.0,
+            dy: 1.0,
+        }
     }
     fn convex_in_x(&self) -> bool {
         true
     }
     fn y_model(&self, _x: &[f64]) -> Option<YModel> {
-        Some(YModel { h: 13.0, c: vec![0.0], m: 0.0 })
+        Some(YModel {
+            h: 13.0,
+            c: vec![0.0],
+            m: 0.0,
+        })
     }
     fn f_star(&self) -> Option<Interval> {
         Some(Interval::exact(14.0))
@@ -917,10 +1087,18 @@ impl SaddleProblem for Marked {
         Some((vec![15.0], vec![16.0]))
     }
     fn assumptions(&self) -> Assumptions {
-        Assumptions { a1: false, strongly_concave: true, a2: false, a3: false }
+        Assumptions {
+            a1: false,
+            strongly_concave: true,
+            a2: false,
+            a3: false,
+        }
     }
     fn y_star(&self, _x: &[f64], _beta: f64, _y0: &[f64]) -> InnerMax {
-        InnerMax { y: vec![17.0], value: Interval::exact(18.0) }
+        InnerMax {
+            y: vec![17.0],
+            value: Interval::exact(18.0),
+        }
     }
     fn f(&self, _x: &[f64]) -> Interval {
         Interval::exact(19.0)
@@ -932,10 +1110,16 @@ impl SaddleProblem for Marked {
 
 #[test]
 fn boxed_problem_forwards_every_method() {
-    let inner = Marked { x: L1Ball::new(1, 1.0).unwrap(), y: BoxSet::interval(1.0).unwrap() };
+    let inner = Marked {
+        x: L1Ball::new(1, 1.0).unwrap(),
+        y: BoxSet::interval(1.0).unwrap(),
+    };
     let direct_assumptions = inner.assumptions();
     let boxed: Box<Marked> = Box::new(inner);
-    let dynboxed: Box<dyn SaddleProblem> = Box::new(Marked { x: L1Ball::new(1, 1.0).unwrap(), y: BoxSet::interval(1.0).unwrap() });
+    let dynboxed: Box<dyn SaddleProblem> = Box::new(Marked {
+        x: L1Ball::new(1, 1.0).unwrap(),
+        y: BoxSet::interval(1.0).unwrap(),
+    });
     fn probe<P: SaddleProblem + ?Sized>(p: &P, want: Assumptions) {
         let (mut a, mut b) = ([0.0], [0.0]);
         p.grads(&[0.5], &[0.5], &mut a, &mut b);

@@ -75,15 +75,24 @@ fn check_projection(
     // the most violating feasible point is LMO(-(z - Pz)) (the LMO is tested separately)
     let worst = lmo(set, &res.iter().map(|v| -v).collect::<Vec<_>>());
     for i in 0..=samples {
-        let p = if i == 0 { worst.clone() } else { random_point(set, r, Draw::Any) };
+        let p = if i == 0 {
+            worst.clone()
+        } else {
+            random_point(set, r, Draw::Any)
+        };
         let vi = dot(&res, &sub(&p, &pz));
         if vi > tol * scale {
-            return Err(format!("variational inequality violated: {vi} > 0 (scale {scale})"));
+            return Err(format!(
+                "variational inequality violated: {vi} > 0 (scale {scale})"
+            ));
         }
     }
     let ppz = proj(&pz);
     if dist(&ppz, &pz) > tol * (radius_bound(set) + norm(&pz)) {
-        return Err(format!("not idempotent: |P(Pz) - Pz| = {}", dist(&ppz, &pz)));
+        return Err(format!(
+            "not idempotent: |P(Pz) - Pz| = {}",
+            dist(&ppz, &pz)
+        ));
     }
     Ok(())
 }
@@ -105,10 +114,16 @@ fn check_diameter(set: &dyn ConvexSet, d: f64, r: &mut ChaCha8Rng) -> Result<(),
         return Err("constructed extreme pair is not feasible".into());
     }
     if dist(&a, &b) > d + tol {
-        return Err(format!("extreme pair distance {} > diameter {d}", dist(&a, &b)));
+        return Err(format!(
+            "extreme pair distance {} > diameter {d}",
+            dist(&a, &b)
+        ));
     }
     if dist(&a, &b) < d - tol {
-        return Err(format!("diameter {d} not attained (best pair {})", dist(&a, &b)));
+        return Err(format!(
+            "diameter {d} not attained (best pair {})",
+            dist(&a, &b)
+        ));
     }
     Ok(())
 }
@@ -122,7 +137,12 @@ fn a2_point(y: &[f64], yp: &[f64], xi: f64, alpha: f64, z: &[f64]) -> Vec<f64> {
 
 /// Checks the Assumption 2 inclusion with modulus `alpha` on `trials` random configurations
 /// (boundary points, nearby boundary pairs, outward and random unit z).
-fn check_a2(set: &dyn ConvexSet, alpha: f64, r: &mut ChaCha8Rng, trials: usize) -> Result<(), String> {
+fn check_a2(
+    set: &dyn ConvexSet,
+    alpha: f64,
+    r: &mut ChaCha8Rng,
+    trials: usize,
+) -> Result<(), String> {
     let n = set.dim();
     let c = centre(set);
     // the inclusion has zero margin in the worst case, so membership is judged up to rounding
@@ -293,7 +313,9 @@ fn negative_control_projection_check_rejects_wrong_maps() {
     let l1 = L1Ball::new(6, 1.0).unwrap();
     let radial = |z: &[f64]| {
         let s = z.iter().map(|v| v.abs()).sum::<f64>();
-        z.iter().map(|v| v * (1.0f64).min(1.0 / s)).collect::<Vec<_>>()
+        z.iter()
+            .map(|v| v * (1.0f64).min(1.0 / s))
+            .collect::<Vec<_>>()
     };
     let z = vec![3.0, -0.2, 0.1, 0.05, 0.0, 1.0];
     assert!(check_projection(&l1, &radial, &z, &mut r, 500).is_err());
@@ -328,8 +350,16 @@ fn negative_control_diameter_check() {
         let set = build_kind(*kind, 4, 3, &mut r);
         let d = set.diameter();
         assert!(check_diameter(set.as_ref(), d, &mut r).is_ok());
-        assert!(check_diameter(set.as_ref(), 0.9 * d, &mut r).is_err(), "{}", set.name());
-        assert!(check_diameter(set.as_ref(), 1.1 * d, &mut r).is_err(), "{}", set.name());
+        assert!(
+            check_diameter(set.as_ref(), 0.9 * d, &mut r).is_err(),
+            "{}",
+            set.name()
+        );
+        assert!(
+            check_diameter(set.as_ref(), 1.1 * d, &mut r).is_err(),
+            "{}",
+            set.name()
+        );
     }
 }
 
@@ -350,11 +380,23 @@ fn negative_control_assumption2_fails_for_twice_alpha() {
     w.iter_mut().for_each(|v| *v /= wn);
     let theta: f64 = 0.05; // chord 2 r sin(theta/2) ~ 0.1
     let y = add_scaled(&c, 2.0, &u);
-    let yp = add_scaled(&add_scaled(&c, 2.0 * theta.cos(), &u), 2.0 * theta.sin(), &w);
+    let yp = add_scaled(
+        &add_scaled(&c, 2.0 * theta.cos(), &u),
+        2.0 * theta.sin(),
+        &w,
+    );
     let m = lerp(&yp, &y, 0.5);
     let normal: Vec<f64> = sub(&m, &c).iter().map(|v| v / norm(&sub(&m, &c))).collect();
-    assert!(member(&ball, &a2_point(&y, &yp, 0.5, alpha, &normal), 1e-12));
-    assert!(!member(&ball, &a2_point(&y, &yp, 0.5, 2.0 * alpha, &normal), 1e-6));
+    assert!(member(
+        &ball,
+        &a2_point(&y, &yp, 0.5, alpha, &normal),
+        1e-12
+    ));
+    assert!(!member(
+        &ball,
+        &a2_point(&y, &yp, 0.5, 2.0 * alpha, &normal),
+        1e-6
+    ));
     // and the randomised check finds violations on its own
     assert!(check_a2(&ball, 2.0 * alpha, &mut r, 400).is_err());
     assert!(check_a2(&ball, alpha, &mut r, 400).is_ok());
@@ -384,19 +426,40 @@ fn sets_without_alpha_are_flat_somewhere() {
         let mut r = rng(300 + i as u64);
         let set = build_kind(*kind, 4, 3, &mut r);
         assert!(set.strong_convexity().is_none(), "{}", set.name());
-        assert!(check_a2(set.as_ref(), 1e-3 / set.diameter(), &mut r, 2000).is_err(), "{}", set.name());
+        assert!(
+            check_a2(set.as_ref(), 1e-3 / set.diameter(), &mut r, 2000).is_err(),
+            "{}",
+            set.name()
+        );
     }
     let flat = |set: &dyn ConvexSet, y: &[f64], yp: &[f64], z: &[f64]| {
         assert!(set.strong_convexity().is_none(), "{}", set.name());
         assert!(member(set, y, 1e-15) && member(set, yp, 1e-15));
         let zn: Vec<f64> = z.iter().map(|v| v / norm(z)).collect();
-        assert!(member(set, &lerp(yp, y, 0.5), 1e-15), "midpoint of a flat face");
-        assert!(!member(set, &a2_point(y, yp, 0.5, 1e-3, &zn), 1e-9), "{}", set.name());
+        assert!(
+            member(set, &lerp(yp, y, 0.5), 1e-15),
+            "midpoint of a flat face"
+        );
+        assert!(
+            !member(set, &a2_point(y, yp, 0.5, 1e-3, &zn), 1e-9),
+            "{}",
+            set.name()
+        );
     };
     // nuclear ball: the segment between diag(1,0) and diag(0,1) lies on the unit sphere
-    flat(&NuclearBall::new(2, 2, 1.0).unwrap(), &[1.0, 0.0, 0.0, 0.0], &[0.0, 0.0, 0.0, 1.0], &[1.0, 0.0, 0.0, 1.0]);
+    flat(
+        &NuclearBall::new(2, 2, 1.0).unwrap(),
+        &[1.0, 0.0, 0.0, 0.0],
+        &[0.0, 0.0, 0.0, 1.0],
+        &[1.0, 0.0, 0.0, 1.0],
+    );
     // unit columns: keep column 0 on its sphere, move column 1
-    flat(&UnitColumns::new(2, 2, 1.0).unwrap(), &[1.0, 1.0, 0.0, 0.0], &[1.0, 0.0, 0.0, 1.0], &[1.0, 0.0, 0.0, 0.0]);
+    flat(
+        &UnitColumns::new(2, 2, 1.0).unwrap(),
+        &[1.0, 1.0, 0.0, 0.0],
+        &[1.0, 0.0, 0.0, 1.0],
+        &[1.0, 0.0, 0.0, 0.0],
+    );
     // product of two strongly convex sets: move only the second factor
     let prod = Product::new(vec![
         Box::new(L2Ball::centered(2, 1.0).unwrap()),
@@ -455,21 +518,30 @@ fn simplex_and_l1_projection_match_bisection() {
         let n = 1 + t % 9;
         let s = log_uniform(&mut r, 0.1, 10.0);
         let z: Vec<f64> = if t % 3 == 0 {
-            (0..n).map(|_| [0.5, 0.5, -1.0, 2.0][r.gen_range(0..4)] * s).collect()
+            (0..n)
+                .map(|_| [0.5, 0.5, -1.0, 2.0][r.gen_range(0..4)] * s)
+                .collect()
         } else {
             gauss(&mut r, n).iter().map(|v| v * s).collect()
         };
         let simplex = Simplex::new(n, s).unwrap();
         let p = project(&simplex, &z);
         // bisection converges to ~1e-15 relative; compare at 1e-12 (1+n) relative to s
-        assert!(dist(&p, &bisect(&z, s)) <= 1e-12 * (1.0 + n as f64) * s, "{z:?}");
+        assert!(
+            dist(&p, &bisect(&z, s)) <= 1e-12 * (1.0 + n as f64) * s,
+            "{z:?}"
+        );
         let l1 = L1Ball::new(n, s).unwrap();
         let q = project(&l1, &z);
         let want: Vec<f64> = if z.iter().map(|v| v.abs()).sum::<f64>() <= s {
             z.clone()
         } else {
             let a: Vec<f64> = z.iter().map(|v| v.abs()).collect();
-            bisect(&a, s).iter().zip(&z).map(|(p, v)| p * v.signum()).collect()
+            bisect(&a, s)
+                .iter()
+                .zip(&z)
+                .map(|(p, v)| p * v.signum())
+                .collect()
         };
         assert!(dist(&q, &want) <= 1e-12 * (1.0 + n as f64) * s, "{z:?}");
     }
@@ -523,7 +595,10 @@ fn test_matrix(r: &mut ChaCha8Rng, rows: usize, cols: usize, shape: usize) -> Ve
             }
         }
     }
-    matrix_with_spectrum(r, rows, cols, &s).iter().map(|v| v * scale).collect()
+    matrix_with_spectrum(r, rows, cols, &s)
+        .iter()
+        .map(|v| v * scale)
+        .collect()
 }
 
 /// Checks an SVD: descending non-negative s, reconstruction, orthonormal U and V.
@@ -537,12 +612,18 @@ fn check_svd(a: &[f64], rows: usize, cols: usize) -> Result<(), String> {
         return Err("wrong shapes".into());
     }
     if d.s.iter().any(|v| !(*v >= 0.0)) || d.s.windows(2).any(|w| w[0] < w[1]) {
-        return Err(format!("singular values not sorted/non-negative: {:?}", d.s));
+        return Err(format!(
+            "singular values not sorted/non-negative: {:?}",
+            d.s
+        ));
     }
     let mut rec = vec![0.0; rows * cols];
     d.recompose(&d.s, &mut rec);
     if dist(&rec, a) > tol * fro {
-        return Err(format!("reconstruction error {} (|A| = {fro})", dist(&rec, a)));
+        return Err(format!(
+            "reconstruction error {} (|A| = {fro})",
+            dist(&rec, a)
+        ));
     }
     for (m, n, name) in [(&d.u, rows, "U"), (&d.v, cols, "V")] {
         for p in 0..k {
@@ -669,7 +750,11 @@ fn top_pair_cold_start_not_trapped_in_invariant_subspace() {
         }
     }
     let t = top_singular_pair(&a, 3, 3, None, 1e-12, 300);
-    assert!((t.sigma - 1.0).abs() <= 1e-9, "sigma = {} (expected 1)", t.sigma);
+    assert!(
+        (t.sigma - 1.0).abs() <= 1e-9,
+        "sigma = {} (expected 1)",
+        t.sigma
+    );
     let set = NuclearBall::new(3, 3, 2.0).unwrap();
     let v = lmo(&set, &a);
     assert!((dot(&a, &v) + 2.0).abs() <= 2e-9);
@@ -709,7 +794,10 @@ fn err_names<T: std::fmt::Debug>(r: saddlefw::Result<T>, needle: &str) {
         Ok(v) => panic!("expected an error naming {needle:?}, got Ok({v:?})"),
         Err(e) => {
             let msg = e.to_string();
-            assert!(msg.contains(needle), "error {msg:?} does not name {needle:?}");
+            assert!(
+                msg.contains(needle),
+                "error {msg:?} does not name {needle:?}"
+            );
         }
     }
 }
@@ -744,29 +832,57 @@ fn bad_set_specs_are_errors() {
     let parse = |s: &str| serde_json::from_str::<SetSpec>(s);
     let build = |s: &str, n: usize| parse(s).unwrap().build(n, "y_set");
     err_names(build(r#"{"kind":"l2_ball","radius":-1}"#, 3), "radius");
-    err_names(build(r#"{"kind":"l2_ball","radius":1,"center":[0,0]}"#, 3), "y_set.center");
-    err_names(build(r#"{"kind":"simplex","dim":4}"#, 3), "dim");
-    err_names(build(r#"{"kind":"box","lower":1,"upper":0}"#, 2), "empty box");
-    err_names(build(r#"{"kind":"box","lower":[0,0,0],"upper":1}"#, 2), "y_set.lower");
-    err_names(build(r#"{"kind":"nuclear_ball","rows":2,"cols":3,"radius":1}"#, 5), "nuclear_ball");
     err_names(
-        build(r#"{"kind":"nuclear_ball","rows":18446744073709551615,"cols":3,"radius":1}"#, 5),
+        build(r#"{"kind":"l2_ball","radius":1,"center":[0,0]}"#, 3),
+        "y_set.center",
+    );
+    err_names(build(r#"{"kind":"simplex","dim":4}"#, 3), "dim");
+    err_names(
+        build(r#"{"kind":"box","lower":1,"upper":0}"#, 2),
+        "empty box",
+    );
+    err_names(
+        build(r#"{"kind":"box","lower":[0,0,0],"upper":1}"#, 2),
+        "y_set.lower",
+    );
+    err_names(
+        build(r#"{"kind":"nuclear_ball","rows":2,"cols":3,"radius":1}"#, 5),
         "nuclear_ball",
     );
     err_names(
-        build(r#"{"kind":"unit_columns","rows":4294967296,"cols":4294967296}"#, 5),
+        build(
+            r#"{"kind":"nuclear_ball","rows":18446744073709551615,"cols":3,"radius":1}"#,
+            5,
+        ),
+        "nuclear_ball",
+    );
+    err_names(
+        build(
+            r#"{"kind":"unit_columns","rows":4294967296,"cols":4294967296}"#,
+            5,
+        ),
         "unit_columns",
     );
     err_names(build(r#"{"kind":"product","parts":[]}"#, 3), "product");
     err_names(
-        build(r#"{"kind":"product","parts":[{"kind":"simplex"},{"kind":"l1_ball","radius":1}]}"#, 3),
+        build(
+            r#"{"kind":"product","parts":[{"kind":"simplex"},{"kind":"l1_ball","radius":1}]}"#,
+            3,
+        ),
         "product",
     );
     err_names(
-        build(r#"{"kind":"product","parts":[{"kind":"simplex","dim":2},{"kind":"l1_ball","radius":1,"dim":2}]}"#, 3),
+        build(
+            r#"{"kind":"product","parts":[{"kind":"simplex","dim":2},{"kind":"l1_ball","radius":1,"dim":2}]}"#,
+            3,
+        ),
         "product",
     );
-    assert!(build(r#"{"kind":"product","parts":[{"kind":"simplex","dim":2},{"kind":"l1_ball","radius":1}]}"#, 3).is_ok());
+    assert!(build(
+        r#"{"kind":"product","parts":[{"kind":"simplex","dim":2},{"kind":"l1_ball","radius":1}]}"#,
+        3
+    )
+    .is_ok());
     // unknown kinds and fields are parse errors
     assert!(parse(r#"{"kind":"hexagon","radius":1}"#).is_err());
     assert!(parse(r#"{"kind":"l2_ball","radius":1,"centre":[0]}"#).is_err());

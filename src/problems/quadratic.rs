@@ -78,7 +78,11 @@ impl Quadratic {
         }
         // an eigenvalue below the solver's resolution (SYM_TOL of the scale) is zero: a singular
         // C must not be declared strongly concave on the strength of a rounding error
-        let mu = if lmin_c > SYM_TOL * scale_c { lmin_c } else { 0.0 };
+        let mu = if lmin_c > SYM_TOL * scale_c {
+            lmin_c
+        } else {
+            0.0
+        };
         let convex = lmin_a >= -SYM_TOL * lxx.max(1.0);
         let lyx = spectral_norm(&b, dy, dx);
         let isotropic = {

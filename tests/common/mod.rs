@@ -44,9 +44,9 @@ pub fn config(cases: u32, file: &str) -> ProptestConfig {
     let rng_seed = if std::env::var("PROPTEST_RNG_SEED").is_ok() {
         default.rng_seed
     } else {
-        let h = file
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        let h = file.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        });
         RngSeed::Fixed(h)
     };
     ProptestConfig {
@@ -68,7 +68,9 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
 
 /// A standard Gaussian vector.
 pub fn gauss(rng: &mut ChaCha8Rng, n: usize) -> Vec<f64> {
-    (0..n).map(|_| rng.sample::<f64, _>(StandardNormal)).collect()
+    (0..n)
+        .map(|_| rng.sample::<f64, _>(StandardNormal))
+        .collect()
 }
 
 /// A uniformly random unit vector.
@@ -94,7 +96,10 @@ pub fn add_scaled(a: &[f64], s: f64, b: &[f64]) -> Vec<f64> {
 
 /// `(1 - t) a + t b`.
 pub fn lerp(a: &[f64], b: &[f64], t: f64) -> Vec<f64> {
-    a.iter().zip(b).map(|(x, y)| (1.0 - t) * x + t * y).collect()
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (1.0 - t) * x + t * y)
+        .collect()
 }
 
 /// Euclidean distance.
@@ -240,7 +245,10 @@ pub fn build_kind(kind: Kind, n: usize, m: usize, r: &mut ChaCha8Rng) -> Box<dyn
 fn part_dims(parts: &[SetSpec]) -> Vec<usize> {
     parts
         .iter()
-        .map(|p| p.fixed_dim().expect("test products declare every factor's dimension"))
+        .map(|p| {
+            p.fixed_dim()
+                .expect("test products declare every factor's dimension")
+        })
         .collect()
 }
 
@@ -288,7 +296,15 @@ fn point_from_spec(spec: &SetSpec, n: usize, r: &mut ChaCha8Rng, draw: Draw) -> 
             w.iter().map(|v| s * v / t).collect()
         }
         SetSpec::L1Ball { radius, .. } => {
-            let p = point_from_spec(&SetSpec::Simplex { scale: Some(1.0), dim: Some(n) }, n, r, draw);
+            let p = point_from_spec(
+                &SetSpec::Simplex {
+                    scale: Some(1.0),
+                    dim: Some(n),
+                },
+                n,
+                r,
+                draw,
+            );
             let rho = if boundary { 1.0 } else { r.gen_range(0.0..1.0) };
             p.iter()
                 .map(|v| if r.gen_bool(0.5) { -v } else { *v } * radius * rho)
@@ -297,7 +313,11 @@ fn point_from_spec(spec: &SetSpec, n: usize, r: &mut ChaCha8Rng, draw: Draw) -> 
         SetSpec::L2Ball { radius, center, .. } => {
             let c = center.clone().unwrap_or_else(|| vec![0.0; n]);
             let u = unit(r, n);
-            let rho = if boundary { 1.0 } else { r.gen_range(0.0f64..1.0).powf(1.0 / n as f64) };
+            let rho = if boundary {
+                1.0
+            } else {
+                r.gen_range(0.0f64..1.0).powf(1.0 / n as f64)
+            };
             // a point at distance exactly r*rho (rounding may push a boundary point out by an ulp)
             add_scaled(&c, radius * rho, &u)
         }
@@ -328,7 +348,15 @@ fn point_from_spec(spec: &SetSpec, n: usize, r: &mut ChaCha8Rng, draw: Draw) -> 
             // sum_k w_k a_k b_k^T with unit a_k, b_k and sum w_k <= r: nuclear norm <= sum w_k
             let k = r.gen_range(1..=(*rows).min(*cols).max(1) + 1);
             let total = if boundary { 1.0 } else { r.gen_range(0.0..1.0) } * radius;
-            let w = point_from_spec(&SetSpec::Simplex { scale: Some(total), dim: Some(k) }, k, r, Draw::Any);
+            let w = point_from_spec(
+                &SetSpec::Simplex {
+                    scale: Some(total),
+                    dim: Some(k),
+                },
+                k,
+                r,
+                Draw::Any,
+            );
             let mut out = vec![0.0; rows * cols];
             for wk in w {
                 let a = unit(r, *rows);
@@ -347,7 +375,11 @@ fn point_from_spec(spec: &SetSpec, n: usize, r: &mut ChaCha8Rng, draw: Draw) -> 
             let mut out = vec![0.0; rows * cols];
             for j in 0..*cols {
                 let a = unit(r, *rows);
-                let rho = if boundary || r.gen_bool(0.3) { 1.0 } else { r.gen_range(0.0..1.0) };
+                let rho = if boundary || r.gen_bool(0.3) {
+                    1.0
+                } else {
+                    r.gen_range(0.0..1.0)
+                };
                 for i in 0..*rows {
                     out[i * cols + j] = rad * rho * a[i];
                 }
@@ -406,7 +438,9 @@ fn tangent_spec(spec: &SetSpec, v: &[f64]) -> Vec<f64> {
         }
         SetSpec::Box { lower, upper, .. } => {
             let (l, u) = (expand(lower, n), expand(upper, n));
-            (0..n).map(|i| if u[i] > l[i] { v[i] } else { 0.0 }).collect()
+            (0..n)
+                .map(|i| if u[i] > l[i] { v[i] } else { 0.0 })
+                .collect()
         }
         SetSpec::Product { parts } => {
             let dims = part_dims(parts);
@@ -502,7 +536,10 @@ fn support_spec(spec: &SetSpec, g: &[f64]) -> f64 {
         SetSpec::UnitColumns { rows, cols, radius } => {
             let mut s = 0.0;
             for j in 0..*cols {
-                let c: f64 = (0..*rows).map(|i| g[i * cols + j].powi(2)).sum::<f64>().sqrt();
+                let c: f64 = (0..*rows)
+                    .map(|i| g[i * cols + j].powi(2))
+                    .sum::<f64>()
+                    .sqrt();
                 s += c;
             }
             -radius.unwrap_or(1.0) * s
@@ -532,7 +569,9 @@ pub fn random_gradient(r: &mut ChaCha8Rng, n: usize) -> Vec<f64> {
         0 => vec![0.0; n],
         1 => {
             // ties: entries from a tiny alphabet
-            (0..n).map(|_| [-1.0, 0.0, 1.0, 2.0][r.gen_range(0..4)]).collect()
+            (0..n)
+                .map(|_| [-1.0, 0.0, 1.0, 2.0][r.gen_range(0..4)])
+                .collect()
         }
         _ => {
             let s = log_uniform(r, 1e-3, 1e3);
@@ -635,14 +674,19 @@ pub const XKINDS: [XKind; 4] = [XKind::L1, XKind::L2, XKind::Simplex, XKind::Box
 /// Strategy over every family, setting and X kind.
 pub fn instance_case() -> impl Strategy<Value = InstanceCase> {
     let fs = family_settings();
-    (0..fs.len(), 1usize..7, 2usize..6, any::<u64>(), 0..XKINDS.len()).prop_map(
-        move |(i, dx, dy, seed, xk)| {
+    (
+        0..fs.len(),
+        1usize..7,
+        2usize..6,
+        any::<u64>(),
+        0..XKINDS.len(),
+    )
+        .prop_map(move |(i, dx, dy, seed, xk)| {
             let (family, setting) = fs[i];
             let mut spec = GeneratorSpec::new(family, setting, dx, dy, seed);
             spec.x = XKINDS[xk];
             InstanceCase { spec }
-        },
-    )
+        })
 }
 
 /// Every (family, setting) with the default X, for deterministic sweeps.
@@ -668,12 +712,24 @@ pub fn gy<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], y: &[f64]) -> Vec<f64> {
 }
 
 /// `L_beta(x, y) = L(x, y) - beta/2 ||y - y0||^2` (`eq:fL:mu`).
-pub fn l_beta<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], y: &[f64], beta: f64, y0: &[f64]) -> f64 {
+pub fn l_beta<P: SaddleProblem + ?Sized>(
+    p: &P,
+    x: &[f64],
+    y: &[f64],
+    beta: f64,
+    y0: &[f64],
+) -> f64 {
     p.value(x, y) - 0.5 * beta * dist(y, y0).powi(2)
 }
 
 /// `grad_y L_beta(x, y)`.
-pub fn gy_beta<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], y: &[f64], beta: f64, y0: &[f64]) -> Vec<f64> {
+pub fn gy_beta<P: SaddleProblem + ?Sized>(
+    p: &P,
+    x: &[f64],
+    y: &[f64],
+    beta: f64,
+    y0: &[f64],
+) -> Vec<f64> {
     let g = gy(p, x, y);
     g.iter()
         .zip(y.iter().zip(y0))
@@ -726,7 +782,10 @@ fn member_spec(spec: &SetSpec, z: &[f64], tol: f64) -> bool {
             svd(z, *rows, *cols).s.iter().sum::<f64>() <= radius * (1.0 + tol)
         }
         SetSpec::UnitColumns { rows, cols, radius } => (0..*cols).all(|j| {
-            let c: f64 = (0..*rows).map(|i| z[i * cols + j].powi(2)).sum::<f64>().sqrt();
+            let c: f64 = (0..*rows)
+                .map(|i| z[i * cols + j].powi(2))
+                .sum::<f64>()
+                .sqrt();
             c <= radius.unwrap_or(1.0) * (1.0 + tol)
         }),
         SetSpec::Product { parts } => {
@@ -760,7 +819,11 @@ pub fn set_case_large() -> impl Strategy<Value = SetCase> {
         let kind = Kind::ALL[k];
         let n = match kind {
             // matrix kinds use min(n, 6) rows internally; keep them moderate
-            Kind::Nuclear | Kind::UnitColumns | Kind::Dictionary | Kind::NuclearRow | Kind::UnitColumn => n.min(30),
+            Kind::Nuclear
+            | Kind::UnitColumns
+            | Kind::Dictionary
+            | Kind::NuclearRow
+            | Kind::UnitColumn => n.min(30),
             _ => n,
         };
         SetCase { kind, n, m, seed }
