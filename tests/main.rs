@@ -1,4 +1,12 @@
+mod cli;
 mod common;
+mod data;
+mod envelopes;
+mod experiment_problems;
+mod fit;
 mod measures;
 mod problems;
+mod report;
 mod sets;
+mod solvers;
+mod theorems;

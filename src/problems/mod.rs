@@ -9,13 +9,18 @@
 //!   with a Frank-Wolfe-gap certificate, returning an [`Interval`] that contains the true value.
 
 pub mod cosine;
+pub mod dictionary;
+pub mod dro;
 pub mod inner;
+pub mod lipschitz;
 pub mod quadratic;
 
 use crate::sets::ConvexSet;
 use serde::{Deserialize, Serialize};
 
 pub use cosine::CosineFamily;
+pub use dictionary::{DictionaryLearning, DlConfig};
+pub use dro::{DroConfig, RobustClassification};
 pub use quadratic::Quadratic;
 
 /// A closed interval `[lower, upper]` certified to contain an exact value.

@@ -3,6 +3,28 @@
 //!
 //! A solver only steps: it never times, measures, prints or decides when to stop. The one run
 //! loop in [`crate::harness`] drives it.
+//!
+//! | module | content |
+//! |---|---|
+//! | [`schedule`] | step-size / smoothing schedules as values, the theorem-case defaults table, G_1 / G_2 |
+//! | [`steps`] | the oracle steps every method is composed of (LMO move, projected step, short step gamma_t) |
+//! | [`smoothing`] | Algorithms 1-3 (one generic dual-dynamic-smoothing solver, three compositions) |
+//! | [`sp_fw`], [`r_pdcg`], [`cg_rpga`], [`agp`] | the baselines |
+//! | [`registry`] | name -> constructor, per-iteration oracle profiles, `saddlefw list` data |
+
+pub mod agp;
+pub mod boroun;
+pub mod cg_rpga;
+pub mod r_pdcg;
+pub mod registry;
+pub mod schedule;
+pub mod smoothing;
+pub mod sp_fw;
+pub mod steps;
+
+pub use registry::{AlgorithmInfo, Built, Options, OracleProfile};
+pub use schedule::Schedule;
+pub use smoothing::{DualSmoothing, Fault, Oracle};
 
 use crate::problems::SaddleProblem;
 
@@ -13,7 +35,7 @@ pub struct StepInfo {
     pub tau: f64,
     /// Smoothing beta_t used in the dual gradient (0 when none).
     pub beta: f64,
-    /// Dual step gamma_t actually taken (in [0,1] for LMO steps; 1/(Lyy+beta_t) for PO steps).
+    /// Dual step gamma_t actually taken (in `[0,1]` for LMO steps; 1/(Lyy+beta_t) for PO steps).
     pub gamma: f64,
 }
 
@@ -34,4 +56,14 @@ pub trait Solver: Send {
     /// beta_t of the schedule at iteration t (0 for methods without smoothing); the measure
     /// H_t at checkpoint t uses it.
     fn beta_at(&self, t: usize) -> f64;
+    /// The parameters in their round-trip notation, e.g.
+    /// `tau=anytime(c=1,a=0.75); beta=zero` (written into RUN.json as "schedule").
+    fn schedule(&self) -> String {
+        String::new()
+    }
+    /// Where the update rule comes from (the paper's label, or the baseline's
+    /// VERIFIED/RECONSTRUCTED/GUESSED status from baselines.md).
+    fn provenance(&self) -> &'static str {
+        ""
+    }
 }

@@ -1,0 +1,284 @@
+//! Compressed sparse row (CSR) matrices and the two products the DRO problem needs:
+//! `A W` (sparse x dense, `n x d` times `d x k`) and `A^T R` (`d x n` times `n x k`).
+//!
+//! Both products are written row-major: every non-zero `a_il` adds `a_il * W[l, :]` (a contiguous
+//! row of `k` values) to `out[i, :]`. The transpose product uses a second CSR holding `A^T`, built
+//! once by a counting sort ([`SparseMatrix`]), so it is the same kernel again: no scattered writes,
+//! no strided reads.
+
+use crate::{Error, Result};
+
+/// A CSR matrix: row `i` holds the column indices `indices[indptr[i]..indptr[i+1]]` (strictly
+/// ascending) and the values at the same positions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Csr {
+    n_rows: usize,
+    n_cols: usize,
+    indptr: Vec<usize>,
+    indices: Vec<u32>,
+    values: Vec<f64>,
+}
+
+impl Csr {
+    /// Builds and validates a CSR matrix: `indptr` has `n_rows + 1` non-decreasing entries
+    /// starting at 0 and ending at `nnz`, column indices are `< n_cols` and strictly ascending
+    /// within each row, values are finite.
+    pub fn new(
+        n_rows: usize,
+        n_cols: usize,
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        values: Vec<f64>,
+    ) -> Result<Self> {
+        let bad = |reason: String| Err(Error::invalid("CSR matrix", reason));
+        if indptr.len() != n_rows + 1 || indptr[0] != 0 {
+            return bad(format!(
+                "indptr must have n_rows + 1 = {} entries starting at 0",
+                n_rows + 1
+            ));
+        }
+        if indices.len() != values.len() || *indptr.last().unwrap() != indices.len() {
+            return bad("indptr, indices and values disagree on the number of non-zeros".into());
+        }
+        if n_cols > u32::MAX as usize + 1 {
+            return bad(format!("too many columns ({n_cols}) for 32-bit indices"));
+        }
+        for i in 0..n_rows {
+            if indptr[i] > indptr[i + 1] {
+                return bad(format!("indptr decreases at row {i}"));
+            }
+            let row = &indices[indptr[i]..indptr[i + 1]];
+            if row.windows(2).any(|w| w[0] >= w[1]) {
+                return bad(format!(
+                    "column indices of row {i} are not strictly ascending"
+                ));
+            }
+            if row.last().is_some_and(|&j| j as usize >= n_cols) {
+                return bad(format!("row {i} has a column index >= n_cols = {n_cols}"));
+            }
+        }
+        crate::error::ensure_finite("CSR values", &values)?;
+        Ok(Csr {
+            n_rows,
+            n_cols,
+            indptr,
+            indices,
+            values,
+        })
+    }
+
+    /// The CSR form of a dense row-major `rows x cols` matrix (exact zeros are dropped).
+    pub fn from_dense(rows: usize, cols: usize, a: &[f64]) -> Result<Self> {
+        assert_eq!(a.len(), rows * cols, "dense matrix shape");
+        let mut indptr = vec![0];
+        let mut indices = Vec::new();
+        let mut values = Vec::new();
+        for i in 0..rows {
+            for j in 0..cols {
+                let v = a[i * cols + j];
+                if v != 0.0 {
+                    indices.push(j as u32);
+                    values.push(v);
+                }
+            }
+            indptr.push(indices.len());
+        }
+        Csr::new(rows, cols, indptr, indices, values)
+    }
+
+    /// Trusted constructor for internal use (the invariants hold by construction).
+    pub(crate) fn from_parts_unchecked(
+        n_rows: usize,
+        n_cols: usize,
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        values: Vec<f64>,
+    ) -> Self {
+        debug_assert_eq!(indptr.len(), n_rows + 1);
+        debug_assert_eq!(indices.len(), values.len());
+        Csr {
+            n_rows,
+            n_cols,
+            indptr,
+            indices,
+            values,
+        }
+    }
+
+    /// Number of rows.
+    pub fn n_rows(&self) -> usize {
+        self.n_rows
+    }
+    /// Number of columns.
+    pub fn n_cols(&self) -> usize {
+        self.n_cols
+    }
+    /// Number of stored non-zeros.
+    pub fn nnz(&self) -> usize {
+        self.values.len()
+    }
+    /// Row pointers (`n_rows + 1` entries).
+    pub fn indptr(&self) -> &[usize] {
+        &self.indptr
+    }
+    /// Column indices of all non-zeros, row by row.
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+    /// Values of all non-zeros, row by row.
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+    /// Column indices and values of row `i`.
+    pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
+        let r = self.indptr[i]..self.indptr[i + 1];
+        (&self.indices[r.clone()], &self.values[r])
+    }
+
+    /// Dense row-major copy (for tests and tiny matrices).
+    pub fn to_dense(&self) -> Vec<f64> {
+        let mut a = vec![0.0; self.n_rows * self.n_cols];
+        for i in 0..self.n_rows {
+            let (idx, val) = self.row(i);
+            for (&j, &v) in idx.iter().zip(val) {
+                a[i * self.n_cols + j as usize] = v;
+            }
+        }
+        a
+    }
+
+    /// The transpose as a CSR matrix (a counting sort over columns, `O(nnz + n_cols)`); the
+    /// column indices of each row of the result are ascending because rows are visited in order.
+    pub fn transpose(&self) -> Csr {
+        let mut counts = vec![0usize; self.n_cols + 1];
+        for &j in &self.indices {
+            counts[j as usize + 1] += 1;
+        }
+        for j in 0..self.n_cols {
+            counts[j + 1] += counts[j];
+        }
+        let indptr = counts.clone();
+        let mut next = counts;
+        let mut indices = vec![0u32; self.nnz()];
+        let mut values = vec![0.0; self.nnz()];
+        for i in 0..self.n_rows {
+            let (idx, val) = self.row(i);
+            for (&j, &v) in idx.iter().zip(val) {
+                let p = next[j as usize];
+                indices[p] = i as u32;
+                values[p] = v;
+                next[j as usize] += 1;
+            }
+        }
+        Csr::from_parts_unchecked(self.n_cols, self.n_rows, indptr, indices, values)
+    }
+
+    /// `out = A B` for a dense row-major `B` of shape `n_cols x k`; `out` is row-major
+    /// `n_rows x k` and is overwritten.
+    pub fn mul_dense(&self, b: &[f64], k: usize, out: &mut [f64]) {
+        assert_eq!(b.len(), self.n_cols * k, "dense factor shape");
+        assert_eq!(out.len(), self.n_rows * k, "output shape");
+        for (i, orow) in out.chunks_exact_mut(k.max(1)).enumerate().take(self.n_rows) {
+            orow.iter_mut().for_each(|o| *o = 0.0);
+            let (idx, val) = self.row(i);
+            for (&j, &v) in idx.iter().zip(val) {
+                let j = j as usize;
+                let brow = &b[j * k..(j + 1) * k];
+                for (o, &bv) in orow.iter_mut().zip(brow) {
+                    *o += v * bv;
+                }
+            }
+        }
+    }
+
+    /// Squared Euclidean norms of the rows.
+    pub fn row_norms_sq(&self) -> Vec<f64> {
+        (0..self.n_rows)
+            .map(|i| self.row(i).1.iter().map(|v| v * v).sum())
+            .collect()
+    }
+
+    /// Largest absolute column sum `||A||_1` (operator 1-norm).
+    pub fn norm_1(&self) -> f64 {
+        let mut s = vec![0.0; self.n_cols];
+        for (&j, &v) in self.indices.iter().zip(&self.values) {
+            s[j as usize] += v.abs();
+        }
+        s.into_iter().fold(0.0, f64::max)
+    }
+
+    /// Largest absolute row sum `||A||_inf` (operator infinity-norm).
+    pub fn norm_inf(&self) -> f64 {
+        (0..self.n_rows)
+            .map(|i| self.row(i).1.iter().map(|v| v.abs()).sum::<f64>())
+            .fold(0.0, f64::max)
+    }
+
+    /// Multiplies row `i` by `s[i]`.
+    pub fn scale_rows(&mut self, s: &[f64]) {
+        assert_eq!(s.len(), self.n_rows);
+        for (i, &si) in s.iter().enumerate() {
+            let r = self.indptr[i]..self.indptr[i + 1];
+            self.values[r].iter_mut().for_each(|v| *v *= si);
+        }
+    }
+
+    /// Multiplies column `j` by `s[j]`.
+    pub fn scale_cols(&mut self, s: &[f64]) {
+        assert_eq!(s.len(), self.n_cols);
+        for (v, &j) in self.values.iter_mut().zip(&self.indices) {
+            *v *= s[j as usize];
+        }
+    }
+
+    /// The sub-matrix made of the given rows, in the given order (same number of columns).
+    pub fn select_rows(&self, rows: &[usize]) -> Csr {
+        let mut indptr = Vec::with_capacity(rows.len() + 1);
+        indptr.push(0);
+        let nnz: usize = rows
+            .iter()
+            .map(|&i| self.indptr[i + 1] - self.indptr[i])
+            .sum();
+        let mut indices = Vec::with_capacity(nnz);
+        let mut values = Vec::with_capacity(nnz);
+        for &i in rows {
+            let (idx, val) = self.row(i);
+            indices.extend_from_slice(idx);
+            values.extend_from_slice(val);
+            indptr.push(indices.len());
+        }
+        Csr::from_parts_unchecked(rows.len(), self.n_cols, indptr, indices, values)
+    }
+}
+
+/// A CSR matrix together with its transpose (built once), so that both `A W` and `A^T R` are
+/// row-major sparse x dense products.
+#[derive(Debug, Clone)]
+pub struct SparseMatrix {
+    a: Csr,
+    at: Csr,
+}
+
+impl SparseMatrix {
+    /// Wraps `a` and builds its transpose.
+    pub fn new(a: Csr) -> Self {
+        let at = a.transpose();
+        SparseMatrix { a, at }
+    }
+    /// The matrix `A` (`n x d`).
+    pub fn a(&self) -> &Csr {
+        &self.a
+    }
+    /// Its transpose `A^T` (`d x n`).
+    pub fn at(&self) -> &Csr {
+        &self.at
+    }
+    /// `out = A W`, `W` row-major `d x k`, `out` row-major `n x k`.
+    pub fn mul(&self, w: &[f64], k: usize, out: &mut [f64]) {
+        self.a.mul_dense(w, k, out)
+    }
+    /// `out = A^T R`, `R` row-major `n x k`, `out` row-major `d x k`.
+    pub fn tmul(&self, r: &[f64], k: usize, out: &mut [f64]) {
+        self.at.mul_dense(r, k, out)
+    }
+}

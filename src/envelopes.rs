@@ -1,0 +1,328 @@
+//! Anytime bound checks (claims.md Sec. 5): explicit envelopes `quantity_T <= bound(T)` where
+//! the constants are explicit, and the empirical constant `M_hat(T)` where they are only
+//! existential.
+//!
+//! # Envelopes ([`envelope`])
+//! | entries | bound | constants |
+//! |---|---|---|
+//! | LMO-LMO NC primal (rows 1-4) | `lemma:general-convergence` (claims.md 5.1, 5.2; valid for any mu, C) | **empirical** `M_t = max_{s<=t} H_s (s+1)^c`, c from the table's `mhat`; needs `Fmax` |
+//! | LMO-LMO C primal (rows 5-8) | `lemma:general-convex-convergence` (5.3, 5.4) with `M_T` | **empirical** `M_T` |
+//! | LMO-LMO dual (rows 1-8) | `G_Y(x_T,y_T) <= M_T/(T+1)^c + C Dy^2/(2(T+1)^b)` (5.1-5.4) | **empirical** `M_T` |
+//! | LMO-PO dual (rows 9-12) | rigorous chain `lemma:telescoping` (1) (5.5): `(1/T)[(Lyy-mu)Dy^2 + sum_{t<T} (4 Lxx Dx^2 tau_t^2 + Dy^2 beta_{t+1}/2 + Q_t)]` | explicit |
+//! | LMO-PO NC primal (rows 9, 10) | rigorous chain (5.5): `lemma:common-upper-bounds` (2) + `lemma:telescoping` (2) | explicit given `Fmax` |
+//! | LMO-PO C-C primal (row 11) | `lemma:fw-proj-convex-concave` with `sum_{t<=T} e_{t-1} <= Dy + sqrt(B_e(T-1))` (5.6 chain) | explicit |
+//! | LMO-PO C-SC primal (row 12) | 5.7 corrected (D22, Lyy -> Lyx) | explicit |
+//! | PO-LMO (rows 13-19) | none (only O(.), D12): use [`m_hat`] of the quantity | — |
+//!
+//! With an empirical M the envelope is not a proof of the theorem: it checks the *rest* of the
+//! chain (everything except the existence of a finite M), and [`mhat_bounded`] checks that the
+//! empirical M stops growing. `Fmax = max_X |f|` must be a certified upper bound.
+//!
+//! # Empirical constants ([`m_hat`], [`mhat_bounded`])
+//! `M_hat(T) = max_{t<=T} v_t (t+1)^c / log(t+2)^k` with `v = H` (LMO-LMO: `lemma:compact-ht`
+//! c = (2a-b)/3 or 2a/3, `lemma:compact-sc-ht` c = a-b or a; k = 1 in the a = 1, C = 0 branches)
+//! or `v` = the bounded quantity with c = p (PO-LMO). "Stays bounded": the log-log slope of
+//! `M_hat` between the first checkpoint with `T >= sqrt(T_last)` and `T_last`,
+//! `ln(M(T_last)/M(T_s)) / ln((T_last+1)/(T_s+1))`, is at most [`MHAT_SLOPE_TOL`] = 0.05 (a
+//! constant that still grows like `T^0.05` over the last half of the horizon is as good as
+//! bounded on any horizon we can run; a missed rate shows up as slope `p - p_observed`).
+
+use crate::problems::Constants;
+use crate::theorems::{Algorithm, Schedule, Side, TheoremEntry};
+use serde::{Deserialize, Serialize};
+
+/// Data an envelope may need besides constants and schedule.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EnvelopeInputs<'a> {
+    /// Certified upper bound on `max_{x in X} |f(x)|`.
+    pub fmax: Option<f64>,
+    /// `H_t` for t = 0, 1, ... (at least up to the horizon).
+    pub h: Option<&'a [f64]>,
+}
+
+/// Which bound [`envelope`] evaluates for an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnvelopeKind {
+    Alg1NcPrimal,
+    Alg1ConvexPrimal,
+    Alg1Dual,
+    Alg2Dual,
+    Alg2NcPrimal,
+    Alg2ConvexPrimal,
+    Alg2ConvexScPrimal,
+}
+
+impl EnvelopeKind {
+    /// The bound for an entry, if claims.md Sec. 5 gives one.
+    pub fn of(e: &TheoremEntry) -> Option<Self> {
+        let convex = e.setting().convex;
+        let (_, _, c) = e.schedule.abc();
+        Some(match (e.algorithm, e.side(), convex) {
+            (Algorithm::LmoLmo, Side::Primal, false) => EnvelopeKind::Alg1NcPrimal,
+            (Algorithm::LmoLmo, Side::Primal, true) => EnvelopeKind::Alg1ConvexPrimal,
+            (Algorithm::LmoLmo, Side::Dual, _) => EnvelopeKind::Alg1Dual,
+            (Algorithm::LmoPo, Side::Dual, _) => EnvelopeKind::Alg2Dual,
+            (Algorithm::LmoPo, Side::Primal, false) => EnvelopeKind::Alg2NcPrimal,
+            (Algorithm::LmoPo, Side::Primal, true) if c > 0.0 => EnvelopeKind::Alg2ConvexPrimal,
+            (Algorithm::LmoPo, Side::Primal, true) => EnvelopeKind::Alg2ConvexScPrimal,
+            (Algorithm::PoLmo, _, _) => return None,
+        })
+    }
+    /// The lemma chain, for reports.
+    pub fn label(&self) -> &'static str {
+        match self {
+            EnvelopeKind::Alg1NcPrimal => "lemma:general-convergence with empirical M_t",
+            EnvelopeKind::Alg1ConvexPrimal => "lemma:general-convex-convergence with empirical M_T",
+            EnvelopeKind::Alg1Dual => "lemma:common-upper-bounds (1) with empirical M_T",
+            EnvelopeKind::Alg2Dual => "lemma:telescoping (1) (rigorous chain)",
+            EnvelopeKind::Alg2NcPrimal => "lemma:common-upper-bounds (2) + lemma:telescoping (2)",
+            EnvelopeKind::Alg2ConvexPrimal => {
+                "lemma:fw-proj-convex-concave + lemma:telescoping (2)"
+            }
+            EnvelopeKind::Alg2ConvexScPrimal => {
+                "theorem:fw-proj-convex-strongly-concave-convergence, corrected (D22)"
+            }
+        }
+    }
+}
+
+/// Running maximum `M_t = max_{s<=t} max(H_s, 0) (s+1)^c` for t = 0..=t_max.
+fn empirical_m(h: &[f64], c: f64, t_max: u64) -> Option<Vec<f64>> {
+    let n = t_max as usize + 1;
+    if h.len() < n || h[..n].iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let mut m = 0.0f64;
+    Some(
+        h[..n]
+            .iter()
+            .enumerate()
+            .map(|(s, &v)| {
+                m = m.max(v.max(0.0) * ((s + 1) as f64).powf(c));
+                m
+            })
+            .collect(),
+    )
+}
+
+/// `Q_t` of `lemma:telescoping`: `2 (Lyy+mu+beta_t+beta_{t+1})^2 (Lyx Dx tau_t + 2 Dy db_t)^2/(beta_{t+1}+mu)^3`.
+fn q_t(k: &Constants, s: &Schedule, t: u64) -> f64 {
+    let (b0, b1) = (s.beta(t), s.beta(t + 1));
+    let num = k.lyx * k.dx * s.tau(t, k) + 2.0 * k.dy * (b0 - b1);
+    2.0 * (k.lyy + k.mu + b0 + b1).powi(2) * num * num / (b1 + k.mu).powi(3)
+}
+
+/// `B_e(T) = (sum_{t=1}^T 1/(beta_{t-1}+mu)) ((Lyy-mu)Dy^2 + 4 Lxx Dx^2 sum_{t<T} tau_t^2 + sum_{t<T} Q_t)`
+/// (`lemma:telescoping` (2)): a bound on `(sum_{t=1}^T e_t)^2`.
+fn b_e(k: &Constants, s: &Schedule, t_end: u64) -> f64 {
+    let (mut inv, mut tau2, mut q) = (0.0, 0.0, 0.0);
+    for t in 0..t_end {
+        inv += 1.0 / (s.beta(t) + k.mu);
+        tau2 += s.tau(t, k).powi(2);
+        q += q_t(k, s, t);
+    }
+    inv * ((k.lyy - k.mu) * k.dy * k.dy + 4.0 * k.lxx * k.dx * k.dx * tau2 + q)
+}
+
+/// The envelope of claims.md Sec. 5 for the entry's quantity at horizon `t` (see the module
+/// table), or `None` when there is none, an input it needs is missing, or `t` is below its range.
+pub fn envelope(
+    entry: &TheoremEntry,
+    k: &Constants,
+    schedule: &Schedule,
+    t: u64,
+    extra: &EnvelopeInputs,
+) -> Option<f64> {
+    let kind = EnvelopeKind::of(entry)?;
+    if k.lyy < k.mu || !matches!(schedule, Schedule::Poly(_)) {
+        return None; // the chains use mu <= Lyy and tau_t = (t+1)^-a
+    }
+    let (a, b, c_beta) = schedule.abc();
+    let (dx2, dy2) = (k.dx * k.dx, k.dy * k.dy);
+    let tf = t as f64;
+    let cm = c_beta + k.mu;
+    match kind {
+        EnvelopeKind::Alg1NcPrimal | EnvelopeKind::Alg1ConvexPrimal | EnvelopeKind::Alg1Dual => {
+            let c = entry.mhat.as_ref()?.c.value;
+            let m = empirical_m(extra.h?, c, t)?;
+            let m_t = m[t as usize];
+            match kind {
+                EnvelopeKind::Alg1Dual => {
+                    Some(m_t / (tf + 1.0).powf(c) + c_beta * dy2 / (2.0 * (tf + 1.0).powf(b)))
+                }
+                EnvelopeKind::Alg1NcPrimal => {
+                    if t < 1 {
+                        return None;
+                    }
+                    let fmax = extra.fmax?;
+                    let mut sum = (2.0 * fmax + c_beta * dy2) * (tf + 1.0).powf(a);
+                    for (s, &ms) in m.iter().enumerate() {
+                        let s1 = (s + 1) as f64;
+                        let t1 = 2.0 * k.lyx * k.dx * (2.0 * c_beta * ms).sqrt()
+                            + c_beta * k.lxx * dx2
+                            + c_beta * k.lyx * k.lyx * dx2 / cm;
+                        let t2 = 2.0 * k.lyx * k.dx * (2.0 * k.mu * ms).sqrt()
+                            + k.mu * k.lxx * dx2
+                            + k.mu * k.lyx * k.lyx * dx2 / cm;
+                        sum += t1 / (2.0 * cm * s1.powf((c - b) / 2.0))
+                            + t2 / (2.0 * cm * s1.powf(c / 2.0));
+                    }
+                    Some(sum / (tf + 1.0))
+                }
+                _ => {
+                    if t < 1 {
+                        return None;
+                    }
+                    let t1 = 4.0 * k.lyx * k.dx * (2.0 * c_beta * m_t).sqrt()
+                        + c_beta * k.lxx * dx2
+                        + c_beta * k.lyx * k.lyx * dx2 / cm;
+                    let t2 = 4.0 * k.lyx * k.dx * (2.0 * k.mu * m_t).sqrt()
+                        + k.mu * k.lxx * dx2
+                        + k.mu * k.lyx * k.lyx * dx2 / cm;
+                    Some(
+                        c_beta * dy2 / (2.0 * (1.0 - b) * tf.powf(a + b - 1.0))
+                            + t1 / ((2.0 - c + b) * cm * tf.powf((2.0 * a - b + c - 2.0) / 2.0))
+                            + t2 / ((2.0 - c) * cm * tf.powf((2.0 * a + c - 2.0) / 2.0)),
+                    )
+                }
+            }
+        }
+        _ if t < 1 => None,
+        EnvelopeKind::Alg2Dual => {
+            let mut sum = (k.lyy - k.mu) * dy2;
+            for s in 0..t {
+                sum += 4.0 * k.lxx * dx2 * schedule.tau(s, k).powi(2)
+                    + dy2 * schedule.beta(s + 1) / 2.0
+                    + q_t(k, schedule, s);
+            }
+            Some(sum / tf)
+        }
+        EnvelopeKind::Alg2NcPrimal => {
+            let fmax = extra.fmax?;
+            let mut sum = (2.0 * fmax + c_beta * dy2) * (tf + 1.0).powf(a)
+                + k.lyx * k.dx * (k.dy + b_e(k, schedule, t).sqrt());
+            for s in 0..=t {
+                sum += (k.lxx * dx2 + k.lyx * k.lyx * dx2 / (schedule.beta(s) + k.mu))
+                    * schedule.tau(s, k)
+                    / 2.0;
+            }
+            Some(sum / tf)
+        }
+        EnvelopeKind::Alg2ConvexPrimal => {
+            let smooth = (k.lxx * dx2 + k.mu * k.lyx * k.lyx * dx2 / (cm * cm)) / 2.0;
+            Some(
+                2.0 * k.lyx * k.dx / tf.powf(a) * (k.dy + b_e(k, schedule, t - 1).sqrt())
+                    + c_beta * dy2 / (2.0 * (1.0 - b) * tf.powf(a + b - 1.0))
+                    + smooth * harmonic_branch(a, tf, 1)
+                    + c_beta * k.lyx * k.lyx * dx2
+                        / (2.0 * (1.0 - a + b) * cm * cm * tf.powf(2.0 * a - b - 1.0)),
+            )
+        }
+        EnvelopeKind::Alg2ConvexScPrimal => {
+            if !(k.mu > 0.0 && k.lyy > 0.0) {
+                return None;
+            }
+            let rho = ((k.lyy - k.mu) / k.lyy).sqrt();
+            Some(
+                2.0 * k.lyx * k.dx * k.dy / ((1.0 - rho) * tf.powf(a))
+                    + 2.0 * k.lyx * k.lyx * dx2 / (k.mu * (1.0 - rho)) * harmonic_branch(a, tf, 2)
+                    + (k.lxx * dx2 + k.lyx * k.lyx * dx2 / k.mu) / 2.0 * harmonic_branch(a, tf, 1),
+            )
+        }
+    }
+}
+
+/// `1/((1-a)^j T^(2a-1))` for a < 1 and `(ln T + 1)^j / T` for a = 1 (the two branches of
+/// `lemma:fw-proj-convex-concave` (j = 1) and of 5.7's second term (j = 2)).
+fn harmonic_branch(a: f64, t: f64, j: i32) -> f64 {
+    if a < 1.0 {
+        1.0 / ((1.0 - a).powi(j) * t.powf(2.0 * a - 1.0))
+    } else {
+        (t.ln() + 1.0).powi(j) / t
+    }
+}
+
+/// [`envelope`] at each horizon.
+pub fn envelope_series(
+    entry: &TheoremEntry,
+    k: &Constants,
+    schedule: &Schedule,
+    horizons: &[u64],
+    extra: &EnvelopeInputs,
+) -> Vec<Option<f64>> {
+    horizons
+        .iter()
+        .map(|&t| envelope(entry, k, schedule, t, extra))
+        .collect()
+}
+
+/// The largest `quantity/bound` over the checkpoints that have a bound.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct WorstRatio {
+    pub ratio: f64,
+    pub t: u64,
+}
+
+/// Worst ratio of `quantity` to its bound (pairs matched by index); `None` if no bound.
+/// The anytime claim holds on the run iff the ratio is at most 1.
+pub fn worst_ratio(quantity: &[(u64, f64)], bounds: &[Option<f64>]) -> Option<WorstRatio> {
+    quantity
+        .iter()
+        .zip(bounds)
+        .filter_map(|(&(t, q), b)| {
+            b.filter(|b| *b > 0.0)
+                .map(|b| WorstRatio { ratio: q / b, t })
+        })
+        .fold(None, |w: Option<WorstRatio>, r| match w {
+            Some(w) if w.ratio >= r.ratio => Some(w),
+            _ => Some(r),
+        })
+}
+
+/// `M_hat(T) = max_{t<=T} max(v_t, 0) (t+1)^c / ln(t+2)^k` at each point `(t, v_t)`.
+pub fn m_hat(points: &[(u64, f64)], c: f64, log_power: f64) -> Vec<(u64, f64)> {
+    let mut m = 0.0f64;
+    points
+        .iter()
+        .map(|&(t, v)| {
+            let tt = t as f64;
+            m = m.max(v.max(0.0) * (tt + 1.0).powf(c) / (tt + 2.0).ln().powf(log_power));
+            (t, m)
+        })
+        .collect()
+}
+
+/// Largest log-log slope of `M_hat` over the last half of the horizon that counts as bounded.
+pub const MHAT_SLOPE_TOL: f64 = 0.05;
+
+/// Result of the boundedness check.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MhatCheck {
+    /// Log-log slope of M_hat over `window` (`+inf` if M_hat rises from 0).
+    pub slope: f64,
+    pub window: [u64; 2],
+    pub m_end: f64,
+    pub bounded: bool,
+}
+
+/// The "stays bounded" rule of the module doc; `None` for fewer than 2 points.
+pub fn mhat_bounded(m: &[(u64, f64)]) -> Option<MhatCheck> {
+    let &(t_end, m_end) = m.last()?;
+    let half = 0.5 * ((t_end + 1) as f64).ln();
+    let i = m.iter().position(|p| ((p.0 + 1) as f64).ln() >= half)?;
+    let (t_s, m_s) = m[i.min(m.len().checked_sub(2)?)];
+    let slope = if m_end <= 0.0 {
+        0.0
+    } else if m_s <= 0.0 {
+        f64::INFINITY
+    } else {
+        (m_end / m_s).ln() / (((t_end + 1) as f64) / ((t_s + 1) as f64)).ln()
+    };
+    Some(MhatCheck {
+        slope,
+        window: [t_s, t_end],
+        m_end,
+        bounded: slope <= MHAT_SLOPE_TOL,
+    })
+}

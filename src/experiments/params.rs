@@ -1,0 +1,516 @@
+//! The paper's experimental parameters as plain data: the schedules of the proposed algorithms,
+//! the baselines' parameters (claims.md 2.4; baselines.md for their provenance), time limits,
+//! and Table 3 (`table:iters`). Line numbers `Lnnnn` refer to `shared/spec/paper.tex`.
+//!
+//! Every schedule of the paper's experiments has the form `scale * (num / (t + shift))^exponent`
+//! ([`PowerLaw`]), t = 0, 1, ...; the experimental schedules are shifted and rescaled versions of
+//! the theorems' (claims.md 6.5 item 15). Baseline constants are given by formulas in a horizon
+//! K ([`HorizonLaw`]) or in Lipschitz constants ([`AgpNcC`], [`AgpNcSc`]), which take the
+//! paper's appendix constants (`DictionaryLearning::paper_constants`,
+//! `RobustClassification::paper_constants`) because that is what the paper plugged in.
+
+use crate::problems::Constants;
+use serde::{Deserialize, Serialize};
+
+/// `scale * (num / (t + shift))^exponent` for t = 0, 1, ...
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PowerLaw {
+    pub scale: f64,
+    pub num: f64,
+    pub shift: f64,
+    pub exponent: f64,
+}
+
+impl PowerLaw {
+    /// The zero schedule (`beta_t = 0`).
+    pub const ZERO: PowerLaw = PowerLaw {
+        scale: 0.0,
+        num: 1.0,
+        shift: 1.0,
+        exponent: 0.0,
+    };
+    /// Value at iteration t.
+    pub fn at(&self, t: u64) -> f64 {
+        if self.scale == 0.0 {
+            return 0.0;
+        }
+        self.scale * (self.num / (t as f64 + self.shift)).powf(self.exponent)
+    }
+}
+
+/// The two experiments (NEWS20 and RCV1 share the robust parameters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Experiment {
+    /// Dictionary learning (NC-C), claims.md 6.1.
+    Dl,
+    /// Robust multiclass classification (C-SC) on NEWS20 or RCV1, claims.md 6.2.
+    Robust,
+}
+
+/// The seven algorithms of Figure 1 and Table 3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Algorithm {
+    SpFw,
+    Agp,
+    RPdcg,
+    CgRpga,
+    LmoLmo,
+    LmoPo,
+    PoLmo,
+}
+
+/// The primal oracle of an algorithm, which decides the plotted measure (L749):
+/// `G_X^LMO + G_Y` for LMO-primal methods, `G_X^PO + G_Y` for PO-primal methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PrimalOracle {
+    Lmo,
+    Po,
+}
+
+impl Algorithm {
+    /// Table 3 order.
+    pub const ALL: [Algorithm; 7] = [
+        Algorithm::SpFw,
+        Algorithm::Agp,
+        Algorithm::RPdcg,
+        Algorithm::CgRpga,
+        Algorithm::LmoLmo,
+        Algorithm::LmoPo,
+        Algorithm::PoLmo,
+    ];
+    /// The paper's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Algorithm::SpFw => "SP-FW",
+            Algorithm::Agp => "AGP",
+            Algorithm::RPdcg => "R-PDCG",
+            Algorithm::CgRpga => "CG-RPGA",
+            Algorithm::LmoLmo => "LMO-LMO",
+            Algorithm::LmoPo => "LMO-PO",
+            Algorithm::PoLmo => "PO-LMO",
+        }
+    }
+    /// The primal oracle (hence the plotted measure).
+    pub fn primal_oracle(&self) -> PrimalOracle {
+        match self {
+            Algorithm::Agp | Algorithm::PoLmo => PrimalOracle::Po,
+            _ => PrimalOracle::Lmo,
+        }
+    }
+    /// How well the update rule is established (baselines.md Sec. 6).
+    pub fn provenance(&self) -> &'static str {
+        match self {
+            Algorithm::SpFw => "VERIFIED (authors' code): plain SP-FW, joint step 2/(t+2)",
+            Algorithm::Agp => {
+                "update RECONSTRUCTED (alternating regularised projected gradient); parameters VERIFIED-2ND"
+            }
+            Algorithm::RPdcg => {
+                "update RECONSTRUCTED, dual step GUESSED (Garber-Hazan); parameters VERIFIED-2ND"
+            }
+            Algorithm::CgRpga => {
+                "update RECONSTRUCTED; parameters VERIFIED-2ND; mu_bar in DL GUESSED (= mu)"
+            }
+            Algorithm::LmoLmo | Algorithm::LmoPo | Algorithm::PoLmo => {
+                "the paper's own algorithm (alg:fw-fw, alg:fw-proj, alg:proj-fw)"
+            }
+        }
+    }
+    /// Whether the paper runs it on the experiment: R-PDCG needs a strongly convex Y and is
+    /// "not applicable" on the robust problem (simplex Y, L750; Table 3 N/A).
+    pub fn applicable(&self, e: Experiment) -> bool {
+        !(e == Experiment::Robust && *self == Algorithm::RPdcg)
+    }
+}
+
+/// `tau_t` and `beta_t` of a proposed algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ProposedSchedule {
+    pub tau: PowerLaw,
+    pub beta: PowerLaw,
+    /// Where the paper states it.
+    pub source: &'static str,
+}
+
+/// DL, LMO-LMO: `tau_t = (2/(t+10))^(4/5)`, `beta_t = 1e-2/(t+10)^(1/5)` (L3257).
+pub const DL_LMO_LMO: ProposedSchedule = ProposedSchedule {
+    tau: PowerLaw {
+        scale: 1.0,
+        num: 2.0,
+        shift: 10.0,
+        exponent: 0.8,
+    },
+    beta: PowerLaw {
+        scale: 1e-2,
+        num: 1.0,
+        shift: 10.0,
+        exponent: 0.2,
+    },
+    source: "paper.tex L3257 (alg:fw-fw)",
+};
+
+/// DL, LMO-PO: `tau_t = (2/(t+10))^(3/4)`, `beta_t = 1e-2/(t+10)^(1/4)` (L3257).
+pub const DL_LMO_PO: ProposedSchedule = ProposedSchedule {
+    tau: PowerLaw {
+        scale: 1.0,
+        num: 2.0,
+        shift: 10.0,
+        exponent: 0.75,
+    },
+    beta: PowerLaw {
+        scale: 1e-2,
+        num: 1.0,
+        shift: 10.0,
+        exponent: 0.25,
+    },
+    source: "paper.tex L3257 (alg:fw-proj)",
+};
+
+/// DL, PO-LMO: `tau_t = 1e2/(t+10)^(3/5)` (tau_0 ~ 25.1, not the appendix schedule),
+/// `beta_t = 1e-2/(t+10)^(1/5)` (L3257).
+pub const DL_PO_LMO: ProposedSchedule = ProposedSchedule {
+    tau: PowerLaw {
+        scale: 1e2,
+        num: 1.0,
+        shift: 10.0,
+        exponent: 0.6,
+    },
+    beta: PowerLaw {
+        scale: 1e-2,
+        num: 1.0,
+        shift: 10.0,
+        exponent: 0.2,
+    },
+    source: "paper.tex L3257 (alg:proj-fw)",
+};
+
+/// Robust, LMO-LMO and LMO-PO: `tau_t = 2/(t+10)`, `beta_t = 0` (L3261).
+pub const ROBUST_LMO: ProposedSchedule = ProposedSchedule {
+    tau: PowerLaw {
+        scale: 1.0,
+        num: 2.0,
+        shift: 10.0,
+        exponent: 1.0,
+    },
+    beta: PowerLaw::ZERO,
+    source: "paper.tex L3261 (alg:fw-fw, alg:fw-proj)",
+};
+
+/// Robust, PO-LMO: `tau_t = 1e3/(t+1)^(1/2)` (tau_0 = 1000), `beta_t = 0` (L3261).
+pub const ROBUST_PO_LMO: ProposedSchedule = ProposedSchedule {
+    tau: PowerLaw {
+        scale: 1e3,
+        num: 1.0,
+        shift: 1.0,
+        exponent: 0.5,
+    },
+    beta: PowerLaw::ZERO,
+    source: "paper.tex L3261 (alg:proj-fw)",
+};
+
+/// The schedule of a proposed algorithm on an experiment (`None` for baselines).
+pub fn proposed_schedule(e: Experiment, a: Algorithm) -> Option<ProposedSchedule> {
+    match (e, a) {
+        (Experiment::Dl, Algorithm::LmoLmo) => Some(DL_LMO_LMO),
+        (Experiment::Dl, Algorithm::LmoPo) => Some(DL_LMO_PO),
+        (Experiment::Dl, Algorithm::PoLmo) => Some(DL_PO_LMO),
+        (Experiment::Robust, Algorithm::LmoLmo | Algorithm::LmoPo) => Some(ROBUST_LMO),
+        (Experiment::Robust, Algorithm::PoLmo) => Some(ROBUST_PO_LMO),
+        _ => None,
+    }
+}
+
+/// SP-FW (Gidel et al. 2017, Algorithm 2): the "vanilla" joint step `gamma_t = 2/(t+2)`,
+/// t >= 0, on both experiments (L3257, L3261).
+pub const SP_FW_STEP: PowerLaw = PowerLaw {
+    scale: 1.0,
+    num: 2.0,
+    shift: 2.0,
+    exponent: 1.0,
+};
+
+/// `coef * K^(-exponent)` for a horizon K.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct HorizonLaw {
+    pub coef: f64,
+    pub exponent: f64,
+}
+
+impl HorizonLaw {
+    /// Value at horizon `k`.
+    pub fn at(&self, k: f64) -> f64 {
+        self.coef * k.powf(-self.exponent)
+    }
+}
+
+/// What `mu_bar` in CG-RPGA's dual step `sigma = 2/(L_yy + mu_bar)` stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MuBar {
+    /// DL: the paper never defines mu_bar; `mu_bar = mu` (the dual regularisation) is the
+    /// reading baselines.md 3.3 recommends (GUESSED). Note `sigma mu = 2` then reflects rather
+    /// than contracts; `1/mu` is the alternative reading.
+    Mu,
+    /// Robust: `mu_bar = lambda = lambda'/(2n^2)` as stated (L3261), although the payoff's
+    /// strong-concavity modulus is lambda' (claims.md 6.5 item 9).
+    Lambda,
+}
+
+/// R-PDCG / CG-RPGA (Boroun et al. 2023, Algorithms 1 and 2) in their own notation: constant
+/// primal step `tau`, dual regularisation `mu`, horizon `K`; CG-RPGA adds `sigma`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BorounParams {
+    pub horizon: f64,
+    pub tau: HorizonLaw,
+    pub mu: HorizonLaw,
+    /// CG-RPGA only.
+    pub mu_bar: Option<MuBar>,
+    pub source: &'static str,
+}
+
+impl BorounParams {
+    /// `tau` at the horizon.
+    pub fn tau(&self) -> f64 {
+        self.tau.at(self.horizon)
+    }
+    /// `mu` at the horizon.
+    pub fn mu(&self) -> f64 {
+        self.mu.at(self.horizon)
+    }
+    /// CG-RPGA's `sigma = 2/(L_yy + mu_bar)` with the paper's `L_yy` (`paper.lyy`) and
+    /// `lambda = lambda'/(2n^2)` for the robust reading; `None` for R-PDCG, whose dual step the
+    /// paper does not give (baselines.md 2.3).
+    pub fn sigma(&self, paper: &Constants, lambda: f64) -> Option<f64> {
+        let mu_bar = match self.mu_bar? {
+            MuBar::Mu => self.mu(),
+            MuBar::Lambda => lambda,
+        };
+        Some(2.0 / (paper.lyy + mu_bar))
+    }
+}
+
+/// DL, R-PDCG: `tau = 1/K^(5/6)`, `mu = 1e-2/K^(1/6)`, K = 1e3 (L3257).
+pub const DL_R_PDCG: BorounParams = BorounParams {
+    horizon: 1e3,
+    tau: HorizonLaw {
+        coef: 1.0,
+        exponent: 5.0 / 6.0,
+    },
+    mu: HorizonLaw {
+        coef: 1e-2,
+        exponent: 1.0 / 6.0,
+    },
+    mu_bar: None,
+    source: "paper.tex L3257",
+};
+
+/// DL, CG-RPGA: `tau = 1/K^(3/4)`, `mu = 1e-2/K^(1/4)`, `sigma = 2/(L_yy + mu_bar)`, K = 1e3
+/// (L3257); L_yy = 0 (L3257, `subsec:lipschitz-dictionary`).
+pub const DL_CG_RPGA: BorounParams = BorounParams {
+    horizon: 1e3,
+    tau: HorizonLaw {
+        coef: 1.0,
+        exponent: 0.75,
+    },
+    mu: HorizonLaw {
+        coef: 1e-2,
+        exponent: 0.25,
+    },
+    mu_bar: Some(MuBar::Mu),
+    source: "paper.tex L3257",
+};
+
+/// Robust, R-PDCG: `tau = 10/K^(3/4)`, `mu = 0`, K = 1e4 (L3261) — listed although R-PDCG is
+/// reported not applicable (L750, Table 3 N/A).
+pub const ROBUST_R_PDCG: BorounParams = BorounParams {
+    horizon: 1e4,
+    tau: HorizonLaw {
+        coef: 10.0,
+        exponent: 0.75,
+    },
+    mu: HorizonLaw {
+        coef: 0.0,
+        exponent: 0.0,
+    },
+    mu_bar: None,
+    source: "paper.tex L3261",
+};
+
+/// Robust, CG-RPGA: `tau = 10/K^(1/2)`, `mu = 0`, `sigma = 2/(L_yy + mu_bar)` with
+/// `mu_bar = lambda` and `L_yy = sqrt(2) lambda'`, K = 1e4 (L3261).
+pub const ROBUST_CG_RPGA: BorounParams = BorounParams {
+    horizon: 1e4,
+    tau: HorizonLaw {
+        coef: 10.0,
+        exponent: 0.5,
+    },
+    mu: HorizonLaw {
+        coef: 0.0,
+        exponent: 0.0,
+    },
+    mu_bar: Some(MuBar::Lambda),
+    source: "paper.tex L3261",
+};
+
+/// The Boroun-type parameters of an experiment (`None` for the other algorithms).
+pub fn boroun_params(e: Experiment, a: Algorithm) -> Option<BorounParams> {
+    match (e, a) {
+        (Experiment::Dl, Algorithm::RPdcg) => Some(DL_R_PDCG),
+        (Experiment::Dl, Algorithm::CgRpga) => Some(DL_CG_RPGA),
+        (Experiment::Robust, Algorithm::RPdcg) => Some(ROBUST_R_PDCG),
+        (Experiment::Robust, Algorithm::CgRpga) => Some(ROBUST_CG_RPGA),
+        _ => None,
+    }
+}
+
+/// AGP (Xu et al. 2023, Algorithm 1) with the Theorem 3.2 (nonconvex-concave) parameters the
+/// paper uses for DL (L3257-3258): `b_k = 0`, `c_k = 19/(20 rho_bar k^(1/4))`,
+/// `gamma_k = 1/rho_bar`, `beta_k = eta_bar + beta_bar_k`,
+/// `beta_bar_k = rho_bar L_y^2 + 16 tau L_y^2/(rho_bar c_k^2) - 2 eta_bar`,
+/// `tau = 2 max{19^2 (L_xx + 2 eta_bar - rho_bar L_y^2)/(20^2 16 rho_bar L_y^2), 2}`,
+/// `eta_bar = rho_bar = 0.05`, `L_y = L_{y(D',C')}`, `L_xx = L_{(D',C')(D',C')}`.
+/// `tau` here is an analysis constant, not a step. k starts at 1.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AgpNcC {
+    pub eta_bar: f64,
+    pub rho_bar: f64,
+    pub tau: f64,
+    pub l_y: f64,
+}
+
+impl AgpNcC {
+    /// From the paper's DL constants (`paper.lxx`, `paper.lyx`).
+    pub fn new(paper: &Constants) -> AgpNcC {
+        let (eta_bar, rho_bar) = (0.05, 0.05);
+        let (lxx, ly) = (paper.lxx, paper.lyx);
+        let tau = 2.0
+            * f64::max(
+                19.0f64.powi(2) * (lxx + 2.0 * eta_bar - rho_bar * ly * ly)
+                    / (20.0f64.powi(2) * 16.0 * rho_bar * ly * ly),
+                2.0,
+            );
+        AgpNcC {
+            eta_bar,
+            rho_bar,
+            tau,
+            l_y: ly,
+        }
+    }
+    /// `b_k = 0`.
+    pub fn b_k(&self, _k: u64) -> f64 {
+        0.0
+    }
+    /// `c_k = 19/(20 rho_bar k^(1/4))`, k >= 1.
+    pub fn c_k(&self, k: u64) -> f64 {
+        assert!(k >= 1, "AGP indices start at 1");
+        19.0 / (20.0 * self.rho_bar * (k as f64).powf(0.25))
+    }
+    /// `beta_k = eta_bar + beta_bar_k` (the primal step is `1/beta_k`).
+    pub fn beta_k(&self, k: u64) -> f64 {
+        let c = self.c_k(k);
+        let ly2 = self.l_y * self.l_y;
+        let beta_bar = self.rho_bar * ly2 + 16.0 * self.tau * ly2 / (self.rho_bar * c * c)
+            - 2.0 * self.eta_bar;
+        self.eta_bar + beta_bar
+    }
+    /// `gamma_k = 1/rho_bar` (the dual step is `1/gamma_k = rho_bar`).
+    pub fn gamma_k(&self, _k: u64) -> f64 {
+        1.0 / self.rho_bar
+    }
+}
+
+/// AGP with the Theorem 3.1 (nonconvex-strongly-concave) parameters the paper uses for the
+/// robust problem (L3261): `b_k = c_k = 0`, `beta_k = eta = 2 max{L_ThTh, L_yTh^2 rho +
+/// 4 L_yTh^2/(rho mu^2)}`, `gamma_k = 1/rho`, `rho = mu/(4 L_yy^2)`, `mu = lambda`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AgpNcSc {
+    pub eta: f64,
+    pub rho: f64,
+    pub mu: f64,
+}
+
+impl AgpNcSc {
+    /// From the paper's robust constants and the paper's `mu = lambda = lambda'/(2n^2)`.
+    /// With n ~ 1e4 this mu is ~ 1e-8 while the payoff's modulus is lambda' (claims.md 6.5
+    /// item 9), so eta is astronomically large and AGP's primal step `1/eta` is ~ 0: AGP barely
+    /// moves, as the paper's Figure 1 discussion reports for PO-primal methods.
+    pub fn new(paper: &Constants, mu: f64) -> AgpNcSc {
+        let rho = mu / (4.0 * paper.lyy * paper.lyy);
+        let ly2 = paper.lyx * paper.lyx;
+        let eta = 2.0 * f64::max(paper.lxx, ly2 * rho + 4.0 * ly2 / (rho * mu * mu));
+        AgpNcSc { eta, rho, mu }
+    }
+    /// `beta_k = eta`.
+    pub fn beta_k(&self, _k: u64) -> f64 {
+        self.eta
+    }
+    /// `gamma_k = 1/rho`.
+    pub fn gamma_k(&self, _k: u64) -> f64 {
+        1.0 / self.rho
+    }
+}
+
+/// `lambda = lambda'/(2 n^2)` (L3261): the paper's mu for AGP and mu_bar for CG-RPGA.
+pub fn lambda(lambda_prime: f64, n: usize) -> f64 {
+    lambda_prime / (2.0 * (n as f64).powi(2))
+}
+
+/// DL time limit per algorithm: 300 s ("We also run each algorithms 300 seconds", L3258).
+pub const DL_TIME_LIMIT_S: f64 = 300.0;
+/// Robust time limit per algorithm: **not stated** by the paper (claims.md 6.5 item 13); the
+/// DL value is used as the documented default (Table 3 speaks of one "time limit").
+pub const ROBUST_TIME_LIMIT_S: f64 = 300.0;
+
+/// One row of Table 3 (`table:iters`, L758-775): iterations completed within the time limit;
+/// `None` is the paper's N/A.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Table3Row {
+    pub algorithm: Algorithm,
+    pub dl: u64,
+    pub rcv1: Option<u64>,
+    pub news20: Option<u64>,
+}
+
+/// Table 3 of the paper (hardware not stated; only ratios are comparable).
+pub const TABLE3: [Table3Row; 7] = [
+    Table3Row {
+        algorithm: Algorithm::SpFw,
+        dl: 48466,
+        rcv1: Some(467),
+        news20: Some(315),
+    },
+    Table3Row {
+        algorithm: Algorithm::Agp,
+        dl: 20997,
+        rcv1: Some(387),
+        news20: Some(302),
+    },
+    Table3Row {
+        algorithm: Algorithm::RPdcg,
+        dl: 46688,
+        rcv1: None,
+        news20: None,
+    },
+    Table3Row {
+        algorithm: Algorithm::CgRpga,
+        dl: 47036,
+        rcv1: Some(464),
+        news20: Some(317),
+    },
+    Table3Row {
+        algorithm: Algorithm::LmoLmo,
+        dl: 42016,
+        rcv1: Some(453),
+        news20: Some(313),
+    },
+    Table3Row {
+        algorithm: Algorithm::LmoPo,
+        dl: 46678,
+        rcv1: Some(467),
+        news20: Some(319),
+    },
+    Table3Row {
+        algorithm: Algorithm::PoLmo,
+        dl: 21991,
+        rcv1: Some(386),
+        news20: Some(305),
+    },
+];

@@ -1,0 +1,248 @@
+//! THE run loop: iteration, time limit, checkpoints, measures, oracle counts and run status,
+//! for every solver.
+//!
+//! * The solver only ever sees a [`Counting`] view of the problem: oracle calls are counted,
+//!   not self-reported. Measures use the unwrapped problem, so they are not counted.
+//! * Checkpoints ([`CheckpointRule`]): `log2` measures t = 0, 1, 2, 4, 8, ... and the last
+//!   iterate; `all` measures every t. Checkpoint t holds
+//!   [`measures::evaluate`] at `(x_t, y_t)` with `beta_t = solver.beta_at(t)`,
+//!   `y0 = solver.y_ref()` and the configured sigma.
+//! * Timing: only `solver.step` is inside the timed region ("wall_time_s", checkpoint
+//!   "time_s"); measures, f*, divergence checks and observers are timed separately
+//!   ("measure_time_s"). The time limit applies to solver time.
+//! * Status: `completed`; `time_limit` (the iterate reached when the limit passed is measured);
+//!   `diverged` when a step hands out a non-finite gradient, step parameter or iterate: the
+//!   iteration and the reason are recorded, checkpoints before it are kept.
+//!
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::harness::{run, RunConfig};
+//! use saddlefw::solvers::registry;
+//! let inst = "quadratic/c-sc:dx=4,dy=3,seed=2".parse::<GeneratorSpec>().unwrap().generate().unwrap();
+//! let mut built = registry::build("lmo-lmo", inst.problem.as_ref(), &Default::default()).unwrap();
+//! let trace = run(&inst, built.solver.as_mut(), &RunConfig::new(16));
+//! let ts: Vec<usize> = trace.checkpoints.iter().map(|c| c.t).collect();
+//! assert_eq!(ts, [0, 1, 2, 4, 8, 16]);
+//! assert_eq!(trace.oracle_calls.proj_x + trace.oracle_calls.proj_y, 0);
+//! ```
+
+use crate::counting::Counting;
+use crate::measures;
+use crate::problems::{Instance, SaddleProblem};
+use crate::solvers::{Solver, StepInfo};
+pub use crate::trace::CheckpointRule;
+use crate::trace::{Checkpoint, RunConstants, Status, Trace};
+use std::time::Instant;
+
+/// How to run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunConfig {
+    /// Iterations T (the loop performs t = 0, ..., T-1).
+    pub iterations: usize,
+    /// Limit on solver time in seconds.
+    pub time_limit: Option<f64>,
+    /// Which iterates are measured.
+    pub checkpoints: CheckpointRule,
+    /// sigma of G_X^PO.
+    pub sigma: f64,
+}
+
+impl RunConfig {
+    /// T iterations, log2 checkpoints, no time limit, sigma = 1.
+    pub fn new(iterations: usize) -> Self {
+        RunConfig {
+            iterations,
+            time_limit: None,
+            checkpoints: CheckpointRule::Log2,
+            sigma: 1.0,
+        }
+    }
+}
+
+/// What an observer sees after iteration t: the step parameters and `(x_{t+1}, y_{t+1})`.
+#[derive(Debug, Clone, Copy)]
+pub struct StepView<'a> {
+    pub t: usize,
+    pub info: StepInfo,
+    pub x: &'a [f64],
+    pub y: &'a [f64],
+}
+
+/// Runs `solver` on an instance from its start `(x0, y0)`; the trace records the instance seed.
+pub fn run(instance: &Instance, solver: &mut dyn Solver, config: &RunConfig) -> Trace {
+    let mut trace = run_problem(
+        instance.problem.as_ref(),
+        &instance.x0,
+        &instance.y0,
+        solver,
+        config,
+    );
+    trace.seed = instance.seed;
+    trace
+}
+
+/// Runs `solver` on `problem` from `(x0, y0)`.
+pub fn run_problem(
+    problem: &dyn SaddleProblem,
+    x0: &[f64],
+    y0: &[f64],
+    solver: &mut dyn Solver,
+    config: &RunConfig,
+) -> Trace {
+    run_observed(problem, x0, y0, solver, config, &mut |_| {})
+}
+
+/// Runs `solver` and calls `observer` after every successful step (outside the timed region).
+pub fn run_observed(
+    problem: &dyn SaddleProblem,
+    x0: &[f64],
+    y0: &[f64],
+    solver: &mut dyn Solver,
+    config: &RunConfig,
+    observer: &mut dyn FnMut(&StepView),
+) -> Trace {
+    assert_eq!(
+        x0.len(),
+        problem.x_set().dim(),
+        "x0 has the wrong dimension"
+    );
+    assert_eq!(
+        y0.len(),
+        problem.y_set().dim(),
+        "y0 has the wrong dimension"
+    );
+    assert!(config.sigma > 0.0, "sigma of G_X^PO must be positive");
+    let total = Instant::now();
+    let counting = Counting::new(problem);
+    let mut measure_time = 0.0;
+    let clock = Instant::now();
+    let f_star = problem.f_star();
+    measure_time += clock.elapsed().as_secs_f64();
+    solver.init(&counting, x0, y0);
+
+    let mut checkpoints = Vec::new();
+    let mut measure = |t: usize, solver: &dyn Solver, time_s: f64, measure_time: &mut f64| {
+        let clock = Instant::now();
+        let beta = solver.beta_at(t);
+        let m = measures::evaluate(
+            problem,
+            solver.x(),
+            solver.y(),
+            beta,
+            solver.y_ref(),
+            config.sigma,
+        );
+        checkpoints.push(Checkpoint {
+            t,
+            time_s,
+            beta,
+            gx_lmo: m.gx_lmo,
+            gx_po: m.gx_po,
+            gy: m.gy,
+            gy_lmo: m.gy_lmo,
+            h: m.h,
+            gap_opt: m.gap_opt,
+            width: m.width,
+        });
+        *measure_time += clock.elapsed().as_secs_f64();
+    };
+
+    let mut solver_time = 0.0;
+    let mut status = Status::Completed;
+    let mut done = 0;
+    measure(0, &*solver, 0.0, &mut measure_time);
+    for t in 0..config.iterations {
+        let clock = Instant::now();
+        let info = solver.step(&counting, t);
+        solver_time += clock.elapsed().as_secs_f64();
+
+        let clock = Instant::now();
+        if let Some(reason) = divergence(&counting, &info, &*solver, t) {
+            status = Status::Diverged {
+                iteration: t,
+                reason,
+            };
+            measure_time += clock.elapsed().as_secs_f64();
+            break;
+        }
+        done = t + 1;
+        observer(&StepView {
+            t,
+            info,
+            x: solver.x(),
+            y: solver.y(),
+        });
+        measure_time += clock.elapsed().as_secs_f64();
+
+        let last = done == config.iterations;
+        let over_time = config.time_limit.is_some_and(|l| solver_time >= l);
+        if last || over_time || config.checkpoints.includes(done) {
+            measure(done, &*solver, solver_time, &mut measure_time);
+        }
+        if over_time && !last {
+            status = Status::TimeLimit;
+            break;
+        }
+    }
+
+    let k = problem.constants();
+    Trace {
+        algorithm: solver.name().to_string(),
+        problem: problem.name(),
+        problem_name: problem.name(),
+        setting: problem.assumptions().setting(),
+        schedule: solver.schedule(),
+        theorem_case: None,
+        schedule_notes: Vec::new(),
+        provenance: solver.provenance().to_string(),
+        seed: None,
+        constants: RunConstants::new(&k, x0.len(), y0.len()),
+        f_star,
+        sigma: config.sigma,
+        checkpoint_rule: config.checkpoints,
+        iterations_requested: config.iterations,
+        time_limit_s: config.time_limit,
+        status,
+        iterations: done,
+        wall_time_s: solver_time,
+        measure_time_s: measure_time,
+        total_time_s: total.elapsed().as_secs_f64(),
+        oracle_calls: counting.counts(),
+        po_lmo_g: None,
+        checkpoints,
+    }
+}
+
+/// The reason iteration t diverged, if it did: a non-finite gradient handed to the solver, a
+/// non-finite step parameter, or a non-finite iterate.
+fn divergence(
+    counting: &Counting,
+    info: &StepInfo,
+    solver: &dyn Solver,
+    t: usize,
+) -> Option<String> {
+    if let Some(which) = counting.nonfinite_gradient() {
+        return Some(format!("non-finite {which} at iteration {t}"));
+    }
+    for (name, v) in [
+        ("tau", info.tau),
+        ("beta", info.beta),
+        ("gamma", info.gamma),
+    ] {
+        if !v.is_finite() {
+            return Some(format!(
+                "non-finite step parameter {name} = {v} at iteration {t}"
+            ));
+        }
+    }
+    for (name, v) in [("x", solver.x()), ("y", solver.y())] {
+        if let Some(i) = v.iter().position(|e| !e.is_finite()) {
+            return Some(format!(
+                "non-finite iterate {name}_{} (entry {i} = {}) at iteration {t}",
+                t + 1,
+                v[i]
+            ));
+        }
+    }
+    None
+}

@@ -1,0 +1,489 @@
+//! Continual dictionary learning (DL), the paper's NC-C experiment (`eq:dictionary-learning2`,
+//! appendix `subsec:DL-imple`, `subsec:lipschitz-dictionary`; claims.md Sec. 6.1), with the
+//! catalogue's resolutions:
+//!
+//! ```text
+//! L((D',C'), y) = 1/(2n') ||A' - D'C'||_F^2 + y ( 1/(2n) ||A - D' Ctil||_F^2 - delta )
+//! X = { (D',C') : ||d'_j||_2 <= 1 (j in [q]), ||C'||_* <= r },   Y = [0, B]
+//! ```
+//! * the constraint term uses the *old* data A (m x n) and the factor 1/(2n) (the main text's
+//!   `A'` is dimensionally invalid, the appendix's `1/(2n')` contradicts `2 n delta` and the
+//!   printed gradients; claims.md 6.5 items 1-2);
+//! * `Ctil` is C padded with q - p zero **rows** (the paper says columns; item 5);
+//! * `Y = [0, B]`, `B = 1` (item 4).
+//!
+//! `x = (D', C')` is one flat vector: `D'` (m x q, row-major) followed by `C'` (q x n',
+//! row-major); `X = Product(UnitColumns(m x q, 1), NuclearBall(q x n', r))`.
+//!
+//! # Shared products
+//! `K = Ctil Ctil^T` (q x q), `P = A Ctil^T` (m x q) and `||A||_F^2` are precomputed, so
+//! `||A - D'Ctil||_F^2 = ||A||_F^2 - 2 <D', P> + <D'K, D'>` costs one m x q x q product. One
+//! gradient evaluation is `D'K`, `R = D'C' - A'`, `R C'^T` and `D'^T R`:
+//! ```text
+//! grad_D' L = (1/n') R C'^T + (y/n) (D'K - P),   grad_C' L = (1/n') D'^T R,
+//! grad_y  L = (1/(2n)) ||A - D'Ctil||_F^2 - delta.
+//! ```
+//! L is linear in y (h = fidelity, c = constraint value, m = 0 in [`YModel`]), so `y*_beta(x)` is a
+//! clip (beta > 0) or an end point of [0, B] (beta = 0).
+//!
+//! # Constants
+//! [`DictionaryLearning::paper_constants`] are the appendix's `L_{(D',C')(D',C')}`,
+//! `L_{y(D',C')}`, `L_yy = 0` (`subsec:lipschitz-dictionary`, L3365-3370) with alpha = 1/B
+//! (L3258); the baselines' parameter formulas use them. [`SaddleProblem::constants`] returns
+//! the certified constants derived below (all valid upper bounds on X x Y; the tests compare
+//! them with sampled gradient-difference ratios). Notation: `e = ||E||_F`, `h = ||H||_F` for a
+//! direction `(E, H)` of `(D', C')`; on X, `||D'||_2 <= ||D'||_F <= sqrt(q)` and
+//! `||C'||_2 <= ||C'||_F <= ||C'||_* <= r`; `lambda_K = ||K||_2 = ||Ctil||_2^2`.
+//!
+//! * **L_xx.** Along `t -> (D' + tE, C' + tH)`, with `R = D'C' - A'`, the second derivative of
+//!   L is `(1/n') (||EC' + D'H||^2 + 2 <R, EH>) + (y/n) ||E Ctil||^2`. Bounding
+//!   `||EC' + D'H|| <= ||E||_F ||C'||_2 + ||D'||_2 ||H||_F <= r e + sqrt(q) h`,
+//!   `|<R, EH>| = |<E^T R, H>| <= ||R||_2 e h <= Rbar e h` with
+//!   `Rbar = ||A'||_2 + r sqrt(q) >= sup_X ||R||_2` (spectral norms), and
+//!   `y ||E Ctil||^2 <= B lambda_K e^2`, the
+//!   quadratic form is at most `[e h] M [e h]^T / n'` with
+//!   `M = [[r^2 + n' B lambda_K / n, r sqrt(q) + Rbar], [r sqrt(q) + Rbar, q]]` and at least
+//!   `-Rbar/n'`. Hence `||Hess_xx L|| <= lambda_max(M) / n'` (`lambda_max(M) >= M_12 >= Rbar`),
+//!   and by the mean value theorem on the convex X, `L_xx = lambda_max(M) / n'`.
+//! * **L_yx.** `d/dy grad_x L = ((1/n)(D'K - P), 0)` and `||D'K - P||_F <= sqrt(q) lambda_K +
+//!   ||P||_F`, so `L_yx = (sqrt(q) lambda_K + ||P||_F) / n` bounds both cross terms of
+//!   Assumption 1 (iv) (`grad_y L` is a function of D' alone with this gradient).
+//! * **L_yy = mu = 0** (L is linear in y). alpha = 2/B: an interval of length B satisfies
+//!   Assumption 2 for every alpha <= 2/B (see [`BoxSet`]).
+//!
+//! Certified constants are inflated by a relative `1e-10` to absorb rounding in their own
+//! evaluation.
+
+use super::{Constants, Instance, SaddleProblem, YModel};
+use crate::linalg::{dot, spectral_norm, sym_extreme_eigs};
+use crate::sets::{BoxSet, ConvexSet, NuclearBall, Product, UnitColumns};
+use crate::{Error, Result};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{Array2, ArrayView2, ArrayViewMut2, Zip};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+use serde::{Deserialize, Serialize};
+use std::sync::Mutex;
+
+/// Relative inflation of certified constants (covers the rounding of their evaluation).
+const CERT_MARGIN: f64 = 1e-10;
+
+/// Dimensions and parameters of the DL instance; the defaults are the paper's
+/// (`subsec:DL-imple`, L3255): n = 500, m = 100, p = 50, l = 5, q = 60, n' = 103,
+/// delta = 1e-4, r = 5, B = 1.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DlConfig {
+    /// Old samples n (columns of A).
+    pub n: usize,
+    /// Signal dimension m.
+    pub m: usize,
+    /// Old dictionary size p.
+    pub p: usize,
+    /// Rank l of the old coefficients C.
+    pub l: usize,
+    /// New dictionary size q (>= p).
+    pub q: usize,
+    /// New samples n' (columns of A').
+    pub n_new: usize,
+    /// Fidelity tolerance delta on the old data.
+    pub delta: f64,
+    /// Nuclear-norm radius r of C'.
+    pub r: f64,
+    /// Upper end B of Y = [0, B].
+    pub b: f64,
+    /// Seed of the ChaCha8 stream that draws the data and the starting dictionary (the paper
+    /// gives none).
+    pub seed: u64,
+}
+
+impl Default for DlConfig {
+    fn default() -> Self {
+        DlConfig {
+            n: 500,
+            m: 100,
+            p: 50,
+            l: 5,
+            q: 60,
+            n_new: 103,
+            delta: 1e-4,
+            r: 5.0,
+            b: 1.0,
+            seed: 0,
+        }
+    }
+}
+
+impl DlConfig {
+    /// Checks the dimensions (all >= 1, p <= q, l <= min(p, n)) and parameters (delta >= 0,
+    /// r > 0, B > 0, all finite).
+    pub fn validate(&self) -> Result<()> {
+        for (name, v) in [
+            ("n", self.n),
+            ("m", self.m),
+            ("p", self.p),
+            ("l", self.l),
+            ("q", self.q),
+            ("n'", self.n_new),
+        ] {
+            if v == 0 {
+                return Err(Error::invalid(
+                    format!("DL dimension {name}"),
+                    "must be at least 1",
+                ));
+            }
+        }
+        if self.p > self.q {
+            return Err(Error::invalid(
+                "DL dimensions",
+                format!(
+                    "the new dictionary size q = {} must be >= the old p = {}",
+                    self.q, self.p
+                ),
+            ));
+        }
+        if self.l > self.p.min(self.n) {
+            return Err(Error::invalid(
+                "DL rank l",
+                format!("must be <= min(p, n) = {}", self.p.min(self.n)),
+            ));
+        }
+        if !(self.delta.is_finite() && self.delta >= 0.0) {
+            return Err(Error::invalid(
+                "DL delta",
+                format!("must be finite and >= 0, got {}", self.delta),
+            ));
+        }
+        for (name, v) in [("r", self.r), ("B", self.b)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(Error::invalid(
+                    format!("DL {name}"),
+                    format!("must be finite and > 0, got {v}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Scratch matrices of one gradient evaluation (reused: the hot loop does not allocate).
+#[derive(Debug)]
+struct Work {
+    /// `R = D'C' - A'` (m x n').
+    r: Array2<f64>,
+    /// `D'K` (m x q).
+    dk: Array2<f64>,
+}
+
+/// The DL saddle problem (see the module documentation).
+#[derive(Debug)]
+pub struct DictionaryLearning {
+    cfg: DlConfig,
+    a_old: Array2<f64>,
+    c_tilde: Array2<f64>,
+    a_new: Array2<f64>,
+    k_mat: Array2<f64>,
+    p_mat: Array2<f64>,
+    a_old_sq: f64,
+    x_set: Product,
+    y_set: BoxSet,
+    certified: Constants,
+    paper: Constants,
+    work: Mutex<Work>,
+}
+
+/// `rows x cols` i.i.d. N(0,1) entries, row-major.
+fn gaussian(rng: &mut ChaCha8Rng, rows: usize, cols: usize) -> Array2<f64> {
+    Array2::from_shape_simple_fn((rows, cols), || rng.sample(StandardNormal))
+}
+
+/// Scales every non-zero column to unit Euclidean norm.
+fn normalize_columns(a: &mut Array2<f64>) {
+    for mut col in a.columns_mut() {
+        let nrm = col.dot(&col).sqrt();
+        if nrm > 0.0 {
+            col.mapv_inplace(|v| v / nrm);
+        }
+    }
+}
+
+fn flat(a: &Array2<f64>) -> &[f64] {
+    a.as_slice().expect("standard layout")
+}
+
+impl DictionaryLearning {
+    /// Generates the data as in `subsec:DL-imple` (Boroun et al., App. F) from one
+    /// `ChaCha8Rng::seed_from_u64(cfg.seed)` stream, drawn in this order, each matrix row-major:
+    /// D (m x p) ~ N(0,1) with unit columns; U (p x l), V (n x l) ~ N(0,1);
+    /// `C = U V^T / (||U||_2 ||V||_2)`; `A = D C`; `Ctil = [C; 0]` (q x n); A' (m x n') ~ N(0,1).
+    /// The same stream then draws the start `D'_0 ~ U[0, 0.1]` with unit columns, `C'_0 = 0`,
+    /// `y_0 = 0` (returned as x0).
+    pub fn generate(cfg: &DlConfig) -> Result<(DictionaryLearning, Vec<f64>)> {
+        cfg.validate()?;
+        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let mut d = gaussian(&mut rng, cfg.m, cfg.p);
+        normalize_columns(&mut d);
+        let u = gaussian(&mut rng, cfg.p, cfg.l);
+        let v = gaussian(&mut rng, cfg.n, cfg.l);
+        let scale = spectral_norm(flat(&u), cfg.p, cfg.l) * spectral_norm(flat(&v), cfg.n, cfg.l);
+        let c = u.dot(&v.t()) / scale;
+        let a_old = d.dot(&c);
+        let mut c_tilde = Array2::zeros((cfg.q, cfg.n));
+        c_tilde.slice_mut(ndarray::s![..cfg.p, ..]).assign(&c);
+        let a_new = gaussian(&mut rng, cfg.m, cfg.n_new);
+        let mut d0 = Array2::from_shape_simple_fn((cfg.m, cfg.q), || rng.gen_range(0.0..0.1));
+        normalize_columns(&mut d0);
+        let problem = DictionaryLearning::from_matrices(cfg, a_old, c_tilde, a_new)?;
+        let mut x0 = flat(&d0).to_vec();
+        x0.resize(problem.x_set.dim(), 0.0);
+        Ok((problem, x0))
+    }
+
+    /// The paper's instance: the problem, `x0 = (D'_0, 0)`, `y0 = 0` (see [`Self::generate`]).
+    pub fn instance(cfg: &DlConfig) -> Result<Instance> {
+        let (problem, x0) = DictionaryLearning::generate(cfg)?;
+        Ok(Instance {
+            problem: Box::new(problem),
+            x0,
+            y0: vec![0.0],
+            family: "dl".into(),
+            seed: Some(cfg.seed),
+        })
+    }
+
+    /// A DL problem from given data: old data `A` (m x n), padded coefficients `Ctil` (q x n)
+    /// and new data `A'` (m x n'); the dimensions in `cfg` must match (p and l are not used).
+    pub fn from_matrices(
+        cfg: &DlConfig,
+        a_old: Array2<f64>,
+        c_tilde: Array2<f64>,
+        a_new: Array2<f64>,
+    ) -> Result<DictionaryLearning> {
+        cfg.validate()?;
+        let (m, n, q, n_new) = (cfg.m, cfg.n, cfg.q, cfg.n_new);
+        if a_old.dim() != (m, n) || c_tilde.dim() != (q, n) || a_new.dim() != (m, n_new) {
+            return Err(Error::invalid(
+                "DL data",
+                format!(
+                    "shapes A {:?}, Ctil {:?}, A' {:?} do not match m = {m}, n = {n}, q = {q}, n' = {n_new}",
+                    a_old.dim(),
+                    c_tilde.dim(),
+                    a_new.dim()
+                ),
+            ));
+        }
+        // as_standard_layout: the flat views below need row-major storage
+        let a_old = a_old.as_standard_layout().into_owned();
+        let c_tilde = c_tilde.as_standard_layout().into_owned();
+        let a_new = a_new.as_standard_layout().into_owned();
+        for (name, a) in [("A", &a_old), ("Ctil", &c_tilde), ("A'", &a_new)] {
+            crate::error::ensure_finite(name, flat(a))?;
+        }
+        let k_mat = c_tilde.dot(&c_tilde.t());
+        let p_mat = a_old.dot(&c_tilde.t());
+        let a_old_sq = dot(flat(&a_old), flat(&a_old));
+        let x_set = Product::new(vec![
+            Box::new(UnitColumns::new(m, q, 1.0)?),
+            Box::new(NuclearBall::new(q, n_new, cfg.r)?),
+        ])?;
+        let y_set = BoxSet::interval(cfg.b)?;
+
+        let (nf, nnf, qf, r, b) = (n as f64, n_new as f64, q as f64, cfg.r, cfg.b);
+        let lambda_k = sym_extreme_eigs(flat(&k_mat), q).0;
+        let sigma_t = lambda_k.sqrt();
+        let fro_a_new = dot(flat(&a_new), flat(&a_new)).sqrt();
+        let fro_a_old = a_old_sq.sqrt();
+        let fro_p = dot(flat(&p_mat), flat(&p_mat)).sqrt();
+        // certified (module docs)
+        let rbar = spectral_norm(flat(&a_new), m, n_new) + r * qf.sqrt();
+        let m11 = r * r + nnf * b * lambda_k / nf;
+        let m12 = r * qf.sqrt() + rbar;
+        let m22 = qf;
+        let lmax = 0.5 * (m11 + m22) + (0.25 * (m11 - m22).powi(2) + m12 * m12).sqrt();
+        let certified = Constants {
+            lxx: lmax / nnf * (1.0 + CERT_MARGIN),
+            lyx: (qf.sqrt() * lambda_k + fro_p) / nf * (1.0 + CERT_MARGIN),
+            lyy: 0.0,
+            mu: 0.0,
+            alpha: y_set.strong_convexity(),
+            dx: x_set.diameter(),
+            dy: y_set.diameter(),
+        };
+        // paper, subsec:lipschitz-dictionary (L3365-3370)
+        let s = fro_a_new + 2.0 * r * qf.sqrt();
+        let paper_lxx = f64::max(
+            (2.0 * s * s / (nnf * nnf) + 3.0 * (r * r / nnf + b * lambda_k / nf).powi(2)).sqrt(),
+            (2.0 * qf * qf + 3.0 * s * s).sqrt() / nnf,
+        );
+        let paper = Constants {
+            lxx: paper_lxx,
+            lyx: 3f64.sqrt() * (fro_a_old + qf.sqrt() * sigma_t) * sigma_t / nf,
+            lyy: 0.0,
+            mu: 0.0,
+            alpha: Some(1.0 / b),
+            dx: certified.dx,
+            dy: certified.dy,
+        };
+        Ok(DictionaryLearning {
+            cfg: cfg.clone(),
+            a_old,
+            c_tilde,
+            a_new,
+            k_mat,
+            p_mat,
+            a_old_sq,
+            x_set,
+            y_set,
+            certified,
+            paper,
+            work: Mutex::new(Work {
+                r: Array2::zeros((m, n_new)),
+                dk: Array2::zeros((m, q)),
+            }),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &DlConfig {
+        &self.cfg
+    }
+    /// The appendix's constants (`subsec:lipschitz-dictionary`): `L_{(D',C')(D',C')}`,
+    /// `L_{y(D',C')}`, `L_yy = 0`, alpha = 1/B (L3258); diameters as certified.
+    pub fn paper_constants(&self) -> Constants {
+        self.paper
+    }
+    /// Old data A (m x n).
+    pub fn a_old(&self) -> &Array2<f64> {
+        &self.a_old
+    }
+    /// Padded old coefficients Ctil (q x n).
+    pub fn c_tilde(&self) -> &Array2<f64> {
+        &self.c_tilde
+    }
+    /// New data A' (m x n').
+    pub fn a_new(&self) -> &Array2<f64> {
+        &self.a_new
+    }
+
+    /// Views of `D'` (m x q) and `C'` (q x n') inside a flat `x`.
+    pub fn blocks<'a>(&self, x: &'a [f64]) -> (ArrayView2<'a, f64>, ArrayView2<'a, f64>) {
+        let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
+        assert_eq!(x.len(), m * q + q * nn, "DL point has the wrong length");
+        let d = ArrayView2::from_shape((m, q), &x[..m * q]).expect("D' shape");
+        let c = ArrayView2::from_shape((q, nn), &x[m * q..]).expect("C' shape");
+        (d, c)
+    }
+
+    /// `||A - D'Ctil||_F^2` by the trace expansion `||A||^2 - 2 <D', P> + <D'K, D'>`.
+    pub fn constraint_value(&self, x: &[f64]) -> f64 {
+        self.with_work(|w| self.forward(x, w, false).1)
+    }
+
+    /// `||A - D'Ctil||_F^2` computed directly (an m x q x n product; reference for tests).
+    pub fn constraint_value_direct(&self, x: &[f64]) -> f64 {
+        let (d, _) = self.blocks(x);
+        let res = &self.a_old - &d.dot(&self.c_tilde);
+        res.iter().map(|v| v * v).sum()
+    }
+
+    fn with_work<T>(&self, f: impl FnOnce(&mut Work) -> T) -> T {
+        match self.work.try_lock() {
+            Ok(mut w) => f(&mut w),
+            // another thread holds the scratch space: use a private one
+            Err(_) => f(&mut Work {
+                r: Array2::zeros((self.cfg.m, self.cfg.n_new)),
+                dk: Array2::zeros((self.cfg.m, self.cfg.q)),
+            }),
+        }
+    }
+
+    /// Fills `w.dk = D'K` and, when `fidelity`, `w.r = D'C' - A'`; returns
+    /// `(||R||_F^2 or 0, ||A - D'Ctil||_F^2)`.
+    fn forward(&self, x: &[f64], w: &mut Work, fidelity: bool) -> (f64, f64) {
+        let (d, c) = self.blocks(x);
+        general_mat_mul(1.0, &d, &self.k_mat, 0.0, &mut w.dk);
+        let dflat = &x[..self.cfg.m * self.cfg.q];
+        let cval = self.a_old_sq - 2.0 * dot(dflat, flat(&self.p_mat)) + dot(flat(&w.dk), dflat);
+        let fid = if fidelity {
+            w.r.assign(&self.a_new);
+            general_mat_mul(1.0, &d, &c, -1.0, &mut w.r);
+            let r = flat(&w.r);
+            dot(r, r)
+        } else {
+            0.0
+        };
+        (fid, cval)
+    }
+
+    /// `grad_x L` from a finished forward pass.
+    fn backward(&self, x: &[f64], y: f64, w: &Work, out: &mut [f64]) {
+        let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
+        let (d, c) = self.blocks(x);
+        let (gd, gc) = out.split_at_mut(m * q);
+        let mut gd = ArrayViewMut2::from_shape((m, q), gd).expect("grad D' shape");
+        let mut gc = ArrayViewMut2::from_shape((q, nn), gc).expect("grad C' shape");
+        let s = y / self.cfg.n as f64;
+        Zip::from(&mut gd)
+            .and(&w.dk)
+            .and(&self.p_mat)
+            .for_each(|g, &dk, &p| *g = s * (dk - p));
+        let inv = 1.0 / nn as f64;
+        general_mat_mul(inv, &w.r, &c.t(), 1.0, &mut gd);
+        general_mat_mul(inv, &d.t(), &w.r, 0.0, &mut gc);
+    }
+
+    fn grad_y_from(&self, cval: f64) -> f64 {
+        cval / (2.0 * self.cfg.n as f64) - self.cfg.delta
+    }
+}
+
+impl SaddleProblem for DictionaryLearning {
+    fn name(&self) -> String {
+        let c = &self.cfg;
+        format!(
+            "dl(m={}, q={}, n'={}, n={}, r={}, B={}, delta={}, seed={})",
+            c.m, c.q, c.n_new, c.n, c.r, c.b, c.delta, c.seed
+        )
+    }
+    fn x_set(&self) -> &dyn ConvexSet {
+        &self.x_set
+    }
+    fn y_set(&self) -> &dyn ConvexSet {
+        &self.y_set
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        let (fid, cval) = self.with_work(|w| self.forward(x, w, true));
+        fid / (2.0 * self.cfg.n_new as f64) + y[0] * self.grad_y_from(cval)
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.with_work(|w| {
+            self.forward(x, w, true);
+            self.backward(x, y[0], w, out);
+        })
+    }
+    fn grad_y(&self, x: &[f64], _y: &[f64], out: &mut [f64]) {
+        out[0] = self.grad_y_from(self.constraint_value(x));
+    }
+    fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        self.with_work(|w| {
+            let (_, cval) = self.forward(x, w, true);
+            self.backward(x, y[0], w, gx);
+            gy[0] = self.grad_y_from(cval);
+        })
+    }
+    fn constants(&self) -> Constants {
+        self.certified
+    }
+    /// Not convex: the fidelity term is bilinear in (D', C').
+    fn convex_in_x(&self) -> bool {
+        false
+    }
+    fn y_model(&self, x: &[f64]) -> Option<YModel> {
+        let (fid, cval) = self.with_work(|w| self.forward(x, w, true));
+        Some(YModel {
+            h: fid / (2.0 * self.cfg.n_new as f64),
+            c: vec![self.grad_y_from(cval)],
+            m: 0.0,
+        })
+    }
+}

@@ -1,0 +1,394 @@
+//! Robust multiclass classification: penalised chi-square DRO, the paper's C-SC experiment
+//! (main text L735-744, appendix L3260-3261, `subsec:lipschitz-robust`; claims.md Sec. 6.2).
+//! The main-text version is implemented:
+//!
+//! ```text
+//! L(Theta, y) = (1/n) sum_i y_i l_i(Theta) - lambda ||n y - 1_n||^2,   lambda = lambda'/(2 n^2)
+//!             = (1/n) sum_i y_i l_i(Theta) - (lambda'/2) ||y - 1_n/n||^2
+//! l_i(Theta) = log(1 + sum_{j != b_i} exp(theta_j^T a_i - theta_{b_i}^T a_i))   (multinomial logistic)
+//! X = { Theta in R^{k x d} : ||Theta||_* <= r },   Y = unit simplex in R^n
+//! ```
+//! with r = 10, lambda' = 10, `Theta_0 = 0`, `y_0 = 1_n/n` (L3260). Where the appendix differs
+//! (a "sum of margins" sigmoid loss, a ball `{||n y - 1|| <= rho}` with undefined rho, no 1/n in
+//! its gradients; claims.md 6.5 items 6-8) the main text is followed: its loss is the one the
+//! experiment names, and its simplex is what makes R-PDCG "not applicable" (L750).
+//!
+//! # Layout
+//! `x` holds `W = Theta^T` (d x k, row-major), i.e. Theta stored column-major. The nuclear-norm
+//! ball is the same set for a matrix and its transpose, and with this layout the scores
+//! `S = A W` (n x k) and the gradient `A^T R` (d x k) are row-major sparse x dense products over
+//! contiguous rows of length k ([`SparseMatrix`]). `X = NuclearBall(d x k, r)`.
+//!
+//! # Gradients
+//! Per sample, with scores `s_i = W^T a_i` and softmax `p_i = softmax(s_i)`:
+//! `l_i = logsumexp(s_i) - s_{i,b_i}` (computed stably: shifted by the maximum, and with `ln_1p`
+//! when the true class has the top score) and `grad_{s_i} l_i = p_i - e_{b_i}`. Then
+//! `grad_W L = A^T R`, `R_i = (y_i/n)(p_i - e_{b_i})`, and `grad_y L = l/n - lambda'(y - 1_n/n)`.
+//! One score pass is shared by value and both gradients.
+//!
+//! # Convexity (Assumption 3)
+//! Each `l_i` is `logsumexp` (convex) of scores linear in Theta minus a linear function, hence
+//! convex; `y_i >= 0` on the simplex and the penalty does not involve Theta, so `L(., y)` is
+//! convex for every y in Y. `L(Theta, .)` is lambda'-strongly concave (the penalty), so this is
+//! the C-SC setting; the simplex is not strongly convex (alpha = None).
+//!
+//! # y-structure
+//! `L = h + c^T y - (m/2) ||y||^2` with `h = -(lambda'/2) ||1_n/n||^2 = -lambda'/(2n)`,
+//! `c = l/n + lambda' 1_n/n`, `m = lambda'`, so `y*_beta(x)` is a simplex projection.
+//!
+//! # Constants
+//! Certified ([`SaddleProblem::constants`]; each valid on X x Y):
+//! * **Hessian of l_i in the scores**: `diag(p) - p p^T`. For a unit v,
+//!   `v^T (diag(p) - p p^T) v = Var_p(v) <= (max v - min v)^2 / 4 <= (v_max^2 + v_min^2)/2 <= 1/2`
+//!   (Popoviciu's inequality), attained for p = (1/2, 1/2, 0, ...), so 1/2 is tight for k >= 2.
+//! * **L_xx = max_i ||a_i||^2 / (2n)**: `s_i = W^T a_i` has `||W^T a_i|| <= ||a_i|| ||W||_F`, so
+//!   `||Hess_W l_i|| <= ||a_i||^2 / 2`, and `grad_W L = (1/n) sum_i y_i grad l_i` with
+//!   `sum_i y_i = 1`.
+//! * **L_yx = sqrt(2) sigma_A / n** with `sigma_A = min(||A||_F, sqrt(||A||_1 ||A||_inf))`, an
+//!   upper bound on the spectral norm `||A||_2` (both terms are standard bounds).
+//!   `grad_W l_i = a_i g_i^T` with `g_i = p_i - e_{b_i}` and
+//!   `||g_i||^2 = (1-p_b)^2 + sum_{j != b} p_j^2 <= 2 (1-p_b)^2 <= 2`. For y -> grad_W L:
+//!   `||sum_i (y_i - y'_i) a_i g_i^T||_F / n`; the Gram matrix of the `g_i (x) a_i` is the Schur
+//!   product `(g_i.g_j)(a_i.a_j)`, whose norm is `<= max_i ||g_i||^2 ||A||_2^2`, so the bound is
+//!   `sqrt(2) ||A||_2 ||y - y'|| / n`. For x -> grad_y L: by the mean value theorem per sample,
+//!   `|l_i(W) - l_i(W')| <= sqrt(2) ||Delta^T a_i||` (Delta = W - W'), and
+//!   `sum_i ||Delta^T a_i||^2 = ||A Delta||_F^2 <= ||A||_2^2 ||Delta||_F^2`.
+//! * **L_yy = mu = lambda'** (exact: the penalty's Hessian is `-lambda' I`).
+//!
+//! Certified constants are inflated by a relative `1e-10` for rounding.
+//! [`RobustClassification::paper_constants`] reports the appendix's (claims.md 6.2):
+//! `L_ThTh = k(k-1)/4 max_i ||a_i||^2`, `L_yTh = (k(k-1)/2 sum_i ||a_i||^2)^(1/2)`,
+//! `L_yy = sqrt(2) lambda'`; they are valid but loose for this payoff (no 1/n), and the
+//! baselines' parameter formulas use them.
+
+use super::{Constants, Instance, SaddleProblem, YModel};
+use crate::data::{read_libsvm, Dataset, LibsvmOptions, Scaling, SparseMatrix};
+use crate::sets::{ConvexSet, NuclearBall, Simplex};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Mutex;
+
+/// Relative inflation of certified constants (covers the rounding of their evaluation).
+const CERT_MARGIN: f64 = 1e-10;
+
+/// Parameters of the robust classification instance (defaults: the paper's r = 10,
+/// lambda' = 10, L3260; rows scaled to unit norm, all rows).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DroConfig {
+    /// Nuclear-norm radius r.
+    pub radius: f64,
+    /// lambda' (the penalty is `(lambda'/2) ||y - 1_n/n||^2`, i.e. lambda = lambda'/(2n^2)).
+    pub lambda_prime: f64,
+    /// Feature scaling applied after subsampling (see [`crate::data`]).
+    #[serde(with = "scaling_serde")]
+    pub scaling: Scaling,
+    /// Use only this many rows, drawn by [`Dataset::subsample`] with `seed` (reduced runs).
+    pub rows: Option<usize>,
+    /// Seed of the row subsample.
+    pub seed: u64,
+}
+
+mod scaling_serde {
+    use crate::data::Scaling;
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(s: &Scaling, ser: S) -> Result<S::Ok, S::Error> {
+        ser.serialize_str(&s.to_string())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(de: D) -> Result<Scaling, D::Error> {
+        let s = String::deserialize(de)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl Default for DroConfig {
+    fn default() -> Self {
+        DroConfig {
+            radius: 10.0,
+            lambda_prime: 10.0,
+            scaling: Scaling::RowL2,
+            rows: None,
+            seed: 0,
+        }
+    }
+}
+
+/// Scratch space: scores (n x k), overwritten by the per-sample gradient rows, and losses (n).
+#[derive(Debug)]
+struct Work {
+    scores: Vec<f64>,
+    losses: Vec<f64>,
+}
+
+/// The robust multiclass classification problem (see the module documentation).
+#[derive(Debug)]
+pub struct RobustClassification {
+    name: String,
+    data: SparseMatrix,
+    labels: Vec<u32>,
+    n: usize,
+    d: usize,
+    k: usize,
+    lambda_prime: f64,
+    x_set: NuclearBall,
+    y_set: Simplex,
+    certified: Constants,
+    paper: Constants,
+    work: Mutex<Work>,
+}
+
+/// Overwrites the score row `s` with `grad_s l = softmax(s) - e_b` and returns
+/// `l = log(1 + sum_{j != b} exp(s_j - s_b))`, computed without overflow or cancellation.
+pub fn multinomial_logistic(s: &mut [f64], b: usize) -> f64 {
+    let sb = s[b];
+    let m = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let mut others = 0.0;
+    for (j, v) in s.iter_mut().enumerate() {
+        let e = (*v - m).exp();
+        *v = e;
+        if j != b {
+            others += e;
+        }
+    }
+    let total = others + s[b];
+    let loss = if sb >= m {
+        others.ln_1p()
+    } else {
+        (m - sb) + total.ln()
+    };
+    for v in s.iter_mut() {
+        *v /= total;
+    }
+    s[b] = -others / total;
+    loss
+}
+
+impl RobustClassification {
+    /// Builds the problem from a data set: optional seeded row subsample, then scaling.
+    pub fn new(data: &Dataset, cfg: &DroConfig) -> Result<RobustClassification> {
+        for (name, v) in [("radius r", cfg.radius), ("lambda'", cfg.lambda_prime)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(Error::invalid(
+                    format!("DRO {name}"),
+                    format!("must be finite and > 0, got {v}"),
+                ));
+            }
+        }
+        let sub;
+        let data = match cfg.rows {
+            Some(rows) => {
+                sub = data.subsample(rows, cfg.seed)?;
+                &sub
+            }
+            None => data,
+        };
+        let data = data.scaled(cfg.scaling);
+        let (n, d, k) = (data.n_samples(), data.n_features(), data.n_classes());
+        if k < 2 {
+            return Err(Error::invalid(
+                "DRO data",
+                format!("{}: needs at least 2 classes, found {k}", data.name),
+            ));
+        }
+        if d == 0 || data.features.nnz() == 0 {
+            return Err(Error::invalid(
+                "DRO data",
+                format!("{}: all features are zero", data.name),
+            ));
+        }
+        let row_sq = data.features.row_norms_sq();
+        let max_row_sq = row_sq.iter().cloned().fold(0.0, f64::max);
+        let fro_sq: f64 = row_sq.iter().sum();
+        let spec_bound = fro_sq
+            .sqrt()
+            .min((data.features.norm_1() * data.features.norm_inf()).sqrt());
+        let (nf, kf, lp) = (n as f64, k as f64, cfg.lambda_prime);
+        let x_set = NuclearBall::new(d, k, cfg.radius)?;
+        let y_set = Simplex::new(n, 1.0)?;
+        let certified = Constants {
+            lxx: max_row_sq / (2.0 * nf) * (1.0 + CERT_MARGIN),
+            lyx: 2f64.sqrt() * spec_bound / nf * (1.0 + CERT_MARGIN),
+            lyy: lp,
+            mu: lp,
+            alpha: None,
+            dx: x_set.diameter(),
+            dy: y_set.diameter(),
+        };
+        let paper = Constants {
+            lxx: kf * (kf - 1.0) / 4.0 * max_row_sq,
+            lyx: (kf * (kf - 1.0) / 2.0 * fro_sq).sqrt(),
+            lyy: 2f64.sqrt() * lp,
+            ..certified
+        };
+        let name = format!(
+            "dro({}, n={n}, d={d}, k={k}, r={}, lambda'={lp}, scaling={})",
+            data.name, cfg.radius, cfg.scaling
+        );
+        Ok(RobustClassification {
+            name,
+            labels: data.labels.clone(),
+            data: SparseMatrix::new(data.features),
+            n,
+            d,
+            k,
+            lambda_prime: lp,
+            x_set,
+            y_set,
+            certified,
+            paper,
+            work: Mutex::new(Work {
+                scores: vec![0.0; n * k],
+                losses: vec![0.0; n],
+            }),
+        })
+    }
+
+    /// Reads a LIBSVM file (plain or `.bz2`) and builds the problem.
+    pub fn from_libsvm(path: &Path, cfg: &DroConfig) -> Result<RobustClassification> {
+        let data = read_libsvm(path, &LibsvmOptions::default())?;
+        RobustClassification::new(&data, cfg)
+    }
+
+    /// The paper's instance: `Theta_0 = 0`, `y_0 = 1_n/n` (L3260).
+    pub fn into_instance(self, seed: Option<u64>) -> Instance {
+        let x0 = vec![0.0; self.d * self.k];
+        let y0 = vec![1.0 / self.n as f64; self.n];
+        Instance {
+            problem: Box::new(self),
+            x0,
+            y0,
+            family: "dro".into(),
+            seed,
+        }
+    }
+
+    /// `(n, d, k)`: samples, features, classes.
+    pub fn dims(&self) -> (usize, usize, usize) {
+        (self.n, self.d, self.k)
+    }
+    /// lambda'.
+    pub fn lambda_prime(&self) -> f64 {
+        self.lambda_prime
+    }
+    /// The data (n x d) with its transpose, after subsampling and scaling.
+    pub fn data(&self) -> &SparseMatrix {
+        &self.data
+    }
+    /// Class index of each sample.
+    pub fn labels(&self) -> &[u32] {
+        &self.labels
+    }
+    /// The appendix's constants (`subsec:lipschitz-robust`), see the module documentation.
+    pub fn paper_constants(&self) -> Constants {
+        self.paper
+    }
+
+    /// Per-sample losses `l_i(Theta)` at `x = Theta^T`.
+    pub fn losses(&self, x: &[f64]) -> Vec<f64> {
+        self.with_work(|w| {
+            self.forward(x, w);
+            w.losses.clone()
+        })
+    }
+
+    fn with_work<T>(&self, f: impl FnOnce(&mut Work) -> T) -> T {
+        match self.work.try_lock() {
+            Ok(mut w) => f(&mut w),
+            Err(_) => f(&mut Work {
+                scores: vec![0.0; self.n * self.k],
+                losses: vec![0.0; self.n],
+            }),
+        }
+    }
+
+    /// Scores, losses, and the per-sample score gradients `p_i - e_{b_i}` (in `w.scores`).
+    fn forward(&self, x: &[f64], w: &mut Work) {
+        assert_eq!(x.len(), self.d * self.k, "DRO point has the wrong length");
+        self.data.mul(x, self.k, &mut w.scores);
+        for ((row, loss), &b) in w
+            .scores
+            .chunks_exact_mut(self.k)
+            .zip(w.losses.iter_mut())
+            .zip(&self.labels)
+        {
+            *loss = multinomial_logistic(row, b as usize);
+        }
+    }
+
+    /// `grad_W L = A^T R` with `R_i = (y_i/n)(p_i - e_{b_i})`, after [`Self::forward`].
+    fn backward(&self, y: &[f64], w: &mut Work, out: &mut [f64]) {
+        let inv_n = 1.0 / self.n as f64;
+        for (row, &yi) in w.scores.chunks_exact_mut(self.k).zip(y) {
+            let s = yi * inv_n;
+            row.iter_mut().for_each(|v| *v *= s);
+        }
+        self.data.tmul(&w.scores, self.k, out);
+    }
+
+    fn grad_y_from(&self, losses: &[f64], y: &[f64], out: &mut [f64]) {
+        let inv_n = 1.0 / self.n as f64;
+        for ((o, &l), &yi) in out.iter_mut().zip(losses).zip(y) {
+            *o = l * inv_n - self.lambda_prime * (yi - inv_n);
+        }
+    }
+}
+
+impl SaddleProblem for RobustClassification {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn x_set(&self) -> &dyn ConvexSet {
+        &self.x_set
+    }
+    fn y_set(&self) -> &dyn ConvexSet {
+        &self.y_set
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        let inv_n = 1.0 / self.n as f64;
+        self.with_work(|w| {
+            self.forward(x, w);
+            let lin: f64 = w.losses.iter().zip(y).map(|(l, yi)| l * yi).sum();
+            let pen: f64 = y.iter().map(|yi| (yi - inv_n) * (yi - inv_n)).sum();
+            lin * inv_n - 0.5 * self.lambda_prime * pen
+        })
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.with_work(|w| {
+            self.forward(x, w);
+            self.backward(y, w, out);
+        })
+    }
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.with_work(|w| {
+            self.forward(x, w);
+            self.grad_y_from(&w.losses, y, out);
+        })
+    }
+    fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        self.with_work(|w| {
+            self.forward(x, w);
+            self.grad_y_from(&w.losses, y, gy);
+            self.backward(y, w, gx);
+        })
+    }
+    fn constants(&self) -> Constants {
+        self.certified
+    }
+    /// Convex: see the module documentation (logsumexp of linear scores, y >= 0).
+    fn convex_in_x(&self) -> bool {
+        true
+    }
+    fn y_model(&self, x: &[f64]) -> Option<YModel> {
+        let inv_n = 1.0 / self.n as f64;
+        let lp = self.lambda_prime;
+        let c = self.with_work(|w| {
+            self.forward(x, w);
+            w.losses.iter().map(|l| (l + lp) * inv_n).collect()
+        });
+        Some(YModel {
+            h: -0.5 * lp * inv_n,
+            c,
+            m: lp,
+        })
+    }
+}

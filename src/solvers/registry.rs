@@ -1,0 +1,372 @@
+//! The algorithm registry: name -> constructor, the per-iteration oracle profile that defines
+//! each method's oracle use (checked against the counting wrapper's counts), and provenance.
+//! `saddlefw list` and `saddlefw run --algo` read it; adding a solver is one entry here.
+//!
+//! ```
+//! use saddlefw::solvers::registry;
+//! let names: Vec<&str> = registry::ALGORITHMS.iter().map(|a| a.name).collect();
+//! assert_eq!(names, ["lmo-lmo", "lmo-po", "po-lmo", "sp-fw", "agp", "r-pdcg", "cg-rpga"]);
+//! ```
+
+use super::agp::{Agp, AgpParams};
+use super::cg_rpga::{cg_rpga, CgRpgaParams};
+use super::r_pdcg::{r_pdcg, RPdcgParams};
+use super::schedule::{self, GSpec, Schedule};
+use super::smoothing::{DualSmoothing, PaperAlgorithm};
+use super::sp_fw::SpFw;
+use super::Solver;
+use crate::counting::OracleCounts;
+use crate::problems::SaddleProblem;
+use crate::{Error, Result};
+
+/// The baselines' default horizon K (claims.md 2.4: K = 10^3 in DL).
+pub const DEFAULT_HORIZON: usize = 1000;
+
+/// User choices for building a solver (the `run` flags). `None` means "the default".
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Options {
+    /// Exponent a of `tau_t` (paper algorithms).
+    pub a: Option<f64>,
+    /// Exponent b of `beta_t` (paper algorithms).
+    pub b: Option<f64>,
+    /// C of `beta_t = C (t+1)^-b` (paper algorithms); the regularisation mu (R-PDCG, CG-RPGA).
+    pub beta0: Option<f64>,
+    /// tau0 of `tau_t = tau0 (t+1)^-a` (paper algorithms); the constant tau (R-PDCG, CG-RPGA).
+    pub tau0: Option<f64>,
+    /// An explicit tau schedule (paper algorithms).
+    pub tau: Option<Schedule>,
+    /// An explicit beta schedule (paper algorithms).
+    pub beta: Option<Schedule>,
+    /// Horizon K of the horizon-dependent baselines (R-PDCG, CG-RPGA).
+    pub horizon: Option<usize>,
+}
+
+/// A constructed solver and what the run file records about how it was configured.
+pub struct Built {
+    pub solver: Box<dyn Solver>,
+    /// The theorem case the default schedule comes from (paper algorithms).
+    pub theorem_case: Option<String>,
+    /// Fallbacks, overrides and free choices made.
+    pub notes: Vec<String>,
+    /// sigma of G_X^PO by default: tau_0 for PO-LMO (`theorem:proj-fw-unified-nc-c-convergence`),
+    /// 1 otherwise.
+    pub default_sigma: f64,
+    /// Set when the PO-LMO appendix schedule is used (G_1 / G_2 reported).
+    pub g: Option<GSpec>,
+}
+
+/// Oracle calls per iteration: the algorithm's definition, checked against the counts of the
+/// counting wrapper ([`crate::counting`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OracleProfile {
+    pub lmo_x: u64,
+    pub lmo_y: u64,
+    pub proj_x: u64,
+    pub proj_y: u64,
+    pub grad_x: u64,
+    pub grad_y: u64,
+}
+
+impl OracleProfile {
+    /// The counts `iterations` iterations must produce (no value calls, no inner solves).
+    pub fn expected(&self, iterations: u64) -> OracleCounts {
+        OracleCounts {
+            lmo_x: self.lmo_x * iterations,
+            lmo_y: self.lmo_y * iterations,
+            proj_x: self.proj_x * iterations,
+            proj_y: self.proj_y * iterations,
+            grad_x: self.grad_x * iterations,
+            grad_y: self.grad_y * iterations,
+            value: 0,
+            inner: 0,
+        }
+    }
+    /// Compares measured counts with the definition; the error lists every mismatch.
+    pub fn check(&self, iterations: u64, counts: &OracleCounts) -> std::result::Result<(), String> {
+        let want = self.expected(iterations);
+        let diffs = want.diff(counts);
+        if diffs.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "oracle counts after {iterations} iterations differ from the definition: {}",
+                diffs.join(", ")
+            ))
+        }
+    }
+}
+
+/// One registered algorithm.
+pub struct AlgorithmInfo {
+    /// Registry name (`--algo`).
+    pub name: &'static str,
+    /// One-line description.
+    pub title: &'static str,
+    /// Paper label or citation.
+    pub source: &'static str,
+    /// VERIFIED / RECONSTRUCTED / GUESSED status (baselines.md), or the paper label.
+    pub provenance: &'static str,
+    /// Oracle calls per iteration.
+    pub profile: OracleProfile,
+    /// Which [`Options`] fields the algorithm takes (others are rejected).
+    pub accepts: &'static [&'static str],
+    build: fn(&dyn SaddleProblem, &Options) -> Result<Built>,
+}
+
+impl AlgorithmInfo {
+    /// Builds the solver for `problem` with `options` (validated: an option the algorithm
+    /// does not take is an error, as is any value out of its domain).
+    pub fn build(&self, problem: &dyn SaddleProblem, options: &Options) -> Result<Built> {
+        let given = [
+            ("--a", options.a.is_some()),
+            ("--b", options.b.is_some()),
+            ("--beta0", options.beta0.is_some()),
+            ("--tau0", options.tau0.is_some()),
+            ("--tau-schedule", options.tau.is_some()),
+            ("--beta-schedule", options.beta.is_some()),
+            ("--horizon", options.horizon.is_some()),
+        ];
+        for (flag, set) in given {
+            if set && !self.accepts.contains(&flag) {
+                return Err(Error::invalid(
+                    flag,
+                    format!(
+                        "is not a parameter of {} (it takes: {})",
+                        self.name,
+                        if self.accepts.is_empty() {
+                            "none".to_string()
+                        } else {
+                            self.accepts.join(", ")
+                        }
+                    ),
+                ));
+            }
+        }
+        for (explicit, flag, others) in [
+            (
+                options.tau.is_some(),
+                "--tau-schedule",
+                [("--a", options.a), ("--tau0", options.tau0)],
+            ),
+            (
+                options.beta.is_some(),
+                "--beta-schedule",
+                [("--b", options.b), ("--beta0", options.beta0)],
+            ),
+        ] {
+            if let Some((other, _)) = others.iter().find(|(_, v)| explicit && v.is_some()) {
+                return Err(Error::invalid(
+                    flag,
+                    format!("cannot be combined with {other} (the schedule is given in full)"),
+                ));
+            }
+        }
+        if options.horizon == Some(0) {
+            return Err(Error::invalid("--horizon", "K must be at least 1"));
+        }
+        (self.build)(problem, options)
+    }
+}
+
+const PAPER_FLAGS: &[&str] = &[
+    "--a",
+    "--b",
+    "--beta0",
+    "--tau0",
+    "--tau-schedule",
+    "--beta-schedule",
+];
+const HORIZON_FLAGS: &[&str] = &["--tau0", "--beta0", "--horizon"];
+
+const fn profile(lmo_x: u64, lmo_y: u64, proj_x: u64, proj_y: u64) -> OracleProfile {
+    OracleProfile {
+        lmo_x,
+        lmo_y,
+        proj_x,
+        proj_y,
+        grad_x: 1,
+        grad_y: 1,
+    }
+}
+
+/// Every algorithm, in `saddlefw list` order.
+pub static ALGORITHMS: [AlgorithmInfo; 7] = [
+    AlgorithmInfo {
+        name: "lmo-lmo",
+        title: "Algorithm 1: LMO on X and on Y, dual dynamic smoothing",
+        source: "alg:fw-fw",
+        provenance: "paper: alg:fw-fw (L495-507), Algorithm 1",
+        profile: profile(1, 1, 0, 0),
+        accepts: PAPER_FLAGS,
+        build: |p, o| build_paper(PaperAlgorithm::LmoLmo, p, o),
+    },
+    AlgorithmInfo {
+        name: "lmo-po",
+        title: "Algorithm 2: LMO on X, projection on Y",
+        source: "alg:fw-proj",
+        provenance: "paper: alg:fw-proj (L584-596), Algorithm 2",
+        profile: profile(1, 0, 0, 1),
+        accepts: PAPER_FLAGS,
+        build: |p, o| build_paper(PaperAlgorithm::LmoPo, p, o),
+    },
+    AlgorithmInfo {
+        name: "po-lmo",
+        title: "Algorithm 3: projection on X, LMO on Y",
+        source: "alg:proj-fw",
+        provenance: "paper: alg:proj-fw (L597-609), Algorithm 3",
+        profile: profile(0, 1, 1, 0),
+        accepts: PAPER_FLAGS,
+        build: |p, o| build_paper(PaperAlgorithm::PoLmo, p, o),
+    },
+    AlgorithmInfo {
+        name: "sp-fw",
+        title: "SP-FW baseline: joint Frank-Wolfe step 2/(t+2)",
+        source: "Gidel et al. 2017, Algorithm 2",
+        provenance: super::sp_fw::PROVENANCE,
+        profile: profile(1, 1, 0, 0),
+        accepts: &[],
+        build: |_, _| {
+            Ok(Built {
+                solver: Box::new(SpFw::new()),
+                theorem_case: None,
+                notes: vec![],
+                default_sigma: 1.0,
+                g: None,
+            })
+        },
+    },
+    AlgorithmInfo {
+        name: "agp",
+        title: "AGP baseline: alternating gradient projection (Xu Thm 3.1 / 3.2 parameters)",
+        source: "Xu et al. 2023, Algorithm 1",
+        provenance: super::agp::PROVENANCE,
+        profile: profile(0, 0, 1, 1),
+        accepts: &[],
+        build: |p, _| {
+            let params = AgpParams::paper(&p.constants())?;
+            let note = match params {
+                AgpParams::Concave { .. } => "mu = 0: Xu Thm 3.2 parameters (DL values)",
+                AgpParams::StronglyConcave { .. } => {
+                    "mu > 0: Xu Thm 3.1 parameters (robust values)"
+                }
+            };
+            Ok(Built {
+                solver: Box::new(Agp::new(params)),
+                theorem_case: None,
+                notes: vec![note.into()],
+                default_sigma: 1.0,
+                g: None,
+            })
+        },
+    },
+    AlgorithmInfo {
+        name: "r-pdcg",
+        title: "R-PDCG baseline: regularised dual CG step then primal CG step (horizon K)",
+        source: "Boroun et al. 2023, Algorithm 1",
+        provenance: super::r_pdcg::PROVENANCE,
+        profile: profile(1, 1, 0, 0),
+        accepts: HORIZON_FLAGS,
+        build: |p, o| {
+            let k = p.constants();
+            let horizon = o.horizon.unwrap_or(DEFAULT_HORIZON);
+            let mut params = RPdcgParams::horizon(horizon, k.mu);
+            let mut notes = vec![horizon_note(horizon, k.mu)];
+            if let Some(t) = o.tau0 {
+                params.tau = t;
+                notes.push("--tau0 sets tau".into());
+            }
+            if let Some(m) = o.beta0 {
+                params.mu = m;
+                notes.push("--beta0 sets mu".into());
+            }
+            Ok(Built {
+                solver: Box::new(r_pdcg(params, &k)?),
+                theorem_case: None,
+                notes,
+                default_sigma: 1.0,
+                g: None,
+            })
+        },
+    },
+    AlgorithmInfo {
+        name: "cg-rpga",
+        title:
+            "CG-RPGA baseline: regularised projected dual ascent then primal CG step (horizon K)",
+        source: "Boroun et al. 2023, Algorithm 2",
+        provenance: super::cg_rpga::PROVENANCE,
+        profile: profile(1, 0, 0, 1),
+        accepts: HORIZON_FLAGS,
+        build: |p, o| {
+            let k = p.constants();
+            let horizon = o.horizon.unwrap_or(DEFAULT_HORIZON);
+            let mut params = CgRpgaParams::horizon(horizon, k.mu);
+            let mut notes = vec![horizon_note(horizon, k.mu)];
+            if let Some(t) = o.tau0 {
+                params.tau = t;
+                notes.push("--tau0 sets tau".into());
+            }
+            if let Some(m) = o.beta0 {
+                params.mu = m;
+                notes.push("--beta0 sets mu".into());
+            }
+            Ok(Built {
+                solver: Box::new(cg_rpga(params, &k)?),
+                theorem_case: None,
+                notes,
+                default_sigma: 1.0,
+                g: None,
+            })
+        },
+    },
+];
+
+fn horizon_note(k: usize, mu: f64) -> String {
+    format!(
+        "horizon K = {k}; {} parameters of claims.md 2.4 (tau and mu frozen beyond K)",
+        if mu > 0.0 {
+            "strongly concave problem: the robust-experiment"
+        } else {
+            "mu = 0: the DL-experiment"
+        }
+    )
+}
+
+fn build_paper(alg: PaperAlgorithm, p: &dyn SaddleProblem, o: &Options) -> Result<Built> {
+    let k = p.constants();
+    let r = schedule::resolve_paper(alg.name(), &p.assumptions(), &k, o)?;
+    let solver = DualSmoothing::new(alg, r.tau, r.beta, &k)?;
+    let default_sigma = if alg == PaperAlgorithm::PoLmo {
+        r.tau.at(0)
+    } else {
+        1.0
+    };
+    Ok(Built {
+        solver: Box::new(solver),
+        theorem_case: r.theorem_case,
+        notes: r.notes,
+        default_sigma,
+        g: r.g,
+    })
+}
+
+/// The registered algorithm called `name`; the error lists the known names.
+pub fn find(name: &str) -> Result<&'static AlgorithmInfo> {
+    ALGORITHMS.iter().find(|a| a.name == name).ok_or_else(|| {
+        Error::invalid(
+            "--algo",
+            format!(
+                "unknown algorithm {name:?} (expected one of {})",
+                ALGORITHMS
+                    .iter()
+                    .map(|a| a.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+    })
+}
+
+/// `find(name)?.build(problem, options)`.
+pub fn build(name: &str, problem: &dyn SaddleProblem, options: &Options) -> Result<Built> {
+    find(name)?.build(problem, options)
+}

@@ -1,0 +1,298 @@
+//! Algorithms 1-3 of the paper: one dual-dynamic-smoothing solver whose primal and dual
+//! oracles are chosen per algorithm (claims.md Sec. 2). All three are simultaneous (Jacobi)
+//! updates from `(x_t, y_t)` with the smoothed dual gradient
+//! `g_t = grad_y L_{beta_t}(x_t, y_t) = grad_y L(x_t, y_t) - beta_t (y_t - y0)`, `y0` the initial
+//! dual iterate (`eq:fL:mu`).
+//!
+//! | algorithm | label | primal step | dual step |
+//! |---|---|---|---|
+//! | LMO-LMO | `alg:fw-fw` (L495-507) | `v_t = LMO_X(grad_x L)`, `x_{t+1} = x_t + tau_t (v_t - x_t)` | `u_t = LMO_Y(-g_t)`, `y_{t+1} = y_t + gamma_t (u_t - y_t)` |
+//! | LMO-PO | `alg:fw-proj` (L584-596) | as LMO-LMO | `y_{t+1} = PO_Y(y_t + g_t/(Lyy + beta_t))` |
+//! | PO-LMO | `alg:proj-fw` (L597-609) | `x_{t+1} = PO_X(x_t - tau_t grad_x L)` | as LMO-LMO |
+//!
+//! with `gamma_t = min{g_t^T(u_t - y_t)/((Lyy+beta_t)||u_t - y_t||^2), 1}` ([`steps::short_step`]).
+//! LMO primal steps use `tau_t` clipped to `[0,1]`. Construction requires `max{beta_t, mu} > 0`
+//! (L1474): a zero smoothing schedule with `mu = 0` is an error.
+//!
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::solvers::{DualSmoothing, Schedule, Solver};
+//! let inst: saddlefw::Instance = "quadratic/nc-c:dx=4,dy=3,seed=1".parse::<GeneratorSpec>()
+//!     .unwrap().generate().unwrap();
+//! let k = inst.problem.constants();
+//! let tau = Schedule::Anytime { c: 1.0, a: 5.0 / 6.0 };
+//! let beta = Schedule::Anytime { c: 1.0, a: 1.0 / 6.0 };
+//! let mut s = DualSmoothing::lmo_lmo(tau, beta, &k).unwrap();
+//! s.init(inst.problem.as_ref(), &inst.x0, &inst.y0);
+//! let info = s.step(inst.problem.as_ref(), 0);
+//! assert_eq!(info.tau, 1.0); // tau_0 = 1: x_1 is a vertex of X
+//! assert!((0.0..=1.0).contains(&info.gamma));
+//! ```
+
+use super::schedule::Schedule;
+use super::steps;
+use super::{Solver, StepInfo};
+use crate::problems::{Constants, SaddleProblem};
+use crate::{Error, Result};
+
+/// Which oracle a block uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oracle {
+    /// Linear minimisation oracle (a Frank-Wolfe step).
+    Lmo,
+    /// Projection oracle (a projected gradient step).
+    Po,
+}
+
+/// The three algorithms of the paper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaperAlgorithm {
+    /// Algorithm 1, `alg:fw-fw`.
+    LmoLmo,
+    /// Algorithm 2, `alg:fw-proj`.
+    LmoPo,
+    /// Algorithm 3, `alg:proj-fw`.
+    PoLmo,
+}
+
+impl PaperAlgorithm {
+    /// Registry name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PaperAlgorithm::LmoLmo => "lmo-lmo",
+            PaperAlgorithm::LmoPo => "lmo-po",
+            PaperAlgorithm::PoLmo => "po-lmo",
+        }
+    }
+    /// The paper's label and lines.
+    pub fn provenance(&self) -> &'static str {
+        match self {
+            PaperAlgorithm::LmoLmo => "paper: alg:fw-fw (L495-507), Algorithm 1",
+            PaperAlgorithm::LmoPo => "paper: alg:fw-proj (L584-596), Algorithm 2",
+            PaperAlgorithm::PoLmo => "paper: alg:proj-fw (L597-609), Algorithm 3",
+        }
+    }
+    /// (primal oracle, dual oracle).
+    pub fn oracles(&self) -> (Oracle, Oracle) {
+        match self {
+            PaperAlgorithm::LmoLmo => (Oracle::Lmo, Oracle::Lmo),
+            PaperAlgorithm::LmoPo => (Oracle::Lmo, Oracle::Po),
+            PaperAlgorithm::PoLmo => (Oracle::Po, Oracle::Lmo),
+        }
+    }
+}
+
+/// Deliberately broken variants, for negative controls: a check that cannot tell them from
+/// the real algorithm cannot fail. `Fault::None` is the algorithm as printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fault {
+    #[default]
+    None,
+    /// `gamma_t` without the `min{., 1}`.
+    GammaUnclipped,
+    /// `beta_t` left out of the dual gradient (the step still reports it).
+    BetaIgnored,
+    /// Primal step in the ascent direction (sign error).
+    PrimalSignFlip,
+    /// Dual gradient taken at `(x_{t+1}, y_t)` instead of `(x_t, y_t)`.
+    DualAtNextX,
+    /// One extra projection onto X per iteration (result unused): an oracle-count violation.
+    ExtraProjection,
+    /// A constant primal step `tau_0` instead of `tau_t`.
+    ConstantTau,
+}
+
+/// Algorithms 1-3 (see the module documentation).
+pub struct DualSmoothing {
+    algorithm: PaperAlgorithm,
+    tau: Schedule,
+    beta: Schedule,
+    fault: Fault,
+    lyy: f64,
+    x: Vec<f64>,
+    y: Vec<f64>,
+    y0: Vec<f64>,
+    gx: Vec<f64>,
+    gy: Vec<f64>,
+    g: Vec<f64>,
+    bx: Vec<f64>,
+    by: Vec<f64>,
+    by2: Vec<f64>,
+}
+
+impl DualSmoothing {
+    /// Builds an algorithm with schedules `tau_t`, `beta_t` for a problem with `constants`.
+    /// Errors when `max{beta_t, mu} > 0` fails (a zero `beta` with `mu = 0`), when a schedule is
+    /// out of its domain, or when an LMO-PO dual step `1/(Lyy + beta_t)` would be infinite.
+    pub fn new(
+        algorithm: PaperAlgorithm,
+        tau: Schedule,
+        beta: Schedule,
+        constants: &Constants,
+    ) -> Result<Self> {
+        tau.validate()?;
+        beta.validate()?;
+        let name = algorithm.name();
+        if !beta.is_positive() && constants.mu <= 0.0 {
+            return Err(Error::invalid(
+                format!("{name} smoothing"),
+                format!(
+                    "beta_t = {beta} is not positive and mu = {}: max{{beta_t, mu}} > 0 is required (L1474)",
+                    constants.mu
+                ),
+            ));
+        }
+        if algorithm.oracles().1 == Oracle::Po && !beta.is_positive() && constants.lyy <= 0.0 {
+            return Err(Error::invalid(
+                format!("{name} dual step"),
+                "1/(Lyy + beta_t) is infinite: Lyy = 0 and beta_t = 0",
+            ));
+        }
+        Ok(DualSmoothing {
+            algorithm,
+            tau,
+            beta,
+            fault: Fault::None,
+            lyy: constants.lyy,
+            x: Vec::new(),
+            y: Vec::new(),
+            y0: Vec::new(),
+            gx: Vec::new(),
+            gy: Vec::new(),
+            g: Vec::new(),
+            bx: Vec::new(),
+            by: Vec::new(),
+            by2: Vec::new(),
+        })
+    }
+    /// Algorithm 1 (`alg:fw-fw`).
+    pub fn lmo_lmo(tau: Schedule, beta: Schedule, constants: &Constants) -> Result<Self> {
+        Self::new(PaperAlgorithm::LmoLmo, tau, beta, constants)
+    }
+    /// Algorithm 2 (`alg:fw-proj`).
+    pub fn lmo_po(tau: Schedule, beta: Schedule, constants: &Constants) -> Result<Self> {
+        Self::new(PaperAlgorithm::LmoPo, tau, beta, constants)
+    }
+    /// Algorithm 3 (`alg:proj-fw`).
+    pub fn po_lmo(tau: Schedule, beta: Schedule, constants: &Constants) -> Result<Self> {
+        Self::new(PaperAlgorithm::PoLmo, tau, beta, constants)
+    }
+    /// Injects a deliberate defect (negative controls only).
+    pub fn with_fault(mut self, fault: Fault) -> Self {
+        self.fault = fault;
+        self
+    }
+    /// Which algorithm this is.
+    pub fn algorithm(&self) -> PaperAlgorithm {
+        self.algorithm
+    }
+    /// The primal step schedule.
+    pub fn tau(&self) -> &Schedule {
+        &self.tau
+    }
+    /// The smoothing schedule.
+    pub fn beta(&self) -> &Schedule {
+        &self.beta
+    }
+}
+
+impl Solver for DualSmoothing {
+    fn name(&self) -> &'static str {
+        self.algorithm.name()
+    }
+    fn init(&mut self, problem: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
+        assert_eq!(
+            x0.len(),
+            problem.x_set().dim(),
+            "x0 has the wrong dimension"
+        );
+        assert_eq!(
+            y0.len(),
+            problem.y_set().dim(),
+            "y0 has the wrong dimension"
+        );
+        self.lyy = problem.constants().lyy;
+        let (dx, dy) = (x0.len(), y0.len());
+        self.x = x0.to_vec();
+        self.y = y0.to_vec();
+        self.y0 = y0.to_vec();
+        self.gx = vec![0.0; dx];
+        self.bx = vec![0.0; dx];
+        self.gy = vec![0.0; dy];
+        self.g = vec![0.0; dy];
+        self.by = vec![0.0; dy];
+        self.by2 = vec![0.0; dy];
+    }
+    fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
+        let (primal, dual) = self.algorithm.oracles();
+        let beta = self.beta.at(t);
+        let tau_raw = if self.fault == Fault::ConstantTau {
+            self.tau.at(0)
+        } else {
+            self.tau.at(t)
+        };
+        p.grads(&self.x, &self.y, &mut self.gx, &mut self.gy);
+        if self.fault == Fault::PrimalSignFlip {
+            self.gx.iter_mut().for_each(|v| *v = -*v);
+        }
+        let tau = match primal {
+            Oracle::Lmo => {
+                let tau = tau_raw.clamp(0.0, 1.0);
+                steps::fw_step(p.x_set(), &mut self.x, &self.gx, tau, &mut self.bx);
+                tau
+            }
+            Oracle::Po => {
+                steps::po_step(p.x_set(), &mut self.x, &self.gx, -tau_raw, &mut self.bx);
+                tau_raw
+            }
+        };
+        if self.fault == Fault::DualAtNextX {
+            p.grad_y(&self.x, &self.y, &mut self.gy);
+        }
+        let beta_in_gradient = if self.fault == Fault::BetaIgnored {
+            0.0
+        } else {
+            beta
+        };
+        steps::smoothed_gradient(&self.gy, &self.y, &self.y0, beta_in_gradient, &mut self.g);
+        let curvature = self.lyy + beta;
+        let gamma = match dual {
+            Oracle::Lmo => steps::dual_lmo_step(
+                p.y_set(),
+                &mut self.y,
+                &self.g,
+                curvature,
+                self.fault != Fault::GammaUnclipped,
+                &mut self.by,
+                &mut self.by2,
+            ),
+            Oracle::Po => {
+                let gamma = 1.0 / curvature;
+                steps::po_step(p.y_set(), &mut self.y, &self.g, gamma, &mut self.by);
+                gamma
+            }
+        };
+        if self.fault == Fault::ExtraProjection {
+            p.x_set().project(&self.x, &mut self.bx);
+        }
+        StepInfo { tau, beta, gamma }
+    }
+    fn x(&self) -> &[f64] {
+        &self.x
+    }
+    fn y(&self) -> &[f64] {
+        &self.y
+    }
+    fn y_ref(&self) -> &[f64] {
+        &self.y0
+    }
+    fn beta_at(&self, t: usize) -> f64 {
+        self.beta.at(t)
+    }
+    fn schedule(&self) -> String {
+        format!("tau={}; beta={}", self.tau, self.beta)
+    }
+    fn provenance(&self) -> &'static str {
+        self.algorithm.provenance()
+    }
+}

@@ -1,0 +1,104 @@
+//! The oracle steps every method here is composed of, each written once:
+//!
+//! | step | formula | used by |
+//! |---|---|---|
+//! | [`fw_step`] | `x <- x + s (LMO_U(d) - x)` | primal step of `alg:fw-fw`, `alg:fw-proj`; SP-FW; R-PDCG and CG-RPGA primal |
+//! | [`po_step`] | `x <- PO_U(x + s d)` | primal step of `alg:proj-fw` (`s = -tau_t`, `d = grad_x L`); dual step of `alg:fw-proj`; AGP; CG-RPGA dual |
+//! | [`smoothed_gradient`] | `g = grad_y L(x,y) - beta (y - y0)` | `grad_y L_beta` (`eq:fL:mu`) |
+//! | [`short_step`] | `gamma_t = min{g^T(u-y)/((Lyy+beta_t)||u-y||^2), 1}` | `alg:fw-fw`, `alg:proj-fw` |
+//! | [`dual_lmo_step`] | `u = LMO_Y(-g)`, `y <- y + gamma_t (u - y)` | dual step of `alg:fw-fw`, `alg:proj-fw` |
+//!
+//! Moves are written as convex combinations `(1-s) x + s v`, which equal `x + s (v - x)` and
+//! return `x` or `v` exactly at `s = 0` or `s = 1`.
+
+use crate::sets::ConvexSet;
+
+/// `x <- (1 - s) x + s v`, i.e. `x + s (v - x)`.
+pub fn move_towards(x: &mut [f64], v: &[f64], s: f64) {
+    for (xi, vi) in x.iter_mut().zip(v) {
+        *xi = (1.0 - s) * *xi + s * vi;
+    }
+}
+
+/// The Frank-Wolfe move `x <- x + s (LMO_U(d) - x)`; `v` receives `LMO_U(d)`.
+pub fn fw_step(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, v: &mut [f64]) {
+    set.lmo(d, v);
+    move_towards(x, v, s);
+}
+
+/// The projected step `x <- PO_U(x + s d)`; `z` is scratch.
+pub fn po_step(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, z: &mut [f64]) {
+    for ((zi, xi), di) in z.iter_mut().zip(x.iter()).zip(d) {
+        *zi = xi + s * di;
+    }
+    set.project(z, x);
+}
+
+/// `out = grad_y L_beta(x, y) = grad_y L(x, y) - beta (y - y0)` (`eq:fL:mu`).
+pub fn smoothed_gradient(gy: &[f64], y: &[f64], y0: &[f64], beta: f64, out: &mut [f64]) {
+    for (((o, g), yi), y0i) in out.iter_mut().zip(gy).zip(y).zip(y0) {
+        *o = g - beta * (yi - y0i);
+    }
+}
+
+/// The dual step size of `alg:fw-fw` / `alg:proj-fw`:
+/// `gamma_t = min{ g^T (u - y) / (curvature ||u - y||^2), 1 }` with `curvature = Lyy + beta_t`,
+/// the maximiser over `[0,1]` of the quadratic lower model of `L_t(x_t, .)` along `u - y`.
+///
+/// Cases the paper leaves open (claims.md 2.1, 7.1):
+/// * `u = y` (0/0): `gamma_t = 0` (any value gives the same `y_{t+1}`);
+/// * `curvature = 0` (the model is linear): `gamma_t = 1` if the numerator is positive, else 0;
+/// * the numerator is `>= 0` exactly (u maximises `g^T u` over Y, which contains y); a
+///   negative value from rounding is treated as 0.
+///
+/// `clip = false` drops the `min{., 1}` (a deliberately broken variant for negative controls).
+/// A NaN anywhere gives NaN (so that the run loop detects it).
+pub fn short_step(g: &[f64], y: &[f64], u: &[f64], curvature: f64, clip: bool) -> f64 {
+    let mut num = 0.0;
+    let mut dd = 0.0;
+    for ((gi, yi), ui) in g.iter().zip(y).zip(u) {
+        let d = ui - yi;
+        num += gi * d;
+        dd += d * d;
+    }
+    if num.is_nan() || dd.is_nan() || curvature.is_nan() {
+        return f64::NAN;
+    }
+    if dd == 0.0 {
+        return 0.0;
+    }
+    let num = num.max(0.0);
+    let den = curvature * dd;
+    let ratio = if den > 0.0 {
+        num / den
+    } else if num > 0.0 {
+        f64::INFINITY
+    } else {
+        0.0
+    };
+    if clip {
+        ratio.min(1.0)
+    } else {
+        ratio
+    }
+}
+
+/// The dual LMO step of `alg:fw-fw` / `alg:proj-fw`: `u = LMO_Y(-g)`, `gamma_t` by
+/// [`short_step`], `y <- y + gamma_t (u - y)`. Returns `gamma_t`; `neg` and `u` are scratch.
+pub fn dual_lmo_step(
+    set: &dyn ConvexSet,
+    y: &mut [f64],
+    g: &[f64],
+    curvature: f64,
+    clip: bool,
+    neg: &mut [f64],
+    u: &mut [f64],
+) -> f64 {
+    for (n, gi) in neg.iter_mut().zip(g) {
+        *n = -gi;
+    }
+    set.lmo(neg, u);
+    let gamma = short_step(g, y, u, curvature, clip);
+    move_towards(y, u, gamma);
+    gamma
+}

@@ -1,0 +1,283 @@
+//! What a run records ([`Trace`]) and its JSON form, `RUN.json`.
+//!
+//! ```json
+//! {
+//!   "algorithm": "lmo-lmo",
+//!   "problem": "quadratic/nc-c:dx=10,dy=5,seed=0,x=l1",   // generator spec or file path
+//!   "problem_name": "quadratic(dx=10, dy=5)",
+//!   "setting": "nc-c",
+//!   "schedule": "tau=anytime(c=1,a=0.8333333333333334); beta=anytime(c=1,a=0.16666666666666666)",
+//!   "theorem_case": "theorem:fw-fw-unified-nc-c-convergence (i) fw-fw:nc-c",
+//!   "schedule_notes": ["C = 1 (the theorem allows any C > 0)"],
+//!   "provenance": "paper: alg:fw-fw (L495-507), Algorithm 1",
+//!   "seed": 0,
+//!   "constants": {"lxx", "lyx", "lyy", "mu", "alpha", "dx", "dy", "diam_x", "diam_y"},
+//!   "f_star": {"lower": .., "upper": ..} | null,
+//!   "sigma": 1.0, "checkpoint_rule": "log2", "iterations_requested": 1000, "time_limit_s": null,
+//!   "status": "completed" | "time_limit" | {"diverged": {"iteration": 17, "reason": ".."}},
+//!   "iterations": 1000, "wall_time_s": .., "measure_time_s": .., "total_time_s": ..,
+//!   "oracle_calls": {"lmo_x", "lmo_y", "proj_x", "proj_y", "grad_x", "grad_y", "value", "inner"},
+//!   "po_lmo_g": {"name": "G_1", "value": .., "horizon": 1000} | null,
+//!   "checkpoints": [{"t", "time_s", "beta", "gx_lmo", "gx_po", "gy", "gy_lmo", "h", "gap_opt", "width"}]
+//! }
+//! ```
+//!
+//! Conventions:
+//! * In `"constants"`, `"dx"` and `"dy"` are the **dimensions** of x and y; the diameters
+//!   `D_X`, `D_Y` are `"diam_x"` and `"diam_y"` (unlike [`crate::Constants`], whose `dx`, `dy`
+//!   are diameters). `"alpha"` is null when Y is not strongly convex.
+//! * Checkpoint t holds the measures at `(x_t, y_t)` (t = 0 is the start): `"h"` is `H_t` with
+//!   `beta_t` (`"beta"`) and reference y0; `"gx_po"` uses `"sigma"`; interval-valued measures
+//!   are reported by their upper end, `"width"` is the largest interval width; `"gap_opt"` is
+//!   `f(x_t) - f*` (upper end) or null when f* is unknown.
+//! * Timing fields (`wall_time_s`, `measure_time_s`, `total_time_s`, checkpoint `time_s`) are
+//!   the only non-deterministic ones ([`Trace::without_timings`]). `"wall_time_s"` is the
+//!   wall-clock time spent inside solver steps (measurement excluded); checkpoint `time_s` is
+//!   that time accumulated up to iterate t.
+//! * Non-finite numbers are written as null and read back as NaN.
+
+use crate::counting::OracleCounts;
+use crate::problems::{Constants, Interval};
+use crate::solvers::schedule::GReport;
+use crate::{Error, Result};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::path::Path;
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// All requested iterations were done.
+    Completed,
+    /// The solver-time limit was reached first.
+    TimeLimit,
+    /// Iteration `iteration` produced a non-finite value; checkpoints before it are kept.
+    Diverged { iteration: usize, reason: String },
+}
+
+/// Which iterates are measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckpointRule {
+    /// t = 0, 1, 2, 4, 8, ... and the last iterate.
+    #[default]
+    Log2,
+    /// Every t = 0, 1, ..., T.
+    All,
+}
+
+impl CheckpointRule {
+    /// Whether iterate t is measured (the last iterate always is; the loop handles that).
+    pub fn includes(&self, t: usize) -> bool {
+        match self {
+            CheckpointRule::All => true,
+            CheckpointRule::Log2 => t == 0 || t.is_power_of_two(),
+        }
+    }
+}
+
+impl std::fmt::Display for CheckpointRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CheckpointRule::Log2 => "log2",
+            CheckpointRule::All => "all",
+        })
+    }
+}
+
+impl std::str::FromStr for CheckpointRule {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "log2" => Ok(CheckpointRule::Log2),
+            "all" => Ok(CheckpointRule::All),
+            _ => Err(Error::invalid(
+                "--checkpoints",
+                format!("unknown rule {s:?} (log2 or all)"),
+            )),
+        }
+    }
+}
+
+/// The measures at one iterate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub t: usize,
+    /// Solver time up to iterate t (seconds).
+    #[serde(with = "nan_null")]
+    pub time_s: f64,
+    /// `beta_t` used by `h`.
+    #[serde(with = "nan_null")]
+    pub beta: f64,
+    #[serde(with = "nan_null")]
+    pub gx_lmo: f64,
+    #[serde(with = "nan_null")]
+    pub gx_po: f64,
+    #[serde(with = "nan_null")]
+    pub gy: f64,
+    #[serde(with = "nan_null")]
+    pub gy_lmo: f64,
+    #[serde(with = "nan_null")]
+    pub h: f64,
+    pub gap_opt: Option<f64>,
+    /// Largest width of the certified intervals used at this point.
+    #[serde(with = "nan_null")]
+    pub width: f64,
+}
+
+/// The certified constants and the dimensions of the problem a run used.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RunConstants {
+    pub lxx: f64,
+    pub lyx: f64,
+    pub lyy: f64,
+    pub mu: f64,
+    pub alpha: Option<f64>,
+    /// Dimension of x.
+    pub dx: usize,
+    /// Dimension of y.
+    pub dy: usize,
+    /// Diameter D_X.
+    pub diam_x: f64,
+    /// Diameter D_Y.
+    pub diam_y: f64,
+}
+
+impl RunConstants {
+    /// From the problem's constants and the dimensions.
+    pub fn new(k: &Constants, dim_x: usize, dim_y: usize) -> Self {
+        RunConstants {
+            lxx: k.lxx,
+            lyx: k.lyx,
+            lyy: k.lyy,
+            mu: k.mu,
+            alpha: k.alpha,
+            dx: dim_x,
+            dy: dim_y,
+            diam_x: k.dx,
+            diam_y: k.dy,
+        }
+    }
+}
+
+/// Everything a run records (see the module documentation for the JSON form).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub algorithm: String,
+    /// The problem input: a generator spec, a file path, or the problem's name.
+    pub problem: String,
+    pub problem_name: String,
+    /// The problem's setting (`nc-c`, ..., `c-sc+sc`).
+    pub setting: String,
+    pub schedule: String,
+    pub theorem_case: Option<String>,
+    pub schedule_notes: Vec<String>,
+    pub provenance: String,
+    pub seed: Option<u64>,
+    pub constants: RunConstants,
+    pub f_star: Option<Interval>,
+    /// sigma of G_X^PO.
+    pub sigma: f64,
+    pub checkpoint_rule: CheckpointRule,
+    pub iterations_requested: usize,
+    pub time_limit_s: Option<f64>,
+    pub status: Status,
+    /// Iterations done (x_T is the last iterate, T = iterations).
+    pub iterations: usize,
+    #[serde(with = "nan_null")]
+    pub wall_time_s: f64,
+    #[serde(with = "nan_null")]
+    pub measure_time_s: f64,
+    #[serde(with = "nan_null")]
+    pub total_time_s: f64,
+    pub oracle_calls: OracleCounts,
+    pub po_lmo_g: Option<GReport>,
+    pub checkpoints: Vec<Checkpoint>,
+}
+
+impl Trace {
+    /// A copy with every timing field set to 0 (for determinism comparisons).
+    pub fn without_timings(&self) -> Trace {
+        let mut t = self.clone();
+        t.wall_time_s = 0.0;
+        t.measure_time_s = 0.0;
+        t.total_time_s = 0.0;
+        t.checkpoints.iter_mut().for_each(|c| c.time_s = 0.0);
+        t
+    }
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a Trace always serialises")
+    }
+    /// Parses RUN.json text; `input` names the source in errors.
+    pub fn from_json(text: &str, input: &str) -> Result<Trace> {
+        serde_json::from_str(text).map_err(|e| {
+            Error::input(
+                input,
+                format!("line {} column {}", e.line(), e.column()),
+                e.to_string(),
+            )
+        })
+    }
+    /// Reads a RUN.json file.
+    pub fn read(path: &Path) -> Result<Trace> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
+        Trace::from_json(&text, &name)
+    }
+    /// Writes RUN.json atomically ([`write_atomic`]).
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let mut s = self.to_json();
+        s.push('\n');
+        write_atomic(path, s.as_bytes())
+    }
+    /// The last checkpoint, if any.
+    pub fn last(&self) -> Option<&Checkpoint> {
+        self.checkpoints.last()
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed, then
+/// renamed over `path`, so an interrupted write never leaves a truncated file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let name = path.display().to_string();
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| Error::invalid("output path", format!("{name} has no file name")))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let tmp = dir.join(format!(
+        ".{}.tmp.{}",
+        file_name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(&name, e));
+    }
+    Ok(())
+}
+
+/// f64 fields: non-finite values are written as null and read back as NaN.
+mod nan_null {
+    use super::*;
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else {
+            s.serialize_none()
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
