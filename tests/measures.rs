@@ -814,3 +814,21 @@ fn f_star_certified_without_closed_form() {
         assert!(go.lower <= t && go.upper >= -t, "{go:?}");
     }
 }
+
+/// The measure checks on the experiment families (dictionary learning, robust classification).
+#[test]
+fn measure_checks_on_experiment_families() {
+    for seed in 0..2 {
+        for p in crate::problems::experiment_instances(seed) {
+            let p = p.as_ref();
+            let mut r = rng(seed + 10);
+            for _ in 0..3 {
+                let x = random_point(p.x_set(), &mut r, Draw::Any);
+                let y = random_point(p.y_set(), &mut r, Draw::Any);
+                sample(p, &x, &y, &mut r)
+                    .check()
+                    .unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+            }
+        }
+    }
+}

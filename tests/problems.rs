@@ -1139,3 +1139,82 @@ fn boxed_problem_forwards_every_method() {
     probe(&dynboxed, direct_assumptions);
     probe(&Box::new(dynboxed), direct_assumptions);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The experiment families (dictionary learning, robust classification) under the same checks
+// ---------------------------------------------------------------------------------------------
+
+/// Small instances of the experiment problems of claims.md 6.1 and 6.2.
+pub(crate) fn experiment_instances(seed: u64) -> Vec<Box<dyn SaddleProblem>> {
+    use saddlefw::data::{Csr, Dataset};
+    use saddlefw::problems::{DictionaryLearning, DlConfig, DroConfig, RobustClassification};
+    let dl = DictionaryLearning::generate(&DlConfig {
+        n: 20,
+        m: 6,
+        p: 3,
+        l: 2,
+        q: 4,
+        n_new: 5,
+        delta: 1e-3,
+        r: 2.0,
+        b: 1.0,
+        seed,
+    })
+    .unwrap()
+    .0;
+    let mut r = rng(seed);
+    let (n, d, k) = (25, 8, 3);
+    let dense: Vec<f64> = (0..n * d)
+        .map(|_| {
+            if r.gen_bool(0.4) {
+                r.gen_range(0.0..2.0)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let data = Dataset {
+        name: "random".into(),
+        features: Csr::from_dense(n, d, &dense).unwrap(),
+        labels: (0..n).map(|_| r.gen_range(0..k as u32)).collect(),
+        classes: (0..k as i64).collect(),
+    };
+    let dro = RobustClassification::new(
+        &data,
+        &DroConfig {
+            radius: 2.0,
+            ..DroConfig::default()
+        },
+    )
+    .unwrap();
+    vec![Box::new(dl), Box::new(dro)]
+}
+
+/// Gradients, Lipschitz upper bounds, mu, convexity flags and lemma:calculus on the
+/// experiment families (their declared constants are the paper's over-estimates, so only the
+/// upper bounds are checked, not tightness).
+#[test]
+fn experiment_families_pass_the_problem_checks() {
+    for seed in 0..3 {
+        for p in experiment_instances(seed) {
+            let p = p.as_ref();
+            let mut r = rng(seed);
+            for _ in 0..3 {
+                let x = random_point(p.x_set(), &mut r, Draw::Any);
+                let y = random_point(p.y_set(), &mut r, Draw::Any);
+                check_gradients(p, &x, &y, &mut r).unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+            }
+            check_lipschitz_upper(p, &mut r, 40).unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+            check_mu(p, p.constants().mu, &mut r, 20)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+            if p.convex_in_x() {
+                check_convex_x(p, &mut r, 40).unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+            }
+            for _ in 0..4 {
+                calculus_sample(p, &mut r)
+                    .check()
+                    .unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    }
+}
