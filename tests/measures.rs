@@ -179,6 +179,7 @@ proptest! {
             let m = beta + p.constants().mu;
             if m > 0.0 {
                 let radius = (2.0 * (cert.value.width() + t) / m).sqrt();
+                // plus 1e-9 (1 + Dy) for the rounding of both points (projections, ~1e-15)
                 prop_assert!(dist(&cert.y, &closed.y) <= radius + 1e-9 * (1.0 + p.constants().dy),
                     "certified point {} away from y*", dist(&cert.y, &closed.y));
             }
@@ -240,6 +241,7 @@ fn negative_controls_for_measure_checks() {
         measures::gx_lmo(p, &x, &y),
         measures::gx_po(p, &x, &y, sigma),
     );
+    // equality case: compare at 1e-12 relative (rounding of norms and projections)
     assert!(sigma * po * po <= lmo_gap * (1.0 + 1e-12));
     assert!(
         po > 0.5 * (lmo_gap / sigma).sqrt(),
@@ -368,6 +370,7 @@ fn certified_maximize_is_valid_even_when_capped() {
             let start = random_point(set.as_ref(), &mut r, Draw::Any);
             for cap in [1, 10, 50, 200_000] {
                 let c = maximize(set.as_ref(), &start, 1.0, 1.0, &value, &grad, 1e-12, cap);
+                // exact value from one projection: rounding ~1e-15, compared at 1e-13
                 let tol = 1e-13 * (1.0 + exact.abs());
                 assert!(
                     c.value.lower <= exact + tol && exact <= c.value.upper + tol,
@@ -419,6 +422,7 @@ fn certified_maximize_is_valid_even_when_capped() {
             // independent lower bound: the best of many feasible points never beats the upper end
             for _ in 0..200 {
                 let q = random_point(set.as_ref(), &mut r, Draw::Any);
+                // value rounding 1e-12 relative
                 assert!(phi(&q) <= c.value.upper + 1e-12 * (1.0 + c.value.upper.abs()));
             }
         }
@@ -487,6 +491,7 @@ fn certified_path_for_non_isotropic_quadratics() {
             s.value
         );
         assert!(
+            // plain projected gradient converges sublinearly here: 1e-8 is its accuracy
             v >= s.value.lower - 1e-8 * (1.0 + v.abs()),
             "trial {trial}: PG value {v} far below {:?}",
             s.value

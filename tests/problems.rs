@@ -192,6 +192,7 @@ fn check_lipschitz_upper(
             } else {
                 dist(&y, moved)
             };
+            // near-coincident pairs only measure rounding noise: skip them
             if step < 1e-6 * (1.0 + p.x_set().diameter() + p.y_set().diameter()) {
                 continue;
             }
@@ -406,6 +407,7 @@ fn find_nonconvexity(p: &dyn SaddleProblem, r: &mut ChaCha8Rng) -> Option<f64> {
             }
         }
         let mono = dot(&sub(&gx(p, &xp, &y), &gx(p, &x, &y)), &sub(&xp, &x));
+        // a violation well above rounding: curvature below -1e-6 Lxx along the pair
         if mono < -1e-6 * dist(&xp, &x).powi(2) * lxx.max(1e-300) {
             return Some(mono);
         }
@@ -446,6 +448,7 @@ proptest! {
         }
         let k = p.constants();
         prop_assert!(k.lyx > 0.0, "Assumption 1 (iv) needs Lyx > 0");
+        // both are eigenvalues of C from the same solver: 1e-12 relative
         prop_assert!(k.mu <= k.lyy * (1.0 + 1e-12), "mu <= Lyy (used by lemma:telescoping)");
     }
 
@@ -968,6 +971,7 @@ proptest! {
         let a = spec.generate().unwrap();
         let b = back.generate().unwrap();
         let p = a.problem.as_ref();
+        // starts are projections: feasible up to rounding (1e-12 relative)
         prop_assert!(member(p.x_set(), &a.x0, 1e-12) && member(p.y_set(), &a.y0, 1e-12));
         prop_assert_eq!(&a.x0, &b.x0);
         prop_assert_eq!(&a.y0, &b.y0);

@@ -242,6 +242,8 @@ proptest! {
         let set = case.build();
         let mut r = rng(seed);
         let c = centre(set.as_ref());
+        // tolerance 1e-9: feasible-by-construction points are exact up to rounding (~1e-15),
+        // and the pushed-out points leave the set by 1% of the diameter
         for _ in 0..50 {
             let p = random_point(set.as_ref(), &mut r, Draw::Any);
             prop_assert!(set.contains(&p, 1e-9), "feasible point rejected by {}", set.name());
@@ -405,6 +407,7 @@ fn negative_control_assumption2_fails_for_twice_alpha() {
     let iv = BoxSet::new(vec![-1.0], vec![2.0]).unwrap();
     let alpha = iv.strong_convexity().unwrap();
     assert!((alpha - 2.0 / 3.0).abs() < 1e-15);
+    // rounding tolerance 1e-12 for the valid point; the 2 alpha point is out by 0.375 w
     let p_ok = a2_point(&[2.0], &[-1.0], 0.75, alpha, &[1.0]);
     let p_bad = a2_point(&[2.0], &[-1.0], 0.75, 2.0 * alpha, &[1.0]);
     assert!(member(&iv, &p_ok, 1e-12));
@@ -432,6 +435,8 @@ fn sets_without_alpha_are_flat_somewhere() {
             set.name()
         );
     }
+    // exact configurations (tolerance 1e-15 for the face points); with alpha = 1e-3 the
+    // inclusion point leaves the set by ~1e-4, far above the 1e-9 tolerance
     let flat = |set: &dyn ConvexSet, y: &[f64], yp: &[f64], z: &[f64]| {
         assert!(set.strong_convexity().is_none(), "{}", set.name());
         assert!(member(set, y, 1e-15) && member(set, yp, 1e-15));
@@ -683,7 +688,8 @@ proptest! {
         let e = gauss(&mut r, rows * cols);
         for t in 1..5 {
             let gt = add_scaled(&g, 1e-3 * t as f64 * sigma1 / norm(&e).max(EPS), &e);
-            let s1 = svd(&gt, rows, cols).s[0];
+            // 1e-9 relative: the accuracy of the nuclear LMO (1e-300 guards sigma_1 = 0)
+        let s1 = svd(&gt, rows, cols).s[0];
             let st = lmo(&set, &gt);
             prop_assert!((dot(&gt, &st) + radius * s1).abs() <= 1e-9 * radius * s1 + 1e-300);
         }
@@ -781,6 +787,7 @@ fn top_pair_of_zero_and_degenerate_shapes() {
         let mut r = rng(rows as u64 * 10 + cols as u64);
         let a = gauss(&mut r, rows * cols);
         let t = top_singular_pair(&a, rows, cols, None, 1e-12, 300);
+        // a single row/column is its own top pair: exact up to a few ulps
         assert!((t.sigma - norm(&a)).abs() <= 1e-14 * norm(&a));
     }
 }
