@@ -1,9 +1,13 @@
 mod invariants;
 mod cli;
+mod common;
 mod data;
 mod envelopes;
 mod experiment_problems;
 mod fit;
-mod solvers;
+mod measures;
+mod problems;
 mod report;
+mod sets;
+mod solvers;
 mod theorems;
