@@ -59,6 +59,12 @@ pub enum Command {
     ///
     /// Example: saddlefw check --cases 200 --seed 0 --out CHECK.json
     Check(CheckArgs),
+    /// Merge the outputs of `saddlefw verify --shard I/N` (all N shards) into the report a
+    /// single machine would have written; exit code 1 when a gate fails.
+    ///
+    /// Example: saddlefw verify --shard 1/3 --out s1 (and 2/3, 3/3 elsewhere);
+    /// saddlefw merge s1 s2 s3 --out reports/verify
+    Merge(MergeArgs),
 }
 
 /// `saddlefw verify` flags.
@@ -94,6 +100,29 @@ pub struct VerifyArgs {
     /// Print only the summary line.
     #[arg(long)]
     pub quiet: bool,
+    /// Run only shard I of N of the job list (deterministic partition) for a cluster's batch
+    /// scheduler; combine the outputs with `saddlefw merge`. A shard exits 0: its verdicts
+    /// are partial.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+}
+
+/// `saddlefw merge` flags.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Output directories of `saddlefw verify --shard I/N` (each holds a verify.json).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Where to write the merged verify.json and index.html.
+    #[arg(long, value_name = "DIR", default_value = "reports/verify")]
+    pub out: PathBuf,
+    /// Stored exponents for the regression gate.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "fixtures/rate_baselines.json"
+    )]
+    pub baselines: PathBuf,
 }
 
 /// `saddlefw check` flags.
@@ -345,6 +374,7 @@ where
         Command::List => cmd_list(),
         Command::Verify(args) => cmd_verify(args),
         Command::Check(args) => cmd_check(args),
+        Command::Merge(args) => cmd_merge(args),
     };
     match result {
         Ok(code) => code,
@@ -564,17 +594,11 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         gate_baselines: tier.baseline_gated(),
         control,
         config: None,
+        shard: args.shard.as_deref().map(str::parse).transpose()?,
     };
     let table = crate::theorems::builtin();
     let report = verify::run(&table, &opts)?;
-    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display().to_string(), e))?;
-    let json_path = args.out.join("verify.json");
-    crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
-    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
-    let meta = crate::report::Meta::current(Some(&tier.to_string()), &seeds);
-    let page = crate::report::verify_page(&meta, &report.rate_entries(), &[], &[]);
-    let html_path = args.out.join("index.html");
-    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    let (json_path, html_path) = write_verify_outputs(&report, &args.out)?;
     if args.write_baselines {
         let mut b = baselines;
         b.extend(report.baselines());
@@ -598,4 +622,52 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         }
     }
     Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// Writes `DIR/verify.json` and `DIR/index.html` of a verify report (atomically).
+pub fn write_verify_outputs(
+    report: &crate::verify::VerifyReport,
+    out: &std::path::Path,
+) -> Result<(PathBuf, PathBuf)> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out.display().to_string(), e))?;
+    let json_path = out.join("verify.json");
+    crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
+    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
+    let meta = crate::report::Meta::current(Some(&report.tier.to_string()), &seeds);
+    let page = crate::report::verify_page(&meta, &report.rate_entries(), &[], &[]);
+    let html_path = out.join("index.html");
+    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    Ok((json_path, html_path))
+}
+
+/// `saddlefw merge`.
+pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
+    use crate::verify::{shard, VerifyOptions, VerifyReport};
+    let mut shards = Vec::new();
+    for dir in &args.dirs {
+        let path = dir.join("verify.json");
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&name, e))?;
+        let report: VerifyReport = serde_json::from_str(&text).map_err(|e| {
+            Error::input(
+                &name,
+                format!("line {} column {}", e.line(), e.column()),
+                e.to_string(),
+            )
+        })?;
+        shards.push(report);
+    }
+    let tier = shards
+        .first()
+        .map(|r| r.tier)
+        .unwrap_or(crate::verify::Tier::Quick);
+    let mut opts = VerifyOptions::new(tier);
+    if args.baselines.is_file() {
+        opts.baselines = crate::fit::load_baselines(&args.baselines)?;
+    }
+    let merged = shard::merge(shards, &opts)?;
+    let (json_path, html_path) = write_verify_outputs(&merged, &args.out)?;
+    print!("{}", merged.table());
+    println!("wrote {} and {}", json_path.display(), html_path.display());
+    Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })
 }

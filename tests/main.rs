@@ -10,5 +10,6 @@ mod problems;
 mod rates;
 mod report;
 mod sets;
+mod shard;
 mod solvers;
 mod theorems;

@@ -901,7 +901,11 @@ fn write_sample() {
     let svg = plot::rate_plot(&e).svg;
     svg_well_formed(&svg).unwrap();
     assert!(svg.len() < 60_000, "sample SVG is {} bytes", svg.len());
-    write_atomic(root.join("sample").join("sample-rate-plot.svg"), svg.as_bytes()).unwrap();
+    write_atomic(
+        root.join("sample").join("sample-rate-plot.svg"),
+        svg.as_bytes(),
+    )
+    .unwrap();
 }
 
 #[test]
