@@ -65,6 +65,26 @@ pub enum Command {
     /// Example: saddlefw verify --shard 1/3 --out s1 (and 2/3, 3/3 elsewhere);
     /// saddlefw merge s1 s2 s3 --out reports/verify
     Merge(MergeArgs),
+    /// Render RUN.json files (several algorithms on one problem) as one self-contained HTML
+    /// page: the measure against iteration and against solver time, one line per algorithm.
+    ///
+    /// Example: saddlefw report lmo-lmo.json lmo-po.json sp-fw.json --out runs.html
+    Report(ReportArgs),
+}
+
+/// `saddlefw report` flags.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// RUN.json files written by `saddlefw run`.
+    #[arg(required = true, value_name = "RUN.json")]
+    pub runs: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(long, value_name = "FILE.html")]
+    pub out: PathBuf,
+    /// What to plot: stationarity (G_X^LMO + G_Y, or G_X^PO + G_Y for PO-primal methods, as
+    /// in the paper's Figure 1), gx_lmo, gx_po, gy, gy_lmo, h or gap_opt.
+    #[arg(long, value_name = "MEASURE", default_value = "stationarity")]
+    pub measure: String,
 }
 
 /// `saddlefw verify` flags.
@@ -375,6 +395,7 @@ where
         Command::Verify(args) => cmd_verify(args),
         Command::Check(args) => cmd_check(args),
         Command::Merge(args) => cmd_merge(args),
+        Command::Report(args) => cmd_report(args),
     };
     match result {
         Ok(code) => code,
@@ -670,4 +691,19 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
     print!("{}", merged.table());
     println!("wrote {} and {}", json_path.display(), html_path.display());
     Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// `saddlefw report`.
+pub fn cmd_report(args: ReportArgs) -> Result<i32> {
+    let measure: crate::report::runs::RunMeasure = args.measure.parse()?;
+    let mut runs = Vec::new();
+    for path in &args.runs {
+        let trace = crate::trace::Trace::read(path)?;
+        runs.push(crate::report::runs::summary(&trace, measure));
+    }
+    let meta = crate::report::Meta::current(None, &[]);
+    let page = crate::report::runs_page(&meta, &runs);
+    crate::trace::write_atomic(&args.out, page.as_bytes())?;
+    println!("wrote {} ({} runs)", args.out.display(), runs.len());
+    Ok(EXIT_OK)
 }

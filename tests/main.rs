@@ -9,6 +9,7 @@ mod measures;
 mod problems;
 mod rates;
 mod report;
+mod report_cli;
 mod sets;
 mod shard;
 mod solvers;
