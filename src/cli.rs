@@ -159,7 +159,7 @@ pub struct CheckArgs {
     /// Base seed of the cases.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub seed: u64,
-    /// Write the report as JSON (atomically).
+    /// Write the report as JSON (atomically), and the HTML page beside it (CHECK.html).
     #[arg(long, value_name = "CHECK.json")]
     pub out: Option<PathBuf>,
     /// List the registry (names, labels, hypotheses, statements) and exit.
@@ -192,7 +192,16 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
     if let Some(out) = &args.out {
         let json = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+        }
         crate::trace::write_atomic(out, json.as_bytes())?;
+        // the HTML page beside it: CHECK.json -> CHECK.html
+        let html = out.with_extension("html");
+        let meta = crate::report::Meta::current(None, &[args.seed]);
+        let page =
+            crate::report::check_page(&meta, &report.invariant_rows(), &report.errata_rows());
+        crate::trace::write_atomic(&html, page.as_bytes())?;
     }
     Ok(if report.passed() {
         EXIT_OK
@@ -645,7 +654,11 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
 }
 
-/// Writes `DIR/verify.json` and `DIR/index.html` of a verify report (atomically).
+/// Cases of the `check` run whose invariant table and errata the verify page shows.
+pub const VERIFY_PAGE_CHECK_CASES: usize = 40;
+
+/// Writes `DIR/verify.json` and `DIR/index.html` of a verify report (atomically); the page
+/// also shows the invariant table and errata of a small `check` run.
 pub fn write_verify_outputs(
     report: &crate::verify::VerifyReport,
     out: &std::path::Path,
@@ -655,7 +668,14 @@ pub fn write_verify_outputs(
     crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
     let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
     let meta = crate::report::Meta::current(Some(&report.tier.to_string()), &seeds);
-    let page = crate::report::verify_page(&meta, &report.rate_entries(), &[], &[]);
+    // the invariant table and the errata section: a small `check` run (seed 0) beside the rates
+    let check = crate::invariants::run_check(VERIFY_PAGE_CHECK_CASES, 0)?;
+    let page = crate::report::verify_page(
+        &meta,
+        &report.rate_entries(),
+        &check.invariant_rows(),
+        &check.errata_rows(),
+    );
     let html_path = out.join("index.html");
     crate::trace::write_atomic(&html_path, page.as_bytes())?;
     Ok((json_path, html_path))

@@ -95,3 +95,29 @@ fn report_renders_runs_of_several_algorithms() {
         assert!(err.starts_with("error:"), "{err}");
     }
 }
+
+#[test]
+fn check_writes_an_html_page_beside_check_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("sub").join("CHECK.json");
+    let st = bin()
+        .args(["check", "--cases", "4", "--out"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let html = std::fs::read_to_string(json.with_extension("html")).unwrap();
+    self_contained(&html).unwrap();
+    for section in [
+        "id=\"invariants\"",
+        "id=\"errata\"",
+        "lemma:calculus",
+        "massive-sum",
+    ] {
+        assert!(html.contains(section), "check page lacks {section:?}");
+    }
+}
