@@ -50,6 +50,169 @@ pub enum Command {
     ///
     /// Example: saddlefw experiment dl --time-limit 300 --out reports/dl
     Experiment(crate::experiments::command::ExperimentArgs),
+    /// Verify every theorem entry's rate on generated instances; write DIR/verify.json and
+    /// DIR/index.html. Exit code 1 when a gate fails.
+    ///
+    /// Examples: saddlefw verify;
+    /// saddlefw verify --tier full --jobs 2;
+    /// saddlefw verify --cases lmo-po/ --out /tmp/v;
+    /// saddlefw verify --write-baselines (refreshes fixtures/rate_baselines.json from a quick run)
+    Verify(VerifyArgs),
+    /// Check every inequality of the paper (claims.md Sec. 4) on random instances and runs;
+    /// exit 1 on a violation of a gating invariant. Printed forms of recorded slips are
+    /// reported as errata.
+    ///
+    /// Example: saddlefw check --cases 200 --seed 0 --out CHECK.json
+    Check(CheckArgs),
+    /// Merge the outputs of `saddlefw verify --shard I/N` (all N shards) into the report a
+    /// single machine would have written; exit code 1 when a gate fails.
+    ///
+    /// Example: saddlefw verify --shard 1/3 --out s1 (and 2/3, 3/3 elsewhere);
+    /// saddlefw merge s1 s2 s3 --out reports/verify
+    Merge(MergeArgs),
+    /// Render RUN.json files (several algorithms on one problem) as one self-contained HTML
+    /// page: the measure against iteration and against solver time, one line per algorithm.
+    ///
+    /// Example: saddlefw report lmo-lmo.json lmo-po.json sp-fw.json --out runs.html
+    Report(ReportArgs),
+}
+
+/// `saddlefw report` flags.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// RUN.json files written by `saddlefw run`.
+    #[arg(required = true, value_name = "RUN.json")]
+    pub runs: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(long, value_name = "FILE.html")]
+    pub out: PathBuf,
+    /// What to plot: stationarity (G_X^LMO + G_Y, or G_X^PO + G_Y for PO-primal methods, as
+    /// in the paper's Figure 1), gx_lmo, gx_po, gy, gy_lmo, h or gap_opt.
+    #[arg(long, value_name = "MEASURE", default_value = "stationarity")]
+    pub measure: String,
+}
+
+/// `saddlefw verify` flags.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// quick (CI, under 3 minutes on 2 cores) or full (longer horizons, more seeds).
+    #[arg(long, value_name = "TIER", default_value = "quick")]
+    pub tier: String,
+    /// Only the entries whose id contains FILTER (ids: ALGORITHM/SETTING/primal|dual, e.g.
+    /// lmo-lmo/nc-c/primal; FILTER lmo-po/ selects all LMO-PO entries).
+    #[arg(long, value_name = "FILTER")]
+    pub cases: Option<String>,
+    /// Output directory (verify.json and index.html, written atomically).
+    #[arg(long, value_name = "DIR", default_value = "reports/verify")]
+    pub out: PathBuf,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub jobs: Option<i64>,
+    /// Stored exponents for the regression gate (missing file: the compiled-in copy).
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "fixtures/rate_baselines.json"
+    )]
+    pub baselines: PathBuf,
+    /// Write the observed exponents into the baselines file (quick tier only).
+    #[arg(long)]
+    pub write_baselines: bool,
+    /// Run a deliberately broken variant instead of the real solvers (a negative control:
+    /// the gates must fail), e.g. constant-tau, primal-sign-flip, tau-exponent+0.15.
+    #[arg(long, value_name = "CONTROL")]
+    pub control: Option<String>,
+    /// Print only the summary line.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Run only shard I of N of the job list (deterministic partition) for a cluster's batch
+    /// scheduler; combine the outputs with `saddlefw merge`. A shard exits 0: its verdicts
+    /// are partial.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+}
+
+/// `saddlefw merge` flags.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Output directories of `saddlefw verify --shard I/N` (each holds a verify.json).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Where to write the merged verify.json and index.html.
+    #[arg(long, value_name = "DIR", default_value = "reports/verify")]
+    pub out: PathBuf,
+    /// Stored exponents for the regression gate.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "fixtures/rate_baselines.json"
+    )]
+    pub baselines: PathBuf,
+}
+
+/// `saddlefw check` flags.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Number of random cases (instances), at least 1.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 200,
+        allow_negative_numbers = true
+    )]
+    pub cases: i64,
+    /// Base seed of the cases.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub seed: u64,
+    /// Write the report as JSON (atomically), and the HTML page beside it (CHECK.html).
+    #[arg(long, value_name = "CHECK.json")]
+    pub out: Option<PathBuf>,
+    /// List the registry (names, labels, hypotheses, statements) and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// With --list: print the Markdown mapping (docs/invariants.md).
+    #[arg(long, requires = "list")]
+    pub markdown: bool,
+}
+
+/// Runs `saddlefw check`.
+pub fn cmd_check(args: CheckArgs) -> Result<i32> {
+    use crate::invariants;
+    if args.list {
+        if args.markdown {
+            print!("{}", invariants::markdown());
+        } else {
+            print!("{}", invariants::list());
+        }
+        return Ok(EXIT_OK);
+    }
+    if args.cases < 1 {
+        return Err(Error::invalid(
+            "--cases",
+            format!("must be at least 1, got {}", args.cases),
+        ));
+    }
+    let report = invariants::run_check(args.cases as usize, args.seed)?;
+    print!("{}", report.table());
+    if let Some(out) = &args.out {
+        let json = serde_json::to_string_pretty(&report)
+            .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+        }
+        crate::trace::write_atomic(out, json.as_bytes())?;
+        // the HTML page beside it: CHECK.json -> CHECK.html
+        let html = out.with_extension("html");
+        let meta = crate::report::Meta::current(None, &[args.seed]);
+        let page =
+            crate::report::check_page(&meta, &report.invariant_rows(), &report.errata_rows());
+        crate::trace::write_atomic(&html, page.as_bytes())?;
+    }
+    Ok(if report.passed() {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
+    })
 }
 
 /// `saddlefw run` flags (raw; validated by [`RunArgs::validate`]).
@@ -245,6 +408,10 @@ where
         Command::Run(args) => args.validate().and_then(cmd_run),
         Command::List => cmd_list(),
         Command::Experiment(args) => crate::experiments::command::cmd_experiment(args),
+        Command::Verify(args) => cmd_verify(args),
+        Command::Check(args) => cmd_check(args),
+        Command::Merge(args) => cmd_merge(args),
+        Command::Report(args) => cmd_report(args),
     };
     match result {
         Ok(code) => code,
@@ -415,5 +582,155 @@ pub fn cmd_list() -> Result<i32> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    Ok(EXIT_OK)
+}
+
+/// `saddlefw verify`.
+pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
+    use crate::verify::{self, Tier, VerifyOptions};
+    let tier: Tier = args.tier.parse()?;
+    if tier == Tier::Test {
+        return Err(Error::invalid(
+            "--tier",
+            "the test tier is for cargo test: use quick or full",
+        ));
+    }
+    let jobs = match args.jobs {
+        Some(n) if n < 1 => {
+            return Err(Error::invalid(
+                "--jobs",
+                format!("must be at least 1, got {n}"),
+            ))
+        }
+        n => n.map(|n| n as usize),
+    };
+    let control = args
+        .control
+        .as_deref()
+        .map(|c| {
+            c.parse::<verify::controls::Control>()
+                .map_err(|e| Error::invalid("--control", e.to_string()))
+        })
+        .transpose()?;
+    if args.write_baselines && (tier != Tier::Quick || control.is_some()) {
+        return Err(Error::invalid(
+            "--write-baselines",
+            "baselines are the quick tier's exponents of the real solvers: use --tier quick without --control",
+        ));
+    }
+    let baselines = if args.baselines.is_file() {
+        crate::fit::load_baselines(&args.baselines)?
+    } else {
+        crate::fit::builtin_baselines()
+    };
+    let opts = VerifyOptions {
+        tier,
+        filter: args.cases.clone(),
+        jobs,
+        baselines: baselines.clone(),
+        gate_baselines: tier.baseline_gated(),
+        control,
+        config: None,
+        shard: args.shard.as_deref().map(str::parse).transpose()?,
+    };
+    let table = crate::theorems::builtin();
+    let report = verify::run(&table, &opts)?;
+    let (json_path, html_path) = write_verify_outputs(&report, &args.out)?;
+    if args.write_baselines {
+        let mut b = baselines;
+        b.extend(report.baselines());
+        crate::fit::write_baselines(&args.baselines, &b)?;
+    }
+    let table = report.table();
+    if args.quiet {
+        print!(
+            "{}",
+            table
+                .lines()
+                .last()
+                .map(|l| format!("{l}\n"))
+                .unwrap_or_default()
+        );
+    } else {
+        print!("{table}");
+        println!("wrote {} and {}", json_path.display(), html_path.display());
+        if args.write_baselines {
+            println!("wrote {}", args.baselines.display());
+        }
+    }
+    Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// Cases of the `check` run whose invariant table and errata the verify page shows.
+pub const VERIFY_PAGE_CHECK_CASES: usize = 40;
+
+/// Writes `DIR/verify.json` and `DIR/index.html` of a verify report (atomically); the page
+/// also shows the invariant table and errata of a small `check` run.
+pub fn write_verify_outputs(
+    report: &crate::verify::VerifyReport,
+    out: &std::path::Path,
+) -> Result<(PathBuf, PathBuf)> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out.display().to_string(), e))?;
+    let json_path = out.join("verify.json");
+    crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
+    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
+    let meta = crate::report::Meta::current(Some(&report.tier.to_string()), &seeds);
+    // the invariant table and the errata section: a small `check` run (seed 0) beside the rates
+    let check = crate::invariants::run_check(VERIFY_PAGE_CHECK_CASES, 0)?;
+    let page = crate::report::verify_page(
+        &meta,
+        &report.rate_entries(),
+        &check.invariant_rows(),
+        &check.errata_rows(),
+    );
+    let html_path = out.join("index.html");
+    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    Ok((json_path, html_path))
+}
+
+/// `saddlefw merge`.
+pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
+    use crate::verify::{shard, VerifyOptions, VerifyReport};
+    let mut shards = Vec::new();
+    for dir in &args.dirs {
+        let path = dir.join("verify.json");
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&name, e))?;
+        let report: VerifyReport = serde_json::from_str(&text).map_err(|e| {
+            Error::input(
+                &name,
+                format!("line {} column {}", e.line(), e.column()),
+                e.to_string(),
+            )
+        })?;
+        shards.push(report);
+    }
+    let tier = shards
+        .first()
+        .map(|r| r.tier)
+        .unwrap_or(crate::verify::Tier::Quick);
+    let mut opts = VerifyOptions::new(tier);
+    if args.baselines.is_file() {
+        opts.baselines = crate::fit::load_baselines(&args.baselines)?;
+    }
+    let merged = shard::merge(shards, &opts)?;
+    let (json_path, html_path) = write_verify_outputs(&merged, &args.out)?;
+    print!("{}", merged.table());
+    println!("wrote {} and {}", json_path.display(), html_path.display());
+    Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// `saddlefw report`.
+pub fn cmd_report(args: ReportArgs) -> Result<i32> {
+    let measure: crate::report::runs::RunMeasure = args.measure.parse()?;
+    let mut runs = Vec::new();
+    for path in &args.runs {
+        let trace = crate::trace::Trace::read(path)?;
+        runs.push(crate::report::runs::summary(&trace, measure));
+    }
+    let meta = crate::report::Meta::current(None, &[]);
+    let page = crate::report::runs_page(&meta, &runs);
+    crate::trace::write_atomic(&args.out, page.as_bytes())?;
+    println!("wrote {} ({} runs)", args.out.display(), runs.len());
     Ok(EXIT_OK)
 }
