@@ -55,6 +55,7 @@ pub mod linalg;
 pub mod measures;
 pub mod problems;
 pub mod sets;
+pub mod spectral;
 
 pub use error::{Error, Result};
 pub use problems::{Constants, Instance, Interval, SaddleProblem};

@@ -6,3 +6,4 @@ mod fit;
 mod solvers;
 mod report;
 mod theorems;
+mod spectral;
