@@ -506,7 +506,11 @@ pub fn dot_unrolled(a: &[f64], b: &[f64]) -> f64 {
 /// tolerance of LAPACK's `dgesvj`; a tighter test only repeats rotations by rounding noise).
 /// Pairs of rows that are both at the rounding level of the largest row
 /// (`|y_i| <= k sqrt(n) eps max_l |y_l|`) are left alone: they carry no information, and
-/// orthogonalising noise against noise takes many sweeps. `norms2` receives the squared row norms. Returns the
+/// orthogonalising noise against noise takes many sweeps. So are pairs with
+/// `|y_i|^2 + |y_j|^2 <= skip_level(norms2)` (evaluated before every sweep on the current squared
+/// norms): a caller for whom rows below a level are interchangeable (the projection: rows that
+/// stay inactive whatever the rotation) saves their rotations. At return, every pair above the
+/// last level is orthogonal to the tolerance. `norms2` receives the squared row norms. Returns the
 /// number of rotations, or None after [`JACOBI_MAX_SWEEPS`] sweeps.
 pub fn jacobi_rows(
     y: &mut [f64],
@@ -515,6 +519,7 @@ pub fn jacobi_rows(
     w: &mut [f64],
     kw: usize,
     norms2: &mut [f64],
+    skip_level: &mut dyn FnMut(&[f64]) -> f64,
 ) -> Option<usize> {
     for (i, nr) in norms2.iter_mut().enumerate().take(k) {
         let r = &y[i * n..(i + 1) * n];
@@ -526,10 +531,15 @@ pub fn jacobi_rows(
     let mut rotations = 0;
     for _ in 0..JACOBI_MAX_SWEEPS {
         let mut rotated = false;
+        let level = skip_level(&norms2[..k]);
         for i in 0..k {
             for j in (i + 1)..k {
                 let (alpha, beta) = (norms2[i], norms2[j]);
-                if alpha == 0.0 || beta == 0.0 || (alpha <= noise2 && beta <= noise2) {
+                if alpha == 0.0
+                    || beta == 0.0
+                    || (alpha <= noise2 && beta <= noise2)
+                    || alpha + beta <= level
+                {
                     continue;
                 }
                 let (lo, hi) = y.split_at_mut(j * n);
@@ -744,7 +754,19 @@ pub fn project_nuclear(
     }
     ws.s.clear();
     ws.s.resize(k, 0.0);
-    if jacobi_rows(&mut ws.y, k, n_long, &mut ws.eig.vectors, k, &mut ws.s).is_none() {
+    // rows whose squared norms sum to at most theta^2/4 stay inactive whatever their rotation
+    let sorted = &mut ws.sorted;
+    let mut skip = |n2: &[f64]| {
+        sorted.clear();
+        sorted.extend(n2.iter().map(|v| v.sqrt()));
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        if sorted.iter().sum::<f64>() <= radius {
+            return 0.0;
+        }
+        let theta = l1_threshold(sorted, radius);
+        0.25 * theta * theta
+    };
+    if jacobi_rows(&mut ws.y, k, n_long, &mut ws.eig.vectors, k, &mut ws.s, &mut skip).is_none() {
         return reference_projection(z, rows, cols, radius, out);
     }
     ws.s.iter_mut().for_each(|v| *v = v.sqrt());
