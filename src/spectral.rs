@@ -92,9 +92,7 @@ pub struct SymEigen {
     pub values: Vec<f64>,
     perm: Vec<usize>,
     tmp: Vec<f64>,
-    /// T kept for inverse iteration, and its LU factors.
-    td: Vec<f64>,
-    te: Vec<f64>,
+    /// LU factors of the shifted tridiagonal matrix (inverse iteration).
     lu: Vec<f64>,
     piv: Vec<bool>,
 }
@@ -340,8 +338,8 @@ impl SymEigen {
     }
 
     /// The largest eigenvalue and a unit eigenvector (written to `out`, length n) of the
-    /// symmetric `a`; `values` holds all eigenvalues (descending) afterwards. Returns None if QL
-    /// did not converge.
+    /// symmetric `a` (also in `values[0]`): bisection with Sturm counts on the tridiagonal
+    /// matrix, inverse iteration, the reflectors. Returns None for non-finite input.
     pub fn top(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
         self.reset(a, n);
         if n == 0 {
@@ -353,23 +351,66 @@ impl SymEigen {
             return Some(a[0]);
         }
         self.tridiagonalize();
-        // keep T for inverse iteration
-        self.td.clear();
-        self.td.extend_from_slice(&self.d);
-        self.te.clear();
-        self.te.extend_from_slice(&self.e);
-        if !self.ql(false) {
-            return None;
-        }
-        self.values.copy_from_slice(&self.d);
-        self.values.sort_by(|x, y| y.total_cmp(x));
-        let lambda = self.values[0];
-        inverse_iteration(&self.td, &self.te, lambda, out, &mut self.lu, &mut self.piv);
+        let lambda = top_eigenvalue(&self.d, &self.e[..n - 1]);
+        self.values[0] = lambda;
+        inverse_iteration(&self.d, &self.e, lambda, out, &mut self.lu, &mut self.piv);
         self.apply_q(out);
         let nrm = dot(out, out).sqrt();
         out.iter_mut().for_each(|x| *x /= nrm);
         Some(lambda)
     }
+}
+
+/// The largest eigenvalue of the symmetric tridiagonal matrix with diagonal `d` and
+/// sub-diagonal `e` (`e.len() = d.len() - 1`), by bisection on Sturm counts (the number of
+/// negative pivots of `T - x I`) between `max d_i` and the Gershgorin bound, to the last bit.
+/// NaN for non-finite input.
+fn top_eigenvalue(d: &[f64], e: &[f64]) -> f64 {
+    let n = d.len();
+    let mut lo = d.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let mut hi = (0..n)
+        .map(|i| {
+            d[i] + if i > 0 { e[i - 1].abs() } else { 0.0 }
+                + if i + 1 < n { e[i].abs() } else { 0.0 }
+        })
+        .fold(f64::NEG_INFINITY, f64::max);
+    if !(lo.is_finite() && hi.is_finite()) || e.iter().any(|v| !v.is_finite()) {
+        return f64::NAN;
+    }
+    let scale = lo.abs().max(hi.abs()).max(f64::MIN_POSITIVE);
+    let pivmin = f64::MIN_POSITIVE.max(f64::EPSILON * f64::EPSILON * scale);
+    // all eigenvalues below x?
+    let all_below = |x: f64| {
+        let mut q = d[0] - x;
+        if q.abs() < pivmin {
+            q = -pivmin;
+        }
+        if q >= 0.0 {
+            return false;
+        }
+        for i in 1..n {
+            q = d[i] - x - e[i - 1] * e[i - 1] / q;
+            if q.abs() < pivmin {
+                q = -pivmin;
+            }
+            if q >= 0.0 {
+                return false;
+            }
+        }
+        true
+    };
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if all_below(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
 }
 
 /// `sqrt(a^2 + b^2)`, by the plain formula when it neither overflows nor underflows (libm's
