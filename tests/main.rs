@@ -7,3 +7,4 @@ mod solvers;
 mod report;
 mod theorems;
 mod spectral;
+mod kernels;
