@@ -210,6 +210,17 @@ impl UnitColumns {
     pub fn shape(&self) -> (usize, usize) {
         (self.rows, self.cols)
     }
+    /// Writes `factor(||z_j||)` into `out[j]` (the first row of `out`), for every column j.
+    fn column_factors(&self, z: &[f64], out: &mut [f64], factor: impl Fn(f64) -> f64) {
+        let first = &mut out[..self.cols];
+        first.iter_mut().for_each(|v| *v = 0.0);
+        for row in z.chunks_exact(self.cols) {
+            for (acc, &v) in first.iter_mut().zip(row) {
+                *acc += v * v;
+            }
+        }
+        first.iter_mut().for_each(|v| *v = factor(v.sqrt()));
+    }
     fn column_norms(&self, z: &[f64]) -> Vec<f64> {
         let mut n = vec![0.0; self.cols];
         for i in 0..self.rows {
@@ -233,11 +244,14 @@ impl ConvexSet for UnitColumns {
         )
     }
     fn lmo(&self, g: &[f64], out: &mut [f64]) {
-        let n = self.column_norms(g);
-        for i in 0..self.rows {
+        // the first row of `out` holds the column factors -r/||g_j|| (0 for a zero column)
+        // until it is written last: no allocation
+        self.column_factors(g, out, |n| if n > 0.0 { -self.radius / n } else { 0.0 });
+        for i in (0..self.rows).rev() {
             for j in 0..self.cols {
-                out[i * self.cols + j] = if n[j] > 0.0 {
-                    -self.radius * g[i * self.cols + j] / n[j]
+                let f = out[j];
+                out[i * self.cols + j] = if f != 0.0 {
+                    f * g[i * self.cols + j]
                 } else if i == 0 {
                     -self.radius
                 } else {
@@ -247,15 +261,10 @@ impl ConvexSet for UnitColumns {
         }
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
-        let n = self.column_norms(z);
-        for i in 0..self.rows {
+        self.column_factors(z, out, |n| if n > self.radius { self.radius / n } else { 1.0 });
+        for i in (0..self.rows).rev() {
             for j in 0..self.cols {
-                let s = if n[j] > self.radius {
-                    self.radius / n[j]
-                } else {
-                    1.0
-                };
-                out[i * self.cols + j] = s * z[i * self.cols + j];
+                out[i * self.cols + j] = out[j] * z[i * self.cols + j];
             }
         }
     }
