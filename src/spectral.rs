@@ -443,7 +443,7 @@ fn inverse_iteration(
         .fold(0.0f64, |m, v| m.max(v.abs()))
         .max(f64::MIN_POSITIVE);
     let shift = lambda + 4.0 * f64::EPSILON * scale;
-    let tiny = f64::EPSILON * scale;
+    let tiny = (f64::EPSILON * scale).max(f64::MIN_POSITIVE);
     // deterministic start with no special structure
     for (i, xi) in x.iter_mut().enumerate() {
         *xi = 1.0 + ((i * 7 + 3) % 11) as f64 / 11.0;
@@ -692,6 +692,14 @@ pub fn gram_top_pair(
 ) -> Option<f64> {
     assert_eq!(z.len(), rows * cols, "gram_top_pair: shape mismatch");
     let k = ws.gram(z, rows, cols);
+    if (0..k).all(|i| ws.gram[i * k + i] == 0.0) {
+        // the zero matrix: every unit pair is a top pair
+        u.iter_mut().for_each(|x| *x = 0.0);
+        v.iter_mut().for_each(|x| *x = 0.0);
+        u[0] = 1.0;
+        v[0] = 1.0;
+        return Some(0.0);
+    }
     ws.top.clear();
     ws.top.resize(k, 0.0);
     let gram = std::mem::take(&mut ws.gram);

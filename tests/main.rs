@@ -1,10 +1,16 @@
 mod cli;
+mod common;
 mod data;
 mod envelopes;
 mod experiment_problems;
 mod fit;
-mod solvers;
+mod invariants;
+mod measures;
+mod problems;
+mod rates;
 mod report;
+mod sets;
+mod solvers;
 mod theorems;
 mod spectral;
 mod kernels;

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 /// Default relative residual tolerance of the iterative top singular pair.
 pub const NUCLEAR_LMO_TOL: f64 = 1e-12;
-/// Power iterations before the exact Jacobi SVD takes over.
+/// Lanczos steps (products with A and A^T) before the exact Jacobi SVD takes over.
 pub const NUCLEAR_LMO_MAX_ITER: usize = 300;
 /// Largest short side `min(rows, cols)` for which the LMO uses the Gram route
 /// ([`crate::spectral::gram_top_pair`]: one `k^2 N` product and an `O(k^3)` eigensolve, exact to
@@ -19,7 +19,7 @@ pub const GRAM_LMO_MAX_SHORT: usize = 256;
 ///
 /// LMO: `-r u_1 v_1^T` with `(u_1, v_1)` the top singular pair of the gradient: by the Gram
 /// matrix of the short side when `min(rows, cols) <= GRAM_LMO_MAX_SHORT` (relative residual a few
-/// ulps), otherwise by warm-started power iteration (relative residual <= `tol`) with an exact
+/// ulps), otherwise by warm-started Lanczos iteration (relative residual <= `tol`) with an exact
 /// Jacobi-SVD fallback.
 /// Projection: singular values by the Gram route with a guarded fast path and a Jacobi-finished
 /// accurate path ([`crate::spectral::project_nuclear`]), then projection of the singular values
@@ -60,10 +60,10 @@ impl Clone for NuclearBall {
 impl NuclearBall {
     /// A nuclear-norm ball of `rows x cols` matrices with `radius > 0`.
     pub fn new(rows: usize, cols: usize, radius: f64) -> crate::Result<Self> {
-        if rows == 0 || cols == 0 {
+        if rows == 0 || cols == 0 || rows.checked_mul(cols).is_none() {
             return Err(crate::Error::invalid(
                 "nuclear_ball shape",
-                format!("rows and cols must be at least 1 (got {rows} x {cols})"),
+                format!("rows and cols must be at least 1 and rows * cols must fit in memory (got {rows} x {cols})"),
             ));
         }
         Ok(NuclearBall {
@@ -194,10 +194,10 @@ pub struct UnitColumns {
 impl UnitColumns {
     /// Column-bounded matrices of shape `rows x cols` with column radius `radius > 0`.
     pub fn new(rows: usize, cols: usize, radius: f64) -> crate::Result<Self> {
-        if rows == 0 || cols == 0 {
+        if rows == 0 || cols == 0 || rows.checked_mul(cols).is_none() {
             return Err(crate::Error::invalid(
                 "unit_columns shape",
-                format!("rows and cols must be at least 1 (got {rows} x {cols})"),
+                format!("rows and cols must be at least 1 and rows * cols must fit in memory (got {rows} x {cols})"),
             ));
         }
         Ok(UnitColumns {
@@ -244,14 +244,14 @@ impl ConvexSet for UnitColumns {
         )
     }
     fn lmo(&self, g: &[f64], out: &mut [f64]) {
-        // the first row of `out` holds the column factors -r/||g_j|| (0 for a zero column)
-        // until it is written last: no allocation
-        self.column_factors(g, out, |n| if n > 0.0 { -self.radius / n } else { 0.0 });
+        // the first row of `out` holds the column norms until it is written last: no
+        // allocation
+        self.column_factors(g, out, |n| n);
         for i in (0..self.rows).rev() {
             for j in 0..self.cols {
-                let f = out[j];
-                out[i * self.cols + j] = if f != 0.0 {
-                    f * g[i * self.cols + j]
+                let n = out[j];
+                out[i * self.cols + j] = if n > 0.0 {
+                    -self.radius * g[i * self.cols + j] / n
                 } else if i == 0 {
                     -self.radius
                 } else {
