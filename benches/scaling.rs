@@ -48,13 +48,28 @@ fn bench_iterations(c: &mut Criterion, group: &str, size: f64, inst: &Instance, 
             })
         });
     }
-    // the gradient products alone
-    let (x, y) = (inst.x0.clone(), inst.y0.clone());
-    let (mut gx, mut gy) = (vec![0.0; x.len()], vec![0.0; y.len()]);
+    // the gradient products alone, alternating between two points so that no forward pass
+    // is served from the problem's memo
+    let (xs, y) = (common::two_points(&inst.x0), inst.y0.clone());
+    let (mut gx, mut gy) = (vec![0.0; inst.x0.len()], vec![0.0; y.len()]);
+    let mut flip = 0;
     g.bench_function(BenchmarkId::new("grads", size), |b| {
-        b.iter(|| p.grads(&x, &y, &mut gx, &mut gy))
+        b.iter(|| {
+            flip ^= 1;
+            p.grads(&xs[flip], &y, &mut gx, &mut gy)
+        })
     });
     g.finish();
+}
+
+/// Least-squares fit `time = a + b size`: `(a, b)`.
+fn affine(points: &[(f64, f64)]) -> (f64, f64) {
+    let n = points.len() as f64;
+    let (mx, my) = points.iter().fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+    let sxy: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+    let sxx: f64 = points.iter().map(|(x, _)| (x - mx).powi(2)).sum();
+    let b = sxy / sxx;
+    (my - b * mx, b)
 }
 
 /// Least-squares slope of log(time) against log(size).
@@ -94,8 +109,8 @@ fn main() {
     c.final_summary();
 
     println!("\nScaling (load average {}):", load_average());
-    println!("| problem | kernel | sizes | times (ms) | fitted exponent | predicted |");
-    println!("|---|---|---|---|---|---|");
+    println!("| problem | kernel | sizes | times (ms) | fitted exponent | predicted | affine fit a + b size |");
+    println!("|---|---|---|---|---|---|---|");
     let report = |group: &str, sizes: &[f64], names: &[&str], predicted: &dyn Fn(&str) -> &'static str| {
         for name in names {
             let pts: Vec<(f64, f64)> = sizes
@@ -107,12 +122,15 @@ fn main() {
             }
             let times: Vec<String> = pts.iter().map(|(_, t)| format!("{:.3}", t * 1e3)).collect();
             let ss: Vec<String> = pts.iter().map(|(s, _)| format!("{s}")).collect();
+            let (a, b) = affine(&pts);
             println!(
-                "| {group} | {name} | {} | {} | {:.2} | {} |",
+                "| {group} | {name} | {} | {} | {:.2} | {} | a = {:.3} ms, b = {:.3e} ms/unit |",
                 ss.join(", "),
                 times.join(", "),
                 slope(&pts),
-                predicted(name)
+                predicted(name),
+                a * 1e3,
+                b * 1e3
             );
         }
     };

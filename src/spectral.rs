@@ -115,7 +115,28 @@ impl SymEigen {
 
     /// Householder reduction `A = Q T Q^T` (T tridiagonal: diagonal `d`, sub-diagonal `e[0..n-1]`).
     /// Reflector j is `I - tau_j v_j v_j^T` with `v_j` stored in `a[j, j+1..n]` (first entry 1).
+    /// Compiled for the baseline target and with AVX2 (chosen at run time; same operations in
+    /// the same order, identical results).
     fn tridiagonalize(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 (checked above).
+                unsafe { self.tridiagonalize_avx2() };
+                return;
+            }
+        }
+        self.tridiagonalize_kernel()
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn tridiagonalize_avx2(&mut self) {
+        self.tridiagonalize_kernel()
+    }
+
+    #[inline(always)]
+    fn tridiagonalize_kernel(&mut self) {
         let n = self.n;
         let a = &mut self.a;
         let p = &mut self.tmp;
@@ -523,7 +544,7 @@ fn inverse_iteration(
 
 /// Inner product with eight independent accumulators (vectorisable; the summation order differs
 /// from [`crate::linalg::dot`], so results agree to rounding only).
-#[inline]
+#[inline(always)]
 pub fn dot_unrolled(a: &[f64], b: &[f64]) -> f64 {
     debug_assert_eq!(a.len(), b.len());
     let mut acc = [0.0f64; 8];

@@ -106,6 +106,13 @@ pub fn dro(data: &Dataset, rows: Option<usize>) -> Instance {
         .into_instance(None)
 }
 
+/// `x` and a copy with every entry moved by 1e-9 relative: alternating between them makes
+/// every evaluation recompute its forward pass (the problems memoise it by the exact point).
+pub fn two_points(x: &[f64]) -> [Vec<f64>; 2] {
+    let moved = x.iter().map(|v| v * (1.0 + 1e-9) + 1e-12).collect();
+    [x.to_vec(), moved]
+}
+
 /// The three paper algorithms.
 pub const PAPER: [(PaperAlgorithm, Algorithm); 3] = [
     (PaperAlgorithm::LmoLmo, Algorithm::LmoLmo),
