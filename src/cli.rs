@@ -59,6 +59,11 @@ pub enum Command {
     ///
     /// Example: saddlefw check --cases 200 --seed 0 --out CHECK.json
     Check(CheckArgs),
+    /// Run the paper's experiments (Figure 1, Table 3): all seven algorithms on DL, NEWS20 or
+    /// RCV1; writes DIR/experiment.json and DIR/index.html.
+    ///
+    /// Example: saddlefw experiment dl --time-limit 300 --out reports/dl
+    Experiment(crate::experiments::command::ExperimentArgs),
 }
 
 /// `saddlefw verify` flags.
@@ -290,6 +295,7 @@ impl RunArgs {
                 tau: parse_schedule("--tau-schedule", &self.tau_schedule)?,
                 beta: parse_schedule("--beta-schedule", &self.beta_schedule)?,
                 horizon,
+                constants: None,
             },
             config: RunConfig {
                 iterations: self.iters as usize,
@@ -345,6 +351,7 @@ where
         Command::List => cmd_list(),
         Command::Verify(args) => cmd_verify(args),
         Command::Check(args) => cmd_check(args),
+        Command::Experiment(args) => crate::experiments::command::cmd_experiment(args),
     };
     match result {
         Ok(code) => code,

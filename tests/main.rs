@@ -3,6 +3,7 @@ mod common;
 mod data;
 mod envelopes;
 mod experiment_problems;
+mod experiments;
 mod fit;
 mod invariants;
 mod measures;
