@@ -64,6 +64,7 @@ pub mod problems;
 pub mod report;
 pub mod sets;
 pub mod solvers;
+pub mod spectral;
 pub mod theorems;
 pub mod trace;
 pub mod verify;

@@ -15,3 +15,5 @@ mod sets;
 mod shard;
 mod solvers;
 mod theorems;
+mod spectral;
+mod kernels;
