@@ -209,13 +209,19 @@ impl FromStr for GeneratorSpec {
             seed: 0,
             x: XKind::L1,
         };
+        let mut seen: Vec<&str> = Vec::new();
         for kv in opts.split(',').filter(|p| !p.is_empty()) {
             let (k, v) = kv
                 .split_once('=')
-                .ok_or_else(|| err(kv, "expected key=value".into()))?;
+                .ok_or_else(|| err(&format!("option {kv:?}"), "expected key=value".into()))?;
+            let key = format!("key {k:?}");
+            if seen.contains(&k) {
+                return Err(err(&key, "given twice".into()));
+            }
+            seen.push(k);
             let num = |v: &str| -> Result<u64> {
                 v.parse::<u64>()
-                    .map_err(|_| err(k, format!("{v:?} is not a non-negative integer")))
+                    .map_err(|_| err(&key, format!("{v:?} is not a non-negative integer")))
             };
             match k {
                 "dx" => spec.dx = num(v)? as usize,
@@ -229,13 +235,13 @@ impl FromStr for GeneratorSpec {
                         "box" => XKind::Box,
                         _ => {
                             return Err(err(
-                                "x",
+                                &key,
                                 format!("unknown set {v:?} (l1, l2, simplex, box)"),
                             ))
                         }
                     }
                 }
-                _ => return Err(err(k, "unknown key (dx, dy, seed, x)".into())),
+                _ => return Err(err(&key, "unknown key (dx, dy, seed, x)".into())),
             }
         }
         spec.validate()

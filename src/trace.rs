@@ -237,35 +237,9 @@ impl Trace {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed, then
-/// renamed over `path`, so an interrupted write never leaves a truncated file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let name = path.display().to_string();
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| Error::invalid("output path", format!("{name} has no file name")))?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let tmp = dir.join(format!(
-        ".{}.tmp.{}",
-        file_name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(&name, e));
-    }
-    Ok(())
-}
+/// Writes `bytes` to `path` atomically (temporary file + rename); the one implementation is
+/// [`crate::report::write_atomic`], re-exported here for the run-side writers.
+pub use crate::report::write_atomic;
 
 /// f64 fields: non-finite values are written as null and read back as NaN.
 mod nan_null {

@@ -5,6 +5,7 @@ mod data;
 mod envelopes;
 mod experiment_problems;
 mod fit;
+mod fuzz;
 mod measures;
 mod problems;
 mod report;
