@@ -8,7 +8,7 @@
 //! Adding a subcommand: a variant of [`Command`] with its `Args` struct, and a `cmd_*`
 //! function returning the exit code.
 
-use crate::generators::{Family, GeneratorSpec, Setting};
+use crate::generators::{Family, GeneratorSpec, Setting, XKind};
 use crate::harness::{self, CheckpointRule, RunConfig};
 use crate::problems::quadratic::QuadraticFile;
 use crate::problems::Instance;
@@ -27,10 +27,32 @@ pub const EXIT_FAILED: i32 = 1;
 /// Exit code: a usage or input error.
 pub const EXIT_USAGE: i32 = 2;
 
+/// The top-level help after the subcommand list.
+const MAIN_AFTER_HELP: &str = "\
+Exit codes:
+  0  success (a diverged run is data: RUN.json records it, exit 0)
+  1  a check or gate failed (check: a gating invariant was violated)
+  2  a usage or input error: one line `error: ...` naming the input, the location and the reason
+
+Examples:
+  saddlefw list
+  saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json
+  saddlefw run --problem my-problem.json --algo po-lmo --iters 500 --out RUN.json
+  saddlefw check --cases 200 --seed 0 --out CHECK.json
+
+Progress is drawn on stderr when it is a terminal (never in pipes or CI logs); --quiet turns it off.";
+
 /// saddlefw: executable checks of "Projection-Free Algorithms for Minimax Problems".
+///
+/// Runs the paper's algorithms (LMO-LMO, LMO-PO, PO-LMO) and baselines on generated or
+/// user-supplied saddle-point problems, measures the paper's gaps exactly, and checks the
+/// paper's inequalities and rates.
 #[derive(Debug, Parser)]
-#[command(name = "saddlefw", version, about, long_about = None)]
+#[command(name = "saddlefw", version, about, after_help = MAIN_AFTER_HELP)]
 pub struct Cli {
+    /// No progress display on stderr; `run` also prints no summary on success.
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -40,16 +62,46 @@ pub struct Cli {
 pub enum Command {
     /// Run one algorithm on one problem and write RUN.json.
     ///
-    /// Example: saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json
+    /// The problem is a generator spec (seeded random instance with certified constants) or a
+    /// problem file (JSON format saddlefw-quadratic-v1, see the README). Measures (G_X^LMO,
+    /// G_X^PO, G_Y, G_Y^LMO, H_t, G^Opt) are evaluated at log2-spaced iterates by default. A
+    /// run whose iterates or gradients become non-finite stops, records the iteration and the
+    /// cause, keeps what was measured before, and still exits 0.
+    #[command(after_help = "\
+Examples:
+  saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json
+  saddlefw run --problem saddle/c-sc+sc:dx=50,dy=20,seed=3 --algo lmo-po --iters 4096 \\
+               --checkpoints all --out RUN.json
+  saddlefw run --problem problem.json --algo po-lmo --iters 500 --time-limit 10 --out RUN.json
+  saddlefw run --problem cosine/nc-c:dx=8,dy=4 --algo lmo-lmo --iters 1000 \\
+               --tau-schedule 'shifted(c=1,s=10,a=0.8)' --beta-schedule 'anytime(c=0.1,a=0.2)' --out RUN.json
+
+Exit codes: 0 written (also when the run diverged), 2 usage or input error.")]
     Run(Box<RunArgs>),
-    /// List algorithms (with provenance), schedules, default theorem cases, sets and
-    /// generator families.
-    List,
-    /// Check every inequality of the paper (claims.md Sec. 4) on random instances and runs;
-    /// exit 1 on a violation of a gating invariant. Printed forms of recorded slips are
-    /// reported as errata.
+    /// List algorithms, schedules, theorem cases, invariants, sets and generator families.
     ///
-    /// Example: saddlefw check --cases 200 --seed 0 --out CHECK.json
+    /// Everything is printed from the registries the commands use: algorithms (with
+    /// provenance and oracle calls per iteration), schedule notations, the paper's default
+    /// schedules, the theorem table, the invariants, set kinds and generator families.
+    #[command(after_help = "\
+Examples:
+  saddlefw list
+  saddlefw list | grep -A2 '^  po-lmo'
+
+Exit code: 0.")]
+    List,
+    /// Check every inequality of the paper (claims.md Sec. 4) on random instances and runs.
+    ///
+    /// Exit 1 on a violation of a gating invariant. Printed forms of recorded slips are
+    /// reported as errata and never gate.
+    #[command(after_help = "\
+Examples:
+  saddlefw check --cases 200 --seed 0 --out CHECK.json
+  saddlefw check --cases 20 --quiet          # a quick pass, no progress bar
+  saddlefw check --list                      # the registry: names, labels, statements
+  saddlefw check --list --markdown > docs/invariants.md
+
+Exit codes: 0 every gating invariant holds, 1 a violation, 2 usage error.")]
     Check(CheckArgs),
 }
 
@@ -171,9 +223,6 @@ pub struct RunArgs {
     /// Output file (written atomically).
     #[arg(long, value_name = "RUN.json")]
     pub out: PathBuf,
-    /// Print nothing on success.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 /// `saddlefw run` after validation.
@@ -257,7 +306,7 @@ impl RunArgs {
             sigma,
             seed: self.seed,
             out: self.out,
-            quiet: self.quiet,
+            quiet: false,
         })
     }
 }
@@ -297,8 +346,12 @@ where
             };
         }
     };
+    crate::progress::enable(!cli.quiet);
     let result = match cli.command {
-        Command::Run(args) => args.validate().and_then(cmd_run),
+        Command::Run(args) => args.validate().and_then(|mut plan| {
+            plan.quiet = cli.quiet;
+            cmd_run(plan)
+        }),
         Command::List => cmd_list(),
         Command::Check(args) => cmd_check(args),
     };
@@ -407,20 +460,6 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
-/// Set kinds of the problem-file format (`"kind"` values of [`crate::sets::SetSpec`]).
-const SET_KINDS: [(&str, &str); 7] = [
-    ("simplex", "{x >= 0, sum x = scale}"),
-    ("l1_ball", "{||x||_1 <= radius}"),
-    (
-        "l2_ball",
-        "{||x - center||_2 <= radius} (strongly convex, alpha = 1/radius)",
-    ),
-    ("box", "{lower <= x <= upper}"),
-    ("nuclear_ball", "{X in R^(rows x cols): ||X||_* <= radius}"),
-    ("unit_columns", "{X: every column has ||x_j||_2 <= radius}"),
-    ("product", "a product of the sets in \"parts\""),
-];
-
 /// `saddlefw list`.
 pub fn cmd_list() -> Result<i32> {
     println!("algorithms (--algo):");
@@ -453,12 +492,30 @@ pub fn cmd_list() -> Result<i32> {
         );
     }
     println!("  (lmo-po on X+sc uses the X case; po-lmo on c-c+sc uses c-c; po-lmo uses the appendix schedule with A = 1)");
+    println!("\ntheorem table (fixtures/theorems.json; `saddlefw verify` fits these rates):");
+    for e in crate::theorems::builtin() {
+        println!(
+            "  {:<24} T^-{:<5} {}  [{}]",
+            e.id, e.p.frac, e.quantity_text, e.label
+        );
+    }
+    println!("\ninvariants (`saddlefw check`; `saddlefw check --list` for statements):");
+    for inv in crate::invariants::registry() {
+        println!(
+            "  {:<40} {}{}",
+            inv.name,
+            inv.label,
+            if inv.gating { "" } else { "  (printed form: reported, never gates)" }
+        );
+    }
     println!("\nsets (problem files, \"kind\"):");
-    for (k, d) in SET_KINDS {
-        println!("  {k:<13} {d}");
+    for k in crate::sets::SetSpec::KINDS {
+        println!("  {:<13} {}", k.kind, k.description);
+        println!("  {:<13} alpha: {}; e.g. {}", "", k.alpha, k.example);
     }
     println!(
-        "\ngenerator families (--problem FAMILY/SETTING[:dx=N,dy=N,seed=K,x=l1|l2|simplex|box]):"
+        "\ngenerator families (--problem FAMILY/SETTING[:dx=N,dy=N,seed=K,x={}]):",
+        XKind::ALL.map(|x| x.name()).join("|")
     );
     for f in Family::ALL {
         println!("  {:<10} {}", f.name(), f.description());

@@ -57,6 +57,29 @@ impl Error {
     }
 }
 
+/// A JSON error of `input` (syntax, type or an unknown field) as one [`Error::Input`]: the
+/// location is `line L column C`, preceded by `field` when the caller knows it; the reason is
+/// serde's message without its repeated position.
+///
+/// ```
+/// let e = serde_json::from_str::<Vec<f64>>("[1, x]").unwrap_err();
+/// let err = saddlefw::error::json_error("p.json", &e, None);
+/// assert_eq!(err.to_string(), "p.json: line 1 column 5: expected value");
+/// ```
+pub fn json_error(input: &str, e: &serde_json::Error, field: Option<&str>) -> Error {
+    let at = format!("line {} column {}", e.line(), e.column());
+    let text = e.to_string();
+    let reason = text
+        .strip_suffix(&format!(" at {at}"))
+        .unwrap_or(&text)
+        .to_string();
+    let location = match field {
+        Some(f) => format!("field {f:?} ({at})"),
+        None => at,
+    };
+    Error::input(input, location, reason)
+}
+
 /// Result alias used across the crate.
 pub type Result<T> = std::result::Result<T, Error>;
 

@@ -136,7 +136,10 @@ pub enum XKind {
 }
 
 impl XKind {
-    fn name(&self) -> &'static str {
+    /// Every kind, for listings and parsing.
+    pub const ALL: [XKind; 4] = [XKind::L1, XKind::L2, XKind::Simplex, XKind::Box];
+    /// The spec name (`x=...`).
+    pub fn name(&self) -> &'static str {
         match self {
             XKind::L1 => "l1",
             XKind::L2 => "l2",
@@ -187,17 +190,19 @@ impl FromStr for GeneratorSpec {
                 "expected FAMILY/SETTING, e.g. quadratic/nc-c".into(),
             )
         })?;
-        let family = match fam {
-            "quadratic" => Family::Quadratic,
-            "saddle" => Family::Saddle,
-            "cosine" => Family::Cosine,
-            other => {
-                return Err(err(
+        let names = |all: &mut dyn Iterator<Item = &'static str>| all.collect::<Vec<_>>().join(", ");
+        let family = Family::ALL
+            .into_iter()
+            .find(|f| f.name() == fam)
+            .ok_or_else(|| {
+                err(
                     "family",
-                    format!("unknown family {other:?} (expected quadratic, saddle or cosine)"),
-                ))
-            }
-        };
+                    format!(
+                        "unknown family {fam:?} (expected one of {})",
+                        names(&mut Family::ALL.iter().map(|f| f.name()))
+                    ),
+                )
+            })?;
         let setting: Setting = setting
             .parse()
             .map_err(|e: Error| err("setting", e.to_string()))?;
@@ -228,18 +233,18 @@ impl FromStr for GeneratorSpec {
                 "dy" => spec.dy = num(v)? as usize,
                 "seed" => spec.seed = num(v)?,
                 "x" => {
-                    spec.x = match v {
-                        "l1" => XKind::L1,
-                        "l2" => XKind::L2,
-                        "simplex" => XKind::Simplex,
-                        "box" => XKind::Box,
-                        _ => {
-                            return Err(err(
+                    spec.x = XKind::ALL
+                        .into_iter()
+                        .find(|x| x.name() == v)
+                        .ok_or_else(|| {
+                            err(
                                 &key,
-                                format!("unknown set {v:?} (l1, l2, simplex, box)"),
-                            ))
-                        }
-                    }
+                                format!(
+                                    "unknown set {v:?} (one of {})",
+                                    names(&mut XKind::ALL.iter().map(|x| x.name()))
+                                ),
+                            )
+                        })?
                 }
                 _ => return Err(err(&key, "unknown key (dx, dy, seed, x)".into())),
             }

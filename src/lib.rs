@@ -61,6 +61,7 @@ pub mod invariants;
 pub mod linalg;
 pub mod measures;
 pub mod problems;
+pub mod progress;
 pub mod report;
 pub mod sets;
 pub mod solvers;

@@ -688,13 +688,8 @@ fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)>
 
 /// Parses and validates a table from JSON text; `input` names the source in errors.
 pub fn parse_table(input: &str, text: &str) -> Result<Vec<TheoremEntry>> {
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        Error::input(
-            input,
-            format!("line {} column {}", e.line(), e.column()),
-            e.to_string(),
-        )
-    })?;
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))?;
     let arr = v
         .as_array()
         .ok_or_else(|| Error::input(input, "top level", "expected a JSON array of entries"))?;

@@ -211,13 +211,7 @@ impl Trace {
     }
     /// Parses RUN.json text; `input` names the source in errors.
     pub fn from_json(text: &str, input: &str) -> Result<Trace> {
-        serde_json::from_str(text).map_err(|e| {
-            Error::input(
-                input,
-                format!("line {} column {}", e.line(), e.column()),
-                e.to_string(),
-            )
-        })
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
     }
     /// Reads a RUN.json file.
     pub fn read(path: &Path) -> Result<Trace> {
