@@ -50,7 +50,8 @@ Progress is drawn on stderr when it is a terminal (never in pipes or CI logs); -
 #[derive(Debug, Parser)]
 #[command(name = "saddlefw", version, about, after_help = MAIN_AFTER_HELP)]
 pub struct Cli {
-    /// No progress display on stderr; `run` also prints no summary on success.
+    /// No progress display on stderr; `run` prints nothing on success, `verify` only its
+    /// summary line.
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
     #[command(subcommand)]
@@ -90,6 +91,22 @@ Examples:
 
 Exit code: 0.")]
     List,
+    /// Verify every theorem entry's rate on generated instances; write DIR/verify.json and
+    /// DIR/index.html.
+    ///
+    /// For each entry of the theorem table (fixtures/theorems.json), runs the algorithm with
+    /// the theorem's schedule on generated instances, fits the log-log slope of the bounded
+    /// quantity, and gates it against the theorem's exponent, the bound's constant and the
+    /// recorded baselines. Exit code 1 when a gate fails.
+    #[command(after_help = "\
+Examples:
+  saddlefw verify                                  # quick tier, all entries, reports/verify/
+  saddlefw verify --tier full --jobs 2
+  saddlefw verify --cases lmo-po/ --out /tmp/v     # only the LMO-PO entries
+  saddlefw verify --write-baselines                # refresh fixtures/rate_baselines.json
+
+Exit codes: 0 every gate passes, 1 a gate failed, 2 usage or input error.")]
+    Verify(VerifyArgs),
     /// Check every inequality of the paper (claims.md Sec. 4) on random instances and runs.
     ///
     /// Exit 1 on a violation of a gating invariant. Printed forms of recorded slips are
@@ -103,6 +120,41 @@ Examples:
 
 Exit codes: 0 every gating invariant holds, 1 a violation, 2 usage error.")]
     Check(CheckArgs),
+}
+
+/// `saddlefw verify` flags.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// quick (CI, under 3 minutes on 2 cores) or full (longer horizons, more seeds).
+    #[arg(long, value_name = "TIER", default_value = "quick")]
+    pub tier: String,
+    /// Only the entries whose id contains FILTER (ids: ALGORITHM/SETTING/primal|dual, e.g.
+    /// lmo-lmo/nc-c/primal; FILTER lmo-po/ selects all LMO-PO entries).
+    #[arg(long, value_name = "FILTER")]
+    pub cases: Option<String>,
+    /// Output directory (verify.json and index.html, written atomically).
+    #[arg(long, value_name = "DIR", default_value = "reports/verify")]
+    pub out: PathBuf,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub jobs: Option<i64>,
+    /// Stored exponents for the regression gate (missing file: the compiled-in copy).
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "fixtures/rate_baselines.json"
+    )]
+    pub baselines: PathBuf,
+    /// Write the observed exponents into the baselines file (quick tier only).
+    #[arg(long)]
+    pub write_baselines: bool,
+    /// Run a deliberately broken variant instead of the real solvers (a negative control:
+    /// the gates must fail), e.g. constant-tau, primal-sign-flip, tau-exponent+0.15.
+    #[arg(long, value_name = "CONTROL")]
+    pub control: Option<String>,
+    /// Print only the summary line (set from the global --quiet).
+    #[arg(skip)]
+    pub quiet: bool,
 }
 
 /// `saddlefw check` flags.
@@ -353,6 +405,10 @@ where
             cmd_run(plan)
         }),
         Command::List => cmd_list(),
+        Command::Verify(mut args) => {
+            args.quiet = cli.quiet;
+            cmd_verify(args)
+        }
         Command::Check(args) => cmd_check(args),
     };
     match result {
@@ -529,4 +585,86 @@ pub fn cmd_list() -> Result<i32> {
             .join(", ")
     );
     Ok(EXIT_OK)
+}
+
+/// `saddlefw verify`.
+pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
+    use crate::verify::{self, Tier, VerifyOptions};
+    let tier: Tier = args.tier.parse()?;
+    if tier == Tier::Test {
+        return Err(Error::invalid(
+            "--tier",
+            "the test tier is for cargo test: use quick or full",
+        ));
+    }
+    let jobs = match args.jobs {
+        Some(n) if n < 1 => {
+            return Err(Error::invalid(
+                "--jobs",
+                format!("must be at least 1, got {n}"),
+            ))
+        }
+        n => n.map(|n| n as usize),
+    };
+    let control = args
+        .control
+        .as_deref()
+        .map(|c| {
+            c.parse::<verify::controls::Control>()
+                .map_err(|e| Error::invalid("--control", e.to_string()))
+        })
+        .transpose()?;
+    if args.write_baselines && (tier != Tier::Quick || control.is_some()) {
+        return Err(Error::invalid(
+            "--write-baselines",
+            "baselines are the quick tier's exponents of the real solvers: use --tier quick without --control",
+        ));
+    }
+    let baselines = if args.baselines.is_file() {
+        crate::fit::load_baselines(&args.baselines)?
+    } else {
+        crate::fit::builtin_baselines()
+    };
+    let opts = VerifyOptions {
+        tier,
+        filter: args.cases.clone(),
+        jobs,
+        baselines: baselines.clone(),
+        gate_baselines: tier.baseline_gated(),
+        control,
+        config: None,
+    };
+    let table = crate::theorems::builtin();
+    let report = verify::run(&table, &opts)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display().to_string(), e))?;
+    let json_path = args.out.join("verify.json");
+    crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
+    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
+    let meta = crate::report::Meta::current(Some(&tier.to_string()), &seeds);
+    let page = crate::report::verify_page(&meta, &report.rate_entries(), &[], &[]);
+    let html_path = args.out.join("index.html");
+    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    if args.write_baselines {
+        let mut b = baselines;
+        b.extend(report.baselines());
+        crate::fit::write_baselines(&args.baselines, &b)?;
+    }
+    let table = report.table();
+    if args.quiet {
+        print!(
+            "{}",
+            table
+                .lines()
+                .last()
+                .map(|l| format!("{l}\n"))
+                .unwrap_or_default()
+        );
+    } else {
+        print!("{table}");
+        println!("wrote {} and {}", json_path.display(), html_path.display());
+        if args.write_baselines {
+            println!("wrote {}", args.baselines.display());
+        }
+    }
+    Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
 }

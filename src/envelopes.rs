@@ -28,7 +28,7 @@
 //! bounded on any horizon we can run; a missed rate shows up as slope `p - p_observed`).
 
 use crate::problems::Constants;
-use crate::theorems::{Algorithm, Schedule, Side, TheoremEntry};
+use crate::theorems::{Algorithm, ScheduleSpec, Side, TheoremEntry};
 use serde::{Deserialize, Serialize};
 
 /// Data an envelope may need besides constants and schedule.
@@ -106,23 +106,16 @@ fn empirical_m(h: &[f64], c: f64, t_max: u64) -> Option<Vec<f64>> {
     )
 }
 
-/// `Q_t` of `lemma:telescoping`: `2 (Lyy+mu+beta_t+beta_{t+1})^2 (Lyx Dx tau_t + 2 Dy db_t)^2/(beta_{t+1}+mu)^3`.
-fn q_t(k: &Constants, s: &Schedule, t: u64) -> f64 {
-    let (b0, b1) = (s.beta(t), s.beta(t + 1));
-    let num = k.lyx * k.dx * s.tau(t, k) + 2.0 * k.dy * (b0 - b1);
-    2.0 * (k.lyy + k.mu + b0 + b1).powi(2) * num * num / (b1 + k.mu).powi(3)
-}
-
-/// `B_e(T) = (sum_{t=1}^T 1/(beta_{t-1}+mu)) ((Lyy-mu)Dy^2 + 4 Lxx Dx^2 sum_{t<T} tau_t^2 + sum_{t<T} Q_t)`
-/// (`lemma:telescoping` (2)): a bound on `(sum_{t=1}^T e_t)^2`.
-fn b_e(k: &Constants, s: &Schedule, t_end: u64) -> f64 {
-    let (mut inv, mut tau2, mut q) = (0.0, 0.0, 0.0);
-    for t in 0..t_end {
-        inv += 1.0 / (s.beta(t) + k.mu);
-        tau2 += s.tau(t, k).powi(2);
-        q += q_t(k, s, t);
+/// `out[t] = sum_{s<t} f(s)` for t = 0..=n (prefix sums).
+fn prefix(n: usize, f: impl Fn(usize) -> f64) -> Vec<f64> {
+    let mut out = Vec::with_capacity(n + 1);
+    let mut acc = 0.0;
+    out.push(0.0);
+    for s in 0..n {
+        acc += f(s);
+        out.push(acc);
     }
-    inv * ((k.lyy - k.mu) * k.dy * k.dy + 4.0 * k.lxx * k.dx * k.dx * tau2 + q)
+    out
 }
 
 /// The envelope of claims.md Sec. 5 for the entry's quantity at horizon `t` (see the module
@@ -130,50 +123,103 @@ fn b_e(k: &Constants, s: &Schedule, t_end: u64) -> f64 {
 pub fn envelope(
     entry: &TheoremEntry,
     k: &Constants,
-    schedule: &Schedule,
     t: u64,
     extra: &EnvelopeInputs,
 ) -> Option<f64> {
-    let kind = EnvelopeKind::of(entry)?;
-    if k.lyy < k.mu || !matches!(schedule, Schedule::Poly(_)) {
-        return None; // the chains use mu <= Lyy and tau_t = (t+1)^-a
+    envelope_series(entry, k, &[t], extra).pop().flatten()
+}
+
+/// [`envelope`] at each horizon, in one pass: the sums over `s < T` of the chains are prefix
+/// sums. The schedule values `tau_t`, `beta_t` are the solvers' ([`TheoremEntry::schedule`]
+/// resolved by [`crate::theorems::ScheduleSpec::resolve`]).
+pub fn envelope_series(
+    entry: &TheoremEntry,
+    k: &Constants,
+    horizons: &[u64],
+    extra: &EnvelopeInputs,
+) -> Vec<Option<f64>> {
+    let none = || vec![None; horizons.len()];
+    let Some(kind) = EnvelopeKind::of(entry) else {
+        return none();
+    };
+    // The chains use mu <= Lyy and tau_t = (t+1)^-a.
+    if k.lyy < k.mu || !matches!(entry.schedule, ScheduleSpec::Poly(_)) {
+        return none();
     }
-    let (a, b, c_beta) = schedule.abc();
+    let Ok(sched) = entry.schedule.resolve(k) else {
+        return none();
+    };
+    let t_max = horizons.iter().copied().max().unwrap_or(0) as usize;
+    let tau = |s: usize| sched.tau.at(s);
+    let beta = |s: usize| sched.beta.at(s);
+    let (a, b, c_beta) = entry.schedule.abc();
     let (dx2, dy2) = (k.dx * k.dx, k.dy * k.dy);
-    let tf = t as f64;
     let cm = c_beta + k.mu;
+    // Q_t of lemma:telescoping: 2 (Lyy+mu+beta_t+beta_{t+1})^2 (Lyx Dx tau_t + 2 Dy (beta_t - beta_{t+1}))^2/(beta_{t+1}+mu)^3.
+    let q_t = |s: usize| {
+        let (b0, b1) = (beta(s), beta(s + 1));
+        let num = k.lyx * k.dx * tau(s) + 2.0 * k.dy * (b0 - b1);
+        2.0 * (k.lyy + k.mu + b0 + b1).powi(2) * num * num / (b1 + k.mu).powi(3)
+    };
+    // B_e(T) = (sum_{t=1}^T 1/(beta_{t-1}+mu)) ((Lyy-mu)Dy^2 + 4 Lxx Dx^2 sum_{t<T} tau_t^2 + sum_{t<T} Q_t)
+    // (lemma:telescoping (2)): a bound on (sum_{t=1}^T e_t)^2.
+    let b_e_sums = || {
+        (
+            prefix(t_max + 1, |s| 1.0 / (beta(s) + k.mu)),
+            prefix(t_max + 1, |s| tau(s).powi(2)),
+            prefix(t_max + 1, q_t),
+        )
+    };
+    let b_e = |sums: &(Vec<f64>, Vec<f64>, Vec<f64>), t_end: usize| {
+        sums.0[t_end] * ((k.lyy - k.mu) * dy2 + 4.0 * k.lxx * dx2 * sums.1[t_end] + sums.2[t_end])
+    };
+    let at = |f: &dyn Fn(u64) -> Option<f64>| horizons.iter().map(|&t| f(t)).collect();
     match kind {
         EnvelopeKind::Alg1NcPrimal | EnvelopeKind::Alg1ConvexPrimal | EnvelopeKind::Alg1Dual => {
-            let c = entry.mhat.as_ref()?.c.value;
-            let m = empirical_m(extra.h?, c, t)?;
-            let m_t = m[t as usize];
+            let (Some(mh), Some(h)) = (entry.mhat.as_ref(), extra.h) else {
+                return none();
+            };
+            let c = mh.c.value;
+            let Some(m) = empirical_m(h, c, t_max as u64) else {
+                return none();
+            };
             match kind {
-                EnvelopeKind::Alg1Dual => {
-                    Some(m_t / (tf + 1.0).powf(c) + c_beta * dy2 / (2.0 * (tf + 1.0).powf(b)))
-                }
+                EnvelopeKind::Alg1Dual => at(&|t| {
+                    let tf = t as f64;
+                    Some(
+                        m[t as usize] / (tf + 1.0).powf(c)
+                            + c_beta * dy2 / (2.0 * (tf + 1.0).powf(b)),
+                    )
+                }),
                 EnvelopeKind::Alg1NcPrimal => {
-                    if t < 1 {
-                        return None;
-                    }
-                    let fmax = extra.fmax?;
-                    let mut sum = (2.0 * fmax + c_beta * dy2) * (tf + 1.0).powf(a);
-                    for (s, &ms) in m.iter().enumerate() {
-                        let s1 = (s + 1) as f64;
+                    let Some(fmax) = extra.fmax else {
+                        return none();
+                    };
+                    let terms = prefix(t_max + 1, |s| {
+                        let (ms, s1) = (m[s], (s + 1) as f64);
                         let t1 = 2.0 * k.lyx * k.dx * (2.0 * c_beta * ms).sqrt()
                             + c_beta * k.lxx * dx2
                             + c_beta * k.lyx * k.lyx * dx2 / cm;
                         let t2 = 2.0 * k.lyx * k.dx * (2.0 * k.mu * ms).sqrt()
                             + k.mu * k.lxx * dx2
                             + k.mu * k.lyx * k.lyx * dx2 / cm;
-                        sum += t1 / (2.0 * cm * s1.powf((c - b) / 2.0))
-                            + t2 / (2.0 * cm * s1.powf(c / 2.0));
-                    }
-                    Some(sum / (tf + 1.0))
+                        t1 / (2.0 * cm * s1.powf((c - b) / 2.0))
+                            + t2 / (2.0 * cm * s1.powf(c / 2.0))
+                    });
+                    at(&|t| {
+                        let tf = t as f64;
+                        (t >= 1).then(|| {
+                            ((2.0 * fmax + c_beta * dy2) * (tf + 1.0).powf(a)
+                                + terms[t as usize + 1])
+                                / (tf + 1.0)
+                        })
+                    })
                 }
-                _ => {
+                _ => at(&|t| {
                     if t < 1 {
                         return None;
                     }
+                    let (tf, m_t) = (t as f64, m[t as usize]);
                     let t1 = 4.0 * k.lyx * k.dx * (2.0 * c_beta * m_t).sqrt()
                         + c_beta * k.lxx * dx2
                         + c_beta * k.lyx * k.lyx * dx2 / cm;
@@ -185,50 +231,62 @@ pub fn envelope(
                             + t1 / ((2.0 - c + b) * cm * tf.powf((2.0 * a - b + c - 2.0) / 2.0))
                             + t2 / ((2.0 - c) * cm * tf.powf((2.0 * a + c - 2.0) / 2.0)),
                     )
-                }
+                }),
             }
         }
-        _ if t < 1 => None,
         EnvelopeKind::Alg2Dual => {
-            let mut sum = (k.lyy - k.mu) * dy2;
-            for s in 0..t {
-                sum += 4.0 * k.lxx * dx2 * schedule.tau(s, k).powi(2)
-                    + dy2 * schedule.beta(s + 1) / 2.0
-                    + q_t(k, schedule, s);
-            }
-            Some(sum / tf)
+            let sums = prefix(t_max, |s| {
+                4.0 * k.lxx * dx2 * tau(s).powi(2) + dy2 * beta(s + 1) / 2.0 + q_t(s)
+            });
+            at(&|t| (t >= 1).then(|| ((k.lyy - k.mu) * dy2 + sums[t as usize]) / t as f64))
         }
         EnvelopeKind::Alg2NcPrimal => {
-            let fmax = extra.fmax?;
-            let mut sum = (2.0 * fmax + c_beta * dy2) * (tf + 1.0).powf(a)
-                + k.lyx * k.dx * (k.dy + b_e(k, schedule, t).sqrt());
-            for s in 0..=t {
-                sum += (k.lxx * dx2 + k.lyx * k.lyx * dx2 / (schedule.beta(s) + k.mu))
-                    * schedule.tau(s, k)
-                    / 2.0;
-            }
-            Some(sum / tf)
+            let Some(fmax) = extra.fmax else {
+                return none();
+            };
+            let be = b_e_sums();
+            let smooth = prefix(t_max + 1, |s| {
+                (k.lxx * dx2 + k.lyx * k.lyx * dx2 / (beta(s) + k.mu)) * tau(s) / 2.0
+            });
+            at(&|t| {
+                let tf = t as f64;
+                (t >= 1).then(|| {
+                    ((2.0 * fmax + c_beta * dy2) * (tf + 1.0).powf(a)
+                        + k.lyx * k.dx * (k.dy + b_e(&be, t as usize).sqrt())
+                        + smooth[t as usize + 1])
+                        / tf
+                })
+            })
         }
         EnvelopeKind::Alg2ConvexPrimal => {
+            let be = b_e_sums();
             let smooth = (k.lxx * dx2 + k.mu * k.lyx * k.lyx * dx2 / (cm * cm)) / 2.0;
-            Some(
-                2.0 * k.lyx * k.dx / tf.powf(a) * (k.dy + b_e(k, schedule, t - 1).sqrt())
-                    + c_beta * dy2 / (2.0 * (1.0 - b) * tf.powf(a + b - 1.0))
-                    + smooth * harmonic_branch(a, tf, 1)
-                    + c_beta * k.lyx * k.lyx * dx2
-                        / (2.0 * (1.0 - a + b) * cm * cm * tf.powf(2.0 * a - b - 1.0)),
-            )
+            at(&|t| {
+                let tf = t as f64;
+                (t >= 1).then(|| {
+                    2.0 * k.lyx * k.dx / tf.powf(a) * (k.dy + b_e(&be, t as usize - 1).sqrt())
+                        + c_beta * dy2 / (2.0 * (1.0 - b) * tf.powf(a + b - 1.0))
+                        + smooth * harmonic_branch(a, tf, 1)
+                        + c_beta * k.lyx * k.lyx * dx2
+                            / (2.0 * (1.0 - a + b) * cm * cm * tf.powf(2.0 * a - b - 1.0))
+                })
+            })
         }
         EnvelopeKind::Alg2ConvexScPrimal => {
             if !(k.mu > 0.0 && k.lyy > 0.0) {
-                return None;
+                return none();
             }
             let rho = ((k.lyy - k.mu) / k.lyy).sqrt();
-            Some(
-                2.0 * k.lyx * k.dx * k.dy / ((1.0 - rho) * tf.powf(a))
-                    + 2.0 * k.lyx * k.lyx * dx2 / (k.mu * (1.0 - rho)) * harmonic_branch(a, tf, 2)
-                    + (k.lxx * dx2 + k.lyx * k.lyx * dx2 / k.mu) / 2.0 * harmonic_branch(a, tf, 1),
-            )
+            at(&|t| {
+                let tf = t as f64;
+                (t >= 1).then(|| {
+                    2.0 * k.lyx * k.dx * k.dy / ((1.0 - rho) * tf.powf(a))
+                        + 2.0 * k.lyx * k.lyx * dx2 / (k.mu * (1.0 - rho))
+                            * harmonic_branch(a, tf, 2)
+                        + (k.lxx * dx2 + k.lyx * k.lyx * dx2 / k.mu) / 2.0
+                            * harmonic_branch(a, tf, 1)
+                })
+            })
         }
     }
 }
@@ -243,18 +301,19 @@ fn harmonic_branch(a: f64, t: f64, j: i32) -> f64 {
     }
 }
 
-/// [`envelope`] at each horizon.
-pub fn envelope_series(
-    entry: &TheoremEntry,
-    k: &Constants,
-    schedule: &Schedule,
-    horizons: &[u64],
-    extra: &EnvelopeInputs,
-) -> Vec<Option<f64>> {
-    horizons
-        .iter()
-        .map(|&t| envelope(entry, k, schedule, t, extra))
-        .collect()
+/// A certified upper bound on `Fmax = max_{x in X} |f(x)|` (needed by the NC primal
+/// envelopes): `|L(x,y)| <= |L(x0,y0)| + sup ||grad L|| dist`, with the gradient bounded on
+/// X x Y through the Lipschitz constants, `||grad_x L|| <= ||grad_x L(x0,y0)|| + Lxx Dx + Lyx Dy`
+/// and `||grad_y L|| <= ||grad_y L(x0,y0)|| + Lyx Dx + Lyy Dy`.
+pub fn fmax_bound(p: &dyn crate::problems::SaddleProblem, x0: &[f64], y0: &[f64]) -> f64 {
+    let k = p.constants();
+    let mut gx = vec![0.0; x0.len()];
+    let mut gy = vec![0.0; y0.len()];
+    p.grads(x0, y0, &mut gx, &mut gy);
+    let norm = crate::linalg::norm;
+    p.value(x0, y0).abs()
+        + (norm(&gx) + k.lxx * k.dx + k.lyx * k.dy) * k.dx
+        + (norm(&gy) + k.lyx * k.dx + k.lyy * k.dy) * k.dy
 }
 
 /// The largest `quantity/bound` over the checkpoints that have a bound.

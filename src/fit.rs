@@ -11,7 +11,9 @@
 //!    caller gives one ([`FitConfig::scale`]) and otherwise `max_T |q_T|`. The series is cut at
 //!    the first checkpoint with `q_T <= floor` (that point and every later one are excluded:
 //!    once a quantity has reached the rounding level, later values are rounding noise even when
-//!    they rise above it). No epsilon is ever added before a logarithm.
+//!    they rise above it). Leading checkpoints at or below the floor (a running mean that is
+//!    exactly 0 until its first non-zero term) are skipped, not cut at. No epsilon is ever
+//!    added before a logarithm.
 //!    If fewer than [`FitConfig::min_points`] checkpoints remain before the floor, the run
 //!    reports [`SeriesFit::Floor`] ("converged to floor").
 //! 2. **Local slopes** `s_i = (ln q_{i+1} - ln q_i)/(ln T_{i+1} - ln T_i)` between consecutive
@@ -268,9 +270,21 @@ pub fn fit_series(points: &[(u64, f64)], cfg: &FitConfig) -> Result<SeriesFit> {
         None => points.iter().fold(0.0f64, |m, p| m.max(p.1.abs())),
     };
     let floor = cfg.floor_factor * f64::EPSILON * scale;
-    let cut = points.iter().position(|p| p.1 <= floor);
-    let kept = &points[..cut.unwrap_or(points.len())];
-    let floor_hit = cut.map(|i| points[i].0);
+    // Leading checkpoints at or below the floor (e.g. a running mean that is exactly 0 until
+    // the first non-zero term) are skipped; the series is cut at the first floor point after
+    // it has risen above the floor.
+    let lead = points
+        .iter()
+        .position(|p| p.1 > floor)
+        .unwrap_or(points.len());
+    let cut = points[lead..]
+        .iter()
+        .position(|p| p.1 <= floor)
+        .map(|i| lead + i);
+    let kept = &points[lead..cut.unwrap_or(points.len())];
+    let floor_hit = cut
+        .map(|i| points[i].0)
+        .or_else(|| (lead == points.len()).then(|| points[0].0));
     if kept.len() < cfg.min_points {
         return match floor_hit {
             Some(t) => Ok(SeriesFit::Floor {
@@ -489,13 +503,8 @@ pub const BASELINE_MARGIN: f64 = 0.1;
 
 /// Parses a baselines file `{"id": p_hat, ...}`; `input` names it in errors.
 pub fn parse_baselines(input: &str, text: &str) -> Result<Baselines> {
-    let b: Baselines = serde_json::from_str(text).map_err(|e| {
-        Error::input(
-            input,
-            format!("line {} column {}", e.line(), e.column()),
-            e.to_string(),
-        )
-    })?;
+    let b: Baselines =
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))?;
     if let Some((id, v)) = b.iter().find(|(_, v)| !v.is_finite()) {
         return Err(Error::input(
             input,
@@ -525,7 +534,7 @@ pub fn builtin_baselines() -> Baselines {
 /// Writes baselines (sorted by id, pretty-printed).
 pub fn write_baselines(path: &Path, b: &Baselines) -> Result<()> {
     let text = serde_json::to_string_pretty(b).expect("a map of floats serialises");
-    std::fs::write(path, text + "\n").map_err(|e| Error::io(path.display().to_string(), e))
+    crate::trace::write_atomic(path, (text + "\n").as_bytes())
 }
 
 /// Result of the regression gate.

@@ -67,6 +67,7 @@ pub mod sets;
 pub mod solvers;
 pub mod theorems;
 pub mod trace;
+pub mod verify;
 
 pub use error::{Error, Result};
 pub use problems::{Constants, Instance, Interval, SaddleProblem};

@@ -37,6 +37,7 @@ use crate::error::{Error, Result};
 use crate::fit::log_checkpoints;
 use crate::generators::Setting;
 use crate::problems::Constants;
+use crate::solvers;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -192,45 +193,51 @@ pub struct PoLmoSchedule {
     pub c: f64,
 }
 
-/// The parameter schedule a theorem analyses.
+/// The parameter schedule a theorem analyses, as the table writes it. It is data only: the
+/// values `tau_t`, `beta_t` come from ONE implementation, the solvers' [`solvers::Schedule`],
+/// through [`ScheduleSpec::resolve`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
-pub enum Schedule {
+pub enum ScheduleSpec {
     PoLmoAppendix(PoLmoSchedule),
     Poly(PolySchedule),
 }
 
-impl Schedule {
+/// The schedules a run of an entry uses (the solvers' types).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunSchedules {
+    /// `tau_t`.
+    pub tau: solvers::Schedule,
+    /// `beta_t`.
+    pub beta: solvers::Schedule,
+}
+
+impl ScheduleSpec {
     /// `(a, b, C)`.
     pub fn abc(&self) -> (f64, f64, f64) {
         match self {
-            Schedule::Poly(s) => (s.a, s.b, s.c),
-            Schedule::PoLmoAppendix(s) => (s.a, s.b, s.c),
+            ScheduleSpec::Poly(s) => (s.a, s.b, s.c),
+            ScheduleSpec::PoLmoAppendix(s) => (s.a, s.b, s.c),
         }
     }
-    /// `beta_t`.
-    pub fn beta(&self, t: u64) -> f64 {
-        let (_, b, c) = self.abc();
-        if c == 0.0 {
-            0.0
+    /// The solvers' schedules: `tau_t = (t+1)^-a` (`anytime(c=1,a=a)`) or the PO-LMO
+    /// appendix step size ([`solvers::schedule::PoLmoTau`], which needs the problem's
+    /// constants), and `beta_t = C (t+1)^-b` (`anytime(c=C,a=b)`, or `zero` when C = 0).
+    /// Errors when the appendix schedule is undefined (C = 0 with mu = 0).
+    pub fn resolve(&self, k: &Constants) -> Result<RunSchedules> {
+        let (a, b, c) = self.abc();
+        let beta = if c == 0.0 {
+            solvers::Schedule::Zero
         } else {
-            c * ((t + 1) as f64).powf(-b)
-        }
-    }
-    /// `tau_t` (the PO-LMO form needs the problem constants).
-    pub fn tau(&self, t: u64, k: &Constants) -> f64 {
-        let s = (t + 1) as f64;
-        match self {
-            Schedule::Poly(p) => s.powf(-p.a),
-            Schedule::PoLmoAppendix(p) => {
-                let coupling = if p.c > 0.0 {
-                    13.0 * k.lyx * k.lyx * s.powf(p.b) / (2.0 * p.c)
-                } else {
-                    13.0 * k.lyx * k.lyx / (2.0 * k.mu)
-                };
-                p.factor / (p.big_a * s.powf(p.a) + 2.5 * k.lxx + coupling)
-            }
-        }
+            solvers::Schedule::Anytime { c, a: b }
+        };
+        let tau = match self {
+            ScheduleSpec::Poly(_) => solvers::Schedule::Anytime { c: 1.0, a },
+            ScheduleSpec::PoLmoAppendix(p) => solvers::Schedule::PoLmo(
+                solvers::schedule::PoLmoTau::new(p.factor, p.big_a, a, b, c, k)?,
+            ),
+        };
+        Ok(RunSchedules { tau, beta })
     }
 }
 
@@ -289,7 +296,7 @@ pub struct TheoremEntry {
     pub algorithm: Algorithm,
     pub setting: String,
     pub assumptions: Vec<Assumption>,
-    pub schedule: Schedule,
+    pub schedule: ScheduleSpec,
     pub quantity: Quantity,
     pub quantity_text: String,
     pub p: Exponent,
@@ -536,8 +543,8 @@ fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)>
         ));
     }
     match (&e.schedule, e.algorithm) {
-        (Schedule::Poly(_), Algorithm::LmoLmo | Algorithm::LmoPo) => {}
-        (Schedule::PoLmoAppendix(s), Algorithm::PoLmo) => {
+        (ScheduleSpec::Poly(_), Algorithm::LmoLmo | Algorithm::LmoPo) => {}
+        (ScheduleSpec::PoLmoAppendix(s), Algorithm::PoLmo) => {
             let want = if setting.sc_y { 0.75 } else { 0.2 };
             if s.factor != want {
                 return Err((

@@ -1,4 +1,3 @@
-mod invariants;
 mod cli;
 mod common;
 mod data;
@@ -6,8 +5,10 @@ mod envelopes;
 mod experiment_problems;
 mod fit;
 mod fuzz;
+mod invariants;
 mod measures;
 mod problems;
+mod rates;
 mod report;
 mod sets;
 mod solvers;
