@@ -361,3 +361,27 @@ fn mutation_engine_edits_as_documented() {
         b"[1.5e3, 0]"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rate baselines (`saddlefw verify --baselines FILE`)
+
+fn check_baselines(text: &str) -> Outcome {
+    match saddlefw::fit::parse_baselines("fuzz-baselines.json", text) {
+        Ok(b) => {
+            assert!(b.values().all(|v| v.is_finite()));
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-baselines.json"),
+    }
+}
+
+#[test]
+fn baseline_files() {
+    let seeds = vec![
+        include_bytes!("../fixtures/rate_baselines.json").to_vec(),
+        b"{\"lmo-lmo/nc-c/primal\": 0.5}".to_vec(),
+    ];
+    let mut c = Campaign::new("baselines", seeds, JSON_ALPHABET);
+    c.max_mutations = 6;
+    c.run(|b| check_baselines(&fuzz::text(b)));
+}

@@ -1,6 +1,8 @@
 mod cli;
+mod cli_errors;
 mod common;
 mod data;
+mod determinism;
 mod envelopes;
 mod experiment_problems;
 mod fit;

@@ -841,7 +841,7 @@ pub fn run_check_with(
         build_errors.extend(r.build_errors);
     }
     for (i, (name, inst)) in witnesses.iter().enumerate() {
-        jobs.start(&format!("witness {name}"));
+        jobs.start(name);
         let mut solvers = vec![
             SolverSpec::paper(PaperAlgorithm::LmoLmo),
             SolverSpec::paper(PaperAlgorithm::LmoPo),

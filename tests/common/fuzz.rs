@@ -234,14 +234,20 @@ impl Campaign {
             assert_eq!(check(s), Outcome::Accepted, "{}: seed {i} is rejected", self.name);
         }
         let (accepted, rejected) = (Cell::new(0usize), Cell::new(0usize));
+        let slowest = std::cell::RefCell::new((0.0f64, Vec::new()));
         let start = Instant::now();
         let mut runner = TestRunner::new(config(self.cases, &format!("fuzz-{}.txt", self.name)));
         let strategy = (0..self.seeds.len(), mutations(self.alphabet, self.max_mutations));
         let result = runner.run(&strategy, |(seed, muts)| {
             let input = mutate_with(self.seeds[seed].clone(), &muts, self.tokens);
+            let clock = Instant::now();
             match check(&input) {
                 Outcome::Accepted => accepted.set(accepted.get() + 1),
                 Outcome::Rejected => rejected.set(rejected.get() + 1),
+            }
+            let dt = clock.elapsed().as_secs_f64();
+            if dt > slowest.borrow().0 {
+                *slowest.borrow_mut() = (dt, input);
             }
             Ok::<(), TestCaseError>(())
         });
@@ -254,10 +260,19 @@ impl Campaign {
             rejected: rejected.get(),
             seconds: start.elapsed().as_secs_f64(),
         };
+        let (dt, input) = slowest.into_inner();
         eprintln!(
-            "fuzz {}: {} inputs ({} accepted, {} rejected) in {:.1} s",
-            self.name, stats.inputs, stats.accepted, stats.rejected, stats.seconds
+            "fuzz {}: {} inputs ({} accepted, {} rejected) in {:.1} s; slowest {:.1} ms",
+            self.name,
+            stats.inputs,
+            stats.accepted,
+            stats.rejected,
+            stats.seconds,
+            dt * 1e3
         );
+        if std::env::var("SADDLEFW_FUZZ_SHOW_SLOWEST").is_ok() {
+            eprintln!("slowest input:\n{}", text(&input));
+        }
         assert!(stats.inputs >= self.cases as usize, "{}: {stats:?}", self.name);
         if self.cases >= 500 {
             assert!(stats.accepted > 0 && stats.rejected > 0, "{}: {stats:?}", self.name);
