@@ -5,8 +5,15 @@
 //! line `error: ...` naming the input. A run that diverges is data, not an error: RUN.json is
 //! written with status "diverged" and the exit code is 0.
 //!
-//! Adding a subcommand: a variant of [`Command`] with its `Args` struct, and a `cmd_*`
-//! function returning the exit code.
+//! Adding a subcommand: a variant of [`Command`] with its `Args` struct (help with
+//! `after_help` examples and exit codes), and a `cmd_*` function returning the exit code.
+//!
+//! ```
+//! use saddlefw::cli::{main_with_args, EXIT_OK, EXIT_USAGE};
+//! assert_eq!(main_with_args(["saddlefw", "--version"]), EXIT_OK);
+//! // prints `error: invalid --cases: must be at least 1, got 0` on stderr
+//! assert_eq!(main_with_args(["saddlefw", "check", "--cases", "0"]), EXIT_USAGE);
+//! ```
 
 use crate::generators::{Family, GeneratorSpec, Setting, XKind};
 use crate::harness::{self, CheckpointRule, RunConfig};

@@ -1,6 +1,6 @@
 //! Typed errors for user-facing failures: bad parameters, malformed input files, I/O.
 //!
-//! A programmer's broken precondition is an `assert!`; a user's bad input is an [`Error`]
+//! A programmer's broken precondition is an `assert!`; a user's bad input is an [`enum@Error`]
 //! that names the input, the location and the reason; a numerical failure during a run is
 //! recorded data (a run status), not an error.
 

@@ -49,6 +49,18 @@
 //! `p_hat < baseline - 0.1` ([`BASELINE_MARGIN`]): runs are deterministic for a fixed seed set,
 //! so a drop comes from a code change; 0.1 absorbs harmless numerical differences (summation
 //! order, libm) and still catches a slowdown such as T^-0.9 -> T^-0.4.
+//!
+//! # Example
+//! ```
+//! use saddlefw::fit::{fit_series, log_checkpoints, FitConfig};
+//! // an exact power law q_T = 3 T^-0.5: the observed exponent is 0.5
+//! let pts: Vec<(u64, f64)> = log_checkpoints(1, 10_000, 10)
+//!     .into_iter()
+//!     .map(|t| (t, 3.0 * (t as f64).powf(-0.5)))
+//!     .collect();
+//! let fit = fit_series(&pts, &FitConfig::default()).unwrap();
+//! assert!((fit.fitted().unwrap().exponent - 0.5).abs() < 1e-9);
+//! ```
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};

@@ -11,6 +11,19 @@
 //!
 //! Y is the Euclidean ball (alpha = 1/r) when the setting ends in `+sc`, the simplex otherwise.
 //! X defaults to the l1 ball (key `x=l1|l2|simplex|box`).
+//!
+//! # Example
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! let spec: GeneratorSpec = "quadratic/c-sc+sc:dx=20,dy=10,seed=7".parse().unwrap();
+//! assert_eq!(spec.to_string(), "quadratic/c-sc+sc:dx=20,dy=10,seed=7,x=l1");
+//! let inst = spec.generate().unwrap();
+//! assert_eq!((inst.x0.len(), inst.y0.len()), (20, 10));
+//! assert!(inst.problem.y_set().strong_convexity().is_some()); // "+sc": Y is a ball
+//! // bad specs name the spec, the key and the reason
+//! let e = "quadratic/c-c:dx=two".parse::<GeneratorSpec>().unwrap_err();
+//! assert_eq!(e.to_string(), r#"generator spec "quadratic/c-c:dx=two": key "dx": "two" is not a non-negative integer"#);
+//! ```
 
 use crate::problems::{CosineFamily, Instance, Quadratic, SaddleProblem};
 use crate::sets::{BoxSet, ConvexSet, L1Ball, L2Ball, Simplex};

@@ -32,6 +32,19 @@
 //! | `T_min` | smallest T the theorem speaks about |
 //! | `mhat` | `{of: "h" or "quantity", c, log_power, lemma}` or null: the empirical-constant check (see `envelopes`) |
 //! | `disputed` | optional `{reason, evidence}`: the paper is shown wrong on this entry |
+//!
+//! # Example
+//! ```
+//! use saddlefw::theorems::{builtin, parse_table, Exponent};
+//! let table = builtin();
+//! assert_eq!(table.len(), 38);
+//! let e = table.iter().find(|e| e.id == "lmo-lmo/nc-c/primal").unwrap();
+//! assert_eq!(e.p.frac, "1/6");
+//! assert_eq!(Exponent::parse_frac("1/4"), Some(0.25));
+//! // a malformed table names the input and the location
+//! let err = parse_table("my-table.json", "[").unwrap_err();
+//! assert!(err.to_string().starts_with("my-table.json: line 1"), "{err}");
+//! ```
 
 use crate::error::{Error, Result};
 use crate::fit::log_checkpoints;

@@ -35,6 +35,16 @@
 //!   wall-clock time spent inside solver steps (measurement excluded); checkpoint `time_s` is
 //!   that time accumulated up to iterate t.
 //! * Non-finite numbers are written as null and read back as NaN.
+//!
+//! # Example
+//! ```
+//! use saddlefw::trace::{CheckpointRule, Trace};
+//! let rule: CheckpointRule = "log2".parse().unwrap();
+//! let ts: Vec<usize> = (0..=20).filter(|&t| rule.includes(t)).collect();
+//! assert_eq!(ts, [0, 1, 2, 4, 8, 16]);
+//! let e = Trace::from_json("{\"algorithm\": 1}", "RUN.json").unwrap_err();
+//! assert!(e.to_string().starts_with("RUN.json: line 1 column"), "{e}");
+//! ```
 
 use crate::counting::OracleCounts;
 use crate::problems::{Constants, Interval};
