@@ -127,6 +127,47 @@ Examples:
 
 Exit codes: 0 every gating invariant holds, 1 a violation, 2 usage error.")]
     Check(CheckArgs),
+    /// Merge the outputs of `saddlefw verify --shard I/N` (all N shards) into the report a
+    /// single machine would have written.
+    ///
+    /// The merge re-judges every entry on the runs of all shards; missing, duplicate or
+    /// mismatched shards are refused.
+    #[command(after_help = "\
+Examples:
+  saddlefw verify --shard 1/3 --out s1             # and 2/3, 3/3 on other machines
+  saddlefw merge s1 s2 s3 --out reports/verify
+
+Exit codes: 0 every gate passes, 1 a gate failed, 2 usage or input error (a bad shard).")]
+    Merge(MergeArgs),
+    /// Render RUN.json files as one self-contained HTML page.
+    ///
+    /// Several algorithms on one problem: the measure against iteration and against solver
+    /// time, one line per algorithm.
+    #[command(after_help = "\
+Examples:
+  for a in lmo-lmo lmo-po sp-fw; do
+    saddlefw run --problem saddle/c-c:dx=30,dy=10 --algo $a --iters 2000 --out $a.json
+  done
+  saddlefw report lmo-lmo.json lmo-po.json sp-fw.json --out runs.html
+  saddlefw report lmo-lmo.json --measure gap_opt --out gap.html
+
+Exit codes: 0 written, 2 usage or input error (a malformed RUN.json names the file and line).")]
+    Report(ReportArgs),
+}
+
+/// `saddlefw report` flags.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// RUN.json files written by `saddlefw run`.
+    #[arg(required = true, value_name = "RUN.json")]
+    pub runs: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(long, value_name = "FILE.html")]
+    pub out: PathBuf,
+    /// What to plot: stationarity (G_X^LMO + G_Y, or G_X^PO + G_Y for PO-primal methods, as
+    /// in the paper's Figure 1), gx_lmo, gx_po, gy, gy_lmo, h or gap_opt.
+    #[arg(long, value_name = "MEASURE", default_value = "stationarity")]
+    pub measure: String,
 }
 
 /// `saddlefw verify` flags.
@@ -162,6 +203,29 @@ pub struct VerifyArgs {
     /// Print only the summary line (set from the global --quiet).
     #[arg(skip)]
     pub quiet: bool,
+    /// Run only shard I of N of the job list (deterministic partition) for a cluster's batch
+    /// scheduler; combine the outputs with `saddlefw merge`. A shard exits 0: its verdicts
+    /// are partial.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+}
+
+/// `saddlefw merge` flags.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Output directories of `saddlefw verify --shard I/N` (each holds a verify.json).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Where to write the merged verify.json and index.html.
+    #[arg(long, value_name = "DIR", default_value = "reports/verify")]
+    pub out: PathBuf,
+    /// Stored exponents for the regression gate.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "fixtures/rate_baselines.json"
+    )]
+    pub baselines: PathBuf,
 }
 
 /// `saddlefw check` flags.
@@ -178,7 +242,7 @@ pub struct CheckArgs {
     /// Base seed of the cases.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub seed: u64,
-    /// Write the report as JSON (atomically).
+    /// Write the report as JSON (atomically), and the HTML page beside it (CHECK.html).
     #[arg(long, value_name = "CHECK.json")]
     pub out: Option<PathBuf>,
     /// List the registry (names, labels, hypotheses, statements) and exit.
@@ -211,7 +275,16 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
     if let Some(out) = &args.out {
         let json = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+        }
         crate::trace::write_atomic(out, json.as_bytes())?;
+        // the HTML page beside it: CHECK.json -> CHECK.html
+        let html = out.with_extension("html");
+        let meta = crate::report::Meta::current(None, &[args.seed]);
+        let page =
+            crate::report::check_page(&meta, &report.invariant_rows(), &report.errata_rows());
+        crate::trace::write_atomic(&html, page.as_bytes())?;
     }
     Ok(if report.passed() {
         EXIT_OK
@@ -417,6 +490,8 @@ where
             cmd_verify(args)
         }
         Command::Check(args) => cmd_check(args),
+        Command::Merge(args) => cmd_merge(args),
+        Command::Report(args) => cmd_report(args),
     };
     match result {
         Ok(code) => code,
@@ -640,17 +715,11 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         gate_baselines: tier.baseline_gated(),
         control,
         config: None,
+        shard: args.shard.as_deref().map(str::parse).transpose()?,
     };
     let table = crate::theorems::builtin();
     let report = verify::run(&table, &opts)?;
-    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display().to_string(), e))?;
-    let json_path = args.out.join("verify.json");
-    crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
-    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
-    let meta = crate::report::Meta::current(Some(&tier.to_string()), &seeds);
-    let page = crate::report::verify_page(&meta, &report.rate_entries(), &[], &[]);
-    let html_path = args.out.join("index.html");
-    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    let (json_path, html_path) = write_verify_outputs(&report, &args.out)?;
     if args.write_baselines {
         let mut b = baselines;
         b.extend(report.baselines());
@@ -674,4 +743,78 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         }
     }
     Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// Cases of the `check` run whose invariant table and errata the verify page shows.
+pub const VERIFY_PAGE_CHECK_CASES: usize = 40;
+
+/// Writes `DIR/verify.json` and `DIR/index.html` of a verify report (atomically); the page
+/// also shows the invariant table and errata of a small `check` run.
+pub fn write_verify_outputs(
+    report: &crate::verify::VerifyReport,
+    out: &std::path::Path,
+) -> Result<(PathBuf, PathBuf)> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out.display().to_string(), e))?;
+    let json_path = out.join("verify.json");
+    crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
+    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
+    let meta = crate::report::Meta::current(Some(&report.tier.to_string()), &seeds);
+    // the invariant table and the errata section: a small `check` run (seed 0) beside the rates
+    let check = crate::invariants::run_check(VERIFY_PAGE_CHECK_CASES, 0)?;
+    let page = crate::report::verify_page(
+        &meta,
+        &report.rate_entries(),
+        &check.invariant_rows(),
+        &check.errata_rows(),
+    );
+    let html_path = out.join("index.html");
+    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    Ok((json_path, html_path))
+}
+
+/// `saddlefw merge`.
+pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
+    use crate::verify::{shard, VerifyOptions, VerifyReport};
+    let mut shards = Vec::new();
+    for dir in &args.dirs {
+        let path = dir.join("verify.json");
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&name, e))?;
+        let report: VerifyReport = serde_json::from_str(&text).map_err(|e| {
+            Error::input(
+                &name,
+                format!("line {} column {}", e.line(), e.column()),
+                e.to_string(),
+            )
+        })?;
+        shards.push(report);
+    }
+    let tier = shards
+        .first()
+        .map(|r| r.tier)
+        .unwrap_or(crate::verify::Tier::Quick);
+    let mut opts = VerifyOptions::new(tier);
+    if args.baselines.is_file() {
+        opts.baselines = crate::fit::load_baselines(&args.baselines)?;
+    }
+    let merged = shard::merge(shards, &opts)?;
+    let (json_path, html_path) = write_verify_outputs(&merged, &args.out)?;
+    print!("{}", merged.table());
+    println!("wrote {} and {}", json_path.display(), html_path.display());
+    Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// `saddlefw report`.
+pub fn cmd_report(args: ReportArgs) -> Result<i32> {
+    let measure: crate::report::runs::RunMeasure = args.measure.parse()?;
+    let mut runs = Vec::new();
+    for path in &args.runs {
+        let trace = crate::trace::Trace::read(path)?;
+        runs.push(crate::report::runs::summary(&trace, measure));
+    }
+    let meta = crate::report::Meta::current(None, &[]);
+    let page = crate::report::runs_page(&meta, &runs);
+    crate::trace::write_atomic(&args.out, page.as_bytes())?;
+    println!("wrote {} ({} runs)", args.out.display(), runs.len());
+    Ok(EXIT_OK)
 }

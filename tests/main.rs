@@ -12,6 +12,8 @@ mod measures;
 mod problems;
 mod rates;
 mod report;
+mod report_cli;
 mod sets;
+mod shard;
 mod solvers;
 mod theorems;

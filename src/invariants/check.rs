@@ -958,3 +958,55 @@ fn report(
         build_errors,
     }
 }
+
+impl CheckReport {
+    /// The invariant table of the HTML reports (one row per registry entry).
+    pub fn invariant_rows(&self) -> Vec<crate::report::InvariantRow> {
+        self.invariants
+            .iter()
+            .map(|r| crate::report::InvariantRow {
+                name: r.name.to_string(),
+                label: r.label.to_string(),
+                gating: r.gating,
+                cases: r.cases as u64,
+                violations: r.violations as u64,
+                min_slack: r.min_slack,
+                worst: r.worst.as_ref().map(Worst::describe),
+            })
+            .collect()
+    }
+
+    /// The errata section of the HTML reports.
+    pub fn errata_rows(&self) -> Vec<crate::report::Erratum> {
+        self.errata
+            .iter()
+            .map(|e| crate::report::Erratum {
+                label: e.label.to_string(),
+                printed: e.printed.to_string(),
+                corrected: e.corrected.to_string(),
+                outcome: match &e.witness {
+                    Some(w) if e.violations > 0 => format!("{} ({})", e.status, w.describe()),
+                    _ => e.status.clone(),
+                },
+                confirmed: Some(e.violations > 0),
+            })
+            .collect()
+    }
+}
+
+impl Worst {
+    /// `instance, solver, t, lhs, rhs` in one line.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}{}, t = {}, lhs = {:.6e}, rhs = {:.6e}",
+            self.instance,
+            self.solver
+                .as_deref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default(),
+            self.t.map(|t| t.to_string()).unwrap_or_else(|| "-".into()),
+            self.lhs,
+            self.rhs
+        )
+    }
+}

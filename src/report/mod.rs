@@ -25,6 +25,7 @@
 pub mod html;
 pub mod model;
 pub mod plot;
+pub mod runs;
 
 pub use html::{check_page, experiment_page, runs_page, verify_page};
 pub use model::*;
