@@ -150,6 +150,19 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
         &saddlefw(&["verify", "--cases", "lmo-po/c-sc/dual", "--baselines", &baselines, "--out", out]),
         &["baselines.json", "line 1"],
     );
+    // report: a malformed RUN.json names the file and the line; merge: a directory without
+    // verify.json names it
+    let bad_run = file(dir.path(), "bad-RUN.json", b"{\"algorithm\": \"lmo-lmo\",\n \"problem\": 3}");
+    usage_error(
+        &saddlefw(&["report", &bad_run, "--out", &format!("{out}.html")]),
+        &["bad-RUN.json", "line 2"],
+    );
+    let empty_dir = dir.path().join("no-shard");
+    std::fs::create_dir(&empty_dir).unwrap();
+    usage_error(
+        &saddlefw(&["merge", empty_dir.to_str().unwrap(), "--out", out]),
+        &["no-shard"],
+    );
     // no subcommand: clap's usage, code 2
     let o = saddlefw(&[]);
     assert_eq!(o.code, 2);

@@ -338,6 +338,22 @@ fn run_files() {
     c.run(|b| check_trace(&fuzz::text(b)));
 }
 
+/// Regressions found by the campaign (also replayed from fixtures/proptest-regressions/).
+#[test]
+fn regressions() {
+    // PoLmoTau::at computed 13 Lyx^2 (t+1)^b / (2C) with 2C = inf for C near f64::MAX: NaN
+    for s in [
+        "po-lmo(f=0.2,A=1,a=0.5,b=100,C=1.7976931348623157e308,lxx=1,lyx=2,mu=0.5)",
+        "po-lmo(f=0.2,A=1,a=0.5,b=4294967297,C=1.7976931348623157e308,lxx=1,lyx=2,mu=0.5)",
+        "po-lmo(f=0.2,A=1,a=0.5,b=0,C=0,lxx=1,lyx=2,mu=1.7976931348623157e308)",
+    ] {
+        assert_eq!(check_schedule(s), Outcome::Accepted, "{s}");
+    }
+    // an empty key named no location
+    assert_eq!(check_schedule("anytime(c=1,=1)"), Outcome::Rejected);
+    assert_eq!(check_spec("saddle/c-c:dx=3,=2"), Outcome::Rejected);
+}
+
 /// The engine itself: mutations change inputs, positions wrap, a token lands intact.
 #[test]
 fn mutation_engine_edits_as_documented() {

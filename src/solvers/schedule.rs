@@ -132,9 +132,11 @@ impl PoLmoTau {
         let coupling = if self.lyx == 0.0 {
             0.0
         } else if self.c > 0.0 {
-            13.0 * self.lyx * self.lyx * k.powf(self.b) / (2.0 * self.c)
+            // 13 Lyx^2 (t+1)^b / (2C), ordered so that a large C cannot overflow 2C into
+            // inf/inf = NaN (found by fuzzing: C = 1.8e308, b = 100)
+            6.5 * self.lyx * self.lyx * (k.powf(self.b) / self.c)
         } else {
-            13.0 * self.lyx * self.lyx / (2.0 * self.mu)
+            6.5 * self.lyx * self.lyx / self.mu
         };
         self.factor / (self.big_a * k.powf(self.a) + 2.5 * self.lxx + coupling)
     }
