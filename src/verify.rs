@@ -541,9 +541,15 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
         }
     }
     let jobs: Vec<Job> = shard::select(jobs.into_values().collect(), opts.shard);
+    let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
     let work = || -> Vec<Result<Vec<(String, InstanceRun)>>> {
         jobs.par_iter()
-            .map(|j| run_job(j, &cfg, opts.control))
+            .map(|j| {
+                progress.start(&format!("{} {} seed {}", j.case, j.family.label(), j.seed_index));
+                let r = run_job(j, &cfg, opts.control);
+                progress.done();
+                r
+            })
             .collect()
     };
     let outputs = match opts.jobs {
@@ -554,6 +560,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             .install(work),
         None => work(),
     };
+    progress.finish();
     let mut per_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
     for out in outputs {
         for (id, r) in out? {

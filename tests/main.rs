@@ -1,10 +1,13 @@
 mod cli;
+mod cli_errors;
 mod common;
 mod data;
+mod determinism;
 mod envelopes;
 mod experiment_problems;
 mod experiments;
 mod fit;
+mod fuzz;
 mod invariants;
 mod measures;
 mod problems;

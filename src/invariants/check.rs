@@ -803,14 +803,23 @@ pub fn run_check_with(
     }
     let reg = registry();
     let threads = threads.clamp(1, cases);
+    let witnesses = super::witness::witness_cases()?;
+    let jobs = crate::progress::Jobs::new("check", (cases + witnesses.len()) as u64);
     let results: Vec<Result<CaseResult>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|w| {
                 let opts = opts.clone();
+                let jobs = jobs.clone();
                 s.spawn(move || {
                     (0..cases)
                         .filter(|i| i % threads == w)
-                        .map(|i| (i, check_case(&case_spec(seed, i), &opts)))
+                        .map(|i| {
+                            let spec = case_spec(seed, i);
+                            jobs.start(&format!("case {i}: {}", spec.instance));
+                            let r = check_case(&spec, &opts);
+                            jobs.done();
+                            (i, r)
+                        })
                         .collect::<Vec<_>>()
                 })
             })
@@ -831,7 +840,8 @@ pub fn run_check_with(
         }
         build_errors.extend(r.build_errors);
     }
-    for (i, (name, inst)) in super::witness::witness_cases()?.iter().enumerate() {
+    for (i, (name, inst)) in witnesses.iter().enumerate() {
+        jobs.start(name);
         let mut solvers = vec![
             SolverSpec::paper(PaperAlgorithm::LmoLmo),
             SolverSpec::paper(PaperAlgorithm::LmoPo),
@@ -857,7 +867,9 @@ pub fn run_check_with(
             t.merge(o);
         }
         build_errors.extend(r.build_errors);
+        jobs.done();
     }
+    jobs.finish();
     eval_real(&reg, &mut tallies);
     Ok(report(cases, seed, &reg, &tallies, build_errors))
 }

@@ -1,6 +1,6 @@
 //! Self-contained HTML pages: inline CSS, inline SVG, no scripts, nothing fetched.
 //!
-//! All pages share one skeleton ([`page`]) and the same pieces (verdict badges, figures,
+//! All pages share one skeleton (`page`) and the same pieces (verdict badges, figures,
 //! the invariant table, the errata list, runs tables, the metadata block). Every piece of
 //! text that comes from data passes through [`escape`].
 
