@@ -53,6 +53,13 @@ pub enum Command {
     /// saddlefw verify --cases lmo-po/ --out /tmp/v;
     /// saddlefw verify --write-baselines (refreshes fixtures/rate_baselines.json from a quick run)
     Verify(VerifyArgs),
+    /// Search the hard instance families for the instance on which each theorem entry's
+    /// observed exponent is smallest; write DIR/tighten.json (and fixtures/hard/ with
+    /// --write-fixtures).
+    ///
+    /// Examples: saddlefw tighten --cases lmo-po/ --budget 30;
+    /// saddlefw tighten --budget 60 --jobs 2 --write-fixtures
+    Tighten(crate::tightness::TightenArgs),
 }
 
 /// `saddlefw verify` flags.
@@ -84,6 +91,12 @@ pub struct VerifyArgs {
     /// Print only the summary line.
     #[arg(long)]
     pub quiet: bool,
+    /// Directory of the stored hardest instances (`saddlefw tighten`); their gates run too.
+    #[arg(long, value_name = "DIR", default_value = "fixtures/hard")]
+    pub hard: PathBuf,
+    /// Skip the hardest instances (random instances only).
+    #[arg(long)]
+    pub no_hard: bool,
 }
 
 /// `saddlefw run` flags (raw; validated by [`RunArgs::validate`]).
@@ -265,6 +278,7 @@ where
         Command::Run(args) => args.validate().and_then(cmd_run),
         Command::List => cmd_list(),
         Command::Verify(args) => cmd_verify(args),
+        Command::Tighten(args) => crate::tightness::cmd_tighten(args),
     };
     match result {
         Ok(code) => code,
@@ -465,6 +479,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         baselines: baselines.clone(),
         control,
         config: None,
+        hard: (!args.no_hard).then(|| args.hard.clone()),
     };
     let table = crate::theorems::builtin();
     let report = verify::run(&table, &opts)?;
@@ -485,6 +500,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         print!("{}", table.lines().last().map(|l| format!("{l}\n")).unwrap_or_default());
     } else {
         print!("{table}");
+        print!("{}", crate::tightness::table(&report));
         println!("wrote {} and {}", json_path.display(), html_path.display());
         if args.write_baselines {
             println!("wrote {}", args.baselines.display());

@@ -70,3 +70,4 @@ pub mod counting;
 pub mod harness;
 pub mod trace;
 pub mod verify;
+pub mod tightness;

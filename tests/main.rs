@@ -6,3 +6,4 @@ mod fit;
 mod report;
 mod solvers;
 mod theorems;
+mod tightness;
