@@ -158,6 +158,13 @@ Examples:
 
 Exit codes: 0 written, 2 usage or input error (a malformed RUN.json names the file and line).")]
     Report(ReportArgs),
+    /// Search the hard instance families for the instance on which each theorem entry's
+    /// observed exponent is smallest; write DIR/tighten.json (and fixtures/hard/ with
+    /// --write-fixtures).
+    ///
+    /// Examples: saddlefw tighten --cases lmo-po/ --budget 30;
+    /// saddlefw tighten --budget 60 --jobs 2 --write-fixtures
+    Tighten(crate::tightness::TightenArgs),
 }
 
 /// `saddlefw report` flags.
@@ -208,6 +215,12 @@ pub struct VerifyArgs {
     /// Print only the summary line (set from the global --quiet).
     #[arg(skip)]
     pub quiet: bool,
+    /// Directory of the stored hardest instances (`saddlefw tighten`); their gates run too.
+    #[arg(long, value_name = "DIR", default_value = "fixtures/hard")]
+    pub hard: PathBuf,
+    /// Skip the hardest instances (random instances only).
+    #[arg(long)]
+    pub no_hard: bool,
     /// Run only shard I of N of the job list (deterministic partition) for a cluster's batch
     /// scheduler; combine the outputs with `saddlefw merge`. A shard exits 0: its verdicts
     /// are partial.
@@ -502,6 +515,7 @@ where
         Command::Check(args) => cmd_check(args),
         Command::Merge(args) => cmd_merge(args),
         Command::Report(args) => cmd_report(args),
+        Command::Tighten(args) => crate::tightness::cmd_tighten(args),
     };
     match result {
         Ok(code) => code,
@@ -726,6 +740,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         control,
         config: None,
         shard: args.shard.as_deref().map(str::parse).transpose()?,
+        hard: (!args.no_hard).then(|| args.hard.clone()),
     };
     let table = crate::theorems::builtin();
     let report = verify::run(&table, &opts)?;
@@ -747,6 +762,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         );
     } else {
         print!("{table}");
+        print!("{}", crate::tightness::table(&report));
         println!("wrote {} and {}", json_path.display(), html_path.display());
         if args.write_baselines {
             println!("wrote {}", args.baselines.display());

@@ -94,6 +94,7 @@ pub mod sets;
 pub mod solvers;
 pub mod spectral;
 pub mod theorems;
+pub mod tightness;
 pub mod trace;
 pub mod verify;
 

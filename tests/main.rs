@@ -20,3 +20,4 @@ mod solvers;
 mod theorems;
 mod spectral;
 mod kernels;
+mod tightness;
