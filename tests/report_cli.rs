@@ -121,3 +121,41 @@ fn check_writes_an_html_page_beside_check_json() {
         assert!(html.contains(section), "check page lacks {section:?}");
     }
 }
+
+/// Issue 6: the page of a real (small) verify run: every entry has its article with at least
+/// one plot, every inline SVG is well formed, nothing outside the file is referenced, and the
+/// invariant table and the errata section are there.
+#[test]
+fn verify_page_of_a_small_run_is_complete_and_self_contained() {
+    let dir = tempfile::tempdir().unwrap();
+    let st = bin()
+        .args(["--quiet", "verify", "--cases", "lmo-po/nc-c/", "--no-hard", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(0), "{}", String::from_utf8_lossy(&st.stderr));
+    let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    self_contained(&html).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("verify.json")).unwrap())
+            .unwrap();
+    let ids: Vec<String> = json["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    for (k, part) in html.split("<article class=\"entry").skip(1).enumerate() {
+        let article = part.split("</article>").next().unwrap();
+        assert!(article.contains("<svg"), "entry {k} has no plot");
+    }
+    assert_eq!(html.matches("<article class=\"entry").count(), ids.len());
+    for svg in inline_svgs(&html) {
+        svg_well_formed(svg).unwrap();
+    }
+    assert!(html.contains("id=\"invariants\"") && html.contains("id=\"errata\""));
+    // negative control: the same page with one external image is rejected
+    let broken = html.replacen("<svg", "<img src=\"https://example.org/x.png\"><svg", 1);
+    assert!(self_contained(&broken).is_err());
+}
