@@ -98,6 +98,11 @@ Examples:
 
 Exit code: 0.")]
     List,
+    /// Run the paper's experiments (Figure 1, Table 3): all seven algorithms on DL, NEWS20 or
+    /// RCV1; writes DIR/experiment.json and DIR/index.html.
+    ///
+    /// Example: saddlefw experiment dl --time-limit 300 --out reports/dl
+    Experiment(crate::experiments::command::ExperimentArgs),
     /// Verify every theorem entry's rate on generated instances; write DIR/verify.json and
     /// DIR/index.html.
     ///
@@ -153,6 +158,13 @@ Examples:
 
 Exit codes: 0 written, 2 usage or input error (a malformed RUN.json names the file and line).")]
     Report(ReportArgs),
+    /// Search the hard instance families for the instance on which each theorem entry's
+    /// observed exponent is smallest; write DIR/tighten.json (and fixtures/hard/ with
+    /// --write-fixtures).
+    ///
+    /// Examples: saddlefw tighten --cases lmo-po/ --budget 30;
+    /// saddlefw tighten --budget 60 --jobs 2 --write-fixtures
+    Tighten(crate::tightness::TightenArgs),
 }
 
 /// `saddlefw report` flags.
@@ -203,6 +215,12 @@ pub struct VerifyArgs {
     /// Print only the summary line (set from the global --quiet).
     #[arg(skip)]
     pub quiet: bool,
+    /// Directory of the stored hardest instances (`saddlefw tighten`); their gates run too.
+    #[arg(long, value_name = "DIR", default_value = "fixtures/hard")]
+    pub hard: PathBuf,
+    /// Skip the hardest instances (random instances only).
+    #[arg(long)]
+    pub no_hard: bool,
     /// Run only shard I of N of the job list (deterministic partition) for a cluster's batch
     /// scheduler; combine the outputs with `saddlefw merge`. A shard exits 0: its verdicts
     /// are partial.
@@ -428,6 +446,7 @@ impl RunArgs {
                 tau: parse_schedule("--tau-schedule", &self.tau_schedule)?,
                 beta: parse_schedule("--beta-schedule", &self.beta_schedule)?,
                 horizon,
+                constants: None,
             },
             config: RunConfig {
                 iterations: self.iters as usize,
@@ -485,6 +504,10 @@ where
             cmd_run(plan)
         }),
         Command::List => cmd_list(),
+        Command::Experiment(mut args) => {
+            args.quiet = cli.quiet;
+            crate::experiments::command::cmd_experiment(args)
+        }
         Command::Verify(mut args) => {
             args.quiet = cli.quiet;
             cmd_verify(args)
@@ -492,6 +515,7 @@ where
         Command::Check(args) => cmd_check(args),
         Command::Merge(args) => cmd_merge(args),
         Command::Report(args) => cmd_report(args),
+        Command::Tighten(args) => crate::tightness::cmd_tighten(args),
     };
     match result {
         Ok(code) => code,
@@ -716,6 +740,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         control,
         config: None,
         shard: args.shard.as_deref().map(str::parse).transpose()?,
+        hard: (!args.no_hard).then(|| args.hard.clone()),
     };
     let table = crate::theorems::builtin();
     let report = verify::run(&table, &opts)?;
@@ -737,6 +762,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         );
     } else {
         print!("{table}");
+        print!("{}", crate::tightness::table(&report));
         println!("wrote {} and {}", json_path.display(), html_path.display());
         if args.write_baselines {
             println!("wrote {}", args.baselines.display());

@@ -92,7 +92,9 @@ pub mod progress;
 pub mod report;
 pub mod sets;
 pub mod solvers;
+pub mod spectral;
 pub mod theorems;
+pub mod tightness;
 pub mod trace;
 pub mod verify;
 

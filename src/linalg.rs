@@ -685,10 +685,11 @@ pub fn spectral_norm(a: &[f64], rows: usize, cols: usize) -> f64 {
 }
 
 /// Euclidean projection of `z` onto `{s : s >= 0, sum s = scale}` (sorting method),
-/// written into `out`.
+/// written into `out` (which also serves as the sort buffer: no allocation).
 pub fn project_simplex(z: &[f64], scale: f64, out: &mut [f64]) {
-    let mut u = z.to_vec();
-    u.sort_by(|a, b| b.total_cmp(a));
+    let u = &mut *out;
+    u.copy_from_slice(z);
+    u.sort_unstable_by(|a, b| b.total_cmp(a));
     let mut css = 0.0;
     let mut theta = 0.0;
     for (i, &ui) in u.iter().enumerate() {

@@ -74,6 +74,10 @@ pub enum CheckpointRule {
     Log2,
     /// Every t = 0, 1, ..., T.
     All,
+    /// t = 0 and about ten points per decade: every t >= 1 with
+    /// `floor(10 log10 t) > floor(10 log10 (t - 1))`, and the last iterate (the experiments'
+    /// Figure 1 curves over long time-limited runs).
+    Decades,
 }
 
 impl CheckpointRule {
@@ -82,6 +86,12 @@ impl CheckpointRule {
         match self {
             CheckpointRule::All => true,
             CheckpointRule::Log2 => t == 0 || t.is_power_of_two(),
+            CheckpointRule::Decades => {
+                t <= 1 || {
+                    let grid = |v: usize| (10.0 * (v as f64).log10()).floor();
+                    grid(t) > grid(t - 1)
+                }
+            }
         }
     }
 }
@@ -91,6 +101,7 @@ impl std::fmt::Display for CheckpointRule {
         f.write_str(match self {
             CheckpointRule::Log2 => "log2",
             CheckpointRule::All => "all",
+            CheckpointRule::Decades => "decades",
         })
     }
 }
@@ -101,9 +112,10 @@ impl std::str::FromStr for CheckpointRule {
         match s {
             "log2" => Ok(CheckpointRule::Log2),
             "all" => Ok(CheckpointRule::All),
+            "decades" => Ok(CheckpointRule::Decades),
             _ => Err(Error::invalid(
                 "--checkpoints",
-                format!("unknown rule {s:?} (log2 or all)"),
+                format!("unknown rule {s:?} (log2, decades or all)"),
             )),
         }
     }

@@ -26,6 +26,7 @@ pub mod dictionary;
 pub mod dro;
 pub mod inner;
 pub mod lipschitz;
+pub mod memo;
 pub mod quadratic;
 
 use crate::sets::ConvexSet;

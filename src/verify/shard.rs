@@ -162,14 +162,19 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
                 .extend(e.instances.iter().cloned());
         }
     }
-    let mut entries = Vec::new();
-    for e in table
+    let selected: Vec<&crate::theorems::TheoremEntry> = table
         .iter()
         .filter(|e| opts.filter.as_deref().map_or(true, |f| e.id.contains(f)))
-    {
+        .collect();
+    let mut entries = Vec::new();
+    for e in &selected {
         let mut r = runs.remove(&e.id).unwrap_or_default();
         r.sort_by(|a, b| (&a.family, a.seed_index).cmp(&(&b.family, b.seed_index)));
         entries.push(judge_entry(e, r, &opts)?);
+    }
+    // the stored hardest instances run once, here (shards skip them)
+    if let Some(dir) = &opts.hard {
+        crate::tightness::attach(&selected, &mut entries, dir, &opts)?;
     }
     let mut merged = super::assemble(
         first.tier,
