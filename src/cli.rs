@@ -101,7 +101,16 @@ Exit code: 0.")]
     /// Run the paper's experiments (Figure 1, Table 3): all seven algorithms on DL, NEWS20 or
     /// RCV1; writes DIR/experiment.json and DIR/index.html.
     ///
-    /// Example: saddlefw experiment dl --time-limit 300 --out reports/dl
+    /// Every algorithm gets the paper's schedules and parameters and a budget of solver time;
+    /// a progress line per algorithm is drawn on stderr when it is a terminal.
+    #[command(after_help = "\
+Examples:
+  saddlefw experiment dl --time-limit 300 --out reports/dl
+  saddlefw experiment news20 --data /path/to/news20.bz2 --time-limit 60
+  saddlefw experiment rcv1 --data rcv1_train.multiclass.bz2 --rows 20000 --seed 1
+  saddlefw experiment dl --rerender --out reports/dl     # re-judge and redraw, run nothing
+
+Exit codes: 0 written, 2 usage or input error (a malformed data file names the file and line).")]
     Experiment(crate::experiments::command::ExperimentArgs),
     /// Verify every theorem entry's rate on generated instances; write DIR/verify.json and
     /// DIR/index.html.
@@ -162,8 +171,13 @@ Exit codes: 0 written, 2 usage or input error (a malformed RUN.json names the fi
     /// observed exponent is smallest; write DIR/tighten.json (and fixtures/hard/ with
     /// --write-fixtures).
     ///
-    /// Examples: saddlefw tighten --cases lmo-po/ --budget 30;
-    /// saddlefw tighten --budget 60 --jobs 2 --write-fixtures
+    /// A search, not a gate: the stored fixtures are what `saddlefw verify` gates on.
+    #[command(after_help = "\
+Examples:
+  saddlefw tighten --cases lmo-po/ --budget 30
+  saddlefw tighten --budget 60 --jobs 2 --write-fixtures
+
+Exit codes: 0 searched and written, 2 usage or input error (a malformed fixture names the file).")]
     Tighten(crate::tightness::TightenArgs),
 }
 
@@ -806,13 +820,7 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
         let path = dir.join("verify.json");
         let name = path.display().to_string();
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&name, e))?;
-        let report: VerifyReport = serde_json::from_str(&text).map_err(|e| {
-            Error::input(
-                &name,
-                format!("line {} column {}", e.line(), e.column()),
-                e.to_string(),
-            )
-        })?;
+        let report = VerifyReport::parse(&name, &text)?;
         shards.push(report);
     }
     let tier = shards

@@ -103,6 +103,11 @@ impl Jobs {
         !self.bar.is_hidden()
     }
 
+    /// Runs `f` with the bar hidden (for a command that prints between jobs).
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
     /// Removes the bar (the command's own output follows).
     pub fn finish(&self) {
         self.bar.finish_and_clear();

@@ -1065,6 +1065,10 @@ pub(crate) fn judge_entry(e: &TheoremEntry, runs: Vec<InstanceRun>, opts: &Verif
 }
 
 impl VerifyReport {
+    /// Parses verify.json text (a shard's, for `saddlefw merge`); `input` names it in errors.
+    pub fn parse(input: &str, text: &str) -> Result<VerifyReport> {
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
+    }
     /// verify.json (pretty-printed, with a final newline).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a verify report serialises") + "\n"

@@ -163,6 +163,24 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
         &saddlefw(&["merge", empty_dir.to_str().unwrap(), "--out", out]),
         &["no-shard"],
     );
+    // merge: a malformed shard names the file and the line
+    let shard = dir.path().join("shard");
+    std::fs::create_dir(&shard).unwrap();
+    std::fs::write(shard.join("verify.json"), b"{\"tier\": \"quick\",\n \"seeds\": [1,]}").unwrap();
+    usage_error(
+        &saddlefw(&["merge", shard.to_str().unwrap(), "--out", out]),
+        &["verify.json", "line 2"],
+    );
+    // tighten: out-of-domain flags and a malformed fixture directory
+    usage_error(&saddlefw(&["tighten", "--budget", "0", "--out", out]), &["--budget"]);
+    usage_error(&saddlefw(&["tighten", "--jobs", "0", "--out", out]), &["--jobs"]);
+    let fixtures = dir.path().join("hard");
+    std::fs::create_dir(&fixtures).unwrap();
+    let broken = file(&fixtures, "lmo-po-c-sc-dual.json", b"{\"format\": \"saddlefw-hard-v1\",");
+    usage_error(
+        &saddlefw(&["tighten", "--cases", "lmo-po/c-sc/dual", "--budget", "1", "--fixtures", fixtures.to_str().unwrap(), "--out", out]),
+        &[&broken, "line 1"],
+    );
     // no subcommand: clap's usage, code 2
     let o = saddlefw(&[]);
     assert_eq!(o.code, 2);
@@ -307,4 +325,35 @@ fn set_kinds_registry_matches_the_format() {
         let n = spec.fixed_dim().unwrap_or(4);
         spec.build(n, "example").unwrap();
     }
+}
+
+#[test]
+fn bad_experiment_inputs_name_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = d.join("exp");
+    let out = out.to_str().unwrap();
+    // malformed LIBSVM data: the file, the line and the reason
+    let bad = file(d, "bad-news20.txt", b"1 1:0.5 2:1\n2 3:x\n");
+    usage_error(
+        &saddlefw(&["experiment", "news20", "--data", &bad, "--time-limit", "0.1", "--out", out]),
+        &["bad-news20.txt", "line 2"],
+    );
+    let zero = file(d, "zero.txt", b"1 0:1.5\n");
+    usage_error(
+        &saddlefw(&["experiment", "news20", "--data", &zero, "--time-limit", "0.1", "--out", out]),
+        &["zero.txt", "line 1", "index 0"],
+    );
+    let corrupt = file(d, "corrupt.bz2", b"BZh91AY&SY not really bzip2");
+    usage_error(
+        &saddlefw(&["experiment", "news20", "--data", &corrupt, "--time-limit", "0.1", "--out", out]),
+        &["corrupt.bz2", "bzip2"],
+    );
+    // --rerender of a malformed experiment.json
+    std::fs::create_dir_all(out).unwrap();
+    std::fs::write(Path::new(out).join("experiment.json"), b"{\"experiment\": \"dl\",\n \"runs\": 3}").unwrap();
+    usage_error(
+        &saddlefw(&["experiment", "dl", "--rerender", "--out", out]),
+        &["experiment.json", "line 2"],
+    );
 }

@@ -401,3 +401,117 @@ fn baseline_files() {
     c.max_mutations = 6;
     c.run(|b| check_baselines(&fuzz::text(b)));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hard-instance fixtures (`fixtures/hard/*.json`, read by verify and tighten)
+
+fn check_fixture(text: &str) -> Outcome {
+    use saddlefw::tightness::{Family as HardFamily, HardFixture};
+    match HardFixture::parse("fuzz-fixture.json", text) {
+        Ok(f) => {
+            // build the instance when it is small (dimensions are validated up to 500)
+            let small = match &f.spec.params {
+                HardFamily::Face(p) => p.dx * p.dy <= 2_500,
+                HardFamily::Generator { .. } => true,
+            };
+            if small {
+                if let Ok(h) = f.spec.build() {
+                    assert_eq!(h.instance.x0.len(), h.instance.problem.x_set().dim());
+                }
+            }
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-fixture.json"),
+    }
+}
+
+#[test]
+fn hard_fixtures() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hard");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    // a few different families: the first, a middle and the last file
+    let picks = [0, paths.len() / 2, paths.len() - 1];
+    let seeds = picks.iter().map(|&i| std::fs::read(&paths[i]).unwrap()).collect();
+    let mut c = Campaign::new("fixture", seeds, JSON_ALPHABET);
+    c.max_mutations = 6;
+    c.run(|b| check_fixture(&fuzz::text(b)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// verify.json (read by `saddlefw merge`) and experiment.json (read by `experiment --rerender`)
+
+/// Runs the binary; the output directory's file.
+fn produce(args: &[&str], dir: &std::path::Path, file: &str) -> Vec<u8> {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+        .args(args)
+        .args(["--out", dir.to_str().unwrap(), "--quiet"])
+        .output()
+        .unwrap();
+    assert!(o.status.code() == Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read(dir.join(file)).unwrap()
+}
+
+fn check_verify_json(text: &str) -> Outcome {
+    match saddlefw::verify::VerifyReport::parse("fuzz-verify.json", text) {
+        Ok(r) => {
+            // what merge does with a shard besides re-judging: render its entries
+            let meta = saddlefw::report::Meta::current(Some("quick"), &[]);
+            let page = saddlefw::report::verify_page(&meta, &r.rate_entries(), &[], &[]);
+            assert!(page.starts_with("<!DOCTYPE html>"));
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-verify.json"),
+    }
+}
+
+#[test]
+fn verify_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = produce(
+        &["verify", "--tier", "quick", "--cases", "lmo-po/c-sc/dual"],
+        dir.path(),
+        "verify.json",
+    );
+    let mut c = Campaign::new("verify", vec![seed], JSON_ALPHABET);
+    c.cases = (fuzz::cases() / 4).max(1); // a large seed: each input is slower
+    c.max_mutations = 6;
+    c.run(|b| check_verify_json(&fuzz::text(b)));
+}
+
+fn check_experiment_json(text: &str) -> Outcome {
+    use saddlefw::experiments::{claims, record::ExperimentRecord};
+    match ExperimentRecord::parse("fuzz-experiment.json", text) {
+        Ok(mut r) => {
+            // what --rerender does: re-judge the claims and render the page
+            if let Ok(which) = r.experiment.parse() {
+                r.claims = claims::verdicts(which, &r.runs);
+            }
+            let page = saddlefw::report::experiment_page(&r.meta, &r.to_report());
+            assert!(page.starts_with("<!DOCTYPE html>"));
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-experiment.json"),
+    }
+}
+
+#[test]
+fn experiment_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = produce(
+        &[
+            "experiment", "dl", "--dl-dims", "m=12,p=6,l=2,q=8,n=40,n_new=9", "--time-limit", "0.05",
+            "--iters", "30",
+        ],
+        dir.path(),
+        "experiment.json",
+    );
+    let mut c = Campaign::new("experiment", vec![seed], JSON_ALPHABET);
+    c.cases = (fuzz::cases() / 4).max(1);
+    c.max_mutations = 6;
+    c.run(|b| check_experiment_json(&fuzz::text(b)));
+}

@@ -192,7 +192,7 @@ impl ExperimentArgs {
             ));
         }
         plan.data = self.data;
-        plan.progress = super::progress::wanted(self.quiet);
+        plan.progress = !self.quiet && crate::progress::wanted();
         Ok((plan, self.out, self.quiet))
     }
 }

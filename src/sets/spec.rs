@@ -110,7 +110,7 @@ impl SetSpec {
             kind: "l1_ball",
             example: r#"{"kind": "l1_ball", "radius": 1}"#,
             description: "{||x||_1 <= radius}",
-            alpha: "none (polytope)",
+            alpha: "1/radius in dimension 1 (an interval), none otherwise (polytope)",
         },
         SetKind {
             kind: "l2_ball",
