@@ -681,7 +681,11 @@ pub fn cmd_list() -> Result<i32> {
             "  {:<40} {}{}",
             inv.name,
             inv.label,
-            if inv.gating { "" } else { "  (printed form: reported, never gates)" }
+            if inv.gating {
+                ""
+            } else {
+                "  (printed form: reported, never gates)"
+            }
         );
     }
     println!("\nsets (problem files, \"kind\"):");

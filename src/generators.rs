@@ -203,7 +203,8 @@ impl FromStr for GeneratorSpec {
                 "expected FAMILY/SETTING, e.g. quadratic/nc-c".into(),
             )
         })?;
-        let names = |all: &mut dyn Iterator<Item = &'static str>| all.collect::<Vec<_>>().join(", ");
+        let names =
+            |all: &mut dyn Iterator<Item = &'static str>| all.collect::<Vec<_>>().join(", ");
         let family = Family::ALL
             .into_iter()
             .find(|f| f.name() == fam)

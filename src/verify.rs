@@ -555,7 +555,12 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
     let work = || -> Vec<Result<Vec<(String, InstanceRun)>>> {
         jobs.par_iter()
             .map(|j| {
-                progress.start(&format!("{} {} seed {}", j.case, j.family.label(), j.seed_index));
+                progress.start(&format!(
+                    "{} {} seed {}",
+                    j.case,
+                    j.family.label(),
+                    j.seed_index
+                ));
                 let r = run_job(j, &cfg, opts.control);
                 progress.done();
                 r
@@ -854,7 +859,11 @@ fn median_series(runs: &[&InstanceRun]) -> Vec<(u64, f64)> {
 }
 
 /// Aggregates an entry's runs into its verdict and gates (module doc).
-pub(crate) fn judge_entry(e: &TheoremEntry, runs: Vec<InstanceRun>, opts: &VerifyOptions) -> Result<EntryResult> {
+pub(crate) fn judge_entry(
+    e: &TheoremEntry,
+    runs: Vec<InstanceRun>,
+    opts: &VerifyOptions,
+) -> Result<EntryResult> {
     let claim = RateClaim::of(e);
     let level = FitConfig::default().level;
     let mut fam_names: Vec<String> = runs.iter().map(|r| r.family.clone()).collect();

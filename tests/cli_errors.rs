@@ -33,7 +33,11 @@ fn usage_error(o: &Out, needles: &[&str]) {
     assert_eq!(lines.len(), 1, "expected one line, got {:?}", o.stderr);
     assert!(lines[0].starts_with("error: "), "{}", lines[0]);
     for n in needles {
-        assert!(lines[0].contains(n), "{:?} does not mention {n:?}", lines[0]);
+        assert!(
+            lines[0].contains(n),
+            "{:?} does not mention {n:?}",
+            lines[0]
+        );
     }
 }
 
@@ -52,7 +56,15 @@ fn file(dir: &Path, name: &str, text: &[u8]) -> String {
 
 fn run(problem: &str, out: &str, extra: &[&str]) -> Out {
     let mut args = vec![
-        "run", "--problem", problem, "--algo", "lmo-lmo", "--iters", "8", "--out", out,
+        "run",
+        "--problem",
+        problem,
+        "--algo",
+        "lmo-lmo",
+        "--iters",
+        "8",
+        "--out",
+        out,
     ];
     args.extend(extra);
     saddlefw(&args)
@@ -76,21 +88,73 @@ fn bad_problem_files_name_the_file_the_location_and_the_reason() {
     );
     let truncated = file(d, "truncated.json", &VALID.as_bytes()[..60]);
     usage_error(&run(&truncated, out, &[]), &["truncated.json", "line 2"]);
-    let syntax = file(d, "syntax.json", VALID.replace("\"a\":", "\"a\"").as_bytes());
-    usage_error(&run(&syntax, out, &[]), &["syntax.json", "line 3", "expected `:`"]);
-    let unknown = file(d, "unknown.json", VALID.replace("\"c\":", "\"cc\":").as_bytes());
-    usage_error(&run(&unknown, out, &[]), &["unknown.json", "unknown field `cc`"]);
-    let overflow = file(d, "overflow.json", VALID.replace("0.5, -0.5", "1e999, 0").as_bytes());
-    usage_error(&run(&overflow, out, &[]), &["overflow.json", "field \"c\"", "out of range"]);
-    let shape = file(d, "shape.json", VALID.replace("[[1, 0], [0, 1]], \"B\"", "[[1, 0, 0], [0, 1]], \"B\"").as_bytes());
-    usage_error(&run(&shape, out, &[]), &["shape.json", "A[0]", "expected 2 columns, got 3"]);
-    let dims = file(d, "dims.json", VALID.replace("\"x0\": [0, 0]", "\"x0\": [0]").as_bytes());
-    usage_error(&run(&dims, out, &[]), &["dims.json", "x0", "expected length 2, got 1"]);
-    let infeasible = file(d, "infeasible.json", VALID.replace("\"x0\": [0, 0]", "\"x0\": [3, 0]").as_bytes());
-    usage_error(&run(&infeasible, out, &[]), &["infeasible.json", "x0", "not in X"]);
-    let set = file(d, "set.json", VALID.replace("\"radius\": 1", "\"radius\": -1").as_bytes());
+    let syntax = file(
+        d,
+        "syntax.json",
+        VALID.replace("\"a\":", "\"a\"").as_bytes(),
+    );
+    usage_error(
+        &run(&syntax, out, &[]),
+        &["syntax.json", "line 3", "expected `:`"],
+    );
+    let unknown = file(
+        d,
+        "unknown.json",
+        VALID.replace("\"c\":", "\"cc\":").as_bytes(),
+    );
+    usage_error(
+        &run(&unknown, out, &[]),
+        &["unknown.json", "unknown field `cc`"],
+    );
+    let overflow = file(
+        d,
+        "overflow.json",
+        VALID.replace("0.5, -0.5", "1e999, 0").as_bytes(),
+    );
+    usage_error(
+        &run(&overflow, out, &[]),
+        &["overflow.json", "field \"c\"", "out of range"],
+    );
+    let shape = file(
+        d,
+        "shape.json",
+        VALID
+            .replace("[[1, 0], [0, 1]], \"B\"", "[[1, 0, 0], [0, 1]], \"B\"")
+            .as_bytes(),
+    );
+    usage_error(
+        &run(&shape, out, &[]),
+        &["shape.json", "A[0]", "expected 2 columns, got 3"],
+    );
+    let dims = file(
+        d,
+        "dims.json",
+        VALID.replace("\"x0\": [0, 0]", "\"x0\": [0]").as_bytes(),
+    );
+    usage_error(
+        &run(&dims, out, &[]),
+        &["dims.json", "x0", "expected length 2, got 1"],
+    );
+    let infeasible = file(
+        d,
+        "infeasible.json",
+        VALID.replace("\"x0\": [0, 0]", "\"x0\": [3, 0]").as_bytes(),
+    );
+    usage_error(
+        &run(&infeasible, out, &[]),
+        &["infeasible.json", "x0", "not in X"],
+    );
+    let set = file(
+        d,
+        "set.json",
+        VALID.replace("\"radius\": 1", "\"radius\": -1").as_bytes(),
+    );
     usage_error(&run(&set, out, &[]), &["set.json", "x_set", "radius"]);
-    let kind = file(d, "kind.json", VALID.replace("l1_ball", "l3_ball").as_bytes());
+    let kind = file(
+        d,
+        "kind.json",
+        VALID.replace("l1_ball", "l3_ball").as_bytes(),
+    );
     usage_error(&run(&kind, out, &[]), &["kind.json", "x_set", "l3_ball"]);
     let binary = file(d, "binary.json", b"\xff\xfe{\x00");
     usage_error(&run(&binary, out, &[]), &["binary.json", "UTF-8"]);
@@ -107,8 +171,14 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
     let out = out.to_str().unwrap();
     let spec = "quadratic/nc-c:dx=3,dy=2";
     for (bad, needles) in [
-        ("quadratic/nc-c:dx=3,dy=2,foo=1", vec!["quadratic/nc-c:dx=3,dy=2,foo=1", "key \"foo\""]),
-        ("quadratic/nc-c:dx=x", vec!["dx=x", "key \"dx\"", "not a non-negative integer"]),
+        (
+            "quadratic/nc-c:dx=3,dy=2,foo=1",
+            vec!["quadratic/nc-c:dx=3,dy=2,foo=1", "key \"foo\""],
+        ),
+        (
+            "quadratic/nc-c:dx=x",
+            vec!["dx=x", "key \"dx\"", "not a non-negative integer"],
+        ),
         ("quadratic/nc-c:dx=3,dx=4", vec!["given twice"]),
         ("quartic/nc-c", vec!["quartic", "family"]),
         ("quadratic/zz-c", vec!["zz-c", "setting"]),
@@ -119,40 +189,110 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
         usage_error(&run(bad, out, &[]), &needles);
     }
     for (flag, value, needles) in [
-        ("--tau-schedule", "anytime(c=1,a=x)", vec!["--tau-schedule", "key \"a\"", "not a number"]),
+        (
+            "--tau-schedule",
+            "anytime(c=1,a=x)",
+            vec!["--tau-schedule", "key \"a\"", "not a number"],
+        ),
         ("--tau-schedule", "bogus", vec!["--tau-schedule", "bogus"]),
-        ("--beta-schedule", "shifted(c=1,s=0,a=1)", vec!["--beta-schedule", "s must be"]),
-        ("--beta-schedule", "anytime(c=1,a=1", vec!["--beta-schedule", "parenthesis"]),
-        ("--tau-schedule", "const(NaN)", vec!["--tau-schedule", "not finite"]),
+        (
+            "--beta-schedule",
+            "shifted(c=1,s=0,a=1)",
+            vec!["--beta-schedule", "s must be"],
+        ),
+        (
+            "--beta-schedule",
+            "anytime(c=1,a=1",
+            vec!["--beta-schedule", "parenthesis"],
+        ),
+        (
+            "--tau-schedule",
+            "const(NaN)",
+            vec!["--tau-schedule", "not finite"],
+        ),
         ("--checkpoints", "some", vec!["--checkpoints", "some"]),
         ("--iters", "0", vec!["--iters"]),
         ("--time-limit", "inf", vec!["--time-limit"]),
         ("--a", "abc", vec!["--a", "abc"]),
     ] {
         let o = if flag == "--iters" {
-            saddlefw(&["run", "--problem", spec, "--algo", "lmo-lmo", "--iters", value, "--out", out])
+            saddlefw(&[
+                "run",
+                "--problem",
+                spec,
+                "--algo",
+                "lmo-lmo",
+                "--iters",
+                value,
+                "--out",
+                out,
+            ])
         } else {
             run(spec, out, &[flag, value])
         };
         usage_error(&o, &needles);
     }
-    usage_error(&saddlefw(&["run", "--problem", spec, "--algo", "fw-fw", "--iters", "3", "--out", out]), &["fw-fw"]);
+    usage_error(
+        &saddlefw(&[
+            "run",
+            "--problem",
+            spec,
+            "--algo",
+            "fw-fw",
+            "--iters",
+            "3",
+            "--out",
+            out,
+        ]),
+        &["fw-fw"],
+    );
     usage_error(&saddlefw(&["frobnicate"]), &["frobnicate"]);
     usage_error(&saddlefw(&["run", "--frobnicate"]), &["--frobnicate"]);
     usage_error(&saddlefw(&["check", "--cases", "0"]), &["--cases"]);
-    usage_error(&saddlefw(&["check", "--cases", "many"]), &["--cases", "many"]);
-    usage_error(&saddlefw(&["verify", "--tier", "medium", "--out", out]), &["--tier", "medium"]);
-    usage_error(&saddlefw(&["verify", "--jobs", "0", "--out", out]), &["--jobs"]);
-    usage_error(&saddlefw(&["verify", "--cases", "no-such-entry", "--out", out]), &["no-such-entry"]);
-    usage_error(&saddlefw(&["verify", "--control", "nonsense", "--out", out]), &["--control", "nonsense"]);
-    let baselines = file(dir.path(), "baselines.json", b"{\"lmo-lmo/nc-c/primal\": 0.5,}");
     usage_error(
-        &saddlefw(&["verify", "--cases", "lmo-po/c-sc/dual", "--baselines", &baselines, "--out", out]),
+        &saddlefw(&["check", "--cases", "many"]),
+        &["--cases", "many"],
+    );
+    usage_error(
+        &saddlefw(&["verify", "--tier", "medium", "--out", out]),
+        &["--tier", "medium"],
+    );
+    usage_error(
+        &saddlefw(&["verify", "--jobs", "0", "--out", out]),
+        &["--jobs"],
+    );
+    usage_error(
+        &saddlefw(&["verify", "--cases", "no-such-entry", "--out", out]),
+        &["no-such-entry"],
+    );
+    usage_error(
+        &saddlefw(&["verify", "--control", "nonsense", "--out", out]),
+        &["--control", "nonsense"],
+    );
+    let baselines = file(
+        dir.path(),
+        "baselines.json",
+        b"{\"lmo-lmo/nc-c/primal\": 0.5,}",
+    );
+    usage_error(
+        &saddlefw(&[
+            "verify",
+            "--cases",
+            "lmo-po/c-sc/dual",
+            "--baselines",
+            &baselines,
+            "--out",
+            out,
+        ]),
         &["baselines.json", "line 1"],
     );
     // report: a malformed RUN.json names the file and the line; merge: a directory without
     // verify.json names it
-    let bad_run = file(dir.path(), "bad-RUN.json", b"{\"algorithm\": \"lmo-lmo\",\n \"problem\": 3}");
+    let bad_run = file(
+        dir.path(),
+        "bad-RUN.json",
+        b"{\"algorithm\": \"lmo-lmo\",\n \"problem\": 3}",
+    );
     usage_error(
         &saddlefw(&["report", &bad_run, "--out", &format!("{out}.html")]),
         &["bad-RUN.json", "line 2"],
@@ -166,19 +306,43 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
     // merge: a malformed shard names the file and the line
     let shard = dir.path().join("shard");
     std::fs::create_dir(&shard).unwrap();
-    std::fs::write(shard.join("verify.json"), b"{\"tier\": \"quick\",\n \"seeds\": [1,]}").unwrap();
+    std::fs::write(
+        shard.join("verify.json"),
+        b"{\"tier\": \"quick\",\n \"seeds\": [1,]}",
+    )
+    .unwrap();
     usage_error(
         &saddlefw(&["merge", shard.to_str().unwrap(), "--out", out]),
         &["verify.json", "line 2"],
     );
     // tighten: out-of-domain flags and a malformed fixture directory
-    usage_error(&saddlefw(&["tighten", "--budget", "0", "--out", out]), &["--budget"]);
-    usage_error(&saddlefw(&["tighten", "--jobs", "0", "--out", out]), &["--jobs"]);
+    usage_error(
+        &saddlefw(&["tighten", "--budget", "0", "--out", out]),
+        &["--budget"],
+    );
+    usage_error(
+        &saddlefw(&["tighten", "--jobs", "0", "--out", out]),
+        &["--jobs"],
+    );
     let fixtures = dir.path().join("hard");
     std::fs::create_dir(&fixtures).unwrap();
-    let broken = file(&fixtures, "lmo-po-c-sc-dual.json", b"{\"format\": \"saddlefw-hard-v1\",");
+    let broken = file(
+        &fixtures,
+        "lmo-po-c-sc-dual.json",
+        b"{\"format\": \"saddlefw-hard-v1\",",
+    );
     usage_error(
-        &saddlefw(&["tighten", "--cases", "lmo-po/c-sc/dual", "--budget", "1", "--fixtures", fixtures.to_str().unwrap(), "--out", out]),
+        &saddlefw(&[
+            "tighten",
+            "--cases",
+            "lmo-po/c-sc/dual",
+            "--budget",
+            "1",
+            "--fixtures",
+            fixtures.to_str().unwrap(),
+            "--out",
+            out,
+        ]),
         &[&broken, "line 1"],
     );
     // no subcommand: clap's usage, code 2
@@ -200,7 +364,11 @@ fn unwritable_outputs_are_io_errors_naming_the_path() {
     assert!(target.join("keep").is_file());
     // a file where a parent directory should be
     let blocker = file(dir.path(), "blocker", b"x");
-    let o = run("quadratic/nc-c:dx=3,dy=2", &format!("{blocker}/RUN.json"), &[]);
+    let o = run(
+        "quadratic/nc-c:dx=3,dy=2",
+        &format!("{blocker}/RUN.json"),
+        &[],
+    );
     usage_error(&o, &["blocker"]);
     // no temporary file is left behind
     let names: Vec<String> = std::fs::read_dir(dir.path())
@@ -229,21 +397,41 @@ fn a_diverging_run_records_the_iteration_and_cause_and_keeps_its_checkpoints() {
     assert!(!o.stderr.contains("panicked"));
     let warning: Vec<&str> = o.stderr.lines().collect();
     assert_eq!(warning.len(), 1, "{}", o.stderr);
-    assert!(warning[0].starts_with("warning: the run diverged at iteration "), "{}", warning[0]);
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(
+        warning[0].starts_with("warning: the run diverged at iteration "),
+        "{}",
+        warning[0]
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let d = &v["status"]["diverged"];
-    let it = d["iteration"].as_u64().expect("status records the iteration");
+    let it = d["iteration"]
+        .as_u64()
+        .expect("status records the iteration");
     assert!(d["reason"].as_str().unwrap().contains("non-finite"), "{d}");
     assert_eq!(v["iterations"].as_u64().unwrap(), it);
     // every iterate before the divergent step was measured and written
-    let ts: Vec<u64> = v["checkpoints"].as_array().unwrap().iter().map(|c| c["t"].as_u64().unwrap()).collect();
+    let ts: Vec<u64> = v["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["t"].as_u64().unwrap())
+        .collect();
     assert_eq!(ts, (0..=it).collect::<Vec<_>>());
     // control: the same file with moderate data completes
-    let tame = file(dir.path(), "tame.json", std::fs::read_to_string(&big).unwrap().replace("1e300", "1").as_bytes());
+    let tame = file(
+        dir.path(),
+        "tame.json",
+        std::fs::read_to_string(&big)
+            .unwrap()
+            .replace("1e300", "1")
+            .as_bytes(),
+    );
     let o = run(&tame, out.to_str().unwrap(), &["--quiet"]);
     assert_eq!(o.code, 0);
     assert!(o.stderr.is_empty(), "{}", o.stderr);
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["status"], "completed");
 }
 
@@ -267,8 +455,14 @@ fn every_help_has_examples_and_exit_codes() {
         let h = saddlefw(&[c, "--help"]);
         assert_eq!(h.code, 0, "{c}");
         assert!(h.stdout.contains("Examples:"), "{c} --help has no examples");
-        assert!(h.stdout.contains("Exit code"), "{c} --help has no exit codes");
-        assert!(h.stdout.contains(&format!("saddlefw {c}")), "{c}: examples use the command");
+        assert!(
+            h.stdout.contains("Exit code"),
+            "{c} --help has no exit codes"
+        );
+        assert!(
+            h.stdout.contains(&format!("saddlefw {c}")),
+            "{c}: examples use the command"
+        );
     }
     // -h is the short form, --version works
     assert_eq!(saddlefw(&["-h"]).code, 0);
@@ -336,22 +530,53 @@ fn bad_experiment_inputs_name_the_file() {
     // malformed LIBSVM data: the file, the line and the reason
     let bad = file(d, "bad-news20.txt", b"1 1:0.5 2:1\n2 3:x\n");
     usage_error(
-        &saddlefw(&["experiment", "news20", "--data", &bad, "--time-limit", "0.1", "--out", out]),
+        &saddlefw(&[
+            "experiment",
+            "news20",
+            "--data",
+            &bad,
+            "--time-limit",
+            "0.1",
+            "--out",
+            out,
+        ]),
         &["bad-news20.txt", "line 2"],
     );
     let zero = file(d, "zero.txt", b"1 0:1.5\n");
     usage_error(
-        &saddlefw(&["experiment", "news20", "--data", &zero, "--time-limit", "0.1", "--out", out]),
+        &saddlefw(&[
+            "experiment",
+            "news20",
+            "--data",
+            &zero,
+            "--time-limit",
+            "0.1",
+            "--out",
+            out,
+        ]),
         &["zero.txt", "line 1", "index 0"],
     );
     let corrupt = file(d, "corrupt.bz2", b"BZh91AY&SY not really bzip2");
     usage_error(
-        &saddlefw(&["experiment", "news20", "--data", &corrupt, "--time-limit", "0.1", "--out", out]),
+        &saddlefw(&[
+            "experiment",
+            "news20",
+            "--data",
+            &corrupt,
+            "--time-limit",
+            "0.1",
+            "--out",
+            out,
+        ]),
         &["corrupt.bz2", "bzip2"],
     );
     // --rerender of a malformed experiment.json
     std::fs::create_dir_all(out).unwrap();
-    std::fs::write(Path::new(out).join("experiment.json"), b"{\"experiment\": \"dl\",\n \"runs\": 3}").unwrap();
+    std::fs::write(
+        Path::new(out).join("experiment.json"),
+        b"{\"experiment\": \"dl\",\n \"runs\": 3}",
+    )
+    .unwrap();
     usage_error(
         &saddlefw(&["experiment", "dl", "--rerender", "--out", out]),
         &["experiment.json", "line 2"],

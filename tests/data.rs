@@ -133,7 +133,16 @@ fn missing_file_and_corrupt_bzip2_are_errors() {
 /// The LIBSVM syntax, for the mutation engine.
 const LIBSVM_ALPHABET: &[u8] = b"0123456789:. \t\n\r-+e#naif";
 /// Tokens that matter to a LIBSVM line: index 0, huge indices, qid, extra colons.
-const LIBSVM_TOKENS: &[&str] = &[" 0:1", " 4294967297:1", " 18446744073709551615:2", " qid:3", "::", " 1:", "\n\n", "# c\n"];
+const LIBSVM_TOKENS: &[&str] = &[
+    " 0:1",
+    " 4294967297:1",
+    " 18446744073709551615:2",
+    " qid:3",
+    "::",
+    " 1:",
+    "\n\n",
+    "# c\n",
+];
 
 /// Whatever the bytes, the parser returns; an accepted input yields a valid CSR matrix.
 fn check_parse(bytes: &[u8]) -> Outcome {
@@ -181,17 +190,19 @@ fn fuzz_bzip2_never_panics() {
     );
     c.max_mutations = 8;
     c.cases = fuzz::cases() / 10 + 1;
-    c.run(|bytes| match data::libsvm::decompress_if_bzip2("fuzz.bz2", bytes.to_vec()) {
-        Ok(text) => {
-            check_parse(&text);
-            Outcome::Accepted
-        }
-        Err(Error::Input { location, .. }) => {
-            assert_eq!(location, "bzip2 stream");
-            Outcome::Rejected
-        }
-        Err(e) => panic!("unexpected error kind {e:?}"),
-    });
+    c.run(
+        |bytes| match data::libsvm::decompress_if_bzip2("fuzz.bz2", bytes.to_vec()) {
+            Ok(text) => {
+                check_parse(&text);
+                Outcome::Accepted
+            }
+            Err(Error::Input { location, .. }) => {
+                assert_eq!(location, "bzip2 stream");
+                Outcome::Rejected
+            }
+            Err(e) => panic!("unexpected error kind {e:?}"),
+        },
+    );
 }
 
 /// A random sparse matrix with a few non-zeros per row (seeded, deterministic).

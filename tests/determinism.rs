@@ -39,7 +39,13 @@ fn assert_same(a: &Path, b: &Path) {
     let (ja, la) = normalised(a);
     let (jb, lb) = normalised(b);
     assert!(ja.len() > 100, "{} is nearly empty", a.display());
-    assert_eq!(ja.as_bytes(), jb.as_bytes(), "{} vs {}", a.display(), b.display());
+    assert_eq!(
+        ja.as_bytes(),
+        jb.as_bytes(),
+        "{} vs {}",
+        a.display(),
+        b.display()
+    );
     assert_eq!(la, lb, "{} vs {} (raw lines)", a.display(), b.display());
 }
 
@@ -51,7 +57,10 @@ fn verify_twice_gives_identical_reports_apart_from_timings() {
     for (name, jobs) in [("a", "2"), ("b", "1")] {
         for cases in ["lmo-po/c-sc/", "lmo-lmo/c-sc+sc/primal"] {
             let o = out(&format!("{name}-{}", cases.replace('/', "_")));
-            saddlefw(&["verify", "--tier", "quick", "--cases", cases, "--jobs", jobs, "--out", &o, "--quiet"]);
+            saddlefw(&[
+                "verify", "--tier", "quick", "--cases", cases, "--jobs", jobs, "--out", &o,
+                "--quiet",
+            ]);
         }
     }
     for cases in ["lmo-po_c-sc_", "lmo-lmo_c-sc+sc_primal"] {
@@ -68,19 +77,48 @@ fn run_and_check_twice_give_identical_files_apart_from_timings() {
     for name in ["a", "b"] {
         let run = p(&format!("{name}-RUN.json"));
         saddlefw(&[
-            "run", "--problem", "cosine/nc-sc:dx=6,dy=3,seed=4", "--algo", "po-lmo", "--iters", "300",
-            "--checkpoints", "all", "--out", run.to_str().unwrap(), "--quiet",
+            "run",
+            "--problem",
+            "cosine/nc-sc:dx=6,dy=3,seed=4",
+            "--algo",
+            "po-lmo",
+            "--iters",
+            "300",
+            "--checkpoints",
+            "all",
+            "--out",
+            run.to_str().unwrap(),
+            "--quiet",
         ]);
         let check = p(&format!("{name}-CHECK.json"));
-        saddlefw(&["check", "--cases", "3", "--seed", "11", "--out", check.to_str().unwrap(), "--quiet"]);
+        saddlefw(&[
+            "check",
+            "--cases",
+            "3",
+            "--seed",
+            "11",
+            "--out",
+            check.to_str().unwrap(),
+            "--quiet",
+        ]);
     }
     assert_same(&p("a-RUN.json"), &p("b-RUN.json"));
     assert_same(&p("a-CHECK.json"), &p("b-CHECK.json"));
     // negative control: another seed changes the normalised bytes
     let c = p("c-RUN.json");
     saddlefw(&[
-        "run", "--problem", "cosine/nc-sc:dx=6,dy=3,seed=5", "--algo", "po-lmo", "--iters", "300",
-        "--checkpoints", "all", "--out", c.to_str().unwrap(), "--quiet",
+        "run",
+        "--problem",
+        "cosine/nc-sc:dx=6,dy=3,seed=5",
+        "--algo",
+        "po-lmo",
+        "--iters",
+        "300",
+        "--checkpoints",
+        "all",
+        "--out",
+        c.to_str().unwrap(),
+        "--quiet",
     ]);
     assert_ne!(normalised(&c).0, normalised(&p("a-RUN.json")).0);
 }

@@ -92,7 +92,17 @@ fn quadratic_seeds() -> Vec<String> {
     ];
     // full-precision numbers written by the crate itself
     let q = Quadratic::new(
-        vec![0.7071067811865476, -1.2e-3, 3.3e-17, -1.2e-3, 2.5, 0.1, 3.3e-17, 0.1, -0.9],
+        vec![
+            0.7071067811865476,
+            -1.2e-3,
+            3.3e-17,
+            -1.2e-3,
+            2.5,
+            0.1,
+            3.3e-17,
+            0.1,
+            -0.9,
+        ],
         vec![1.0 / 3.0, 2.0, -7.25e10, 0.5, 0.0, 1e-300],
         vec![4.0, 0.5, 0.5, 1.0],
         vec![0.1, 0.2, 0.3],
@@ -138,7 +148,10 @@ fn check_quadratic(text: &str) -> Outcome {
 
 #[test]
 fn quadratic_files() {
-    let seeds = quadratic_seeds().into_iter().map(String::into_bytes).collect();
+    let seeds = quadratic_seeds()
+        .into_iter()
+        .map(String::into_bytes)
+        .collect();
     let mut c = Campaign::new("quadratic", seeds, JSON_ALPHABET);
     c.tokens = QUADRATIC_TOKENS;
     c.run(|b| check_quadratic(&fuzz::text(b)));
@@ -149,8 +162,24 @@ fn quadratic_files() {
 
 const SPEC_ALPHABET: &[u8] = b"abcdilnopqrstuxyz/:=,-+0123456789";
 const SPEC_TOKENS: &[&str] = &[
-    "quadratic", "saddle", "cosine", "nc-c", "c-sc", "+sc", "dx=", "dy=", "seed=", "x=", "l1",
-    "l2", "simplex", "box", ",", "5000", "5001", "18446744073709551615",
+    "quadratic",
+    "saddle",
+    "cosine",
+    "nc-c",
+    "c-sc",
+    "+sc",
+    "dx=",
+    "dy=",
+    "seed=",
+    "x=",
+    "l1",
+    "l2",
+    "simplex",
+    "box",
+    ",",
+    "5000",
+    "5001",
+    "18446744073709551615",
 ];
 const SPEC_SEEDS: &[&str] = &[
     "quadratic/c-sc+sc:dx=20,dy=10,seed=7",
@@ -238,7 +267,10 @@ fn check_schedule(s: &str) -> Outcome {
 
 #[test]
 fn schedule_names() {
-    let seeds = schedule_seeds().into_iter().map(String::into_bytes).collect();
+    let seeds = schedule_seeds()
+        .into_iter()
+        .map(String::into_bytes)
+        .collect();
     let mut c = Campaign::new("schedule", seeds, SCHEDULE_ALPHABET);
     c.tokens = SCHEDULE_TOKENS;
     c.max_mutations = 6;
@@ -249,8 +281,13 @@ fn schedule_names() {
 // Theorem tables
 
 const TABLE_TOKENS: &[&str] = &[
-    "\"algorithm\": \"lmo-lmo\"", "\"setting\": \"nc-c\"", "\"assumptions\": []",
-    "\"exponent\": \"1/0\"", "\"exponent\": \"-1/3\"", "\"id\": \"x\"", "\"mhat\": null",
+    "\"algorithm\": \"lmo-lmo\"",
+    "\"setting\": \"nc-c\"",
+    "\"assumptions\": []",
+    "\"exponent\": \"1/0\"",
+    "\"exponent\": \"-1/3\"",
+    "\"id\": \"x\"",
+    "\"mhat\": null",
     "\"disputed\": {}",
 ];
 
@@ -358,10 +395,19 @@ fn regressions() {
 #[test]
 fn mutation_engine_edits_as_documented() {
     let base = b"abc".to_vec();
-    assert_eq!(fuzz::mutate(base.clone(), &[Mutation::Replace(4, b'x')]), b"axc");
-    assert_eq!(fuzz::mutate(base.clone(), &[Mutation::Insert(3, b'x')]), b"abcx");
+    assert_eq!(
+        fuzz::mutate(base.clone(), &[Mutation::Replace(4, b'x')]),
+        b"axc"
+    );
+    assert_eq!(
+        fuzz::mutate(base.clone(), &[Mutation::Insert(3, b'x')]),
+        b"abcx"
+    );
     assert_eq!(fuzz::mutate(base.clone(), &[Mutation::Delete(5)]), b"ab");
-    assert_eq!(fuzz::mutate(base.clone(), &[Mutation::Duplicate(1, 5)]), b"abcbc");
+    assert_eq!(
+        fuzz::mutate(base.clone(), &[Mutation::Duplicate(1, 5)]),
+        b"abcbc"
+    );
     assert_eq!(fuzz::mutate(base.clone(), &[Mutation::Truncate(1)]), b"a");
     assert_eq!(
         fuzz::mutate_with(base.clone(), &[Mutation::Token(1, 0)], &["XY"]),
@@ -436,7 +482,10 @@ fn hard_fixtures() {
     paths.sort();
     // a few different families: the first, a middle and the last file
     let picks = [0, paths.len() / 2, paths.len() - 1];
-    let seeds = picks.iter().map(|&i| std::fs::read(&paths[i]).unwrap()).collect();
+    let seeds = picks
+        .iter()
+        .map(|&i| std::fs::read(&paths[i]).unwrap())
+        .collect();
     let mut c = Campaign::new("fixture", seeds, JSON_ALPHABET);
     c.max_mutations = 6;
     c.run(|b| check_fixture(&fuzz::text(b)));
@@ -452,7 +501,11 @@ fn produce(args: &[&str], dir: &std::path::Path, file: &str) -> Vec<u8> {
         .args(["--out", dir.to_str().unwrap(), "--quiet"])
         .output()
         .unwrap();
-    assert!(o.status.code() == Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.code() == Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     std::fs::read(dir.join(file)).unwrap()
 }
 
@@ -504,8 +557,14 @@ fn experiment_records() {
     let dir = tempfile::tempdir().unwrap();
     let seed = produce(
         &[
-            "experiment", "dl", "--dl-dims", "m=12,p=6,l=2,q=8,n=40,n_new=9", "--time-limit", "0.05",
-            "--iters", "30",
+            "experiment",
+            "dl",
+            "--dl-dims",
+            "m=12,p=6,l=2,q=8,n=40,n_new=9",
+            "--time-limit",
+            "0.05",
+            "--iters",
+            "30",
         ],
         dir.path(),
         "experiment.json",

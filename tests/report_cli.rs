@@ -129,11 +129,23 @@ fn check_writes_an_html_page_beside_check_json() {
 fn verify_page_of_a_small_run_is_complete_and_self_contained() {
     let dir = tempfile::tempdir().unwrap();
     let st = bin()
-        .args(["--quiet", "verify", "--cases", "lmo-po/nc-c/", "--no-hard", "--out"])
+        .args([
+            "--quiet",
+            "verify",
+            "--cases",
+            "lmo-po/nc-c/",
+            "--no-hard",
+            "--out",
+        ])
         .arg(dir.path())
         .output()
         .unwrap();
-    assert_eq!(st.status.code(), Some(0), "{}", String::from_utf8_lossy(&st.stderr));
+    assert_eq!(
+        st.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
     self_contained(&html).unwrap();
     let json: serde_json::Value =

@@ -133,7 +133,8 @@ impl SetSpec {
         SetKind {
             kind: "unit_columns",
             example: r#"{"kind": "unit_columns", "rows": 3, "cols": 2, "radius": 1}"#,
-            description: "{X in R^(rows x cols): every column has ||x_j||_2 <= radius} (radius default 1)",
+            description:
+                "{X in R^(rows x cols): every column has ||x_j||_2 <= radius} (radius default 1)",
             alpha: "1/radius with one column, none otherwise",
         },
         SetKind {

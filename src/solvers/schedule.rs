@@ -306,9 +306,9 @@ impl FromStr for Schedule {
         let keyed = |keys: &[&str]| -> Result<Vec<f64>> {
             let mut vals: Vec<Option<f64>> = vec![None; keys.len()];
             for part in body.split(',').filter(|p| !p.trim().is_empty()) {
-                let (k, v) = part
-                    .split_once('=')
-                    .ok_or_else(|| err(&format!("argument {part:?}"), "expected key=value".into()))?;
+                let (k, v) = part.split_once('=').ok_or_else(|| {
+                    err(&format!("argument {part:?}"), "expected key=value".into())
+                })?;
                 let k = k.trim();
                 let key = format!("key {k:?}");
                 let i = keys.iter().position(|kk| *kk == k).ok_or_else(|| {

@@ -212,7 +212,10 @@ impl HardFixture {
             return Err(Error::input(
                 input,
                 "format",
-                format!("unknown format {:?} (expected {FIXTURE_FORMAT:?})", f.format),
+                format!(
+                    "unknown format {:?} (expected {FIXTURE_FORMAT:?})",
+                    f.format
+                ),
             ));
         }
         if !(f.p_hat.is_finite() && f.ci.iter().all(|c| c.is_finite())) {
@@ -230,16 +233,25 @@ impl HardFixture {
         Self::parse(&name, &text)
     }
     /// The fixture of a search winner.
-    pub fn from_winner(entry: &TheoremEntry, w: &Winner, s: &EntrySearch, cfg: &SearchConfig) -> Self {
+    pub fn from_winner(
+        entry: &TheoremEntry,
+        w: &Winner,
+        s: &EntrySearch,
+        cfg: &SearchConfig,
+    ) -> Self {
         let mut note = note(entry.p(), w.p_hat, Some((w.ci[0], w.ci[1])), w.tol);
-        let below_rate = s.below_rate.as_ref().filter(|b| !w.proves_violation() && b.params != w.params).map(|b| BelowRate {
-            spec: b.spec.clone(),
-            params: b.params.clone(),
-            p_hat: b.p_hat,
-            window: b.window,
-            confirm_p_hat: b.confirm_p_hat,
-            envelope_ratio: b.envelope_ratio,
-        });
+        let below_rate = s
+            .below_rate
+            .as_ref()
+            .filter(|b| !w.proves_violation() && b.params != w.params)
+            .map(|b| BelowRate {
+                spec: b.spec.clone(),
+                params: b.params.clone(),
+                p_hat: b.p_hat,
+                window: b.window,
+                confirm_p_hat: b.confirm_p_hat,
+                envelope_ratio: b.envelope_ratio,
+            });
         if !w.confirmed {
             note += " (unconfirmed: no candidate had a stable window at both horizons)";
         }
@@ -466,7 +478,13 @@ pub fn attach(
     Ok(())
 }
 
-fn hard_result(dir: &Path, f: &HardFixture, run: &InstanceRun, j: &EntryResult, time_s: f64) -> HardResult {
+fn hard_result(
+    dir: &Path,
+    f: &HardFixture,
+    run: &InstanceRun,
+    j: &EntryResult,
+    time_s: f64,
+) -> HardResult {
     let baseline = match j.p_hat {
         Some(ph) => match crate::fit::baseline_gate(ph, Some(f.p_hat)) {
             crate::fit::BaselineGate::Fail { .. } => GateStatus::Fail,
@@ -500,9 +518,11 @@ fn hard_result(dir: &Path, f: &HardFixture, run: &InstanceRun, j: &EntryResult, 
         failed_gates: failed,
         disputed,
         local_slopes: match &run.fit {
-            Some(crate::fit::SeriesFit::Fitted(f)) => {
-                f.local_slopes.iter().map(|s| (s.t_lo, s.t_hi, s.slope)).collect()
-            }
+            Some(crate::fit::SeriesFit::Fitted(f)) => f
+                .local_slopes
+                .iter()
+                .map(|s| (s.t_lo, s.t_hi, s.slope))
+                .collect(),
             _ => Vec::new(),
         },
         series: run.series.clone(),
@@ -513,7 +533,11 @@ fn hard_result(dir: &Path, f: &HardFixture, run: &InstanceRun, j: &EntryResult, 
 
 /// The slowest of the random binding family and the hard instance (module doc of
 /// [`TightnessRecord`]).
-fn tightness_record(e: &TheoremEntry, res: &EntryResult, hard: Option<&HardResult>) -> TightnessRecord {
+fn tightness_record(
+    e: &TheoremEntry,
+    res: &EntryResult,
+    hard: Option<&HardResult>,
+) -> TightnessRecord {
     let random = res.p_hat.map(|p| {
         (
             p,
@@ -585,10 +609,12 @@ pub fn report_tightness(e: &EntryResult) -> Option<crate::report::Tightness> {
     if !t.p_hat.is_finite() {
         return None;
     }
-    let pts = |s: &[(u64, f64)]| -> Vec<(f64, f64)> { s.iter().map(|&(t, v)| (t as f64, v)).collect() };
+    let pts =
+        |s: &[(u64, f64)]| -> Vec<(f64, f64)> { s.iter().map(|&(t, v)| (t as f64, v)).collect() };
     let (series, slopes) = match &e.hard {
         Some(h) => (
-            vec![Series::new(format!("{} (hard)", h.family), pts(&h.series)).styled(SeriesStyle::Bold)],
+            vec![Series::new(format!("{} (hard)", h.family), pts(&h.series))
+                .styled(SeriesStyle::Bold)],
             vec![Series::new(
                 "hard instance",
                 h.local_slopes
@@ -617,7 +643,11 @@ pub fn report_tightness(e: &EntryResult) -> Option<crate::report::Tightness> {
 
 /// The plain-text tightness table of a verify report (entries with a record).
 pub fn table(report: &VerifyReport) -> String {
-    let rows: Vec<&EntryResult> = report.entries.iter().filter(|e| e.tightness.is_some()).collect();
+    let rows: Vec<&EntryResult> = report
+        .entries
+        .iter()
+        .filter(|e| e.tightness.is_some())
+        .collect();
     if rows.is_empty() {
         return String::new();
     }
@@ -627,7 +657,8 @@ pub fn table(report: &VerifyReport) -> String {
     );
     for e in rows {
         let t = e.tightness.as_ref().unwrap();
-        let ci = t.ci.map_or("-".to_string(), |c| format!("[{:.3}, {:.3}]", c[0], c[1]));
+        let ci =
+            t.ci.map_or("-".to_string(), |c| format!("[{:.3}, {:.3}]", c[0], c[1]));
         let hard = e.hard.as_ref().map_or("-".to_string(), |h| {
             if h.disputed {
                 "disputed".into()
@@ -664,7 +695,12 @@ pub struct TightenArgs {
     pub cases: Option<String>,
     /// Search budget per entry in seconds (random search + refinement; the confirmation runs
     /// of the finalists come on top).
-    #[arg(long, value_name = "SECONDS", default_value_t = 20.0, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 20.0,
+        allow_negative_numbers = true
+    )]
     pub budget: f64,
     /// Output directory (tighten.json).
     #[arg(long, value_name = "DIR", default_value = "reports/tighten")]
@@ -691,7 +727,10 @@ pub struct TightenArgs {
 pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     let jobs = match args.jobs {
         Some(n) if n < 1 => {
-            return Err(Error::invalid("--jobs", format!("must be at least 1, got {n}")))
+            return Err(Error::invalid(
+                "--jobs",
+                format!("must be at least 1, got {n}"),
+            ))
         }
         n => n.map(|n| n as usize),
     };
@@ -724,7 +763,9 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
                     r.evaluations,
                     w.confirmed,
                     w.family,
-                    r.below_rate.as_ref().map_or("-".to_string(), |b| format!("{:.3}", b.p_hat)),
+                    r.below_rate
+                        .as_ref()
+                        .map_or("-".to_string(), |b| format!("{:.3}", b.p_hat)),
                     note
                 );
                 if write {
@@ -744,7 +785,10 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display().to_string(), e))?;
     let json = serde_json::json!({ "config": cfg, "entries": results });
     let path = args.out.join("tighten.json");
-    crate::trace::write_atomic(&path, (serde_json::to_string_pretty(&json).expect("serialises") + "\n").as_bytes())?;
+    crate::trace::write_atomic(
+        &path,
+        (serde_json::to_string_pretty(&json).expect("serialises") + "\n").as_bytes(),
+    )?;
     println!("wrote {}", path.display());
     Ok(crate::cli::EXIT_OK)
 }

@@ -72,15 +72,59 @@ pub enum Mutation {
 
 /// Replacement numbers: zero, signs, extremes, overflow, subnormals, integers beyond u32/u64.
 pub const NUMBERS: &[&str] = &[
-    "0", "-0", "1", "-1", "2", "3", "0.5", "-7.5e-3", "100", "1000000", "1e308", "-1e308",
-    "1e999", "1e-320", "4294967297", "18446744073709551616", "1.7976931348623157e308",
+    "0",
+    "-0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "0.5",
+    "-7.5e-3",
+    "100",
+    "1000000",
+    "1e308",
+    "-1e308",
+    "1e999",
+    "1e-320",
+    "4294967297",
+    "18446744073709551616",
+    "1.7976931348623157e308",
 ];
 
 /// Tokens every parser is fed: extreme and non-finite numbers, signs, separators, keywords.
 pub const COMMON_TOKENS: &[&str] = &[
-    "0", "-0", "1e999", "-1e999", "1e-400", "NaN", "nan", "inf", "-inf", "Infinity",
-    "18446744073709551616", "-1", "4294967296", "9999999999", "0.5", "1e308", "null", "true",
-    "\u{0}", "\u{feff}", "é", "\\u0000", "\"", ",", ":", "=", "(", ")", "[", "]", "{", "}",
+    "0",
+    "-0",
+    "1e999",
+    "-1e999",
+    "1e-400",
+    "NaN",
+    "nan",
+    "inf",
+    "-inf",
+    "Infinity",
+    "18446744073709551616",
+    "-1",
+    "4294967296",
+    "9999999999",
+    "0.5",
+    "1e308",
+    "null",
+    "true",
+    "\u{0}",
+    "\u{feff}",
+    "é",
+    "\\u0000",
+    "\"",
+    ",",
+    ":",
+    "=",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
 ];
 
 /// A byte from `alphabet` (three times in four) or any byte.
@@ -231,13 +275,21 @@ impl Campaign {
     pub fn run(&self, check: impl Fn(&[u8]) -> Outcome) -> Stats {
         assert!(!self.seeds.is_empty());
         for (i, s) in self.seeds.iter().enumerate() {
-            assert_eq!(check(s), Outcome::Accepted, "{}: seed {i} is rejected", self.name);
+            assert_eq!(
+                check(s),
+                Outcome::Accepted,
+                "{}: seed {i} is rejected",
+                self.name
+            );
         }
         let (accepted, rejected) = (Cell::new(0usize), Cell::new(0usize));
         let slowest = std::cell::RefCell::new((0.0f64, Vec::new()));
         let start = Instant::now();
         let mut runner = TestRunner::new(config(self.cases, &format!("fuzz-{}.txt", self.name)));
-        let strategy = (0..self.seeds.len(), mutations(self.alphabet, self.max_mutations));
+        let strategy = (
+            0..self.seeds.len(),
+            mutations(self.alphabet, self.max_mutations),
+        );
         let result = runner.run(&strategy, |(seed, muts)| {
             let input = mutate_with(self.seeds[seed].clone(), &muts, self.tokens);
             let clock = Instant::now();
@@ -273,9 +325,17 @@ impl Campaign {
         if std::env::var("SADDLEFW_FUZZ_SHOW_SLOWEST").is_ok() {
             eprintln!("slowest input:\n{}", text(&input));
         }
-        assert!(stats.inputs >= self.cases as usize, "{}: {stats:?}", self.name);
+        assert!(
+            stats.inputs >= self.cases as usize,
+            "{}: {stats:?}",
+            self.name
+        );
         if self.cases >= 500 {
-            assert!(stats.accepted > 0 && stats.rejected > 0, "{}: {stats:?}", self.name);
+            assert!(
+                stats.accepted > 0 && stats.rejected > 0,
+                "{}: {stats:?}",
+                self.name
+            );
         }
         stats
     }
