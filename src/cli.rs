@@ -41,7 +41,7 @@ pub enum Command {
     /// Run one algorithm on one problem and write RUN.json.
     ///
     /// Example: saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// List algorithms (with provenance), schedules, default theorem cases, sets and
     /// generator families.
     List,
@@ -60,6 +60,12 @@ pub enum Command {
     /// Examples: saddlefw tighten --cases lmo-po/ --budget 30;
     /// saddlefw tighten --budget 60 --jobs 2 --write-fixtures
     Tighten(crate::tightness::TightenArgs),
+    /// Check every inequality of the paper (claims.md Sec. 4) on random instances and runs;
+    /// exit 1 on a violation of a gating invariant. Printed forms of recorded slips are
+    /// reported as errata.
+    ///
+    /// Example: saddlefw check --cases 200 --seed 0 --out CHECK.json
+    Check(CheckArgs),
 }
 
 /// `saddlefw verify` flags.
@@ -79,7 +85,11 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub jobs: Option<i64>,
     /// Stored exponents for the regression gate (missing file: the compiled-in copy).
-    #[arg(long, value_name = "FILE", default_value = "fixtures/rate_baselines.json")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "fixtures/rate_baselines.json"
+    )]
     pub baselines: PathBuf,
     /// Write the observed exponents into the baselines file (quick tier only).
     #[arg(long)]
@@ -97,6 +107,62 @@ pub struct VerifyArgs {
     /// Skip the hardest instances (random instances only).
     #[arg(long)]
     pub no_hard: bool,
+}
+
+/// `saddlefw check` flags.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Number of random cases (instances), at least 1.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 200,
+        allow_negative_numbers = true
+    )]
+    pub cases: i64,
+    /// Base seed of the cases.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub seed: u64,
+    /// Write the report as JSON (atomically).
+    #[arg(long, value_name = "CHECK.json")]
+    pub out: Option<PathBuf>,
+    /// List the registry (names, labels, hypotheses, statements) and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// With --list: print the Markdown mapping (docs/invariants.md).
+    #[arg(long, requires = "list")]
+    pub markdown: bool,
+}
+
+/// Runs `saddlefw check`.
+pub fn cmd_check(args: CheckArgs) -> Result<i32> {
+    use crate::invariants;
+    if args.list {
+        if args.markdown {
+            print!("{}", invariants::markdown());
+        } else {
+            print!("{}", invariants::list());
+        }
+        return Ok(EXIT_OK);
+    }
+    if args.cases < 1 {
+        return Err(Error::invalid(
+            "--cases",
+            format!("must be at least 1, got {}", args.cases),
+        ));
+    }
+    let report = invariants::run_check(args.cases as usize, args.seed)?;
+    print!("{}", report.table());
+    if let Some(out) = &args.out {
+        let json = serde_json::to_string_pretty(&report)
+            .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
+        crate::trace::write_atomic(out, json.as_bytes())?;
+    }
+    Ok(if report.passed() {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
+    })
 }
 
 /// `saddlefw run` flags (raw; validated by [`RunArgs::validate`]).
@@ -124,11 +190,21 @@ pub struct RunArgs {
     pub b: Option<f64>,
     /// C of beta_t = C (t+1)^-b (paper algorithms; default 1, or 0 for the beta_t = 0 cases);
     /// the regularisation mu for r-pdcg and cg-rpga. C = 0 needs mu > 0.
-    #[arg(long, value_name = "C", allow_negative_numbers = true, conflicts_with = "beta_schedule")]
+    #[arg(
+        long,
+        value_name = "C",
+        allow_negative_numbers = true,
+        conflicts_with = "beta_schedule"
+    )]
     pub beta0: Option<f64>,
     /// tau0 of tau_t = tau0 (t+1)^-a (paper algorithms; default 1; for po-lmo it replaces the
     /// appendix schedule); the constant tau for r-pdcg and cg-rpga.
-    #[arg(long, value_name = "T0", allow_negative_numbers = true, conflicts_with = "tau_schedule")]
+    #[arg(
+        long,
+        value_name = "T0",
+        allow_negative_numbers = true,
+        conflicts_with = "tau_schedule"
+    )]
     pub tau0: Option<f64>,
     /// An explicit tau schedule, e.g. "shifted(c=1.7411011265922482,s=10,a=0.8)".
     #[arg(long, value_name = "SCHEDULE")]
@@ -173,7 +249,10 @@ fn finite_positive(flag: &str, v: f64) -> Result<f64> {
     if v.is_finite() && v > 0.0 {
         Ok(v)
     } else {
-        Err(Error::invalid(flag, format!("must be a finite number > 0, got {v}")))
+        Err(Error::invalid(
+            flag,
+            format!("must be a finite number > 0, got {v}"),
+        ))
     }
 }
 
@@ -279,6 +358,7 @@ where
         Command::List => cmd_list(),
         Command::Verify(args) => cmd_verify(args),
         Command::Tighten(args) => crate::tightness::cmd_tighten(args),
+        Command::Check(args) => cmd_check(args),
     };
     match result {
         Ok(code) => code,
@@ -361,7 +441,11 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
                     .unwrap_or_default(),
                 g.value,
                 g.horizon,
-                if g.value > 0.0 { "" } else { " (not positive: the analysis' hypothesis fails)" }
+                if g.value > 0.0 {
+                    ""
+                } else {
+                    " (not positive: the analysis' hypothesis fails)"
+                }
             );
         }
         if let Some(c) = trace.last() {
@@ -385,7 +469,10 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
 const SET_KINDS: [(&str, &str); 7] = [
     ("simplex", "{x >= 0, sum x = scale}"),
     ("l1_ball", "{||x||_1 <= radius}"),
-    ("l2_ball", "{||x - center||_2 <= radius} (strongly convex, alpha = 1/radius)"),
+    (
+        "l2_ball",
+        "{||x - center||_2 <= radius} (strongly convex, alpha = 1/radius)",
+    ),
     ("box", "{lower <= x <= upper}"),
     ("nuclear_ball", "{X in R^(rows x cols): ||X||_* <= radius}"),
     ("unit_columns", "{X: every column has ||x_j||_2 <= radius}"),
@@ -428,7 +515,9 @@ pub fn cmd_list() -> Result<i32> {
     for (k, d) in SET_KINDS {
         println!("  {k:<13} {d}");
     }
-    println!("\ngenerator families (--problem FAMILY/SETTING[:dx=N,dy=N,seed=K,x=l1|l2|simplex|box]):");
+    println!(
+        "\ngenerator families (--problem FAMILY/SETTING[:dx=N,dy=N,seed=K,x=l1|l2|simplex|box]):"
+    );
     for f in Family::ALL {
         println!("  {:<10} {}", f.name(), f.description());
     }
@@ -448,18 +537,27 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     use crate::verify::{self, Tier, VerifyOptions};
     let tier: Tier = args.tier.parse()?;
     if tier == Tier::Test {
-        return Err(Error::invalid("--tier", "the test tier is for cargo test: use quick or full"));
+        return Err(Error::invalid(
+            "--tier",
+            "the test tier is for cargo test: use quick or full",
+        ));
     }
     let jobs = match args.jobs {
         Some(n) if n < 1 => {
-            return Err(Error::invalid("--jobs", format!("must be at least 1, got {n}")))
+            return Err(Error::invalid(
+                "--jobs",
+                format!("must be at least 1, got {n}"),
+            ))
         }
         n => n.map(|n| n as usize),
     };
     let control = args
         .control
         .as_deref()
-        .map(|c| c.parse::<verify::controls::Control>().map_err(|e| Error::invalid("--control", e.to_string())))
+        .map(|c| {
+            c.parse::<verify::controls::Control>()
+                .map_err(|e| Error::invalid("--control", e.to_string()))
+        })
         .transpose()?;
     if args.write_baselines && (tier != Tier::Quick || control.is_some()) {
         return Err(Error::invalid(
@@ -477,6 +575,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         filter: args.cases.clone(),
         jobs,
         baselines: baselines.clone(),
+        gate_baselines: tier.baseline_gated(),
         control,
         config: None,
         hard: (!args.no_hard).then(|| args.hard.clone()),
@@ -486,7 +585,8 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display().to_string(), e))?;
     let json_path = args.out.join("verify.json");
     crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
-    let meta = crate::report::Meta::current(Some(&tier.to_string()), &[]);
+    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
+    let meta = crate::report::Meta::current(Some(&tier.to_string()), &seeds);
     let page = crate::report::verify_page(&meta, &report.rate_entries(), &[], &[]);
     let html_path = args.out.join("index.html");
     crate::trace::write_atomic(&html_path, page.as_bytes())?;
@@ -497,7 +597,14 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     }
     let table = report.table();
     if args.quiet {
-        print!("{}", table.lines().last().map(|l| format!("{l}\n")).unwrap_or_default());
+        print!(
+            "{}",
+            table
+                .lines()
+                .last()
+                .map(|l| format!("{l}\n"))
+                .unwrap_or_default()
+        );
     } else {
         print!("{table}");
         print!("{}", crate::tightness::table(&report));

@@ -18,9 +18,7 @@
 //! assert_eq!(c.counts().lmo_x, 1);
 //! ```
 
-use crate::problems::{
-    Assumptions, Constants, InnerMax, Interval, SaddleProblem, YModel,
-};
+use crate::problems::{Assumptions, Constants, InnerMax, Interval, SaddleProblem, YModel};
 use crate::sets::{ConvexSet, SetSpec};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -184,12 +182,9 @@ impl<'a> Counting<'a> {
     }
     fn flag(&self, out: &[f64], code: u8) {
         if out.iter().any(|v| !v.is_finite()) {
-            let _ = self.nonfinite.compare_exchange(
-                FINITE,
-                code,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
+            let _ =
+                self.nonfinite
+                    .compare_exchange(FINITE, code, Ordering::Relaxed, Ordering::Relaxed);
         }
     }
 }

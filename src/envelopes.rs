@@ -120,7 +120,12 @@ fn prefix(n: usize, f: impl Fn(usize) -> f64) -> Vec<f64> {
 
 /// The envelope of claims.md Sec. 5 for the entry's quantity at horizon `t` (see the module
 /// table), or `None` when there is none, an input it needs is missing, or `t` is below its range.
-pub fn envelope(entry: &TheoremEntry, k: &Constants, t: u64, extra: &EnvelopeInputs) -> Option<f64> {
+pub fn envelope(
+    entry: &TheoremEntry,
+    k: &Constants,
+    t: u64,
+    extra: &EnvelopeInputs,
+) -> Option<f64> {
     envelope_series(entry, k, &[t], extra).pop().flatten()
 }
 
@@ -181,7 +186,10 @@ pub fn envelope_series(
             match kind {
                 EnvelopeKind::Alg1Dual => at(&|t| {
                     let tf = t as f64;
-                    Some(m[t as usize] / (tf + 1.0).powf(c) + c_beta * dy2 / (2.0 * (tf + 1.0).powf(b)))
+                    Some(
+                        m[t as usize] / (tf + 1.0).powf(c)
+                            + c_beta * dy2 / (2.0 * (tf + 1.0).powf(b)),
+                    )
                 }),
                 EnvelopeKind::Alg1NcPrimal => {
                     let Some(fmax) = extra.fmax else {
@@ -195,12 +203,14 @@ pub fn envelope_series(
                         let t2 = 2.0 * k.lyx * k.dx * (2.0 * k.mu * ms).sqrt()
                             + k.mu * k.lxx * dx2
                             + k.mu * k.lyx * k.lyx * dx2 / cm;
-                        t1 / (2.0 * cm * s1.powf((c - b) / 2.0)) + t2 / (2.0 * cm * s1.powf(c / 2.0))
+                        t1 / (2.0 * cm * s1.powf((c - b) / 2.0))
+                            + t2 / (2.0 * cm * s1.powf(c / 2.0))
                     });
                     at(&|t| {
                         let tf = t as f64;
                         (t >= 1).then(|| {
-                            ((2.0 * fmax + c_beta * dy2) * (tf + 1.0).powf(a) + terms[t as usize + 1])
+                            ((2.0 * fmax + c_beta * dy2) * (tf + 1.0).powf(a)
+                                + terms[t as usize + 1])
                                 / (tf + 1.0)
                         })
                     })
@@ -271,8 +281,10 @@ pub fn envelope_series(
                 let tf = t as f64;
                 (t >= 1).then(|| {
                     2.0 * k.lyx * k.dx * k.dy / ((1.0 - rho) * tf.powf(a))
-                        + 2.0 * k.lyx * k.lyx * dx2 / (k.mu * (1.0 - rho)) * harmonic_branch(a, tf, 2)
-                        + (k.lxx * dx2 + k.lyx * k.lyx * dx2 / k.mu) / 2.0 * harmonic_branch(a, tf, 1)
+                        + 2.0 * k.lyx * k.lyx * dx2 / (k.mu * (1.0 - rho))
+                            * harmonic_branch(a, tf, 2)
+                        + (k.lxx * dx2 + k.lyx * k.lyx * dx2 / k.mu) / 2.0
+                            * harmonic_branch(a, tf, 1)
                 })
             })
         }

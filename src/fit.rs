@@ -282,7 +282,9 @@ pub fn fit_series(points: &[(u64, f64)], cfg: &FitConfig) -> Result<SeriesFit> {
         .position(|p| p.1 <= floor)
         .map(|i| lead + i);
     let kept = &points[lead..cut.unwrap_or(points.len())];
-    let floor_hit = cut.map(|i| points[i].0).or_else(|| (lead == points.len()).then(|| points[0].0));
+    let floor_hit = cut
+        .map(|i| points[i].0)
+        .or_else(|| (lead == points.len()).then(|| points[0].0));
     if kept.len() < cfg.min_points {
         return match floor_hit {
             Some(t) => Ok(SeriesFit::Floor {
@@ -537,7 +539,7 @@ pub fn builtin_baselines() -> Baselines {
 /// Writes baselines (sorted by id, pretty-printed).
 pub fn write_baselines(path: &Path, b: &Baselines) -> Result<()> {
     let text = serde_json::to_string_pretty(b).expect("a map of floats serialises");
-    std::fs::write(path, text + "\n").map_err(|e| Error::io(path.display().to_string(), e))
+    crate::trace::write_atomic(path, (text + "\n").as_bytes())
 }
 
 /// Result of the regression gate.

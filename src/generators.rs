@@ -51,20 +51,21 @@ impl FromStr for Setting {
             Some(b) => (b, true),
             None => (s, false),
         };
-        let (convex, strongly_concave) =
-            match base {
-                "nc-c" => (false, false),
-                "nc-sc" => (false, true),
-                "c-c" => (true, false),
-                "c-sc" => (true, true),
-                _ => return Err(Error::input(
+        let (convex, strongly_concave) = match base {
+            "nc-c" => (false, false),
+            "nc-sc" => (false, true),
+            "c-c" => (true, false),
+            "c-sc" => (true, true),
+            _ => {
+                return Err(Error::input(
                     "generator spec",
                     "setting",
                     format!(
                         "unknown setting {s:?} (expected nc-c, nc-sc, c-c, c-sc, optionally +sc)"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         Ok(Setting {
             convex,
             strongly_concave,
@@ -316,7 +317,10 @@ impl GeneratorSpec {
         let problem: Box<dyn SaddleProblem> = match self.family {
             Family::Cosine => {
                 let kappa = rng.gen_range(0.5..2.0);
-                let radius = x_set.diameter() / 2.0;
+                // one full period over the smaller of the radius and the range of a coordinate,
+                // so that X reaches |omega x_j| > pi/2 (negative curvature) in every dimension
+                // (the diameter alone grows like sqrt(dx) for a box)
+                let radius = (x_set.diameter() / 2.0).min(coordinate_range(x_set.as_ref()));
                 let omega = 2.0 * std::f64::consts::PI / radius.max(1e-12);
                 let lin_a = scaled(gauss(&mut rng, dx), 0.3);
                 let lin_c = scaled(gauss(&mut rng, dy), 0.3);
@@ -349,6 +353,7 @@ impl GeneratorSpec {
                     if dx == 1 {
                         a[0] = -a[0].abs() - 0.5;
                     }
+                    ensure_negative_curvature(&mut a, dx, self.x == XKind::Simplex);
                     a
                 };
                 let mut c = vec![0.0; dy * dy];
@@ -390,6 +395,55 @@ impl GeneratorSpec {
             seed: Some(self.seed),
         })
     }
+}
+
+/// Curvature that certifies nonconvexity on X: the smallest eigenvalue of the symmetric `a`
+/// restricted to the directions of X's affine hull (sum-zero directions for a simplex). A
+/// random symmetric matrix is PSD there with positive probability (often for dx = 2), so the
+/// matrix is shifted by a multiple of I until that curvature is at most -1/4.
+fn ensure_negative_curvature(a: &mut [f64], n: usize, simplex: bool) {
+    if n == 1 && simplex {
+        return; // X is a point: no direction to be nonconvex along
+    }
+    let lmin = if simplex {
+        // P A P + c 11^T/n with P = I - 11^T/n: the 1-direction moves to c, the rest is A on
+        // the tangent space
+        let fro = a.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let c = fro + 1.0;
+        let mut pa = a.to_vec();
+        let row: Vec<f64> = (0..n)
+            .map(|i| (0..n).map(|j| a[i * n + j]).sum::<f64>() / n as f64)
+            .collect();
+        let tot: f64 = row.iter().sum::<f64>() / n as f64;
+        for i in 0..n {
+            for j in 0..n {
+                pa[i * n + j] = a[i * n + j] - row[i] - row[j] + tot + c / n as f64;
+            }
+        }
+        crate::linalg::sym_extreme_eigs(&pa, n).1
+    } else {
+        crate::linalg::sym_extreme_eigs(a, n).1
+    };
+    if lmin > -0.25 {
+        let shift = lmin + 0.25;
+        for i in 0..n {
+            a[i * n + i] -= shift;
+        }
+    }
+}
+
+/// The largest range `max_v |v_0|` of the first coordinate over the set (by two LMO calls).
+fn coordinate_range(set: &dyn ConvexSet) -> f64 {
+    let n = set.dim();
+    let mut e = vec![0.0; n];
+    let mut out = vec![0.0; n];
+    let mut r: f64 = 0.0;
+    for s in [1.0, -1.0] {
+        e[0] = s;
+        set.lmo(&e, &mut out);
+        r = r.max(out[0].abs());
+    }
+    r
 }
 
 fn scaled(mut v: Vec<f64>, s: f64) -> Vec<f64> {

@@ -101,8 +101,16 @@ pub fn run_observed(
     config: &RunConfig,
     observer: &mut dyn FnMut(&StepView),
 ) -> Trace {
-    assert_eq!(x0.len(), problem.x_set().dim(), "x0 has the wrong dimension");
-    assert_eq!(y0.len(), problem.y_set().dim(), "y0 has the wrong dimension");
+    assert_eq!(
+        x0.len(),
+        problem.x_set().dim(),
+        "x0 has the wrong dimension"
+    );
+    assert_eq!(
+        y0.len(),
+        problem.y_set().dim(),
+        "y0 has the wrong dimension"
+    );
     assert!(config.sigma > 0.0, "sigma of G_X^PO must be positive");
     let total = Instant::now();
     let counting = Counting::new(problem);
@@ -216,9 +224,15 @@ fn divergence(
     if let Some(which) = counting.nonfinite_gradient() {
         return Some(format!("non-finite {which} at iteration {t}"));
     }
-    for (name, v) in [("tau", info.tau), ("beta", info.beta), ("gamma", info.gamma)] {
+    for (name, v) in [
+        ("tau", info.tau),
+        ("beta", info.beta),
+        ("gamma", info.gamma),
+    ] {
         if !v.is_finite() {
-            return Some(format!("non-finite step parameter {name} = {v} at iteration {t}"));
+            return Some(format!(
+                "non-finite step parameter {name} = {v} at iteration {t}"
+            ));
         }
     }
     for (name, v) in [("x", solver.x()), ("y", solver.y())] {

@@ -48,26 +48,27 @@
 //! * **A solver**: one file in `src/solvers/` implementing [`solvers::Solver`] (it only steps),
 //!   plus one line in the solver registry.
 
+pub mod cli;
+pub mod counting;
 pub mod data;
+pub mod envelopes;
 pub mod error;
 pub mod experiments;
+pub mod fit;
+pub mod generators;
+pub mod harness;
+pub mod invariants;
 pub mod linalg;
 pub mod measures;
 pub mod problems;
+pub mod report;
 pub mod sets;
+pub mod solvers;
+pub mod theorems;
+pub mod tightness;
+pub mod trace;
+pub mod verify;
 
 pub use error::{Error, Result};
 pub use problems::{Constants, Instance, Interval, SaddleProblem};
 pub use sets::ConvexSet;
-pub mod envelopes;
-pub mod fit;
-pub mod generators;
-pub mod solvers;
-pub mod report;
-pub mod theorems;
-pub mod cli;
-pub mod counting;
-pub mod harness;
-pub mod trace;
-pub mod verify;
-pub mod tightness;

@@ -31,11 +31,25 @@ fn assert_usage_error(o: &Out, needle: &str) {
     let lines: Vec<&str> = o.stderr.lines().collect();
     assert_eq!(lines.len(), 1, "expected one line, got {:?}", o.stderr);
     assert!(lines[0].starts_with("error: "), "{}", lines[0]);
-    assert!(lines[0].contains(needle), "{:?} does not mention {needle:?}", lines[0]);
+    assert!(
+        lines[0].contains(needle),
+        "{:?} does not mention {needle:?}",
+        lines[0]
+    );
 }
 
 fn run_args<'a>(problem: &'a str, algo: &'a str, out: &'a str) -> Vec<&'a str> {
-    vec!["run", "--problem", problem, "--algo", algo, "--iters", "64", "--out", out]
+    vec![
+        "run",
+        "--problem",
+        problem,
+        "--algo",
+        algo,
+        "--iters",
+        "64",
+        "--out",
+        out,
+    ]
 }
 
 fn read(path: &Path) -> Value {
@@ -84,7 +98,9 @@ fn run_writes_every_documented_field() {
     ] {
         assert!(v.get(k).is_some(), "RUN.json lacks {k}");
     }
-    for k in ["lxx", "lyx", "lyy", "mu", "alpha", "dx", "dy", "diam_x", "diam_y"] {
+    for k in [
+        "lxx", "lyx", "lyy", "mu", "alpha", "dx", "dy", "diam_x", "diam_y",
+    ] {
         assert!(v["constants"].get(k).is_some(), "constants lack {k}");
     }
     assert_eq!(v["constants"]["dx"], 5);
@@ -101,10 +117,15 @@ fn run_writes_every_documented_field() {
     let ts: Vec<u64> = cps.iter().map(|c| c["t"].as_u64().unwrap()).collect();
     assert_eq!(ts, [0, 1, 2, 4, 8, 16, 32, 64]);
     for c in cps {
-        for k in ["t", "time_s", "gx_lmo", "gx_po", "gy", "gy_lmo", "h", "gap_opt"] {
+        for k in [
+            "t", "time_s", "gx_lmo", "gx_po", "gy", "gy_lmo", "h", "gap_opt",
+        ] {
             assert!(c.get(k).is_some(), "checkpoint lacks {k}");
         }
-        assert!(c["gap_opt"].is_number(), "f* is known for the saddle family");
+        assert!(
+            c["gap_opt"].is_number(),
+            "f* is known for the saddle family"
+        );
     }
     assert_eq!(v["oracle_calls"]["lmo_x"], 64);
     assert_eq!(v["oracle_calls"]["proj_x"], 0);
@@ -116,7 +137,9 @@ fn run_writes_every_documented_field() {
 #[test]
 fn same_seed_and_arguments_give_identical_run_files_apart_from_timings() {
     let dir = tempfile::tempdir().unwrap();
-    for algo in ["lmo-lmo", "lmo-po", "po-lmo", "sp-fw", "agp", "r-pdcg", "cg-rpga"] {
+    for algo in [
+        "lmo-lmo", "lmo-po", "po-lmo", "sp-fw", "agp", "r-pdcg", "cg-rpga",
+    ] {
         let a = dir.path().join(format!("{algo}-a.json"));
         let b = dir.path().join(format!("{algo}-b.json"));
         for out in [&a, &b] {
@@ -166,7 +189,10 @@ fn a_problem_file_is_run_and_its_label_recorded() {
     assert!(v["seed"].is_null());
     // PO-LMO default: appendix schedule with the C = 0 repair, G_1 reported, sigma = tau_0
     assert_eq!(v["po_lmo_g"]["name"], "G_1");
-    assert!(v["schedule"].as_str().unwrap().starts_with("tau=po-lmo(f=0.2,A=1,a=0.5,b=0,C=0,"));
+    assert!(v["schedule"]
+        .as_str()
+        .unwrap()
+        .starts_with("tau=po-lmo(f=0.2,A=1,a=0.5,b=0,C=0,"));
     assert!(v["sigma"].as_f64().unwrap() < 1.0);
 }
 
@@ -176,7 +202,11 @@ fn bad_inputs_exit_2_with_one_line_naming_the_input() {
     let out = dir.path().join("RUN.json");
     let out = out.to_str().unwrap();
     let bad = dir.path().join("bad.json");
-    std::fs::write(&bad, "{\"format\": \"saddlefw-quadratic-v1\", \"A\": [[1]],").unwrap();
+    std::fs::write(
+        &bad,
+        "{\"format\": \"saddlefw-quadratic-v1\", \"A\": [[1]],",
+    )
+    .unwrap();
     let bad = bad.to_str().unwrap();
     assert_usage_error(&saddlefw(&run_args(bad, "lmo-lmo", out)), "bad.json");
     // a file that parses but fails validation: x0 outside X
@@ -191,7 +221,11 @@ fn bad_inputs_exit_2_with_one_line_naming_the_input() {
     let o = saddlefw(&run_args(infeasible.to_str().unwrap(), "lmo-lmo", out));
     assert_usage_error(&o, "x0");
     assert_usage_error(
-        &saddlefw(&run_args(&dir.path().join("missing.json").display().to_string(), "lmo-lmo", out)),
+        &saddlefw(&run_args(
+            &dir.path().join("missing.json").display().to_string(),
+            "lmo-lmo",
+            out,
+        )),
         "missing.json",
     );
     assert_usage_error(
@@ -209,8 +243,15 @@ fn bad_inputs_exit_2_with_one_line_naming_the_input() {
     // non-positive iteration counts
     for n in ["0", "-3"] {
         let o = saddlefw(&[
-            "run", "--problem", "quadratic/nc-c:dx=3,dy=2", "--algo", "lmo-lmo", "--iters", n,
-            "--out", out,
+            "run",
+            "--problem",
+            "quadratic/nc-c:dx=3,dy=2",
+            "--algo",
+            "lmo-lmo",
+            "--iters",
+            n,
+            "--out",
+            out,
         ]);
         assert_usage_error(&o, "--iters");
     }
@@ -247,10 +288,19 @@ fn bad_inputs_exit_2_with_one_line_naming_the_input() {
 fn list_shows_the_registries() {
     let o = saddlefw(&["list"]);
     assert_eq!(o.code, 0);
-    for name in ["lmo-lmo", "lmo-po", "po-lmo", "sp-fw", "agp", "r-pdcg", "cg-rpga"] {
+    for name in [
+        "lmo-lmo", "lmo-po", "po-lmo", "sp-fw", "agp", "r-pdcg", "cg-rpga",
+    ] {
         assert!(o.stdout.contains(name), "{name}");
     }
-    for word in ["RECONSTRUCTED", "VERIFIED", "anytime(c=C,a=A)", "fw-pr:c-sc+sc", "nuclear_ball", "cosine"] {
+    for word in [
+        "RECONSTRUCTED",
+        "VERIFIED",
+        "anytime(c=C,a=A)",
+        "fw-pr:c-sc+sc",
+        "nuclear_ball",
+        "cosine",
+    ] {
         assert!(o.stdout.contains(word), "{word}");
     }
     let h = saddlefw(&["--help"]);

@@ -1,9 +1,15 @@
 mod cli;
+mod common;
 mod data;
 mod envelopes;
 mod experiment_problems;
 mod fit;
+mod invariants;
+mod measures;
+mod problems;
+mod rates;
 mod report;
+mod sets;
 mod solvers;
 mod theorems;
 mod tightness;

@@ -89,14 +89,28 @@ fn lmo_lmo_first_steps_by_hand_cover_every_gamma_branch() {
     // g = x0 - c - beta (y0 - y0) = (0,1) -> u = e2; u - y = (-1,1), ||.||^2 = 2,
     // g'(u-y) = 1, curvature = 0 + 1 -> gamma = min(1/2, 1) = 1/2 (interior) -> y1 = (1/2,1/2).
     let i0 = s.step(&q, 0);
-    assert_eq!(i0, StepInfo { tau: 1.0, beta: 1.0, gamma: 0.5 });
+    assert_eq!(
+        i0,
+        StepInfo {
+            tau: 1.0,
+            beta: 1.0,
+            gamma: 0.5
+        }
+    );
     close(s.x(), &[0.0, 1.0], "x1");
     close(s.y(), &[0.5, 0.5], "y1");
     // t = 1: grad_x = y1 = (1/2,1/2) -> tie -> v = e1 (lowest index), tau = 1/2 -> x2 = (1/2,1/2).
     // g = x1 - c - (1/2)(y1 - y0) = (-1/2, 3/2) - (1/2)(-1/2, 1/2) = (-1/4, 5/4) -> u = e2;
     // u - y1 = (-1/2, 1/2), ||.||^2 = 1/2, g'(u-y) = 3/4, curvature 1/2 -> 3 -> gamma = 1 (clipped).
     let i1 = s.step(&q, 1);
-    assert_eq!(i1, StepInfo { tau: 0.5, beta: 0.5, gamma: 1.0 });
+    assert_eq!(
+        i1,
+        StepInfo {
+            tau: 0.5,
+            beta: 0.5,
+            gamma: 1.0
+        }
+    );
     close(s.x(), &[0.5, 0.5], "x2");
     close(s.y(), &[0.0, 1.0], "y2");
     // t = 2: g = x2 - c - (1/3)(y2 - y0) = (0,1) - (1/3)(-1,1) = (1/3, 2/3) -> u = e2 = y2:
@@ -118,13 +132,27 @@ fn lmo_po_first_steps_by_hand() {
     // t = 0: primal as LMO-LMO (x1 = (0,1)); gamma = 1/(Lyy + beta_0) = 1;
     // y1 = PO(y0 + g) = PO((1, 1)) = (1/2, 1/2).
     let i0 = s.step(&q, 0);
-    assert_eq!(i0, StepInfo { tau: 1.0, beta: 1.0, gamma: 1.0 });
+    assert_eq!(
+        i0,
+        StepInfo {
+            tau: 1.0,
+            beta: 1.0,
+            gamma: 1.0
+        }
+    );
     close(s.x(), &[0.0, 1.0], "x1");
     close(s.y(), &[0.5, 0.5], "y1");
     // t = 1: g = (-1/4, 5/4) (as LMO-LMO), gamma = 1/(0 + 1/2) = 2:
     // y2 = PO((1/2 - 1/2, 1/2 + 5/2)) = PO((0, 3)) = (0, 1); x2 = (1/2, 1/2).
     let i1 = s.step(&q, 1);
-    assert_eq!(i1, StepInfo { tau: 0.5, beta: 0.5, gamma: 2.0 });
+    assert_eq!(
+        i1,
+        StepInfo {
+            tau: 0.5,
+            beta: 0.5,
+            gamma: 2.0
+        }
+    );
     close(s.x(), &[0.5, 0.5], "x2");
     close(s.y(), &[0.0, 1.0], "y2");
 }
@@ -139,7 +167,14 @@ fn po_lmo_first_steps_by_hand() {
     // t = 0: grad_x = y0 + a = (2, 0); z = x0 - 1 (2,0) = (-3/2, 1/2), ||z|| = sqrt(10)/2 > 1
     // -> x1 = (-3, 1)/sqrt(10) (projection active). Dual as LMO-LMO: gamma = 1/2, y1 = (1/2,1/2).
     let i0 = s.step(&q, 0);
-    assert_eq!(i0, StepInfo { tau: 1.0, beta: 1.0, gamma: 0.5 });
+    assert_eq!(
+        i0,
+        StepInfo {
+            tau: 1.0,
+            beta: 1.0,
+            gamma: 0.5
+        }
+    );
     let r10 = 10f64.sqrt();
     let x1 = [-3.0 / r10, 1.0 / r10];
     close(s.x(), &x1, "x1");
@@ -150,7 +185,14 @@ fn po_lmo_first_steps_by_hand() {
     // -> ratio = 4 g'(u-y1) = 2 (x1[1] - x1[0]) + 1 > 1 -> gamma = 1, y2 = e2.
     let i1 = s.step(&q, 1);
     assert!(2.0 * (x1[1] - x1[0]) + 1.0 > 1.0);
-    assert_eq!(i1, StepInfo { tau: 0.5, beta: 0.5, gamma: 1.0 });
+    assert_eq!(
+        i1,
+        StepInfo {
+            tau: 0.5,
+            beta: 0.5,
+            gamma: 1.0
+        }
+    );
     let z = [x1[0] - 0.75, x1[1] - 0.25];
     let nz = (z[0] * z[0] + z[1] * z[1]).sqrt();
     assert!(nz > 1.0);
@@ -190,7 +232,14 @@ fn r_pdcg_first_steps_by_hand_dual_first() {
     // primal at (x0, y1): grad_x = y1 + a = (0.1, 0.5) -> v = e1 -> x1 = (3/4, 1/4)
     // (a simultaneous step would use y0: grad_x = (0.1, 0) -> v = e2).
     let i0 = s.step(&q, 0);
-    assert_eq!(i0, StepInfo { tau: 0.5, beta: 0.5, gamma: 0.5 });
+    assert_eq!(
+        i0,
+        StepInfo {
+            tau: 0.5,
+            beta: 0.5,
+            gamma: 0.5
+        }
+    );
     close(s.y(), &[0.0, 0.5], "y1");
     close(s.x(), &[0.75, 0.25], "x1");
     // k = 1: g = x1 - c - (1/2)(y1 - 0) = (1/4, 3/4) - (0, 1/4) = (1/4, 1/2);
@@ -219,7 +268,14 @@ fn cg_rpga_first_step_by_hand_dual_first() {
     // y1 = PO(y0 + 4 (0, 1)) = PO((1, 4)) = (0, 1); grad_x(x0, y1) = (0.1, 1) -> v = e1 ->
     // x1 = (3/4, 1/4) (simultaneous would give grad_x = (1.1, 0) -> e2 -> (1/4, 3/4)).
     let i0 = s.step(&q, 0);
-    assert_eq!(i0, StepInfo { tau: 0.5, beta: 0.5, gamma: 4.0 });
+    assert_eq!(
+        i0,
+        StepInfo {
+            tau: 0.5,
+            beta: 0.5,
+            gamma: 4.0
+        }
+    );
     close(s.y(), &[0.0, 1.0], "y1");
     close(s.x(), &[0.75, 0.25], "x1");
 }
@@ -301,7 +357,11 @@ fn short_step_guards() {
 fn zero_smoothing_needs_strong_concavity() {
     let q = tiny(simplex(), simplex(), [0.0, 0.0]); // mu = 0
     let k = q.constants();
-    for alg in [PaperAlgorithm::LmoLmo, PaperAlgorithm::LmoPo, PaperAlgorithm::PoLmo] {
+    for alg in [
+        PaperAlgorithm::LmoLmo,
+        PaperAlgorithm::LmoPo,
+        PaperAlgorithm::PoLmo,
+    ] {
         let e = DualSmoothing::new(alg, harmonic(), Schedule::Zero, &k)
             .err()
             .expect("C = 0 with mu = 0 must be rejected");
@@ -326,7 +386,9 @@ fn zero_smoothing_needs_strong_concavity() {
 #[test]
 fn registry_rejects_what_an_algorithm_does_not_take() {
     let q = tiny(simplex(), simplex(), [0.0, 0.0]);
-    let e = registry::build("nope", &q, &Options::default()).err().unwrap();
+    let e = registry::build("nope", &q, &Options::default())
+        .err()
+        .unwrap();
     assert!(e.to_string().contains("unknown algorithm"), "{e}");
     let a = Options {
         a: Some(0.5),
@@ -340,7 +402,9 @@ fn registry_rejects_what_an_algorithm_does_not_take() {
     };
     assert!(registry::build("lmo-lmo", &q, &h).is_err());
     // R-PDCG needs a strongly convex Y
-    let e = registry::build("r-pdcg", &q, &Options::default()).err().unwrap();
+    let e = registry::build("r-pdcg", &q, &Options::default())
+        .err()
+        .unwrap();
     assert!(e.to_string().contains("strongly convex"), "{e}");
     // beta_t = 0 case with C > 0 but no exponent
     let inst = spec("quadratic/nc-sc:dx=3,dy=2,seed=1");
@@ -349,6 +413,12 @@ fn registry_rejects_what_an_algorithm_does_not_take() {
         ..Default::default()
     };
     assert!(registry::build("lmo-lmo", inst.problem.as_ref(), &c).is_err());
+    let both = Options {
+        a: Some(0.5),
+        tau: Some(harmonic()),
+        ..Default::default()
+    };
+    assert!(registry::build("lmo-lmo", &q, &both).is_err());
     let bad = Options {
         a: Some(f64::NAN),
         ..Default::default()
@@ -402,7 +472,11 @@ fn check_run(
         } else if lmo_x && !(0.0..=1.0).contains(&v.info.tau) {
             violation = Some(format!("tau_{t} = {} outside [0,1]", v.info.tau));
         } else if v.info.beta > last_beta {
-            violation = Some(format!("beta_{t} = {} > beta_{} = {last_beta}", v.info.beta, t - 1));
+            violation = Some(format!(
+                "beta_{t} = {} > beta_{} = {last_beta}",
+                v.info.beta,
+                t - 1
+            ));
         }
         last_beta = v.info.beta;
     };
@@ -447,8 +521,15 @@ fn long_runs_on_every_setting_keep_invariants_and_oracle_counts() {
                         continue;
                     }
                 };
-                check_run(p, &inst.x0, &inst.y0, built.solver.as_mut(), info.name, iters)
-                    .unwrap_or_else(|e| panic!("{} on {g}: {e}", info.name));
+                check_run(
+                    p,
+                    &inst.x0,
+                    &inst.y0,
+                    built.solver.as_mut(),
+                    info.name,
+                    iters,
+                )
+                .unwrap_or_else(|e| panic!("{} on {g}: {e}", info.name));
                 ran += 1;
             }
         }
@@ -477,7 +558,9 @@ fn negative_control_an_extra_projection_breaks_the_count_check() {
     let e = check_run(p, &inst.x0, &inst.y0, &mut bad, "lmo-lmo", 200).unwrap_err();
     assert!(e.contains("proj_x: expected 0, got 200"), "{e}");
     // an LMO-PO run does not pass for LMO-LMO either (one projection on Y per iteration)
-    let mut lmo_po = registry::build("lmo-po", p, &Options::default()).unwrap().solver;
+    let mut lmo_po = registry::build("lmo-po", p, &Options::default())
+        .unwrap()
+        .solver;
     assert!(check_run(p, &inst.x0, &inst.y0, lmo_po.as_mut(), "lmo-lmo", 50).is_err());
 }
 
@@ -583,7 +666,11 @@ fn checkpoints_follow_the_rule_and_include_the_last_iterate() {
             .solver;
         let mut c = RunConfig::new(n);
         c.checkpoints = rule;
-        run(&inst, s.as_mut(), &c).checkpoints.iter().map(|c| c.t).collect()
+        run(&inst, s.as_mut(), &c)
+            .checkpoints
+            .iter()
+            .map(|c| c.t)
+            .collect()
     };
     assert_eq!(ts(CheckpointRule::Log2, 10), [0, 1, 2, 4, 8, 10]);
     assert_eq!(ts(CheckpointRule::Log2, 8), [0, 1, 2, 4, 8]);
@@ -604,7 +691,10 @@ fn checkpoint_measures_are_those_of_the_iterate_with_beta_t() {
     let m = saddlefw::measures::evaluate(p, s.x(), s.y(), s.beta_at(4), &inst.y0, 0.5);
     let last = trace.last().unwrap();
     assert_eq!((last.t, last.beta), (4, 5f64.powf(-1.0 / 6.0)));
-    assert_eq!((last.gx_lmo, last.gx_po, last.gy, last.h), (m.gx_lmo, m.gx_po, m.gy, m.h));
+    assert_eq!(
+        (last.gx_lmo, last.gx_po, last.gy, last.h),
+        (m.gx_lmo, m.gx_po, m.gy, m.h)
+    );
     // the first checkpoint is the start: G_Y^LMO at (x0, y0)
     let g0 = saddlefw::measures::gy_lmo(p, &inst.x0, &inst.y0);
     assert_eq!(trace.checkpoints[0].gy_lmo, g0);
@@ -649,7 +739,11 @@ impl SaddleProblem for Poisoned {
     }
     fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
         self.q.grad_x(x, y, out);
-        if self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= self.after {
+        if self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            >= self.after
+        {
             out[0] = f64::NAN;
         }
     }
@@ -739,16 +833,18 @@ fn schedule_strategy() -> impl Strategy<Value = Schedule> {
             num.clone(),
             (num.clone(), num.clone(), pos)
         )
-            .prop_map(|(f, big_a, a, b, c, (lxx, lyx, mu))| Schedule::PoLmo(PoLmoTau {
-                factor: f,
-                big_a,
-                a,
-                b,
-                c,
-                lxx,
-                lyx,
-                mu
-            })),
+            .prop_map(
+                |(f, big_a, a, b, c, (lxx, lyx, mu))| Schedule::PoLmo(PoLmoTau {
+                    factor: f,
+                    big_a,
+                    a,
+                    b,
+                    c,
+                    lxx,
+                    lyx,
+                    mu
+                })
+            ),
     ]
 }
 
@@ -819,7 +915,11 @@ fn po_lmo_schedule_formula_and_c_zero_repair() {
     };
     let p = PoLmoTau::new(0.2, 1.5, 0.5, 0.25, 2.0, &k).unwrap();
     // tau_3 = 0.2 / (1.5 * 4^0.5 + 5 + 13 * 9 * 4^0.25 / 4)
-    close1(p.at(3), 0.2 / (3.0 + 5.0 + 117.0 * 2f64.sqrt() / 4.0), "tau_3");
+    close1(
+        p.at(3),
+        0.2 / (3.0 + 5.0 + 117.0 * 2f64.sqrt() / 4.0),
+        "tau_3",
+    );
     let r = PoLmoTau::new(0.75, 1.0, 0.5, 0.25, 0.0, &k).unwrap();
     // C = 0: 13 Lyx^2/(2 mu) = 117
     close1(r.at(0), 0.75 / (1.0 + 5.0 + 117.0), "tau_0 repaired");
@@ -841,13 +941,34 @@ fn g1_is_not_guaranteed_positive_for_b_one_third() {
         dy: 1.0,
     };
     let p = PoLmoTau::new(0.2, 1e-9, 2.0 / 3.0, 1.0 / 3.0, 1.0, &k).unwrap();
-    let g1 = g_constant(GKind::G1, &Schedule::PoLmo(p), &p.beta(), 0.0, 1.0, 0.0, 100);
+    let g1 = g_constant(
+        GKind::G1,
+        &Schedule::PoLmo(p),
+        &p.beta(),
+        0.0,
+        1.0,
+        0.0,
+        100,
+    );
     assert!(g1 < 0.0 && g1 > -0.003, "G_1 = {g1}");
     // the t = 0 term with A = 1e-9 differs from the A -> 0 limit by O(A)
-    assert!((g1 - (0.25 - 2f64.powf(1.0 / 3.0) / 5.0)).abs() < 1e-8, "G_1 = {g1}");
+    assert!(
+        (g1 - (0.25 - 2f64.powf(1.0 / 3.0) / 5.0)).abs() < 1e-8,
+        "G_1 = {g1}"
+    );
     // with b = 0.3 < log2(5/4) it is positive
     let p = PoLmoTau::new(0.2, 1e-9, 2.0 / 3.0, 0.3, 1.0, &k).unwrap();
-    assert!(g_constant(GKind::G1, &Schedule::PoLmo(p), &p.beta(), 0.0, 1.0, 0.0, 100) > 0.0);
+    assert!(
+        g_constant(
+            GKind::G1,
+            &Schedule::PoLmo(p),
+            &p.beta(),
+            0.0,
+            1.0,
+            0.0,
+            100
+        ) > 0.0
+    );
 }
 
 #[test]
@@ -856,10 +977,11 @@ fn theorem_table_covers_every_algorithm_and_setting() {
     let algos = ["lmo-lmo", "lmo-po", "po-lmo"];
     for a in algos {
         for s in Setting::all() {
-            let (case, note) = theorem_case(a, &s.to_string())
-                .unwrap_or_else(|| panic!("no case for {a} {s}"));
+            let (case, note) =
+                theorem_case(a, &s.to_string()).unwrap_or_else(|| panic!("no case for {a} {s}"));
             assert_eq!(case.algorithm, a);
-            let fallback = (a == "lmo-po" && s.sc_y) || (a == "po-lmo" && s.to_string() == "c-c+sc");
+            let fallback =
+                (a == "lmo-po" && s.sc_y) || (a == "po-lmo" && s.to_string() == "c-c+sc");
             assert_eq!(note.is_some(), fallback, "{a} {s}");
             // beta_t = 0 exactly in the strongly concave settings
             assert_eq!(case.b.is_none(), s.strongly_concave, "{a} {s}");
@@ -889,7 +1011,10 @@ fn defaults_follow_the_theorem_case_of_the_setting() {
     let b = registry::build("po-lmo", inst.problem.as_ref(), &Options::default()).unwrap();
     let g = b.g.expect("G reported");
     assert_eq!(g.kind, GKind::G2);
-    assert!(b.solver.schedule().starts_with("tau=po-lmo(f=0.75,A=1,a=0.6,b=0.2,C=1,"));
+    assert!(b
+        .solver
+        .schedule()
+        .starts_with("tau=po-lmo(f=0.75,A=1,a=0.6,b=0.2,C=1,"));
     close1(b.default_sigma, g.tau.at(0), "sigma = tau_0");
     // overrides
     let o = Options {

@@ -4,7 +4,8 @@
 use saddlefw::problems::Constants;
 use saddlefw::theorems::{
     builtin, load_table, parse_table, quantity_series, quantity_series_at, running_means,
-    Aggregate, Algorithm, IterMeasures, Measure, MhatOf, Schedule, Side, CHECKPOINTS_PER_DECADE,
+    Aggregate, Algorithm, IterMeasures, Measure, MhatOf, ScheduleSpec, Side,
+    CHECKPOINTS_PER_DECADE,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -92,7 +93,7 @@ fn exponents_and_schedules_match_claims_md() {
             );
             assert_eq!(ec == 0.0, b == 0.0, "{id}: C = 0 exactly for beta_t = 0");
             assert_eq!(
-                matches!(e.schedule, Schedule::PoLmoAppendix(_)),
+                matches!(e.schedule, ScheduleSpec::PoLmoAppendix(_)),
                 row >= 13,
                 "{id}"
             );
@@ -432,6 +433,7 @@ fn running_means_are_compensated() {
 
 #[test]
 fn schedules_evaluate_as_documented() {
+    // The table's schedules resolve into the solvers' Schedule (one implementation).
     let k = Constants {
         lxx: 2.0,
         lyx: 1.0,
@@ -442,27 +444,50 @@ fn schedules_evaluate_as_documented() {
         dy: 1.0,
     };
     let t = builtin();
-    let s = &t
-        .iter()
-        .find(|e| e.id == "lmo-lmo/nc-c/primal")
-        .unwrap()
-        .schedule;
-    assert_eq!(s.tau(0, &k), 1.0);
-    assert!((s.tau(63, &k) - 64f64.powf(-5.0 / 6.0)).abs() < 1e-15);
-    assert!((s.beta(63) - 64f64.powf(-1.0 / 6.0)).abs() < 1e-15);
+    let get = |id: &str| {
+        t.iter()
+            .find(|e| e.id == id)
+            .unwrap()
+            .schedule
+            .resolve(&k)
+            .unwrap()
+    };
+    let s = get("lmo-lmo/nc-c/primal");
+    assert_eq!(s.tau.at(0), 1.0);
+    assert!((s.tau.at(63) - 64f64.powf(-5.0 / 6.0)).abs() < 1e-15);
+    assert!((s.beta.at(63) - 64f64.powf(-1.0 / 6.0)).abs() < 1e-15);
+    assert_eq!(s.tau.to_string(), "anytime(c=1,a=0.8333333333333334)");
     // PO-LMO appendix schedule, C > 0: tau_0 = 1/5 (A + 5 Lxx/2 + 13 Lyx^2/(2C))^-1
-    let s = &t
-        .iter()
-        .find(|e| e.id == "po-lmo/nc-c/primal")
-        .unwrap()
-        .schedule;
-    assert!((s.tau(0, &k) - 0.2 / (1.0 + 5.0 + 6.5)).abs() < 1e-15);
+    let s = get("po-lmo/nc-c/primal");
+    assert!((s.tau.at(0) - 0.2 / (1.0 + 5.0 + 6.5)).abs() < 1e-15);
     // C = 0 repair: 13 Lyx^2/(2 mu)
-    let s = &t
-        .iter()
-        .find(|e| e.id == "po-lmo/c-sc+sc/dual")
-        .unwrap()
-        .schedule;
-    assert!((s.tau(0, &k) - 0.75 / (1.0 + 5.0 + 13.0)).abs() < 1e-15);
-    assert_eq!(s.beta(10), 0.0);
+    let s = get("po-lmo/c-sc+sc/dual");
+    assert!((s.tau.at(0) - 0.75 / (1.0 + 5.0 + 13.0)).abs() < 1e-15);
+    assert_eq!(s.beta.at(10), 0.0);
+    assert_eq!(s.beta, saddlefw::solvers::Schedule::Zero);
+    // the appendix schedule is undefined for C = 0 with mu = 0
+    let k0 = Constants { mu: 0.0, ..k };
+    let e = t.iter().find(|e| e.id == "po-lmo/c-sc+sc/dual").unwrap();
+    assert!(e.schedule.resolve(&k0).is_err());
+}
+
+/// The table's schedules agree with the solvers' default schedules per theorem case (the
+/// two tables are kept in two places: fixtures/theorems.json and solvers::schedule).
+#[test]
+fn table_schedules_match_the_solvers_defaults() {
+    use saddlefw::solvers::schedule::THEOREM_CASES;
+    for e in builtin() {
+        let c = THEOREM_CASES
+            .iter()
+            .find(|c| c.algorithm == e.algorithm.name() && c.setting == e.setting)
+            .unwrap_or_else(|| panic!("{}: no solver default", e.id));
+        let (a, b, cc) = e.schedule.abc();
+        assert_eq!(a, c.a, "{}", e.id);
+        assert_eq!(if cc == 0.0 { None } else { Some(b) }, c.b, "{}", e.id);
+        assert!(
+            e.label.starts_with(c.label.split(' ').next().unwrap()),
+            "{}",
+            e.id
+        );
+    }
 }

@@ -216,6 +216,7 @@ fn run_with(series: Vec<(u64, f64)>) -> verify::InstanceRun {
         mhat: None,
         series,
         envelope_series: Vec::new(),
+        po_lmo_g: None,
         time_s: 0.0,
     }
 }
@@ -358,11 +359,8 @@ fn verify_attaches_a_tightness_row_to_every_entry() {
 #[test]
 fn a_stored_violation_is_disputed_not_hidden() {
     let table = builtin();
-    let (id, mut f) = fixtures()
-        .into_iter()
-        .find(|(id, _)| id == "lmo-po/nc-c/dual")
-        .or_else(|| fixtures().into_iter().next())
-        .unwrap();
+    let id = "lmo-po/nc-c/dual".to_string();
+    let mut f = fixtures().remove(&id).unwrap();
     let dir = tempfile::tempdir().unwrap();
     // Pretend the search proved a violation, and make the run violate by slowing it down.
     f.violated = true;
@@ -373,22 +371,20 @@ fn a_stored_violation_is_disputed_not_hidden() {
     let r = verify::run(&table, &opts).unwrap();
     let e = &r.entries[0];
     let h = e.hard.as_ref().unwrap();
-    if h.rate_verdict == Verdict::Fail {
-        assert!(h.disputed);
-        assert_ne!(e.verdict, Verdict::Pass);
-        assert!(e.notes.iter().any(|n| n.contains("violated") && n.contains(&h.fixture)));
-    }
+    assert_eq!(h.rate_verdict, Verdict::Fail, "precondition: the slowed run violates");
+    assert!(h.disputed);
+    assert_ne!(e.verdict, Verdict::Pass);
+    assert!(e.notes.iter().any(|n| n.contains("violated") && n.contains(&h.fixture)));
+    assert!(e.tightness.as_ref().unwrap().disputed);
     // Without the stored violation the same failure gates.
     f.violated = false;
     std::fs::write(dir.path().join(tightness::fixture_file(&id)), f.to_json()).unwrap();
     let r = verify::run(&table, &opts).unwrap();
     let e = &r.entries[0];
     let h = e.hard.as_ref().unwrap();
-    if h.rate_verdict == Verdict::Fail {
-        assert!(!h.disputed);
-        assert_eq!(e.verdict, Verdict::Fail);
-        assert!(e.failed_gates.contains(&"hard-rate".to_string()), "{:?}", e.failed_gates);
-    }
+    assert!(!h.disputed);
+    assert_eq!(e.verdict, Verdict::Fail);
+    assert!(e.failed_gates.contains(&"hard-rate".to_string()), "{:?}", e.failed_gates);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -398,9 +394,9 @@ fn a_stored_violation_is_disputed_not_hidden() {
 /// The mildly slowed variant of each algorithm (a schedule change of the real solver,
 /// [`Control`]) and the entry whose hard instance catches it.
 const SLOWED: [(&str, &str, &str); 3] = [
-    ("lmo-lmo", "tau-exponent+0.15", "lmo-lmo/nc-c/dual"),
-    ("lmo-po", "beta-exponent-0.1", "lmo-po/nc-c/dual"),
-    ("po-lmo", "beta-exponent-0.1", "po-lmo/nc-c/dual"),
+    ("lmo-lmo", "tau-exponent+0.15", "lmo-lmo/c-sc+sc/primal"),
+    ("lmo-po", "tau-exponent+0.15", "lmo-po/c-sc/primal"),
+    ("po-lmo", "beta-exponent-0.1", "po-lmo/nc-c+sc/dual"),
 ];
 
 /// Random instances (quick tier, the CI gate): every rate gate of the algorithm passes.

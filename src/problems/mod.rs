@@ -230,6 +230,9 @@ impl<P: SaddleProblem + ?Sized> SaddleProblem for Box<P> {
     fn known_saddle(&self) -> Option<(Vec<f64>, Vec<f64>)> {
         (**self).known_saddle()
     }
+    fn assumptions(&self) -> Assumptions {
+        (**self).assumptions()
+    }
     fn y_star(&self, x: &[f64], beta: f64, y0: &[f64]) -> InnerMax {
         (**self).y_star(x, beta, y0)
     }

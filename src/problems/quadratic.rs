@@ -76,7 +76,13 @@ impl Quadratic {
                 format!("must be positive semidefinite (smallest eigenvalue {lmin_c:.3e})"),
             ));
         }
-        let mu = lmin_c.max(0.0);
+        // an eigenvalue below the solver's resolution (SYM_TOL of the scale) is zero: a singular
+        // C must not be declared strongly concave on the strength of a rounding error
+        let mu = if lmin_c > SYM_TOL * scale_c {
+            lmin_c
+        } else {
+            0.0
+        };
         let convex = lmin_a >= -SYM_TOL * lxx.max(1.0);
         let lyx = spectral_norm(&b, dy, dx);
         let isotropic = {
@@ -87,7 +93,8 @@ impl Quadratic {
                     c[i * dy + j] == want
                 })
             });
-            if iso {
+            // a (tolerated) negative isotropic C would make the y-model convex: no closed form
+            if iso && d >= 0.0 {
                 Some(d)
             } else {
                 None
@@ -263,6 +270,43 @@ pub struct QuadraticFile {
     pub y0: Vec<f64>,
 }
 
+/// The key of the top-level JSON object member that contains position (`line`, `column`),
+/// both 1-based as reported by serde_json, so that parse errors (an overflowing number such
+/// as `1e999`, an unknown set kind) name the field they occur in.
+fn top_level_field(text: &str, line: usize, column: usize) -> Option<String> {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            offset += column.min(l.len());
+            break;
+        }
+        offset += l.len();
+    }
+    let bytes = text.as_bytes();
+    let (mut depth, mut key, mut i) = (0usize, None, 0usize);
+    while i < bytes.len().min(offset) {
+        match bytes[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                let end = i.min(bytes.len());
+                let rest = text.get(end + 1..).unwrap_or("").trim_start();
+                if depth == 1 && rest.starts_with(':') && end <= offset {
+                    key = text.get(start..end).map(str::to_string);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    key
+}
+
 /// Tolerance for "x0 in X" and "y0 in Y" when loading a file.
 pub const START_TOL: f64 = 1e-9;
 
@@ -270,11 +314,12 @@ impl QuadraticFile {
     /// Parses JSON text; `input` names the source in errors (with line and column).
     pub fn parse(text: &str, input: &str) -> Result<Self> {
         serde_json::from_str(text).map_err(|e| {
-            Error::input(
-                input,
-                format!("line {} column {}", e.line(), e.column()),
-                e.to_string(),
-            )
+            let at = format!("line {} column {}", e.line(), e.column());
+            let location = match top_level_field(text, e.line(), e.column()) {
+                Some(field) => format!("field {field:?} ({at})"),
+                None => at,
+            };
+            Error::input(input, location, e.to_string())
         })
     }
 

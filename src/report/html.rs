@@ -135,7 +135,7 @@ pub fn verdict_badge(v: Verdict) -> String {
     };
     format!(
         "<span class=\"verdict verdict-{}\">{sym} {text}</span>",
-        v.as_str()
+        verdict_name(v)
     )
 }
 
@@ -289,7 +289,7 @@ pub fn verify_page(
              <td>{q}</td><td class=\"num\">{p}</td><td class=\"num\">{ph}</td><td class=\"num\">{env}</td>\
              <td class=\"verdict-cell\">{badge}</td><td class=\"mono\">{label}</td>\
              <td><a href=\"#{id}\">plots &#8595;</a></td></tr>",
-            v = e.verdict.as_str(),
+            v = verdict_name(e.verdict),
             id = escape(id),
             n = i + 1,
             alg = escape(&e.algorithm),
@@ -398,7 +398,7 @@ fn entry_section(e: &RateEntry, id: &str) -> String {
     let _ = write!(
         s,
         "<article class=\"entry verdict-box-{v}\" id=\"{id}\"><h3>{badge} &#160;{alg} &#183; {set} &#8212; {q}</h3>",
-        v = e.verdict.as_str(),
+        v = verdict_name(e.verdict),
         id = escape(id),
         badge = verdict_badge(e.verdict),
         alg = escape(&e.algorithm),
@@ -643,12 +643,20 @@ fn run_legend(r: &RunSummary) -> String {
         let prov = r
             .provenance
             .as_deref()
-            .and_then(|p| p.split_whitespace().next())
-            .unwrap_or("provenance missing");
+            .map_or("provenance missing".to_string(), provenance_tag);
         format!("{} [{}]", r.algorithm, prov)
     } else {
         r.algorithm.clone()
     }
+}
+
+/// The weakest confidence label in a provenance string (GUESSED < RECONSTRUCTED <
+/// VERIFIED-2ND < VERIFIED, baselines.md), or its first words when it names none.
+pub fn provenance_tag(provenance: &str) -> String {
+    ["GUESSED", "RECONSTRUCTED", "VERIFIED-2ND", "VERIFIED"]
+        .iter()
+        .find(|k| provenance.contains(*k))
+        .map_or_else(|| provenance.chars().take(24).collect(), |k| k.to_string())
 }
 
 fn provenance_cell(r: &RunSummary) -> String {
@@ -828,7 +836,7 @@ pub fn experiment_page(meta: &Meta, exp: &ExperimentReport) -> String {
     body.push_str("</section>");
 
     // Table 3 column.
-    let col = table3_column(&exp.experiment);
+    let col = has_table3_column(&exp.experiment);
     let reference = |iters: &dyn Fn(&str) -> Option<f64>| iters("LMO-PO");
     let ours = |alg: &str| {
         exp.runs
@@ -851,7 +859,10 @@ pub fn experiment_page(meta: &Meta, exp: &ExperimentReport) -> String {
          <th class=\"num\">ratio to LMO-PO (this run)</th><th class=\"num\">ratio to LMO-PO (paper)</th>\
          <th>status</th></tr></thead><tbody>",
     );
-    let mut names: Vec<String> = PAPER_TABLE3.iter().map(|(n, _)| n.to_string()).collect();
+    let mut names: Vec<String> = crate::experiments::params::TABLE3
+        .iter()
+        .map(|r| r.algorithm.name().to_string())
+        .collect();
     for r in &exp.runs {
         if !names.iter().any(|n| n.eq_ignore_ascii_case(&r.algorithm)) {
             names.push(r.algorithm.clone());
@@ -867,9 +878,9 @@ pub fn experiment_page(meta: &Meta, exp: &ExperimentReport) -> String {
             _ => "n/a".to_string(),
         };
         let paper_cell = match (col, paper(n)) {
-            (Some(_), Some(v)) => format!("{v}"),
-            (Some(_), None) => "N/A".to_string(),
-            (None, _) => "n/a".to_string(),
+            (true, Some(v)) => format!("{v}"),
+            (true, None) if lmo_primal(n).is_some() => "N/A".to_string(),
+            _ => "n/a".to_string(),
         };
         let prov = match run {
             Some(r) => provenance_cell(r),

@@ -4,6 +4,7 @@
 //! Every optional field is `#[serde(default)]`, so a runner fills what it has and leaves the
 //! rest out; the page says "n/a" where a value is missing rather than inventing one.
 
+use crate::experiments::params::{Algorithm, PrimalOracle, TABLE3};
 use crate::problems::{Assumptions, Constants, Instance};
 use serde::{Deserialize, Serialize};
 
@@ -45,29 +46,16 @@ impl Series {
     }
 }
 
-/// The verdict of a one-sided rate gate (the theorems are upper bounds: faster decay passes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// The observed exponent is not significantly below the theorem's.
-    Pass,
-    /// The whole confidence interval lies below `p - tol` (or a regression/envelope gate failed).
-    Fail,
-    /// The quantity reached the floating-point floor before a fit window could be found.
-    Floor,
-    /// The paper's claim is contradicted by reproducible evidence; shown, never hidden.
-    Disputed,
-}
+/// The verdict of a one-sided rate gate: the one defined by the gate in [`crate::fit`].
+pub use crate::fit::Verdict;
 
-impl Verdict {
-    /// Lower-case name, as in verify.json and in CSS classes (`verdict-pass`, ...).
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Verdict::Pass => "pass",
-            Verdict::Fail => "fail",
-            Verdict::Floor => "floor",
-            Verdict::Disputed => "disputed",
-        }
+/// Lower-case name of a verdict, as in verify.json and in CSS classes (`verdict-pass`, ...).
+pub fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Pass => "pass",
+        Verdict::Fail => "fail",
+        Verdict::Floor => "floor",
+        Verdict::Disputed => "disputed",
     }
 }
 
@@ -429,52 +417,38 @@ pub fn format_utc(secs: u64) -> String {
     )
 }
 
-/// The paper's Table 3 (`table:iters`, claims.md 6.4): iterations completed within the time
-/// limit on DL, RCV1 and NEWS20 (None: N/A in the paper). Absolute counts depend on the
-/// paper's unstated hardware; only ratios between methods are comparable.
-pub const PAPER_TABLE3: [(&str, [Option<u64>; 3]); 7] = [
-    ("SP-FW", [Some(48466), Some(467), Some(315)]),
-    ("AGP", [Some(20997), Some(387), Some(302)]),
-    ("R-PDCG", [Some(46688), None, None]),
-    ("CG-RPGA", [Some(47036), Some(464), Some(317)]),
-    ("LMO-LMO", [Some(42016), Some(453), Some(313)]),
-    ("LMO-PO", [Some(46678), Some(467), Some(319)]),
-    ("PO-LMO", [Some(21991), Some(386), Some(305)]),
-];
+/// The experiment algorithm called `name` (case-insensitive, `_` for `-`).
+fn experiment_algorithm(name: &str) -> Option<Algorithm> {
+    let norm = name.trim().to_ascii_uppercase().replace('_', "-");
+    Algorithm::ALL.into_iter().find(|a| a.name() == norm)
+}
 
-/// Column of [`PAPER_TABLE3`] for an experiment name (`dl`, `rcv1`, `news20`).
-pub fn table3_column(experiment: &str) -> Option<usize> {
+/// The paper's Table 3 count (`table:iters`, claims.md 6.4, data in
+/// [`crate::experiments::params::TABLE3`]) for `algorithm` on `experiment` (`dl`, `rcv1`,
+/// `news20`); `None` for the paper's N/A and for unknown names.
+pub fn paper_iterations(experiment: &str, algorithm: &str) -> Option<u64> {
+    let alg = experiment_algorithm(algorithm)?;
+    let row = TABLE3.iter().find(|r| r.algorithm == alg)?;
     match experiment.to_ascii_lowercase().as_str() {
-        "dl" => Some(0),
-        "rcv1" => Some(1),
-        "news20" => Some(2),
+        "dl" => Some(row.dl),
+        "rcv1" => row.rcv1,
+        "news20" => row.news20,
         _ => None,
     }
 }
 
-/// The paper's Table 3 count for `algorithm` on `experiment`.
-pub fn paper_iterations(experiment: &str, algorithm: &str) -> Option<u64> {
-    let col = table3_column(experiment)?;
-    let norm = algorithm.trim().to_ascii_uppercase().replace('_', "-");
-    PAPER_TABLE3
-        .iter()
-        .find(|(name, _)| *name == norm)
-        .and_then(|(_, row)| row[col])
+/// Whether Table 3 has a column for `experiment`.
+pub fn has_table3_column(experiment: &str) -> bool {
+    matches!(
+        experiment.to_ascii_lowercase().as_str(),
+        "dl" | "rcv1" | "news20"
+    )
 }
 
 /// Whether an algorithm takes a linear-minimisation step on the primal (the paper's L753 claim
-/// compares LMO-primal against PO-primal methods).
+/// compares LMO-primal against PO-primal methods); `None` for unknown names.
 pub fn lmo_primal(algorithm: &str) -> Option<bool> {
-    match algorithm
-        .trim()
-        .to_ascii_uppercase()
-        .replace('_', "-")
-        .as_str()
-    {
-        "SP-FW" | "R-PDCG" | "CG-RPGA" | "LMO-LMO" | "LMO-PO" => Some(true),
-        "AGP" | "PO-LMO" => Some(false),
-        _ => None,
-    }
+    experiment_algorithm(algorithm).map(|a| a.primal_oracle() == PrimalOracle::Lmo)
 }
 
 /// The paper's Table 3 claim (L753): LMO on the primal "consistently allows more iterations"

@@ -7,13 +7,13 @@ use std::sync::Mutex;
 
 /// Default relative residual tolerance of the iterative top singular pair.
 pub const NUCLEAR_LMO_TOL: f64 = 1e-12;
-/// Power iterations before the exact Jacobi SVD takes over.
+/// Lanczos steps (products with A and A^T) before the exact Jacobi SVD takes over.
 pub const NUCLEAR_LMO_MAX_ITER: usize = 300;
 
 /// The nuclear-norm ball `{X in R^{rows x cols} : ||X||_* <= radius}`.
 ///
 /// LMO: `-r u_1 v_1^T` with `(u_1, v_1)` the top singular pair of the gradient, computed by
-/// warm-started power iteration (relative residual <= `tol`) with an exact Jacobi-SVD fallback.
+/// warm-started Lanczos iteration (relative residual <= `tol`) with an exact Jacobi-SVD fallback.
 /// Projection: SVD, then projection of the singular values onto `{s >= 0, sum s <= r}`.
 /// Diameter `2r` (Frobenius). Not strongly convex unless `rows == 1` or `cols == 1`, where it
 /// is an l2 ball (alpha = 1/r).
@@ -41,10 +41,10 @@ impl Clone for NuclearBall {
 impl NuclearBall {
     /// A nuclear-norm ball of `rows x cols` matrices with `radius > 0`.
     pub fn new(rows: usize, cols: usize, radius: f64) -> crate::Result<Self> {
-        if rows == 0 || cols == 0 {
+        if rows == 0 || cols == 0 || rows.checked_mul(cols).is_none() {
             return Err(crate::Error::invalid(
                 "nuclear_ball shape",
-                format!("rows and cols must be at least 1 (got {rows} x {cols})"),
+                format!("rows and cols must be at least 1 and rows * cols must fit in memory (got {rows} x {cols})"),
             ));
         }
         Ok(NuclearBall {
@@ -150,10 +150,10 @@ pub struct UnitColumns {
 impl UnitColumns {
     /// Column-bounded matrices of shape `rows x cols` with column radius `radius > 0`.
     pub fn new(rows: usize, cols: usize, radius: f64) -> crate::Result<Self> {
-        if rows == 0 || cols == 0 {
+        if rows == 0 || cols == 0 || rows.checked_mul(cols).is_none() {
             return Err(crate::Error::invalid(
                 "unit_columns shape",
-                format!("rows and cols must be at least 1 (got {rows} x {cols})"),
+                format!("rows and cols must be at least 1 and rows * cols must fit in memory (got {rows} x {cols})"),
             ));
         }
         Ok(UnitColumns {

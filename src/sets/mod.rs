@@ -26,7 +26,7 @@ pub use boxset::BoxSet;
 pub use matrix::{NuclearBall, UnitColumns};
 pub use polytope::{L1Ball, Simplex};
 pub use product::Product;
-pub use spec::SetSpec;
+pub use spec::{Bound, SetSpec};
 
 /// A compact convex set with exact oracles.
 ///

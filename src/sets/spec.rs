@@ -127,7 +127,7 @@ impl SetSpec {
                 Box::new(BoxSet::new(l, u).map_err(named)?)
             }
             SetSpec::NuclearBall { rows, cols, radius } => {
-                if rows * cols != n {
+                if rows.checked_mul(*cols) != Some(n) {
                     return Err(crate::Error::invalid(
                         field,
                         format!("nuclear_ball {rows}x{cols} does not match dimension {n}"),
@@ -136,7 +136,7 @@ impl SetSpec {
                 Box::new(NuclearBall::new(*rows, *cols, *radius).map_err(named)?)
             }
             SetSpec::UnitColumns { rows, cols, radius } => {
-                if rows * cols != n {
+                if rows.checked_mul(*cols) != Some(n) {
                     return Err(crate::Error::invalid(
                         field,
                         format!("unit_columns {rows}x{cols} does not match dimension {n}"),
@@ -146,7 +146,11 @@ impl SetSpec {
             }
             SetSpec::Product { parts } => {
                 let dims: Vec<Option<usize>> = parts.iter().map(|p| p.fixed_dim()).collect();
-                let known: usize = dims.iter().flatten().sum();
+                let known = dims
+                    .iter()
+                    .flatten()
+                    .try_fold(0usize, |acc, d| acc.checked_add(*d))
+                    .unwrap_or(usize::MAX);
                 let unknown = dims.iter().filter(|d| d.is_none()).count();
                 if unknown > 1 || (unknown == 0 && known != n) || known > n {
                     return Err(crate::Error::invalid(
@@ -175,9 +179,11 @@ impl SetSpec {
                 _ => None,
             }),
             SetSpec::NuclearBall { rows, cols, .. } | SetSpec::UnitColumns { rows, cols, .. } => {
-                Some(rows * cols)
+                rows.checked_mul(*cols)
             }
-            SetSpec::Product { parts } => parts.iter().map(|p| p.fixed_dim()).sum(),
+            SetSpec::Product { parts } => parts
+                .iter()
+                .try_fold(0usize, |acc, p| acc.checked_add(p.fixed_dim()?)),
         }
     }
 }

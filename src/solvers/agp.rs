@@ -66,13 +66,15 @@ impl AgpParams {
             if !(eta.is_finite() && eta > 0.0) {
                 return Err(Error::invalid(
                     "agp",
-                    format!("Xu Thm 3.1 gives a primal parameter eta = {eta}: not a positive number"),
+                    format!(
+                        "Xu Thm 3.1 gives a primal parameter eta = {eta}: not a positive number"
+                    ),
                 ));
             }
             return Ok(AgpParams::StronglyConcave { rho, eta });
         }
         let ly = k.lyx;
-        if !(ly > 0.0) {
+        if ly.is_nan() || ly <= 0.0 {
             return Err(Error::invalid(
                 "agp",
                 "Xu Thm 3.2 needs L_yx > 0 (Assumption 1 (iv))",

@@ -12,7 +12,7 @@
 //!     y_{k+1} = dual step (R-PDCG: FW step with sigma_k; CG-RPGA: P_Y(y_k + sigma g_k))
 //!     x_{k+1} = x_k + tau (LMO_X(grad_x L(x_k, y_{k+1})) - x_k)
 //! ```
-//! `tau` is clipped to [0,1] like every LMO step here.
+//! `tau` is clipped to `[0,1]` like every LMO step here.
 
 use super::steps;
 use super::{Solver, StepInfo};
@@ -161,7 +161,11 @@ impl Solver for Boroun {
             }
             DualRule::ProjectedAscent { sigma } => format!("sigma=const({})", n(sigma)),
         };
-        format!("tau=const({}); mu=const({}); {dual}", n(self.tau()), n(self.mu))
+        format!(
+            "tau=const({}); mu=const({}); {dual}",
+            n(self.tau()),
+            n(self.mu)
+        )
     }
     fn provenance(&self) -> &'static str {
         self.provenance

@@ -22,7 +22,7 @@ pub mod smoothing;
 pub mod sp_fw;
 pub mod steps;
 
-pub use registry::{AlgorithmInfo, Built, OracleProfile, Options};
+pub use registry::{AlgorithmInfo, Built, Options, OracleProfile};
 pub use schedule::Schedule;
 pub use smoothing::{DualSmoothing, Fault, Oracle};
 
@@ -35,7 +35,7 @@ pub struct StepInfo {
     pub tau: f64,
     /// Smoothing beta_t used in the dual gradient (0 when none).
     pub beta: f64,
-    /// Dual step gamma_t actually taken (in [0,1] for LMO steps; 1/(Lyy+beta_t) for PO steps).
+    /// Dual step gamma_t actually taken (in `[0,1]` for LMO steps; 1/(Lyy+beta_t) for PO steps).
     pub gamma: f64,
 }
 

@@ -142,6 +142,25 @@ impl AlgorithmInfo {
                 ));
             }
         }
+        for (explicit, flag, others) in [
+            (
+                options.tau.is_some(),
+                "--tau-schedule",
+                [("--a", options.a), ("--tau0", options.tau0)],
+            ),
+            (
+                options.beta.is_some(),
+                "--beta-schedule",
+                [("--b", options.b), ("--beta0", options.beta0)],
+            ),
+        ] {
+            if let Some((other, _)) = others.iter().find(|(_, v)| explicit && v.is_some()) {
+                return Err(Error::invalid(
+                    flag,
+                    format!("cannot be combined with {other} (the schedule is given in full)"),
+                ));
+            }
+        }
         if options.horizon == Some(0) {
             return Err(Error::invalid("--horizon", "K must be at least 1"));
         }
@@ -149,7 +168,14 @@ impl AlgorithmInfo {
     }
 }
 
-const PAPER_FLAGS: &[&str] = &["--a", "--b", "--beta0", "--tau0", "--tau-schedule", "--beta-schedule"];
+const PAPER_FLAGS: &[&str] = &[
+    "--a",
+    "--b",
+    "--beta0",
+    "--tau0",
+    "--tau-schedule",
+    "--beta-schedule",
+];
 const HORIZON_FLAGS: &[&str] = &["--tau0", "--beta0", "--horizon"];
 
 const fn profile(lmo_x: u64, lmo_y: u64, proj_x: u64, proj_y: u64) -> OracleProfile {
@@ -220,7 +246,9 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
             let params = AgpParams::paper(&p.constants())?;
             let note = match params {
                 AgpParams::Concave { .. } => "mu = 0: Xu Thm 3.2 parameters (DL values)",
-                AgpParams::StronglyConcave { .. } => "mu > 0: Xu Thm 3.1 parameters (robust values)",
+                AgpParams::StronglyConcave { .. } => {
+                    "mu > 0: Xu Thm 3.1 parameters (robust values)"
+                }
             };
             Ok(Built {
                 solver: Box::new(Agp::new(params)),
@@ -262,7 +290,8 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
     },
     AlgorithmInfo {
         name: "cg-rpga",
-        title: "CG-RPGA baseline: regularised projected dual ascent then primal CG step (horizon K)",
+        title:
+            "CG-RPGA baseline: regularised projected dual ascent then primal CG step (horizon K)",
         source: "Boroun et al. 2023, Algorithm 2",
         provenance: super::cg_rpga::PROVENANCE,
         profile: profile(1, 0, 0, 1),

@@ -308,9 +308,10 @@ impl FromStr for Schedule {
                     .split_once('=')
                     .ok_or_else(|| err(part, "expected key=value".into()))?;
                 let k = k.trim();
-                let i = keys.iter().position(|kk| *kk == k).ok_or_else(|| {
-                    err(k, format!("unknown key (expected {})", keys.join(", ")))
-                })?;
+                let i = keys
+                    .iter()
+                    .position(|kk| *kk == k)
+                    .ok_or_else(|| err(k, format!("unknown key (expected {})", keys.join(", "))))?;
                 if vals[i].is_some() {
                     return Err(err(k, "given twice".into()));
                 }
@@ -498,6 +499,7 @@ const fn case(
 /// The 19 theorem cases of claims.md Sec. 3.1 (rows 1-19), the single source of the default
 /// schedules. When a theorem allows any `C > 0` the defaults use `C = 1`; the PO-LMO rows use
 /// the appendix schedule with `A = 1` (factor 3/4 for the `+sc` rows, 1/5 otherwise).
+#[rustfmt::skip]
 pub const THEOREM_CASES: [TheoremCase; 19] = [
     case("lmo-lmo", "nc-c", "theorem:fw-fw-unified-nc-c-convergence (i) fw-fw:nc-c", 5.0 / 6.0, Some(1.0 / 6.0)),
     case("lmo-lmo", "nc-sc", "theorem:fw-fw-unified-nc-c-convergence (ii) fw-fw:nc-sc", 0.75, None),
@@ -569,7 +571,7 @@ pub struct Resolved {
 /// The defaults of Algorithms 1-3 for a problem, with the user's overrides applied.
 ///
 /// * `tau_t = tau0 (t+1)^-a` with `tau0 = 1` (`eq:fw-fw-stepsize`, `eq:fw-proj-stepsize`) for
-///   LMO-LMO and LMO-PO (the solver clips it to [0,1]);
+///   LMO-LMO and LMO-PO (the solver clips it to `[0,1]`);
 /// * PO-LMO: the appendix schedule [`PoLmoTau`] with `A = 1`, or `tau0 (t+1)^-a` (the main
 ///   text's `Theta(t^-a)`) when `tau0` is given;
 /// * `beta_t = C (t+1)^-b` with `C = 1` when the theorem allows any `C > 0`, `beta_t = 0`
@@ -726,7 +728,12 @@ pub fn resolve_paper(
     Ok(Resolved {
         tau,
         beta,
-        theorem_case: Some(case.label.to_string()),
+        // no theorem case is "used" when both schedules are given in full
+        theorem_case: if o.tau.is_some() && o.beta.is_some() {
+            None
+        } else {
+            Some(case.label.to_string())
+        },
         notes,
         g,
     })

@@ -11,7 +11,7 @@
 //! | PO-LMO | `alg:proj-fw` (L597-609) | `x_{t+1} = PO_X(x_t - tau_t grad_x L)` | as LMO-LMO |
 //!
 //! with `gamma_t = min{g_t^T(u_t - y_t)/((Lyy+beta_t)||u_t - y_t||^2), 1}` ([`steps::short_step`]).
-//! LMO primal steps use `tau_t` clipped to [0,1]. Construction requires `max{beta_t, mu} > 0`
+//! LMO primal steps use `tau_t` clipped to `[0,1]`. Construction requires `max{beta_t, mu} > 0`
 //! (L1474): a zero smoothing schedule with `mu = 0` is an error.
 //!
 //! ```
@@ -31,7 +31,7 @@
 
 use super::schedule::Schedule;
 use super::steps;
-use super::{StepInfo, Solver};
+use super::{Solver, StepInfo};
 use crate::problems::{Constants, SaddleProblem};
 use crate::{Error, Result};
 
@@ -201,8 +201,16 @@ impl Solver for DualSmoothing {
         self.algorithm.name()
     }
     fn init(&mut self, problem: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
-        assert_eq!(x0.len(), problem.x_set().dim(), "x0 has the wrong dimension");
-        assert_eq!(y0.len(), problem.y_set().dim(), "y0 has the wrong dimension");
+        assert_eq!(
+            x0.len(),
+            problem.x_set().dim(),
+            "x0 has the wrong dimension"
+        );
+        assert_eq!(
+            y0.len(),
+            problem.y_set().dim(),
+            "y0 has the wrong dimension"
+        );
         self.lyy = problem.constants().lyy;
         let (dx, dy) = (x0.len(), y0.len());
         self.x = x0.to_vec();

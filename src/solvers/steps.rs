@@ -43,7 +43,7 @@ pub fn smoothed_gradient(gy: &[f64], y: &[f64], y0: &[f64], beta: f64, out: &mut
 
 /// The dual step size of `alg:fw-fw` / `alg:proj-fw`:
 /// `gamma_t = min{ g^T (u - y) / (curvature ||u - y||^2), 1 }` with `curvature = Lyy + beta_t`,
-/// the maximiser over [0,1] of the quadratic lower model of `L_t(x_t, .)` along `u - y`.
+/// the maximiser over `[0,1]` of the quadratic lower model of `L_t(x_t, .)` along `u - y`.
 ///
 /// Cases the paper leaves open (claims.md 2.1, 7.1):
 /// * `u = y` (0/0): `gamma_t = 0` (any value gives the same `y_{t+1}`);

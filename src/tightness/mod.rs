@@ -419,6 +419,7 @@ pub fn attach(
     // The hard run is judged like a family of one seed, without the random baselines.
     let mut hard_opts = opts.clone();
     hard_opts.baselines = Default::default();
+    hard_opts.gate_baselines = false;
     for (e, res) in selected.iter().zip(entries.iter_mut()) {
         let fixture = fixtures.get(&e.id);
         let hard = match (fixture, runs.remove(&e.id)) {

@@ -1,0 +1,948 @@
+//! `saddlefw check`: random instances x applicable solvers x applicable invariants, a report
+//! (per invariant: contexts, evaluations, violations, minimum slack and the worst case) and the
+//! errata list (printed forms of recorded slips: confirmed or not).
+//!
+//! Cases are derived from `(seed, index)` by a stable hash ([`case_spec`]), so a report depends
+//! only on `(cases, seed)`; cases run on `std::thread::scope` workers and are merged in case
+//! order, so it does not depend on the number of threads either.
+//!
+//! Per case: 4 random points (Point invariants), then runs of Algorithms 1-3 with the default
+//! theorem-case schedules of the solvers' registry (plus, alternately, a variant with `C > 0`
+//! when mu > 0, or a small `C` when mu = 0) and of SP-FW, each for the case's horizon; Point
+//! invariants are also evaluated at every iterate. Real invariants and the witness instances
+//! ([`super::witness::witness_cases`]) are evaluated once per check.
+
+use super::context::{MeasureSet, PointCtx, RunCtx, RunSpec, Structure, EXACT_MEASURES};
+use super::{registry, Check, Eval, Invariant, Kind, Scope};
+use crate::generators::{Family, GeneratorSpec, Setting, XKind};
+use crate::problems::{Instance, Interval, SaddleProblem};
+use crate::sets::ConvexSet;
+use crate::solvers::registry::Options;
+use crate::solvers::schedule;
+use crate::solvers::smoothing::{DualSmoothing, Fault, PaperAlgorithm};
+use crate::solvers::sp_fw::SpFw;
+use crate::solvers::Solver;
+use crate::{Error, Result};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+use serde::Serialize;
+
+/// Default horizon of the runs of `saddlefw check`.
+pub const DEFAULT_HORIZON: usize = 100;
+/// Random points per case.
+pub const POINTS_PER_CASE: usize = 4;
+
+/// The instance of a case: a crate generator spec, or a random diagonal-`C` quadratic
+/// ([`super::witness::DiagSpec`], `Lyy > mu`, which the generators never produce).
+#[derive(Debug, Clone, PartialEq)]
+pub enum InstanceSpec {
+    Generated(GeneratorSpec),
+    Diag(super::witness::DiagSpec),
+}
+
+impl InstanceSpec {
+    /// Builds the instance (deterministic in the spec).
+    pub fn generate(&self) -> Result<Instance> {
+        match self {
+            InstanceSpec::Generated(g) => g.generate(),
+            InstanceSpec::Diag(d) => d.generate(),
+        }
+    }
+    /// `(dx, dy)`.
+    pub fn dims(&self) -> (usize, usize) {
+        match self {
+            InstanceSpec::Generated(g) => (g.dx, g.dy),
+            InstanceSpec::Diag(d) => (d.dx, d.dy),
+        }
+    }
+    /// The setting the instance was drawn for.
+    pub fn setting(&self) -> Setting {
+        match self {
+            InstanceSpec::Generated(g) => g.setting,
+            InstanceSpec::Diag(d) => d.setting,
+        }
+    }
+    /// The instance seed.
+    pub fn seed(&self) -> u64 {
+        match self {
+            InstanceSpec::Generated(g) => g.seed,
+            InstanceSpec::Diag(d) => d.seed,
+        }
+    }
+}
+
+impl std::fmt::Display for InstanceSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InstanceSpec::Generated(g) => write!(f, "{g}"),
+            InstanceSpec::Diag(d) => write!(f, "{d}"),
+        }
+    }
+}
+
+/// One case: an instance spec and a horizon.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseSpec {
+    pub instance: InstanceSpec,
+    pub horizon: usize,
+    /// Selects the schedule variant (see [`default_solvers`]).
+    pub variant: usize,
+}
+
+impl CaseSpec {
+    /// `(dx, dy)` of the instance.
+    pub fn dims(&self) -> (usize, usize) {
+        self.instance.dims()
+    }
+}
+
+/// A family and setting of a case.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Combo {
+    Generated(Family, Setting),
+    Diag(Setting),
+}
+
+/// The (family, setting) combinations, in a fixed order: the generators' 16, then the 8
+/// settings of the diagonal-`C` family.
+pub fn combos() -> Vec<Combo> {
+    let mut v = Vec::new();
+    for s in Setting::all() {
+        v.push(Combo::Generated(Family::Quadratic, s));
+    }
+    for s in Setting::all() {
+        if s.convex {
+            v.push(Combo::Generated(Family::Saddle, s));
+        } else {
+            v.push(Combo::Generated(Family::Cosine, s));
+        }
+    }
+    for s in Setting::all() {
+        v.push(Combo::Diag(s));
+    }
+    v
+}
+
+/// SplitMix64: the stable hash used to derive per-case seeds (documented, never DefaultHasher).
+pub fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Builds the spec of one case, with dimensions clamped to what the sets allow (a simplex Y
+/// needs `dy >= 2`).
+pub fn make_spec(
+    combo: usize,
+    dx: usize,
+    dy: usize,
+    seed: u64,
+    x: XKind,
+    horizon: usize,
+    variant: usize,
+) -> CaseSpec {
+    let cs = combos();
+    let instance = match cs[combo % cs.len()] {
+        Combo::Generated(family, setting) => {
+            let dy = if setting.sc_y { dy.max(1) } else { dy.max(2) };
+            let mut gen = GeneratorSpec::new(family, setting, dx.max(1), dy, seed);
+            gen.x = x;
+            InstanceSpec::Generated(gen)
+        }
+        Combo::Diag(setting) => InstanceSpec::Diag(super::witness::DiagSpec {
+            setting,
+            dx: dx.max(1),
+            dy: dy.max(1),
+            seed,
+            x,
+        }),
+    };
+    CaseSpec {
+        instance,
+        horizon,
+        variant,
+    }
+}
+
+/// Case `index` of a check with base `seed`: the (family, setting) cycles through [`combos`],
+/// dimensions in 1..=6, the X set and the generator seed from the hash of `(seed, index)`.
+pub fn case_spec(seed: u64, index: usize) -> CaseSpec {
+    let h = mix(seed ^ mix(index as u64 + 1));
+    let xk = [XKind::L1, XKind::L2, XKind::Simplex, XKind::Box][(h >> 8) as usize % 4];
+    make_spec(
+        index,
+        1 + (h % 6) as usize,
+        1 + ((h >> 4) % 6) as usize,
+        mix(h),
+        xk,
+        DEFAULT_HORIZON,
+        index / combos().len(),
+    )
+}
+
+/// A solver to run on a case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SolverSpec {
+    /// One of Algorithms 1-3 with the default theorem-case schedule, optionally overriding
+    /// `C` and `b` of `beta_t = C (t+1)^-b`, and an optional injected [`Fault`] (negative
+    /// controls: the solver still claims the algorithm's structure).
+    Paper {
+        alg: PaperAlgorithm,
+        beta0: Option<f64>,
+        b: Option<f64>,
+        fault: Fault,
+    },
+    /// SP-FW (a primal LMO sequence with step 2/(t+2); its dual step is not one of the paper's).
+    SpFw,
+}
+
+impl SolverSpec {
+    /// A paper algorithm with its defaults.
+    pub fn paper(alg: PaperAlgorithm) -> Self {
+        SolverSpec::Paper {
+            alg,
+            beta0: None,
+            b: None,
+            fault: Fault::None,
+        }
+    }
+
+    /// Builds the solver for a problem; the structure it claims; a description.
+    pub fn build(&self, p: &dyn SaddleProblem) -> Result<(Box<dyn Solver>, Structure, String)> {
+        match *self {
+            SolverSpec::Paper {
+                alg,
+                beta0,
+                b,
+                fault,
+            } => {
+                let k = p.constants();
+                let o = Options {
+                    beta0,
+                    b,
+                    ..Options::default()
+                };
+                let r = schedule::resolve_paper(alg.name(), &p.assumptions(), &k, &o)?;
+                let s = DualSmoothing::new(alg, r.tau, r.beta, &k)?.with_fault(fault);
+                let structure = match alg {
+                    PaperAlgorithm::LmoLmo => Structure::LMO_LMO,
+                    PaperAlgorithm::LmoPo => Structure::LMO_PO,
+                    PaperAlgorithm::PoLmo => Structure::PO_LMO,
+                };
+                let mut desc = format!("{} [{}]", alg.name(), s.schedule());
+                if fault != Fault::None {
+                    desc.push_str(&format!(" fault={fault:?}"));
+                }
+                Ok((Box::new(s), structure, desc))
+            }
+            SolverSpec::SpFw => Ok((
+                Box::new(SpFw::new()),
+                Structure {
+                    primal: super::context::Oracle::Lmo,
+                    dual: super::context::Oracle::Other,
+                },
+                "sp-fw [gamma_t = 2/(t+2)]".into(),
+            )),
+        }
+    }
+}
+
+/// The solvers of a case: Algorithms 1-3 with their default schedules, a schedule variant of
+/// Algorithm 1 and 2 (mu > 0: `C = 1/2`, `b = 1/5`; mu = 0: `C = 0.05` with the theorem's b)
+/// on every other case, and SP-FW.
+pub fn default_solvers(case: &CaseSpec) -> Vec<SolverSpec> {
+    use PaperAlgorithm::*;
+    let mut v = vec![
+        SolverSpec::paper(LmoLmo),
+        SolverSpec::paper(LmoPo),
+        SolverSpec::paper(PoLmo),
+    ];
+    if case.variant % 2 == 1 {
+        for alg in [LmoLmo, LmoPo] {
+            let (beta0, b) = if case.instance.setting().strongly_concave {
+                (Some(0.5), Some(0.2))
+            } else {
+                (Some(0.05), None)
+            };
+            v.push(SolverSpec::Paper {
+                alg,
+                beta0,
+                b,
+                fault: Fault::None,
+            });
+        }
+    }
+    v.push(SolverSpec::SpFw);
+    v
+}
+
+/// What to run on a case.
+#[derive(Clone)]
+pub struct CaseOptions {
+    pub measures: MeasureSet,
+    /// `None`: [`default_solvers`].
+    pub solvers: Option<Vec<SolverSpec>>,
+    pub points: usize,
+    /// Evaluate Point invariants at every iterate of every run.
+    pub points_at_iterates: bool,
+}
+
+impl Default for CaseOptions {
+    fn default() -> Self {
+        CaseOptions {
+            measures: EXACT_MEASURES,
+            solvers: None,
+            points: POINTS_PER_CASE,
+            points_at_iterates: true,
+        }
+    }
+}
+
+/// The worst evaluation of an invariant (smallest relative slack). Non-finite numbers are
+/// written as the strings "inf", "-inf", "NaN" in JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Worst {
+    pub instance: String,
+    pub solver: Option<String>,
+    pub t: Option<usize>,
+    #[serde(serialize_with = "ser_f64")]
+    pub lhs: f64,
+    #[serde(serialize_with = "ser_f64")]
+    pub rhs: f64,
+    #[serde(serialize_with = "ser_f64")]
+    pub slack: f64,
+    #[serde(serialize_with = "ser_f64")]
+    pub rel_slack: f64,
+}
+
+fn ser_f64<S: serde::Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    if v.is_finite() {
+        s.serialize_f64(*v)
+    } else {
+        s.serialize_str(&format!("{v}"))
+    }
+}
+
+fn ser_opt_f64<S: serde::Serializer>(
+    v: &Option<f64>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match v {
+        Some(x) => ser_f64(x, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// Accumulated results of one invariant.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tally {
+    /// Contexts where the hypotheses held (points, runs, grids).
+    pub cases: usize,
+    /// Contexts where the hypotheses failed (runs or points where it was not applied).
+    pub skipped: usize,
+    pub evaluations: usize,
+    pub violations: usize,
+    /// Violations where a side is not finite (the formula is undefined there).
+    pub nonfinite: usize,
+    pub worst: Option<Worst>,
+    /// The worst evaluation with finite sides.
+    pub worst_finite: Option<Worst>,
+    /// First violation (in case order), for reproduction.
+    pub first_violation: Option<Worst>,
+}
+
+impl Tally {
+    fn add(&mut self, evals: &[Eval], instance: &str, solver: Option<&str>) {
+        if evals.is_empty() {
+            self.skipped += 1;
+            return;
+        }
+        self.cases += 1;
+        self.evaluations += evals.len();
+        for e in evals {
+            let rel = e.rel_slack();
+            let make = || Worst {
+                instance: instance.to_string(),
+                solver: solver.map(str::to_string),
+                t: e.t,
+                lhs: e.lhs,
+                rhs: e.rhs,
+                slack: e.slack(),
+                rel_slack: rel,
+            };
+            if e.violated() {
+                self.violations += 1;
+                if !e.finite() {
+                    self.nonfinite += 1;
+                }
+                if self.first_violation.is_none() {
+                    self.first_violation = Some(make());
+                }
+            }
+            if self.worst.as_ref().map_or(true, |w| rel < w.rel_slack) {
+                self.worst = Some(make());
+            }
+            if e.finite()
+                && self
+                    .worst_finite
+                    .as_ref()
+                    .map_or(true, |w| rel < w.rel_slack)
+            {
+                self.worst_finite = Some(make());
+            }
+        }
+    }
+
+    fn merge(&mut self, o: &Tally) {
+        self.cases += o.cases;
+        self.skipped += o.skipped;
+        self.evaluations += o.evaluations;
+        self.violations += o.violations;
+        self.nonfinite += o.nonfinite;
+        if let Some(w) = &o.worst {
+            if self
+                .worst
+                .as_ref()
+                .map_or(true, |s| w.rel_slack < s.rel_slack)
+            {
+                self.worst = Some(w.clone());
+            }
+        }
+        if let Some(w) = &o.worst_finite {
+            if self
+                .worst_finite
+                .as_ref()
+                .map_or(true, |s| w.rel_slack < s.rel_slack)
+            {
+                self.worst_finite = Some(w.clone());
+            }
+        }
+        if self.first_violation.is_none() {
+            self.first_violation = o.first_violation.clone();
+        }
+    }
+}
+
+/// A gating violation found in a case (for tests and reproduction).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Violation {
+    pub invariant: &'static str,
+    pub instance: String,
+    pub solver: Option<String>,
+    pub t: Option<usize>,
+    pub lhs: f64,
+    pub rhs: f64,
+}
+
+/// The results of one case: one tally per registry entry (registry order).
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    pub tallies: Vec<Tally>,
+    /// Solvers that could not be built (e.g. a schedule needing mu > 0), with the reason.
+    pub build_errors: Vec<String>,
+}
+
+impl CaseResult {
+    /// Gating violations (the first one per invariant).
+    pub fn gating_violations(&self) -> Vec<Violation> {
+        registry()
+            .iter()
+            .zip(&self.tallies)
+            .filter(|(inv, t)| inv.gating && t.violations > 0)
+            .map(|(inv, t)| {
+                let w = t.first_violation.clone().expect("violation recorded");
+                Violation {
+                    invariant: inv.name,
+                    instance: w.instance,
+                    solver: w.solver,
+                    t: w.t,
+                    lhs: w.lhs,
+                    rhs: w.rhs,
+                }
+            })
+            .collect()
+    }
+}
+
+/// A random point context for an instance: projections of Gaussian vectors, `beta` and
+/// `beta' <= beta` (0 allowed when mu > 0), `sigma > sigma'`.
+pub fn random_point<'a>(
+    inst: &'a Instance,
+    rng: &mut ChaCha8Rng,
+    measures: MeasureSet,
+) -> PointCtx<'a> {
+    let p = inst.problem.as_ref();
+    let k = p.constants();
+    let proj = |set: &dyn ConvexSet, rng: &mut ChaCha8Rng| {
+        let z: Vec<f64> = (0..set.dim())
+            .map(|_| 1.5 * rng.sample::<f64, _>(StandardNormal))
+            .collect();
+        let mut out = vec![0.0; set.dim()];
+        set.project(&z, &mut out);
+        out
+    };
+    let x = proj(p.x_set(), rng);
+    let y = proj(p.y_set(), rng);
+    let x2 = proj(p.x_set(), rng);
+    let beta = if k.mu > 0.0 && rng.gen_bool(0.3) {
+        0.0
+    } else {
+        rng.gen_range(0.01..2.0)
+    };
+    let beta2 = if rng.gen_bool(0.3) && k.mu > 0.0 {
+        0.0
+    } else {
+        beta * rng.gen_range(0.0..1.0)
+    };
+    let sigma = rng.gen_range(0.05..3.0);
+    let sigma2 = sigma * rng.gen_range(0.05..0.95);
+    let xc = p.x_set().default_point();
+    let yc = p.y_set().default_point();
+    PointCtx {
+        problem: p,
+        k,
+        asm: p.assumptions(),
+        x,
+        y,
+        x2,
+        y0: inst.y0.clone(),
+        beta,
+        beta2,
+        sigma,
+        sigma2,
+        vs: super::context::value_bound(p, &xc, &yc),
+        f_star: p
+            .known_saddle()
+            .and_then(|_| p.f_star())
+            .map(|i| Interval::exact(i.mid())),
+        measures,
+        t: None,
+    }
+}
+
+/// Evaluates every applicable invariant on one run.
+fn eval_run(reg: &[&'static Invariant], run: &RunCtx, opts: &CaseOptions, tallies: &mut [Tally]) {
+    for (i, inv) in reg.iter().enumerate() {
+        match inv.check {
+            Check::Point(f) if opts.points_at_iterates => {
+                let mut evals = Vec::new();
+                let mut any = false;
+                for t in 0..run.snaps.len() {
+                    let pc = run.point(t, opts.measures);
+                    if inv.hyp.holds_point(&pc) {
+                        any = true;
+                        evals.extend(f(&pc).into_iter().map(|e| e.at(t)));
+                    }
+                }
+                if any {
+                    tallies[i].add(&evals, &run.instance, Some(&run.solver));
+                }
+            }
+            Check::Step(f) => {
+                if inv.hyp.holds_run(run) {
+                    let evals: Vec<Eval> = (0..run.horizon()).flat_map(|t| f(run, t)).collect();
+                    tallies[i].add(&evals, &run.instance, Some(&run.solver));
+                } else {
+                    tallies[i].skipped += 1;
+                }
+            }
+            Check::Run(f) => {
+                if inv.hyp.holds_run(run) {
+                    tallies[i].add(&f(run), &run.instance, Some(&run.solver));
+                } else {
+                    tallies[i].skipped += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Runs one case: random points and runs of the solvers on the generated instance.
+pub fn check_case(case: &CaseSpec, opts: &CaseOptions) -> Result<CaseResult> {
+    let inst = case.instance.generate()?;
+    let name = case.instance.to_string();
+    let solvers = opts
+        .solvers
+        .clone()
+        .unwrap_or_else(|| default_solvers(case));
+    check_instance(
+        &inst,
+        &name,
+        case.horizon,
+        &solvers,
+        opts,
+        mix(case.instance.seed() ^ 0x9013),
+    )
+}
+
+/// Runs the checks on an instance (generated or a witness).
+pub fn check_instance(
+    inst: &Instance,
+    name: &str,
+    horizon: usize,
+    solvers: &[SolverSpec],
+    opts: &CaseOptions,
+    point_seed: u64,
+) -> Result<CaseResult> {
+    let reg = registry();
+    let mut tallies = vec![Tally::default(); reg.len()];
+    let mut rng = ChaCha8Rng::seed_from_u64(point_seed);
+    for _ in 0..opts.points {
+        let pc = random_point(inst, &mut rng, opts.measures);
+        for (i, inv) in reg.iter().enumerate() {
+            if let Check::Point(f) = inv.check {
+                if inv.hyp.holds_point(&pc) {
+                    tallies[i].add(&f(&pc), name, None);
+                } else {
+                    tallies[i].skipped += 1;
+                }
+            }
+        }
+    }
+    let p = inst.problem.as_ref();
+    let mut build_errors = Vec::new();
+    for sv in solvers {
+        let (mut solver, structure, desc) = match sv.build(p) {
+            Ok(b) => b,
+            Err(e) => {
+                build_errors.push(format!("{sv:?}: {e}"));
+                continue;
+            }
+        };
+        let extra: Vec<Vec<f64>> = (0..1)
+            .map(|_| {
+                let z: Vec<f64> = (0..p.x_set().dim())
+                    .map(|_| rng.sample::<f64, _>(StandardNormal))
+                    .collect();
+                let mut out = vec![0.0; z.len()];
+                p.x_set().project(&z, &mut out);
+                out
+            })
+            .collect();
+        let run = RunCtx::record(
+            p,
+            solver.as_mut(),
+            RunSpec {
+                instance: name.to_string(),
+                solver_desc: desc,
+                structure,
+                x0: &inst.x0,
+                y0: &inst.y0,
+                horizon,
+                measures: opts.measures,
+                extra_xstars: extra,
+            },
+        );
+        eval_run(&reg, &run, opts, &mut tallies);
+    }
+    Ok(CaseResult {
+        tallies,
+        build_errors,
+    })
+}
+
+/// Per-invariant results of a check.
+#[derive(Debug, Clone, Serialize)]
+pub struct InvariantReport {
+    pub name: &'static str,
+    pub label: &'static str,
+    pub scope: Scope,
+    pub gating: bool,
+    pub kind: Kind,
+    pub hypotheses: &'static str,
+    pub cases: usize,
+    pub skipped: usize,
+    pub evaluations: usize,
+    pub violations: usize,
+    /// Violations where a side is not finite.
+    pub nonfinite_violations: usize,
+    #[serde(serialize_with = "ser_opt_f64")]
+    pub min_slack: Option<f64>,
+    #[serde(serialize_with = "ser_opt_f64")]
+    pub min_rel_slack: Option<f64>,
+    pub worst: Option<Worst>,
+}
+
+/// The outcome of a printed form.
+#[derive(Debug, Clone, Serialize)]
+pub struct Erratum {
+    pub printed: &'static str,
+    pub corrected: &'static str,
+    pub label: &'static str,
+    /// "erratum confirmed numerically" (a finite violation), "erratum confirmed numerically:
+    /// the printed formula is undefined ..." (only non-finite values), "printed form holds on
+    /// all tested instances" or "not applicable on the tested instances".
+    pub status: String,
+    pub cases: usize,
+    pub violations: usize,
+    /// Violations where the printed formula is not finite (division by zero, negative
+    /// denominator).
+    pub undefined: usize,
+    /// The witness: the worst finite evaluation (for a finite violation: instance, t, lhs,
+    /// rhs), or the first undefined one.
+    pub witness: Option<Worst>,
+}
+
+/// The report of `saddlefw check`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    pub cases: usize,
+    pub seed: u64,
+    pub horizon: usize,
+    pub tolerance: String,
+    pub invariants: Vec<InvariantReport>,
+    pub errata: Vec<Erratum>,
+    pub gating_violations: usize,
+    pub build_errors: Vec<String>,
+}
+
+impl CheckReport {
+    /// Whether every gating invariant held.
+    pub fn passed(&self) -> bool {
+        self.gating_violations == 0
+    }
+
+    /// The printable table and errata list.
+    pub fn table(&self) -> String {
+        let mut s = format!(
+            "saddlefw check: {} cases, seed {}, horizon {} ({})\n\n{:<40} {:<6} {:>6} {:>8} {:>5} {:>12}  label\n",
+            self.cases, self.seed, self.horizon, self.tolerance, "invariant", "gate", "cases", "evals", "viol", "min rel slk"
+        );
+        for r in &self.invariants {
+            s.push_str(&format!(
+                "{:<40} {:<6} {:>6} {:>8} {:>5} {:>12}  {}\n",
+                r.name,
+                if r.gating { "yes" } else { "no" },
+                r.cases,
+                r.evaluations,
+                r.violations,
+                r.min_rel_slack
+                    .map_or("-".to_string(), |v| format!("{v:.3e}")),
+                r.label
+            ));
+        }
+        s.push_str("\nErrata (printed forms of recorded slips):\n");
+        for e in &self.errata {
+            s.push_str(&format!(
+                "  {} ({}): {} [{} cases, {} violations, {} undefined]",
+                e.printed, e.label, e.status, e.cases, e.violations, e.undefined
+            ));
+            if let Some(w) = &e.witness {
+                if e.violations > 0 {
+                    s.push_str(&format!(
+                        "\n      instance {}{}, t = {}, lhs = {:.6e}, rhs = {:.6e}",
+                        w.instance,
+                        w.solver
+                            .as_ref()
+                            .map_or(String::new(), |v| format!(", solver {v}")),
+                        w.t.map_or("-".into(), |t| t.to_string()),
+                        w.lhs,
+                        w.rhs
+                    ));
+                }
+            }
+            s.push('\n');
+        }
+        if !self.build_errors.is_empty() {
+            s.push_str(&format!(
+                "\n{} solver configurations not applicable (see CHECK.json)\n",
+                self.build_errors.len()
+            ));
+        }
+        s.push_str(&format!(
+            "\n{}: {} gating violation(s)\n",
+            if self.passed() { "PASS" } else { "FAIL" },
+            self.gating_violations
+        ));
+        s
+    }
+}
+
+fn eval_real(reg: &[&'static Invariant], tallies: &mut [Tally]) {
+    for (i, inv) in reg.iter().enumerate() {
+        if let Check::Real(f) = inv.check {
+            let out = f();
+            let mut t = Tally {
+                cases: 1,
+                ..Tally::default()
+            };
+            for (mut e, desc) in out {
+                e.t = None;
+                let mut one = Tally::default();
+                one.add(&[e], &format!("grid: {desc}"), None);
+                one.cases = 0;
+                t.merge(&one);
+            }
+            tallies[i].merge(&t);
+        }
+    }
+}
+
+/// Runs `cases` random cases with base seed `seed`, the witnesses and the grids.
+pub fn run_check(cases: usize, seed: u64) -> Result<CheckReport> {
+    run_check_with(cases, seed, &CaseOptions::default(), available_threads())
+}
+
+/// Number of worker threads (the machine's parallelism).
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// [`run_check`] with explicit options and thread count (results do not depend on it).
+pub fn run_check_with(
+    cases: usize,
+    seed: u64,
+    opts: &CaseOptions,
+    threads: usize,
+) -> Result<CheckReport> {
+    if cases == 0 {
+        return Err(Error::invalid("--cases", "must be at least 1"));
+    }
+    let reg = registry();
+    let threads = threads.clamp(1, cases);
+    let results: Vec<Result<CaseResult>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|w| {
+                let opts = opts.clone();
+                s.spawn(move || {
+                    (0..cases)
+                        .filter(|i| i % threads == w)
+                        .map(|i| (i, check_case(&case_spec(seed, i), &opts)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut all: Vec<(usize, Result<CaseResult>)> = handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker panicked"))
+            .collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, r)| r).collect()
+    });
+    let mut tallies = vec![Tally::default(); reg.len()];
+    let mut build_errors = Vec::new();
+    for r in results {
+        let r = r?;
+        for (t, o) in tallies.iter_mut().zip(&r.tallies) {
+            t.merge(o);
+        }
+        build_errors.extend(r.build_errors);
+    }
+    for (i, (name, inst)) in super::witness::witness_cases()?.iter().enumerate() {
+        let mut solvers = vec![
+            SolverSpec::paper(PaperAlgorithm::LmoLmo),
+            SolverSpec::paper(PaperAlgorithm::LmoPo),
+            SolverSpec::paper(PaperAlgorithm::PoLmo),
+        ];
+        for alg in [PaperAlgorithm::LmoLmo, PaperAlgorithm::LmoPo] {
+            solvers.push(SolverSpec::Paper {
+                alg,
+                beta0: Some(0.5),
+                b: Some(0.2),
+                fault: Fault::None,
+            });
+        }
+        let r = check_instance(
+            inst,
+            name,
+            2 * DEFAULT_HORIZON,
+            &solvers,
+            opts,
+            mix(seed ^ i as u64),
+        )?;
+        for (t, o) in tallies.iter_mut().zip(&r.tallies) {
+            t.merge(o);
+        }
+        build_errors.extend(r.build_errors);
+    }
+    eval_real(&reg, &mut tallies);
+    Ok(report(cases, seed, &reg, &tallies, build_errors))
+}
+
+fn report(
+    cases: usize,
+    seed: u64,
+    reg: &[&'static Invariant],
+    tallies: &[Tally],
+    build_errors: Vec<String>,
+) -> CheckReport {
+    let invariants: Vec<InvariantReport> = reg
+        .iter()
+        .zip(tallies)
+        .map(|(inv, t)| InvariantReport {
+            name: inv.name,
+            label: inv.label,
+            scope: inv.scope,
+            gating: inv.gating,
+            kind: inv.kind,
+            hypotheses: inv.hyp.text,
+            cases: t.cases,
+            skipped: t.skipped,
+            evaluations: t.evaluations,
+            violations: t.violations,
+            nonfinite_violations: t.nonfinite,
+            min_slack: t.worst.as_ref().map(|w| w.slack),
+            min_rel_slack: t.worst.as_ref().map(|w| w.rel_slack),
+            worst: if t.violations > 0 {
+                t.first_violation.clone().or(t.worst.clone())
+            } else {
+                t.worst.clone()
+            },
+        })
+        .collect();
+    let errata = reg
+        .iter()
+        .zip(tallies)
+        .filter_map(|(inv, t)| match inv.kind {
+            Kind::Printed { corrected } => {
+                let finite_viol = t.violations - t.nonfinite;
+                let (status, witness) = if t.cases == 0 {
+                    ("not applicable on the tested instances".to_string(), None)
+                } else if finite_viol > 0 {
+                    ("erratum confirmed numerically".to_string(), t.worst_finite.clone())
+                } else if t.nonfinite > 0 {
+                    (
+                        "erratum confirmed numerically: the printed formula is undefined (not finite) where the corrected one holds"
+                            .to_string(),
+                        t.first_violation.clone(),
+                    )
+                } else {
+                    ("printed form holds on all tested instances".to_string(), t.worst.clone())
+                };
+                Some(Erratum {
+                    printed: inv.name,
+                    corrected,
+                    label: inv.label,
+                    status,
+                    cases: t.cases,
+                    violations: t.violations,
+                    undefined: t.nonfinite,
+                    witness,
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    let gating_violations = invariants
+        .iter()
+        .filter(|r| r.gating)
+        .map(|r| r.violations)
+        .sum();
+    CheckReport {
+        cases,
+        seed,
+        horizon: DEFAULT_HORIZON,
+        tolerance: format!(
+            "violation: rhs - lhs < -({:e} scale + {:e})",
+            super::REL_TOL,
+            super::ABS_TOL
+        ),
+        invariants,
+        errata,
+        gating_violations,
+        build_errors,
+    }
+}

@@ -1,0 +1,164 @@
+//! Negative controls: deliberately broken variants the invariant suite must reject (a check
+//! that cannot fail is a defect). The broken solvers are the solvers' own Algorithm 1 with an
+//! injected [`Fault`] (`crate::solvers::smoothing`), so no algorithm is re-implemented here;
+//! the broken measure is a [`MeasureSet`] with `G_Y` of the wrong sign.
+//!
+//! | control | what is broken | invariants expected to fail |
+//! |---|---|---|
+//! | [`Control::GammaUnclipped`] | `gamma_t` without `min{., 1}` | `dual-step-unit`, `iterates-feasible`, ... |
+//! | [`Control::BetaIgnored`] | `beta_t` left out of the dual gradient | `almost-recursion-ascent`, `almost-recursion`, ... |
+//! | [`Control::PrimalSignFlip`] | primal step in the ascent direction | `adaptive-connect-2a`, ... |
+//! | [`Control::WrongSignMeasure`] | `G_Y` computed as `L(x,y) - max_u L(x,u)` | `gy-nonneg` |
+//! | [`WRONG_SIGN_GX_LMO`] | `G_X^LMO` of the wrong sign | `gx-lmo-nonneg` |
+//! | [`NO_SMOOTHING_H`] | `H_t` computed with beta = 0 | `h-lower-bound` |
+
+use super::check::{CaseOptions, SolverSpec};
+use super::context::{MeasureSet, EXACT_MEASURES};
+use crate::problems::{Interval, SaddleProblem};
+use crate::solvers::smoothing::{Fault, PaperAlgorithm};
+
+/// The four negative controls required by the issue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    GammaUnclipped,
+    BetaIgnored,
+    PrimalSignFlip,
+    WrongSignMeasure,
+}
+
+impl Control {
+    /// All controls.
+    pub const ALL: [Control; 4] = [
+        Control::GammaUnclipped,
+        Control::BetaIgnored,
+        Control::PrimalSignFlip,
+        Control::WrongSignMeasure,
+    ];
+
+    /// The case options that inject the defect (solvers: Algorithm 1 only, with the fault).
+    pub fn options(&self) -> CaseOptions {
+        let faulty = |fault| {
+            Some(vec![SolverSpec::Paper {
+                alg: PaperAlgorithm::LmoLmo,
+                beta0: None,
+                b: None,
+                fault,
+            }])
+        };
+        match self {
+            Control::GammaUnclipped => CaseOptions {
+                solvers: faulty(Fault::GammaUnclipped),
+                ..CaseOptions::default()
+            },
+            Control::BetaIgnored => CaseOptions {
+                solvers: faulty(Fault::BetaIgnored),
+                ..CaseOptions::default()
+            },
+            Control::PrimalSignFlip => CaseOptions {
+                solvers: faulty(Fault::PrimalSignFlip),
+                ..CaseOptions::default()
+            },
+            Control::WrongSignMeasure => CaseOptions {
+                measures: WRONG_SIGN_GY,
+                solvers: Some(vec![SolverSpec::paper(PaperAlgorithm::LmoLmo)]),
+                ..CaseOptions::default()
+            },
+        }
+    }
+}
+
+fn gy_wrong_sign(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> Interval {
+    let g = crate::measures::gy(p, x, y);
+    Interval {
+        lower: -g.upper,
+        upper: -g.lower,
+    }
+}
+
+/// The exact measures with `G_Y(x,y) = L(x,y) - max_u L(x,u)` (wrong sign).
+pub const WRONG_SIGN_GY: MeasureSet = MeasureSet {
+    name: "wrong-sign-gy",
+    gy: gy_wrong_sign,
+    ..EXACT_MEASURES
+};
+
+fn gx_lmo_wrong_sign(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> f64 {
+    -crate::measures::gx_lmo(p, x, y)
+}
+
+/// The exact measures with `G_X^LMO` of the wrong sign (`max_v grad^T (v - x)`).
+pub const WRONG_SIGN_GX_LMO: MeasureSet = MeasureSet {
+    name: "wrong-sign-gx-lmo",
+    gx_lmo: gx_lmo_wrong_sign,
+    ..EXACT_MEASURES
+};
+
+fn h_no_smoothing(p: &dyn SaddleProblem, x: &[f64], y: &[f64], _beta: f64, y0: &[f64]) -> Interval {
+    crate::measures::h(p, x, y, 0.0, y0)
+}
+
+/// The exact measures with `H_t` computed without the smoothing (beta ignored).
+pub const NO_SMOOTHING_H: MeasureSet = MeasureSet {
+    name: "no-smoothing-h",
+    h: h_no_smoothing,
+    ..EXACT_MEASURES
+};
+
+/// A problem whose reported `Lxx` and `Lyx` are deliberately too small (multiplied by
+/// `factor < 1`): a negative control for the invariants that hold for any point or any
+/// sequence (`lemma:calculus`, `lemma:general-connect`, ...), which no solver fault can break.
+pub struct Understated {
+    pub inner: Box<dyn SaddleProblem>,
+    pub factor: f64,
+}
+
+impl SaddleProblem for Understated {
+    fn name(&self) -> String {
+        format!("understated({}, factor {})", self.inner.name(), self.factor)
+    }
+    fn x_set(&self) -> &dyn crate::sets::ConvexSet {
+        self.inner.x_set()
+    }
+    fn y_set(&self) -> &dyn crate::sets::ConvexSet {
+        self.inner.y_set()
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        self.inner.value(x, y)
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.inner.grad_x(x, y, out)
+    }
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.inner.grad_y(x, y, out)
+    }
+    fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        self.inner.grads(x, y, gx, gy)
+    }
+    fn constants(&self) -> crate::problems::Constants {
+        let mut k = self.inner.constants();
+        k.lxx *= self.factor;
+        k.lyx *= self.factor;
+        k
+    }
+    fn convex_in_x(&self) -> bool {
+        self.inner.convex_in_x()
+    }
+    fn y_model(&self, x: &[f64]) -> Option<crate::problems::YModel> {
+        self.inner.y_model(x)
+    }
+    fn f_star(&self) -> Option<Interval> {
+        self.inner.f_star()
+    }
+    fn known_saddle(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        self.inner.known_saddle()
+    }
+    fn y_star(&self, x: &[f64], beta: f64, y0: &[f64]) -> crate::problems::InnerMax {
+        self.inner.y_star(x, beta, y0)
+    }
+    fn f(&self, x: &[f64]) -> Interval {
+        self.inner.f(x)
+    }
+    fn min_x(&self, y: &[f64]) -> Interval {
+        self.inner.min_x(y)
+    }
+}

@@ -1,0 +1,423 @@
+//! The invariant suite (issue 4): registry well-formedness, the generated docs, property tests
+//! over random instances and runs (regressions persisted in fixtures/proptest-regressions/),
+//! the four negative controls (each must make a named invariant fail within 100 cases and
+//! shrink to an instance of dimension <= 3), and the errata the printed forms must confirm.
+
+use proptest::prelude::*;
+use proptest::test_runner::{
+    Config, FileFailurePersistence, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner,
+};
+use saddlefw::generators::XKind;
+use saddlefw::invariants::check::{
+    case_spec, check_case, combos, make_spec, run_check_with, CaseOptions, CaseSpec, SolverSpec,
+};
+use saddlefw::invariants::context::{RunCtx, RunSpec};
+use saddlefw::invariants::controls::Control;
+use saddlefw::invariants::{self, registry, Kind, COVERAGE};
+use saddlefw::solvers::smoothing::PaperAlgorithm;
+
+/// Random cases: any (family, setting), dimensions 1..=6, any X set, generator seed, horizon
+/// 2..=60. Shrinks towards the first combination, dimension 1, seed 0 and short runs.
+fn cases() -> impl Strategy<Value = CaseSpec> {
+    (
+        0..combos().len(),
+        1usize..=6,
+        1usize..=6,
+        0u64..1_000_000,
+        0usize..4,
+        2usize..=60,
+        0usize..2,
+    )
+        .prop_map(|(combo, dx, dy, seed, xk, horizon, variant)| {
+            let x = [XKind::L1, XKind::L2, XKind::Simplex, XKind::Box][xk];
+            make_spec(combo, dx, dy, seed, x, horizon, variant)
+        })
+}
+
+fn deterministic_runner(cases: u32, persistence: bool) -> TestRunner {
+    let mut config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    if persistence {
+        config.failure_persistence = Some(Box::new(FileFailurePersistence::Direct(
+            "fixtures/proptest-regressions/invariants.txt",
+        )));
+    }
+    TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
+}
+
+/// The property: no gating invariant is violated on the case.
+fn no_gating_violation(case: &CaseSpec, opts: &CaseOptions) -> Result<(), TestCaseError> {
+    let r = check_case(case, opts).map_err(|e| TestCaseError::fail(format!("case failed: {e}")))?;
+    let v = r.gating_violations();
+    if v.is_empty() {
+        Ok(())
+    } else {
+        let names: Vec<&str> = v.iter().map(|x| x.invariant).collect();
+        Err(TestCaseError::fail(format!(
+            "violated: [{}]; first: {:?}",
+            names.join(", "),
+            v[0]
+        )))
+    }
+}
+
+#[test]
+fn registry_is_well_formed() {
+    let reg = registry();
+    assert!(reg.len() >= 100, "registry has {} entries", reg.len());
+    let mut names = std::collections::HashSet::new();
+    for inv in &reg {
+        assert!(names.insert(inv.name), "duplicate name {}", inv.name);
+        assert!(
+            inv.name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+            "{} is not kebab-case",
+            inv.name
+        );
+        assert!(!inv.statement.is_empty() && !inv.label.is_empty() && !inv.hyp.text.is_empty());
+        assert_eq!(
+            inv.gating,
+            !matches!(inv.kind, Kind::Printed { .. }),
+            "{}",
+            inv.name
+        );
+        match inv.kind {
+            Kind::Printed { corrected } => {
+                let c = invariants::find(corrected).expect("corrected twin exists");
+                assert_eq!(c.kind, Kind::Corrected { printed: inv.name });
+            }
+            Kind::Corrected { printed } => {
+                let p = invariants::find(printed).expect("printed twin exists");
+                assert_eq!(
+                    p.kind,
+                    Kind::Printed {
+                        corrected: inv.name
+                    }
+                );
+            }
+            Kind::Proven => {}
+        }
+    }
+    // the Sec. 4 mapping names only registered invariants, and covers every one of them
+    let mut mapped = std::collections::HashSet::new();
+    for (item, list) in COVERAGE {
+        if list.starts_with("left out") || list.starts_with("not a finite") {
+            continue;
+        }
+        for n in list.split(", ") {
+            assert!(
+                invariants::find(n).is_some(),
+                "{item}: unknown invariant {n}"
+            );
+            mapped.insert(n.to_string());
+        }
+    }
+    for inv in &reg {
+        assert!(
+            mapped.contains(inv.name),
+            "{} is not in the Sec. 4 mapping",
+            inv.name
+        );
+    }
+}
+
+#[test]
+fn docs_are_current() {
+    let want = invariants::markdown();
+    let path = "docs/invariants.md";
+    if std::env::var_os("SADDLEFW_BLESS").is_some() {
+        std::fs::write(path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/invariants.md is stale: regenerate with `saddlefw check --list --markdown > docs/invariants.md` (or SADDLEFW_BLESS=1)"
+    );
+}
+
+#[test]
+fn hypotheses_select_the_sequences() {
+    let case = case_spec(3, 8); // a quadratic nc-c instance with the variant schedules
+    let inst = case.instance.generate().unwrap();
+    let p = inst.problem.as_ref();
+    let mut out = Vec::new();
+    for alg in [
+        PaperAlgorithm::LmoLmo,
+        PaperAlgorithm::LmoPo,
+        PaperAlgorithm::PoLmo,
+    ] {
+        let (mut s, structure, desc) = SolverSpec::paper(alg).build(p).unwrap();
+        let run = RunCtx::record(
+            p,
+            s.as_mut(),
+            RunSpec {
+                instance: case.instance.to_string(),
+                solver_desc: desc,
+                structure,
+                x0: &inst.x0,
+                y0: &inst.y0,
+                horizon: 10,
+                measures: invariants::EXACT_MEASURES,
+                extra_xstars: vec![],
+            },
+        );
+        let holds = |n: &str| invariants::find(n).unwrap().hyp.holds_run(&run);
+        out.push((
+            holds("almost-recursion"),
+            holds("base"),
+            holds("proj-primal"),
+        ));
+    }
+    // dual LMO lemma on Alg 1 and 3, lemma:base on Alg 2 only, primal PO lemma on Alg 3 only
+    assert_eq!(
+        out,
+        vec![
+            (true, false, false),
+            (false, true, false),
+            (true, false, true)
+        ]
+    );
+}
+
+#[test]
+fn check_does_not_depend_on_threads() {
+    let opts = CaseOptions::default();
+    let a = run_check_with(6, 11, &opts, 1).unwrap();
+    let b = run_check_with(6, 11, &opts, 3).unwrap();
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        serde_json::to_string(&b).unwrap()
+    );
+    assert!(a.passed(), "{}", a.table());
+}
+
+/// Every applicable gating invariant holds along runs of the real solvers. Failures shrink to
+/// a minimal instance / seed / horizon and are persisted under fixtures/proptest-regressions/.
+#[test]
+fn applicable_invariants_hold_along_runs() {
+    let mut runner = deterministic_runner(64, true);
+    let opts = CaseOptions::default();
+    let result = runner.run(&cases(), |case| no_gating_violation(&case, &opts));
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
+/// Runs a negative control through proptest's runner: it must fail within 100 cases, and the
+/// minimal failing input must have dimension <= 3. Returns the failure message.
+fn control_fails(control: Control) -> String {
+    let mut runner = deterministic_runner(100, false);
+    let opts = control.options();
+    match runner.run(&cases(), |case| no_gating_violation(&case, &opts)) {
+        Ok(()) => panic!("{control:?}: no invariant failed in 100 cases"),
+        Err(TestError::Fail(reason, minimal)) => {
+            assert!(
+                minimal.dims().0 <= 3 && minimal.dims().1 <= 3,
+                "{control:?}: minimal failing instance {} has dimension > 3",
+                minimal.instance
+            );
+            let msg = reason.to_string();
+            eprintln!(
+                "{control:?}: minimal failing case {}, horizon {}: {msg}",
+                minimal.instance, minimal.horizon
+            );
+            assert!(
+                registry().iter().any(|i| msg.contains(i.name)),
+                "{control:?}: failure does not name an invariant: {msg}"
+            );
+            msg
+        }
+        Err(e) => panic!("{control:?}: unexpected runner error {e}"),
+    }
+}
+
+#[test]
+fn control_gamma_without_min_is_rejected() {
+    let msg = control_fails(Control::GammaUnclipped);
+    assert!(msg.contains("dual-step-unit"), "{msg}");
+}
+
+#[test]
+fn control_beta_ignored_is_rejected() {
+    let msg = control_fails(Control::BetaIgnored);
+    assert!(msg.contains("almost-recursion"), "{msg}");
+}
+
+#[test]
+fn control_primal_sign_flip_is_rejected() {
+    let msg = control_fails(Control::PrimalSignFlip);
+    assert!(msg.contains("adaptive-connect"), "{msg}");
+}
+
+#[test]
+fn control_wrong_sign_measure_is_rejected() {
+    let msg = control_fails(Control::WrongSignMeasure);
+    assert!(msg.contains("gy-nonneg"), "{msg}");
+}
+
+/// A report with a control fails (the exit-1 path of `saddlefw check`).
+#[test]
+fn control_report_fails() {
+    let r = run_check_with(4, 0, &Control::GammaUnclipped.options(), 2).unwrap();
+    assert!(!r.passed());
+    assert!(r.table().contains("FAIL"));
+}
+
+/// The printed forms with a recorded slip that the check must confirm numerically (their
+/// corrected twins gate and hold).
+#[test]
+fn errata_are_confirmed() {
+    let r = run_check_with(32, 0, &CaseOptions::default(), 2).unwrap();
+    assert!(r.passed(), "{}", r.table());
+    // finite violations: the printed inequality is false at the witness
+    for name in [
+        "massive-sum-1-printed",
+        "zeta-last-printed",
+        "strongly-concave-iterate-1-printed",
+    ] {
+        let e = r.errata.iter().find(|e| e.printed == name).unwrap();
+        assert_eq!(e.status, "erratum confirmed numerically", "{name}");
+        let w = e.witness.as_ref().unwrap();
+        assert!(w.lhs > w.rhs, "{name}: {w:?}");
+    }
+    // the printed formula divides by zero where the corrected one holds
+    for name in ["fw-proj-dual-bound-printed", "envelope-smooth-printed"] {
+        let e = r.errata.iter().find(|e| e.printed == name).unwrap();
+        assert!(
+            e.status.starts_with("erratum confirmed numerically"),
+            "{name}"
+        );
+        assert!(
+            e.undefined > 0 && !e.witness.as_ref().unwrap().rhs.is_finite(),
+            "{name}"
+        );
+    }
+}
+
+/// Two further measure controls: the point invariants on G_X^LMO and H can fail too.
+#[test]
+fn measure_controls_are_rejected() {
+    use saddlefw::invariants::controls::{NO_SMOOTHING_H, WRONG_SIGN_GX_LMO};
+    for (m, want) in [
+        (WRONG_SIGN_GX_LMO, "gx-lmo-nonneg"),
+        (NO_SMOOTHING_H, "h-lower-bound"),
+    ] {
+        let opts = CaseOptions {
+            measures: m,
+            ..CaseOptions::default()
+        };
+        let hit = (0..8).any(|i| {
+            check_case(&case_spec(5, i), &opts)
+                .unwrap()
+                .gating_violations()
+                .iter()
+                .any(|v| v.invariant == want)
+        });
+        assert!(hit, "{}: {want} never failed", m.name);
+    }
+}
+
+/// `saddlefw check` through the CLI: the table, CHECK.json, --list, and bad input.
+#[test]
+fn cli_check() {
+    use saddlefw::cli::main_with_args;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("CHECK.json");
+    let code = main_with_args([
+        "saddlefw",
+        "check",
+        "--cases",
+        "3",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["cases"], 3);
+    assert!(v["errata"].as_array().unwrap().len() >= 10);
+    assert_eq!(main_with_args(["saddlefw", "check", "--list"]), 0);
+    assert_eq!(main_with_args(["saddlefw", "check", "--cases", "0"]), 2);
+}
+
+/// Constants reported too small make the "any point / any sequence" invariants fail (no solver
+/// fault can reach them).
+#[test]
+fn understated_constants_are_rejected() {
+    use saddlefw::invariants::check::{check_instance, default_solvers};
+    use saddlefw::invariants::controls::Understated;
+    let mut failed = std::collections::BTreeSet::new();
+    for i in 0..8 {
+        let case = case_spec(9, i);
+        let inst = case.instance.generate().unwrap();
+        let inst = saddlefw::Instance {
+            problem: Box::new(Understated {
+                inner: inst.problem,
+                factor: 0.1,
+            }),
+            ..inst
+        };
+        let r = check_instance(
+            &inst,
+            "understated",
+            30,
+            &default_solvers(&case),
+            &CaseOptions::default(),
+            i as u64,
+        )
+        .unwrap();
+        failed.extend(r.gating_violations().into_iter().map(|v| v.invariant));
+    }
+    for want in [
+        "calculus-iii-lipschitz",
+        "calculus-v-smooth",
+        "general-connect-1",
+    ] {
+        assert!(
+            failed.contains(want),
+            "{want} did not fail; failed: {failed:?}"
+        );
+    }
+}
+
+/// The witnesses' exact inner maximisation agrees with the certified inner solve (differential
+/// test against `problems::inner`): feasible, and its value lies in the certified interval.
+#[test]
+fn witness_inner_maximisation_is_exact() {
+    use rand::{Rng, SeedableRng};
+    use saddlefw::problems::inner::y_star_certified;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
+    for (name, inst) in saddlefw::invariants::witness::witness_cases().unwrap() {
+        let p = inst.problem.as_ref();
+        let k = p.constants();
+        for _ in 0..20 {
+            let z: Vec<f64> = (0..p.x_set().dim())
+                .map(|_| rng.gen_range(-2.0..2.0))
+                .collect();
+            let mut x = vec![0.0; z.len()];
+            p.x_set().project(&z, &mut x);
+            let beta = if k.mu > 0.0 && rng.gen_bool(0.3) {
+                0.0
+            } else {
+                rng.gen_range(0.01..2.0)
+            };
+            let exact = p.y_star(&x, beta, &inst.y0);
+            let cert = y_star_certified(p, &x, beta, &inst.y0);
+            assert!(p.y_set().contains(&exact.y, 1e-12), "{name}: y* infeasible");
+            let v = exact.value.mid();
+            let tol = 1e-9 * (1.0 + v.abs());
+            assert!(
+                v >= cert.value.lower - tol && v <= cert.value.upper + tol,
+                "{name}: exact {v} outside certified [{}, {}]",
+                cert.value.lower,
+                cert.value.upper
+            );
+        }
+    }
+}
