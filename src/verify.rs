@@ -47,6 +47,7 @@
 //! | `envelope` | `quantity_T / bound(T) > 1 + 1e-9` at some checkpoint of some run (explicit envelopes of claims.md Sec. 5, [`envelopes`]; [`ENVELOPE_RTOL`]) |
 //! | `mhat` | the empirical constant `M_hat(T)` still grows over the last decade of the horizon, `T_max/10 <= T <= T_max`: for some family the Student-t interval (across seeds) of the log-log slopes of M_hat lies entirely above 0.05 ([`envelopes::mhat_bounded`], [`envelopes::MHAT_SLOPE_TOL`]). A quantity decaying slower than `T^-c` makes the running maximum grow at rate `c - p_observed` over any late window; a transient that ended earlier is not held against the constant, and, as for the rate, one slowly converging seed does not decide alone |
 //! | `baseline` | `p_hat < baseline - 0.1` ([`fit::baseline_gate`]; the stored baselines are the quick tier's, so the gate applies to the quick tier only) |
+//! | `hard-*` | a gate above fails on the entry's stored hardest instance (`fixtures/hard/`, run when [`VerifyOptions::hard`] is set; [`crate::tightness::attach`], which also attaches the tightness record) |
 //!
 //! Disputed entries report every gate but do not gate.
 //!

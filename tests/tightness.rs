@@ -457,3 +457,74 @@ fn teeth_algorithm_2_lmo_po() {
 fn teeth_algorithm_3_po_lmo() {
     teeth("po-lmo");
 }
+
+// ------------------------------------------------------------------------------------------
+// `saddlefw tighten`
+// ------------------------------------------------------------------------------------------
+
+fn saddlefw(args: &[&str]) -> (i32, String, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A short search writes tighten.json and, when asked, a fixture that loads and reproduces.
+#[test]
+fn tighten_cli_writes_results_and_fixtures() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let fx = dir.path().join("hard");
+    let (code, stdout, stderr) = saddlefw(&[
+        "tighten",
+        "--cases",
+        "lmo-po/nc-c/dual",
+        "--budget",
+        "2",
+        "--horizon",
+        "1024",
+        "--jobs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--fixtures",
+        fx.to_str().unwrap(),
+        "--write-fixtures",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tighten.json")).unwrap()).unwrap();
+    let e = &v["entries"][0];
+    assert_eq!(e["id"], "lmo-po/nc-c/dual");
+    assert!(e["evaluations"].as_u64().unwrap() > 0);
+    let stored = tightness::load_dir(&fx).unwrap();
+    if let Some(f) = stored.get("lmo-po/nc-c/dual") {
+        assert_eq!(f.horizon, 1024);
+        let e = builtin().into_iter().find(|e| e.id == f.entry).unwrap();
+        let run = tightness::evaluate(&e, &f.spec, f.horizon, None).unwrap();
+        let p = run.fit.unwrap().fitted().unwrap().exponent;
+        assert!((p - f.p_hat).abs() < 1e-9);
+    } else {
+        assert!(stdout.contains("no usable candidate"), "{stdout}");
+    }
+}
+
+#[test]
+fn tighten_cli_rejects_bad_arguments() {
+    for (args, needle) in [
+        (vec!["tighten", "--budget", "-1"], "--budget"),
+        (vec!["tighten", "--cases", "no-such-entry"], "--cases"),
+        (vec!["tighten", "--jobs", "0"], "--jobs"),
+        (vec!["tighten", "--horizon", "10"], "horizon"),
+    ] {
+        let (code, _, stderr) = saddlefw(&args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"));
+    }
+}

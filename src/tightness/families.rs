@@ -464,7 +464,7 @@ impl FaceParams {
                 };
                 // The n_neg smallest magnitudes become negative.
                 for l in lam.iter_mut().rev().take(n_neg) {
-                    *l = -*neg_scale * *l;
+                    *l *= -*neg_scale;
                 }
                 q.v = q.u.clone();
                 let mut a = vec![0.0; dx * dx];
@@ -590,9 +590,9 @@ fn simplex_face(rng: &mut ChaCha8Rng, n: usize, k: usize, push: f64) -> (Vec<f64
     let total: f64 = z.iter().sum();
     z.iter_mut().for_each(|v| *v /= total);
     let mut nv = vec![0.0; n];
-    for i in 0..n {
+    for (i, v) in nv.iter_mut().enumerate() {
         if !support.contains(&i) {
-            nv[i] = -push * (0.5 + rng.gen::<f64>());
+            *v = -push * (0.5 + rng.gen::<f64>());
         }
     }
     (z, nv)
