@@ -101,6 +101,20 @@ pub fn run_observed(
     config: &RunConfig,
     observer: &mut dyn FnMut(&StepView),
 ) -> Trace {
+    run_monitored(problem, x0, y0, solver, config, observer, &mut |_| {})
+}
+
+/// [`run_observed`], and `on_checkpoint` is called with every checkpoint as soon as it is
+/// measured (outside the timed region; progress displays use it).
+pub fn run_monitored(
+    problem: &dyn SaddleProblem,
+    x0: &[f64],
+    y0: &[f64],
+    solver: &mut dyn Solver,
+    config: &RunConfig,
+    observer: &mut dyn FnMut(&StepView),
+    on_checkpoint: &mut dyn FnMut(&Checkpoint),
+) -> Trace {
     assert_eq!(
         x0.len(),
         problem.x_set().dim(),
@@ -144,6 +158,7 @@ pub fn run_observed(
             gap_opt: m.gap_opt,
             width: m.width,
         });
+        on_checkpoint(checkpoints.last().expect("just pushed"));
         *measure_time += clock.elapsed().as_secs_f64();
     };
 

@@ -3,6 +3,16 @@
 //! pair by warm-started Lanczos iteration with an exact fallback.
 //!
 //! Matrices are row-major flat slices with an explicit shape `(rows, cols)`.
+//!
+//! # Example
+//! ```
+//! use saddlefw::linalg::{dot, norm, svd};
+//! assert_eq!(dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
+//! assert_eq!(norm(&[3.0, 4.0]), 5.0);
+//! // diag(3, 1) as a 2 x 2 row-major matrix: singular values 3 and 1
+//! let s = svd(&[3.0, 0.0, 0.0, -1.0], 2, 2).s;
+//! assert!((s[0] - 3.0).abs() < 1e-14 && (s[1] - 1.0).abs() < 1e-14);
+//! ```
 
 /// Inner product.
 #[inline]
@@ -675,10 +685,11 @@ pub fn spectral_norm(a: &[f64], rows: usize, cols: usize) -> f64 {
 }
 
 /// Euclidean projection of `z` onto `{s : s >= 0, sum s = scale}` (sorting method),
-/// written into `out`.
+/// written into `out` (which also serves as the sort buffer: no allocation).
 pub fn project_simplex(z: &[f64], scale: f64, out: &mut [f64]) {
-    let mut u = z.to_vec();
-    u.sort_by(|a, b| b.total_cmp(a));
+    let u = &mut *out;
+    u.copy_from_slice(z);
+    u.sort_unstable_by(|a, b| b.total_cmp(a));
     let mut css = 0.0;
     let mut theta = 0.0;
     for (i, &ui) in u.iter().enumerate() {

@@ -69,6 +69,7 @@
 //! ```
 
 pub mod controls;
+pub mod shard;
 
 use crate::envelopes::{self, EnvelopeInputs, MhatCheck, WorstRatio};
 use crate::fit::{self, Baselines, Estimate, FitConfig, RateClaim, SeriesFit, Verdict};
@@ -253,6 +254,8 @@ pub struct VerifyOptions {
     pub control: Option<Control>,
     /// Overrides of the tier's sizes (tests).
     pub config: Option<TierConfig>,
+    /// Run only this part of the job list ([`shard`]).
+    pub shard: Option<shard::Shard>,
     /// Directory of the stored hardest instances whose gates run too ([`crate::tightness`]);
     /// `None`: random instances only (the default of the test tier).
     pub hard: Option<std::path::PathBuf>,
@@ -269,6 +272,7 @@ impl VerifyOptions {
             gate_baselines: tier.baseline_gated(),
             control: None,
             config: None,
+            shard: None,
             hard: (tier != Tier::Test).then(crate::tightness::default_dir),
         }
     }
@@ -483,6 +487,13 @@ pub struct VerifyReport {
     pub summary: BTreeMap<String, usize>,
     /// True when some entry failed a gate (exit code 1).
     pub failed: bool,
+    /// The `--cases` filter, when one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
+    /// Set on the output of `verify --shard I/N`: partial results, to be merged
+    /// ([`shard::merge`]); its verdicts are not gates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<shard::Shard>,
     pub wall_time_s: f64,
 }
 
@@ -540,10 +551,16 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             }
         }
     }
-    let jobs: Vec<Job> = jobs.into_values().collect();
+    let jobs: Vec<Job> = shard::select(jobs.into_values().collect(), opts.shard);
+    let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
     let work = || -> Vec<Result<Vec<(String, InstanceRun)>>> {
         jobs.par_iter()
-            .map(|j| run_job(j, &cfg, opts.control))
+            .map(|j| {
+                progress.start(&format!("{} {} seed {}", j.case, j.family.label(), j.seed_index));
+                let r = run_job(j, &cfg, opts.control);
+                progress.done();
+                r
+            })
             .collect()
     };
     let outputs = match opts.jobs {
@@ -554,6 +571,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             .install(work),
         None => work(),
     };
+    progress.finish();
     let mut per_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
     for out in outputs {
         for (id, r) in out? {
@@ -566,9 +584,42 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
         runs.sort_by(|a, b| (&a.family, a.seed_index).cmp(&(&b.family, b.seed_index)));
         entries.push(judge_entry(e, runs, opts)?);
     }
-    if let Some(dir) = &opts.hard {
-        crate::tightness::attach(&selected, &mut entries, dir, opts)?;
+    if opts.shard.is_none() {
+        // hard instances run once: in an unsharded run, or in the merge of shards
+        if let Some(dir) = &opts.hard {
+            crate::tightness::attach(&selected, &mut entries, dir, opts)?;
+        }
     }
+    let mut report = assemble(
+        opts.tier,
+        (0..cfg.seeds).collect(),
+        cfg.t_max,
+        cfg.dim_x,
+        cfg.dim_y,
+        opts,
+        entries,
+        clock.elapsed().as_secs_f64(),
+    );
+    if opts.shard.is_some() {
+        // partial results: verdicts are not gates until merged
+        report.shard = opts.shard;
+        report.failed = false;
+    }
+    Ok(report)
+}
+
+/// The report around judged entries (shared by [`run`] and [`shard::merge`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn assemble(
+    tier: Tier,
+    seeds: Vec<u32>,
+    t_max: u64,
+    dim_x: usize,
+    dim_y: usize,
+    opts: &VerifyOptions,
+    entries: Vec<EntryResult>,
+    wall_time_s: f64,
+) -> VerifyReport {
     let mut summary = BTreeMap::new();
     for v in ["pass", "fail", "floor", "disputed"] {
         summary.insert(v.to_string(), 0);
@@ -578,20 +629,22 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             .entry(verdict_name(e.verdict).to_string())
             .or_default() += 1;
     }
-    Ok(VerifyReport {
-        tier: opts.tier,
-        seeds: (0..cfg.seeds).collect(),
+    VerifyReport {
+        tier,
+        seeds,
         seed_rule: "generator seed = FNV-1a-64(\"CASE|FAMILY|INDEX\")".into(),
-        t_max: cfg.t_max,
-        dim_x: cfg.dim_x,
-        dim_y: cfg.dim_y,
+        t_max,
+        dim_x,
+        dim_y,
         control: opts.control.map(|c| c.to_string()),
         fit_config: FitConfig::default(),
         failed: entries.iter().any(|e| e.verdict == Verdict::Fail),
         summary,
         entries,
-        wall_time_s: clock.elapsed().as_secs_f64(),
-    })
+        filter: opts.filter.clone(),
+        shard: None,
+        wall_time_s,
+    }
 }
 
 /// `pass`, `fail`, `floor`, `disputed`.
@@ -1017,6 +1070,10 @@ pub(crate) fn judge_entry(
 }
 
 impl VerifyReport {
+    /// Parses verify.json text (a shard's, for `saddlefw merge`); `input` names it in errors.
+    pub fn parse(input: &str, text: &str) -> Result<VerifyReport> {
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
+    }
     /// verify.json (pretty-printed, with a final newline).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a verify report serialises") + "\n"

@@ -90,6 +90,32 @@ impl Algorithm {
             Algorithm::PoLmo => "PO-LMO",
         }
     }
+    /// The name in the solver registry (`saddlefw list`, `--algos`).
+    pub fn registry_name(&self) -> &'static str {
+        match self {
+            Algorithm::SpFw => "sp-fw",
+            Algorithm::Agp => "agp",
+            Algorithm::RPdcg => "r-pdcg",
+            Algorithm::CgRpga => "cg-rpga",
+            Algorithm::LmoLmo => "lmo-lmo",
+            Algorithm::LmoPo => "lmo-po",
+            Algorithm::PoLmo => "po-lmo",
+        }
+    }
+    /// The algorithm called `name` in the registry or in the paper (case-insensitive).
+    pub fn parse(name: &str) -> Option<Algorithm> {
+        let n = name.trim().to_ascii_lowercase().replace('_', "-");
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.registry_name() == n || a.name().to_ascii_lowercase() == n)
+    }
+    /// Whether it is one of the paper's Algorithms 1-3.
+    pub fn is_proposed(&self) -> bool {
+        matches!(
+            self,
+            Algorithm::LmoLmo | Algorithm::LmoPo | Algorithm::PoLmo
+        )
+    }
     /// The primal oracle (hence the plotted measure).
     pub fn primal_oracle(&self) -> PrimalOracle {
         match self {
@@ -110,9 +136,9 @@ impl Algorithm {
             Algorithm::CgRpga => {
                 "update RECONSTRUCTED; parameters VERIFIED-2ND; mu_bar in DL GUESSED (= mu)"
             }
-            Algorithm::LmoLmo | Algorithm::LmoPo | Algorithm::PoLmo => {
-                "the paper's own algorithm (alg:fw-fw, alg:fw-proj, alg:proj-fw)"
-            }
+            Algorithm::LmoLmo => "the paper's Algorithm 1 (alg:fw-fw)",
+            Algorithm::LmoPo => "the paper's Algorithm 2 (alg:fw-proj)",
+            Algorithm::PoLmo => "the paper's Algorithm 3 (alg:proj-fw)",
         }
     }
     /// Whether the paper runs it on the experiment: R-PDCG needs a strongly convex Y and is

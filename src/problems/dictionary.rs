@@ -54,6 +54,7 @@
 //! Certified constants are inflated by a relative `1e-10` to absorb rounding in their own
 //! evaluation.
 
+use super::memo::ForwardKey;
 use super::{Constants, Instance, SaddleProblem, YModel};
 use crate::linalg::{dot, spectral_norm, sym_extreme_eigs};
 use crate::sets::{BoxSet, ConvexSet, NuclearBall, Product, UnitColumns};
@@ -166,13 +167,31 @@ impl DlConfig {
     }
 }
 
-/// Scratch matrices of one gradient evaluation (reused: the hot loop does not allocate).
+/// Scratch matrices of one gradient evaluation (reused: the hot loop does not allocate), and
+/// the forward pass of the last point they were computed at.
 #[derive(Debug)]
 struct Work {
-    /// `R = D'C' - A'` (m x n').
+    /// `R = D'C' - A'` (m x n'), valid when `fid` is set.
     r: Array2<f64>,
     /// `D'K` (m x q).
     dk: Array2<f64>,
+    /// `||R||_F^2` when `r` holds R for the point of `key`.
+    fid: Option<f64>,
+    /// `||A - D'Ctil||_F^2` at the point of `key`.
+    cval: f64,
+    key: ForwardKey,
+}
+
+impl Work {
+    fn new(m: usize, q: usize, n_new: usize) -> Work {
+        Work {
+            r: Array2::zeros((m, n_new)),
+            dk: Array2::zeros((m, q)),
+            fid: None,
+            cval: 0.0,
+            key: ForwardKey::default(),
+        }
+    }
 }
 
 /// The DL saddle problem (see the module documentation).
@@ -336,10 +355,7 @@ impl DictionaryLearning {
             y_set,
             certified,
             paper,
-            work: Mutex::new(Work {
-                r: Array2::zeros((m, n_new)),
-                dk: Array2::zeros((m, q)),
-            }),
+            work: Mutex::new(Work::new(m, q, n_new)),
         })
     }
 
@@ -390,29 +406,31 @@ impl DictionaryLearning {
         match self.work.try_lock() {
             Ok(mut w) => f(&mut w),
             // another thread holds the scratch space: use a private one
-            Err(_) => f(&mut Work {
-                r: Array2::zeros((self.cfg.m, self.cfg.n_new)),
-                dk: Array2::zeros((self.cfg.m, self.cfg.q)),
-            }),
+            Err(_) => f(&mut Work::new(self.cfg.m, self.cfg.q, self.cfg.n_new)),
         }
     }
 
     /// Fills `w.dk = D'K` and, when `fidelity`, `w.r = D'C' - A'`; returns
-    /// `(||R||_F^2 or 0, ||A - D'Ctil||_F^2)`.
+    /// `(||R||_F^2 or 0, ||A - D'Ctil||_F^2)`. Products already in `w` for this very x are
+    /// reused (the step and the checkpoint measures share one pass; see [`ForwardKey`]).
     fn forward(&self, x: &[f64], w: &mut Work, fidelity: bool) -> (f64, f64) {
         let (d, c) = self.blocks(x);
-        general_mat_mul(1.0, &d, &self.k_mat, 0.0, &mut w.dk);
-        let dflat = &x[..self.cfg.m * self.cfg.q];
-        let cval = self.a_old_sq - 2.0 * dot(dflat, flat(&self.p_mat)) + dot(flat(&w.dk), dflat);
-        let fid = if fidelity {
+        if !w.key.matches(x) {
+            w.key.clear();
+            general_mat_mul(1.0, &d, &self.k_mat, 0.0, &mut w.dk);
+            let dflat = &x[..self.cfg.m * self.cfg.q];
+            w.cval =
+                self.a_old_sq - 2.0 * dot(dflat, flat(&self.p_mat)) + dot(flat(&w.dk), dflat);
+            w.fid = None;
+            w.key.set(x);
+        }
+        if fidelity && w.fid.is_none() {
             w.r.assign(&self.a_new);
             general_mat_mul(1.0, &d, &c, -1.0, &mut w.r);
             let r = flat(&w.r);
-            dot(r, r)
-        } else {
-            0.0
-        };
-        (fid, cval)
+            w.fid = Some(dot(r, r));
+        }
+        (w.fid.unwrap_or(0.0), w.cval)
     }
 
     /// `grad_x L` from a finished forward pass.

@@ -61,6 +61,7 @@
 //! `L_yy = sqrt(2) lambda'`; they are valid but loose for this payoff (no 1/n), and the
 //! baselines' parameter formulas use them.
 
+use super::memo::ForwardKey;
 use super::{Constants, Instance, SaddleProblem, YModel};
 use crate::data::{read_libsvm, Dataset, LibsvmOptions, Scaling, SparseMatrix};
 use crate::sets::{ConvexSet, NuclearBall, Simplex};
@@ -113,11 +114,27 @@ impl Default for DroConfig {
     }
 }
 
-/// Scratch space: scores (n x k), overwritten by the per-sample gradient rows, and losses (n).
+/// Scratch space, and the forward pass of the last point it was computed at.
 #[derive(Debug)]
 struct Work {
+    /// Scores (n x k), overwritten by the per-sample score gradients `p_i - e_{b_i}`.
     scores: Vec<f64>,
     losses: Vec<f64>,
+    /// `R` of the backward pass (n x k).
+    r: Vec<f64>,
+    /// The point `scores` and `losses` belong to ([`ForwardKey`]).
+    key: ForwardKey,
+}
+
+impl Work {
+    fn new(n: usize, k: usize) -> Work {
+        Work {
+            scores: vec![0.0; n * k],
+            losses: vec![0.0; n],
+            r: vec![0.0; n * k],
+            key: ForwardKey::default(),
+        }
+    }
 }
 
 /// The robust multiclass classification problem (see the module documentation).
@@ -236,10 +253,7 @@ impl RobustClassification {
             y_set,
             certified,
             paper,
-            work: Mutex::new(Work {
-                scores: vec![0.0; n * k],
-                losses: vec![0.0; n],
-            }),
+            work: Mutex::new(Work::new(n, k)),
         })
     }
 
@@ -294,16 +308,19 @@ impl RobustClassification {
     fn with_work<T>(&self, f: impl FnOnce(&mut Work) -> T) -> T {
         match self.work.try_lock() {
             Ok(mut w) => f(&mut w),
-            Err(_) => f(&mut Work {
-                scores: vec![0.0; self.n * self.k],
-                losses: vec![0.0; self.n],
-            }),
+            Err(_) => f(&mut Work::new(self.n, self.k)),
         }
     }
 
-    /// Scores, losses, and the per-sample score gradients `p_i - e_{b_i}` (in `w.scores`).
+    /// Scores, losses, and the per-sample score gradients `p_i - e_{b_i}` (in `w.scores`);
+    /// nothing to do when `w` already holds them for this very x (the step and the measures,
+    /// and the Gauss-Seidel baselines' `grad_y` then `grad_x`, share one forward pass).
     fn forward(&self, x: &[f64], w: &mut Work) {
         assert_eq!(x.len(), self.d * self.k, "DRO point has the wrong length");
+        if w.key.matches(x) {
+            return;
+        }
+        w.key.clear();
         self.data.mul(x, self.k, &mut w.scores);
         for ((row, loss), &b) in w
             .scores
@@ -313,16 +330,24 @@ impl RobustClassification {
         {
             *loss = multinomial_logistic(row, b as usize);
         }
+        w.key.set(x);
     }
 
     /// `grad_W L = A^T R` with `R_i = (y_i/n)(p_i - e_{b_i})`, after [`Self::forward`].
     fn backward(&self, y: &[f64], w: &mut Work, out: &mut [f64]) {
         let inv_n = 1.0 / self.n as f64;
-        for (row, &yi) in w.scores.chunks_exact_mut(self.k).zip(y) {
+        for ((r, g), &yi) in w
+            .r
+            .chunks_exact_mut(self.k)
+            .zip(w.scores.chunks_exact(self.k))
+            .zip(y)
+        {
             let s = yi * inv_n;
-            row.iter_mut().for_each(|v| *v *= s);
+            for (rv, &gv) in r.iter_mut().zip(g) {
+                *rv = gv * s;
+            }
         }
-        self.data.tmul(&w.scores, self.k, out);
+        self.data.tmul(&w.r, self.k, out);
     }
 
     fn grad_y_from(&self, losses: &[f64], y: &[f64], out: &mut [f64]) {

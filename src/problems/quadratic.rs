@@ -7,11 +7,11 @@
 //! closed form (a projection); otherwise it is a certified inner solve.
 
 use super::{inner, Constants, Instance, Interval, SaddleProblem, YModel};
-use crate::linalg::{dot, matvec, matvec_t, spectral_norm, sym_extreme_eigs};
+use crate::linalg::{axpy, dot, matvec, matvec_t, spectral_norm, sym_extreme_eigs};
 use crate::sets::{ConvexSet, SetSpec};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// Absolute symmetry / PSD tolerance relative to the matrix scale (contract: 1e-12).
 pub const SYM_TOL: f64 = 1e-12;
@@ -33,6 +33,8 @@ pub struct Quadratic {
     isotropic: Option<f64>,
     saddle: Option<(Vec<f64>, Vec<f64>)>,
     f_star: OnceLock<Option<Interval>>,
+    /// Scratch for `B' y` (dx), so gradients do not allocate.
+    scratch: Mutex<Vec<f64>>,
 }
 
 impl Quadratic {
@@ -124,7 +126,16 @@ impl Quadratic {
             isotropic,
             saddle: None,
             f_star: OnceLock::new(),
+            scratch: Mutex::new(vec![0.0; dx]),
         })
+    }
+
+    /// Runs `f` on the dx-long scratch vector (a private one when another thread holds it).
+    fn with_scratch<T>(&self, f: impl FnOnce(&mut [f64]) -> T) -> T {
+        match self.scratch.try_lock() {
+            Ok(mut v) => f(&mut v),
+            Err(_) => f(&mut vec![0.0; self.dx]),
+        }
     }
 
     /// Records a known saddle point (generators that build one); f* becomes exact.
@@ -195,20 +206,38 @@ impl SaddleProblem for Quadratic {
     fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
         // A x + B' y + a
         matvec(&self.a, self.dx, self.dx, x, out);
-        let mut bty = vec![0.0; self.dx];
-        matvec_t(&self.b, self.dy, self.dx, y, &mut bty);
-        for i in 0..self.dx {
-            out[i] += bty[i] + self.lin_a[i];
-        }
+        self.with_scratch(|bty| {
+            matvec_t(&self.b, self.dy, self.dx, y, bty);
+            for ((o, b), a) in out.iter_mut().zip(bty.iter()).zip(&self.lin_a) {
+                *o += b + a;
+            }
+        })
     }
     fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
-        // B x - C y - c
-        matvec(&self.b, self.dy, self.dx, x, out);
-        let mut cy = vec![0.0; self.dy];
-        matvec(&self.c, self.dy, self.dy, y, &mut cy);
-        for i in 0..self.dy {
-            out[i] -= cy[i] + self.lin_c[i];
+        // B x - C y - c, without temporaries
+        for (i, o) in out.iter_mut().enumerate() {
+            let brow = &self.b[i * self.dx..(i + 1) * self.dx];
+            let crow = &self.c[i * self.dy..(i + 1) * self.dy];
+            *o = dot(brow, x) - (dot(crow, y) + self.lin_c[i]);
         }
+    }
+    /// Both gradients with one pass over B (`B x` and `B' y` share its rows); the same
+    /// arithmetic as `grad_x` and `grad_y`.
+    fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        matvec(&self.a, self.dx, self.dx, x, gx);
+        self.with_scratch(|bty| {
+            bty.iter_mut().for_each(|v| *v = 0.0);
+            for (i, (brow, &yi)) in self.b.chunks_exact(self.dx).zip(y).enumerate() {
+                let crow = &self.c[i * self.dy..(i + 1) * self.dy];
+                gy[i] = dot(brow, x) - (dot(crow, y) + self.lin_c[i]);
+                if yi != 0.0 {
+                    axpy(yi, brow, bty);
+                }
+            }
+            for ((o, b), a) in gx.iter_mut().zip(bty.iter()).zip(&self.lin_a) {
+                *o += b + a;
+            }
+        })
     }
     fn constants(&self) -> Constants {
         self.constants
@@ -314,12 +343,8 @@ impl QuadraticFile {
     /// Parses JSON text; `input` names the source in errors (with line and column).
     pub fn parse(text: &str, input: &str) -> Result<Self> {
         serde_json::from_str(text).map_err(|e| {
-            let at = format!("line {} column {}", e.line(), e.column());
-            let location = match top_level_field(text, e.line(), e.column()) {
-                Some(field) => format!("field {field:?} ({at})"),
-                None => at,
-            };
-            Error::input(input, location, e.to_string())
+            let field = top_level_field(text, e.line(), e.column());
+            crate::error::json_error(input, &e, field.as_deref())
         })
     }
 

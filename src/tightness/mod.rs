@@ -21,7 +21,7 @@ pub use families::{Family, HardSpec};
 pub use fixture::{
     default_dir, fixture_file, load_dir, BelowRate, HardFixture, SearchRecord, FIXTURE_FORMAT,
 };
-pub use gate::{attach, report_tightness, table, HardResult, TightnessRecord};
+pub use gate::{attach, report_tightness, table, HardResult, TightnessRecord, HARD_REPORT_ONLY};
 
 use crate::theorems::TheoremEntry;
 use crate::verify::controls::Control;

@@ -819,13 +819,17 @@ pub fn search(
     if cfg.horizon < 64 {
         return Err(Error::invalid("search horizon", "must be at least 64"));
     }
+    let progress = crate::progress::Jobs::new("tighten", selected.len() as u64);
     let mut run = || -> Result<Vec<EntrySearch>> {
         let mut out = Vec::new();
         for e in &selected {
+            progress.start(&format!("{} (budget {} s)", e.id, cfg.budget_s));
             let r = search_entry(e, cfg, incumbents.get(&e.id).map(|f| &f.spec))?;
-            done(e, &r)?;
+            progress.suspend(|| done(e, &r))?;
+            progress.done();
             out.push(r);
         }
+        progress.finish();
         Ok(out)
     };
     match cfg.jobs {

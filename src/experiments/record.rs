@@ -1,0 +1,357 @@
+//! `experiment.json`: what `saddlefw experiment` records, and its conversion into the report
+//! model ([`crate::report::ExperimentReport`]) that renders `index.html`.
+//!
+//! ```json
+//! {
+//!   "experiment": "dl" | "news20" | "rcv1",
+//!   "time_limit_s": 300.0, "max_iterations": 1000000000, "jobs": 1,
+//!   "measure": {"lmo_primal": "G_X^LMO + G_Y", "po_primal": "G_X^PO + G_Y", "sigma": 25.1, "sigma_choice": ".."},
+//!   "checkpoint_rule": "decades",
+//!   "data": {"kind": "generated" | "libsvm", "file", "sha256", "sha256_decompressed",
+//!            "expected_sha256", "matches_reference", "scaling", "rows", "seed", "n", "d", "k", "nnz", "dl", "description"},
+//!   "constants": {"certified": {..}, "paper": {..}, "passed_to_parameter_formulas": {..}, "sampled": {..} | null},
+//!   "runs": [{"algorithm": "LMO-PO", "registry_name": "lmo-po", "primal_oracle": "lmo", "measure": "G_X^LMO + G_Y",
+//!             "iterations", "wall_time_s", "measure_time_s", "seconds_per_iteration",
+//!             "status": "time_limit" | "completed" | "diverged" | "skipped" | "not_applicable" | "failed",
+//!             "status_detail", "provenance", "provenance_detail", "schedule", "parameters": [..],
+//!             "paper_iterations", "oracle_calls",
+//!             "checkpoints": [{"t", "time_s", "measure", "gx_lmo", "gx_po", "gy", "gy_lmo", "h"}]}],
+//!   "claims": [{"claim", "label", "holds": true | false | null, "evidence"}],
+//!   "notes": [..], "meta": {..}
+//! }
+//! ```
+//! Non-finite numbers are written as null. `wall_time_s` and checkpoint `time_s` are solver
+//! time only (measurements excluded), as in RUN.json.
+
+use super::params::{Algorithm, PrimalOracle};
+use super::source::DataDescription;
+use crate::counting::OracleCounts;
+use crate::problems::lipschitz::SampledConstants;
+use crate::problems::Constants;
+use crate::report::{ClaimVerdict, ExperimentReport, Meta, RunSummary, Series};
+use crate::trace::{Checkpoint, Status, Trace};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The plotted measures and the sigma of `G_X^PO`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeasureSpec {
+    pub lmo_primal: String,
+    pub po_primal: String,
+    /// sigma of `G_X^PO` (all runs record `gx_po` with it).
+    pub sigma: f64,
+    pub sigma_choice: String,
+}
+
+/// The constants of the problem: certified (what the solvers' own step rules read), the
+/// paper's appendix values, the ones handed to the parameter formulas, and sampled
+/// gradient-difference ratios (lower bounds on the true constants).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConstantsReport {
+    pub certified: Constants,
+    pub paper: Constants,
+    pub passed_to_parameter_formulas: Constants,
+    pub sampled: Option<SampledConstants>,
+}
+
+/// One checkpoint: the plotted measure and its parts (null when not finite).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointRecord {
+    pub t: usize,
+    pub time_s: f64,
+    pub measure: Option<f64>,
+    pub gx_lmo: Option<f64>,
+    pub gx_po: Option<f64>,
+    pub gy: Option<f64>,
+    pub gy_lmo: Option<f64>,
+    pub h: Option<f64>,
+}
+
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+impl CheckpointRecord {
+    /// From a harness checkpoint; `oracle` selects `G_X^LMO` or `G_X^PO`.
+    pub fn new(c: &Checkpoint, oracle: PrimalOracle) -> Self {
+        CheckpointRecord {
+            t: c.t,
+            time_s: c.time_s,
+            measure: finite(plotted_measure(c, oracle)),
+            gx_lmo: finite(c.gx_lmo),
+            gx_po: finite(c.gx_po),
+            gy: finite(c.gy),
+            gy_lmo: finite(c.gy_lmo),
+            h: finite(c.h),
+        }
+    }
+}
+
+/// The measure Figure 1 plots (`fig:Experiment`, L749): `G_X^LMO + G_Y` for LMO-primal
+/// methods, `G_X^PO + G_Y` for PO-primal methods.
+pub fn plotted_measure(c: &Checkpoint, oracle: PrimalOracle) -> f64 {
+    match oracle {
+        PrimalOracle::Lmo => c.gx_lmo + c.gy,
+        PrimalOracle::Po => c.gx_po + c.gy,
+    }
+}
+
+/// The label of the plotted measure.
+pub fn measure_label(oracle: PrimalOracle) -> &'static str {
+    match oracle {
+        PrimalOracle::Lmo => "G_X^LMO + G_Y",
+        PrimalOracle::Po => "G_X^PO + G_Y",
+    }
+}
+
+/// How a run of the experiment ended (the harness' statuses plus the runs that did not start).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Completed,
+    TimeLimit,
+    Diverged,
+    /// Not run by default (R-PDCG on the robust problem, as in the paper).
+    Skipped,
+    /// The registry refused it for this problem (R-PDCG without a strongly convex Y).
+    NotApplicable,
+    /// Any other error while building the solver.
+    Failed,
+}
+
+impl RunStatus {
+    /// The snake-case name written to JSON.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            RunStatus::Completed => "completed",
+            RunStatus::TimeLimit => "time_limit",
+            RunStatus::Diverged => "diverged",
+            RunStatus::Skipped => "skipped",
+            RunStatus::NotApplicable => "not_applicable",
+            RunStatus::Failed => "failed",
+        }
+    }
+    /// Whether the algorithm iterated.
+    pub fn ran(&self) -> bool {
+        matches!(
+            self,
+            RunStatus::Completed | RunStatus::TimeLimit | RunStatus::Diverged
+        )
+    }
+}
+
+/// One algorithm's run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// The paper's name, e.g. `LMO-PO`.
+    pub algorithm: String,
+    pub registry_name: String,
+    pub primal_oracle: PrimalOracle,
+    pub measure: String,
+    pub iterations: usize,
+    pub wall_time_s: f64,
+    pub measure_time_s: f64,
+    pub seconds_per_iteration: Option<f64>,
+    /// CPU time the run's thread got while it ran (solver and measures; Linux
+    /// `/proc/thread-self/schedstat`, None elsewhere). Far below `wall_time_s +
+    /// measure_time_s` means the machine was busy with other work.
+    #[serde(default)]
+    pub cpu_time_s: Option<f64>,
+    pub status: RunStatus,
+    pub status_detail: Option<String>,
+    /// VERIFIED / RECONSTRUCTED / GUESSED status of the update rule (baselines.md), or the
+    /// paper's label for Algorithms 1-3.
+    pub provenance: String,
+    pub provenance_detail: String,
+    pub schedule: String,
+    /// How the parameters were set (the registry's notes and the experiment's choices).
+    pub parameters: Vec<String>,
+    /// The paper's Table 3 count for this experiment (None: N/A or not in the table).
+    pub paper_iterations: Option<u64>,
+    pub oracle_calls: Option<OracleCounts>,
+    pub checkpoints: Vec<CheckpointRecord>,
+}
+
+impl RunRecord {
+    /// A run that did not iterate (skipped, not applicable, failed).
+    pub fn not_run(alg: Algorithm, status: RunStatus, detail: String) -> Self {
+        RunRecord {
+            algorithm: alg.name().into(),
+            registry_name: alg.registry_name().into(),
+            primal_oracle: alg.primal_oracle(),
+            measure: measure_label(alg.primal_oracle()).into(),
+            iterations: 0,
+            wall_time_s: 0.0,
+            measure_time_s: 0.0,
+            seconds_per_iteration: None,
+            cpu_time_s: None,
+            status,
+            status_detail: Some(detail),
+            provenance: alg.provenance().into(),
+            provenance_detail: String::new(),
+            schedule: String::new(),
+            parameters: Vec::new(),
+            paper_iterations: None,
+            oracle_calls: None,
+            checkpoints: Vec::new(),
+        }
+    }
+
+    /// From a finished harness trace.
+    pub fn from_trace(alg: Algorithm, trace: &Trace, parameters: Vec<String>) -> Self {
+        let oracle = alg.primal_oracle();
+        let (status, detail) = match &trace.status {
+            Status::Completed => (RunStatus::Completed, None),
+            Status::TimeLimit => (RunStatus::TimeLimit, None),
+            Status::Diverged { iteration, reason } => (
+                RunStatus::Diverged,
+                Some(format!("at iteration {iteration}: {reason}")),
+            ),
+        };
+        RunRecord {
+            algorithm: alg.name().into(),
+            registry_name: alg.registry_name().into(),
+            primal_oracle: oracle,
+            measure: measure_label(oracle).into(),
+            iterations: trace.iterations,
+            wall_time_s: trace.wall_time_s,
+            measure_time_s: trace.measure_time_s,
+            seconds_per_iteration: (trace.iterations > 0)
+                .then(|| trace.wall_time_s / trace.iterations as f64),
+            cpu_time_s: None,
+            status,
+            status_detail: detail,
+            provenance: alg.provenance().into(),
+            provenance_detail: trace.provenance.clone(),
+            schedule: trace.schedule.clone(),
+            parameters,
+            paper_iterations: None,
+            oracle_calls: Some(trace.oracle_calls),
+            checkpoints: trace
+                .checkpoints
+                .iter()
+                .map(|c| CheckpointRecord::new(c, oracle))
+                .collect(),
+        }
+    }
+
+    /// `(time_s, measure)` of the checkpoints with a finite measure.
+    pub fn measures(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        self.checkpoints
+            .iter()
+            .filter_map(|c| c.measure.map(|m| (c.time_s, m)))
+    }
+
+    /// The measure at the start (t = 0).
+    pub fn initial(&self) -> Option<f64> {
+        self.checkpoints.first().and_then(|c| c.measure)
+    }
+
+    /// The measure at the last checkpoint.
+    pub fn last(&self) -> Option<f64> {
+        self.checkpoints.last().and_then(|c| c.measure)
+    }
+
+    /// The smallest measure among the checkpoints with solver time `<= time_s` (the
+    /// best-so-far curve at that time).
+    pub fn best_until(&self, time_s: f64) -> Option<f64> {
+        self.measures()
+            .filter(|&(t, _)| t <= time_s)
+            .map(|(_, m)| m)
+            .reduce(f64::min)
+    }
+
+    /// The best measure of the whole run.
+    pub fn best(&self) -> Option<f64> {
+        self.best_until(f64::INFINITY)
+    }
+
+    /// The status as shown on the page.
+    pub fn status_text(&self) -> String {
+        match &self.status_detail {
+            Some(d) => format!("{}: {d}", self.status.as_str()),
+            None => self.status.as_str().to_string(),
+        }
+    }
+}
+
+/// The whole experiment (see the module documentation for the JSON form).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExperimentRecord {
+    pub experiment: String,
+    pub time_limit_s: f64,
+    pub max_iterations: usize,
+    pub jobs: usize,
+    pub measure: MeasureSpec,
+    pub checkpoint_rule: String,
+    pub data: DataDescription,
+    pub constants: ConstantsReport,
+    pub runs: Vec<RunRecord>,
+    pub claims: Vec<ClaimVerdict>,
+    pub notes: Vec<String>,
+    pub meta: Meta,
+}
+
+impl ExperimentRecord {
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("an experiment record always serialises")
+    }
+    /// Reads `experiment.json`.
+    pub fn read(path: &Path) -> Result<Self> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
+        Self::parse(&name, &text)
+    }
+    /// Parses `experiment.json` text; `input` names it in errors.
+    pub fn parse(input: &str, text: &str) -> Result<Self> {
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
+    }
+    /// The run of `alg`, if recorded.
+    pub fn run(&self, alg: Algorithm) -> Option<&RunRecord> {
+        self.runs.iter().find(|r| r.algorithm == alg.name())
+    }
+
+    /// The report model of `index.html`: the Figure 1 series (measure against solver time and
+    /// against iterations, positive finite values only, for the log axis), the runs with
+    /// their provenance and status, the claims and the notes.
+    pub fn to_report(&self) -> ExperimentReport {
+        let runs = self
+            .runs
+            .iter()
+            .map(|r| {
+                let pts = |by_time: bool| -> Vec<(f64, f64)> {
+                    r.checkpoints
+                        .iter()
+                        .filter_map(|c| {
+                            let m = c.measure.filter(|m| *m > 0.0)?;
+                            Some((if by_time { c.time_s } else { c.t as f64 }, m))
+                        })
+                        .collect()
+                };
+                let series = |p: Vec<(f64, f64)>| {
+                    (!p.is_empty()).then(|| Series::new(r.algorithm.clone(), p))
+                };
+                RunSummary {
+                    algorithm: r.algorithm.clone(),
+                    provenance: Some(r.provenance.clone()),
+                    problem: Some(self.experiment.clone()),
+                    measure: Some(r.measure.clone()),
+                    status: r.status_text(),
+                    iterations: r.iterations as u64,
+                    wall_time_s: r.status.ran().then_some(r.wall_time_s),
+                    by_iteration: series(pts(false)),
+                    by_time: series(pts(true)),
+                }
+            })
+            .collect();
+        ExperimentReport {
+            experiment: self.experiment.clone(),
+            time_limit_s: self.time_limit_s,
+            runs,
+            claims: self.claims.clone(),
+            notes: self.notes.clone(),
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! The Gram-route spectral kernels (`saddlefw::spectral`) against the exact references of
+//! `saddlefw::linalg` (cyclic Jacobi eigenvalues, one-sided Jacobi SVD), with negative controls:
+//! every agreement check is shown to reject a deliberately wrong answer.
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, FileFailurePersistence};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+use saddlefw::linalg::{norm, project_l1_ball, svd, sym_eigenvalues};
+use saddlefw::spectral::{
+    gram_top_pair, project_nuclear, GramWorkspace, ProjectionMode, ProjectionPath, SymEigen,
+};
+
+fn config(cases: u32) -> Config {
+    Config {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "fixtures/proptest-regressions/spectral.txt",
+        ))),
+        ..Config::default()
+    }
+}
+
+fn gaussian(rng: &mut ChaCha8Rng, n: usize) -> Vec<f64> {
+    (0..n).map(|_| rng.sample(StandardNormal)).collect()
+}
+
+/// Random orthonormal columns (n x k, row-major) by modified Gram-Schmidt.
+fn orthonormal(rng: &mut ChaCha8Rng, n: usize, k: usize) -> Vec<f64> {
+    let mut q = gaussian(rng, n * k);
+    for j in 0..k {
+        for _ in 0..2 {
+            for i in 0..j {
+                let d: f64 = (0..n).map(|r| q[r * k + i] * q[r * k + j]).sum();
+                for r in 0..n {
+                    q[r * k + j] -= d * q[r * k + i];
+                }
+            }
+        }
+        let nj = (0..n).map(|r| q[r * k + j].powi(2)).sum::<f64>().sqrt();
+        for r in 0..n {
+            q[r * k + j] /= nj;
+        }
+    }
+    q
+}
+
+/// `U diag(s) V^T` with random orthonormal U (rows x k), V (cols x k), k = min(rows, cols).
+fn with_singular_values(rng: &mut ChaCha8Rng, rows: usize, cols: usize, s: &[f64]) -> Vec<f64> {
+    let k = rows.min(cols);
+    let u = orthonormal(rng, rows, k);
+    let v = orthonormal(rng, cols, k);
+    let mut z = vec![0.0; rows * cols];
+    for l in 0..k {
+        for i in 0..rows {
+            let c = s[l] * u[i * k + l];
+            for j in 0..cols {
+                z[i * cols + j] += c * v[j * k + l];
+            }
+        }
+    }
+    z
+}
+
+/// The exact reference: Jacobi SVD of the whole matrix, l1 projection of the singular values.
+fn reference_projection(z: &[f64], rows: usize, cols: usize, radius: f64) -> Vec<f64> {
+    let d = svd(z, rows, cols);
+    let mut out = vec![0.0; z.len()];
+    if d.s.iter().sum::<f64>() <= radius {
+        out.copy_from_slice(z);
+    } else {
+        let mut w = vec![0.0; d.s.len()];
+        project_l1_ball(&d.s, radius, &mut w);
+        d.recompose(&w, &mut out);
+    }
+    out
+}
+
+fn rel_dist(a: &[f64], b: &[f64]) -> f64 {
+    let d: f64 = a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>().sqrt();
+    d / norm(b).max(f64::MIN_POSITIVE)
+}
+
+/// Reconstruction and orthogonality error of an eigendecomposition (rows of `w` = vectors),
+/// relative to `||A||_F`.
+fn eig_error(a: &[f64], n: usize, values: &[f64], w: &[f64]) -> f64 {
+    let mut err = 0.0f64;
+    for i in 0..n {
+        for j in 0..n {
+            let rec: f64 = (0..n).map(|l| w[l * n + i] * values[l] * w[l * n + j]).sum();
+            err = err.max((rec - a[i * n + j]).abs());
+            let g: f64 = (0..n).map(|c| w[i * n + c] * w[j * n + c]).sum();
+            err = err.max((g - if i == j { 1.0 } else { 0.0 }).abs() * norm(a));
+        }
+    }
+    err / norm(a).max(f64::MIN_POSITIVE)
+}
+
+fn random_symmetric(rng: &mut ChaCha8Rng, n: usize, kind: u8) -> Vec<f64> {
+    match kind {
+        // Gram matrix of a rank-deficient factor (PSD, repeated zero eigenvalue)
+        0 => {
+            let r = (n / 3).max(1);
+            let b = gaussian(rng, n * r);
+            let mut a = vec![0.0; n * n];
+            for i in 0..n {
+                for j in 0..n {
+                    a[i * n + j] = (0..r).map(|l| b[i * r + l] * b[j * r + l]).sum();
+                }
+            }
+            a
+        }
+        // clustered spectrum: Q diag(1, 1, 1, 1e-8, ...) Q^T
+        1 => {
+            let q = orthonormal(rng, n, n);
+            let lam: Vec<f64> = (0..n).map(|i| if i < 3 { 1.0 } else { 1e-8 * i as f64 }).collect();
+            let mut a = vec![0.0; n * n];
+            for i in 0..n {
+                for j in 0..n {
+                    a[i * n + j] = (0..n).map(|l| q[i * n + l] * lam[l] * q[j * n + l]).sum();
+                }
+            }
+            a
+        }
+        // plain random symmetric (indefinite)
+        _ => {
+            let b = gaussian(rng, n * n);
+            let mut a = vec![0.0; n * n];
+            for i in 0..n {
+                for j in 0..n {
+                    a[i * n + j] = 0.5 * (b[i * n + j] + b[j * n + i]);
+                }
+            }
+            a
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// Householder + QL eigendecomposition: A = W^T diag(values) W, W orthogonal, values equal
+    /// to the cyclic Jacobi reference, all to 1e-12 relative.
+    #[test]
+    fn sym_eigen_matches_jacobi(seed in any::<u64>(), n in 1usize..40, kind in 0u8..3) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let a = random_symmetric(&mut rng, n, kind);
+        let mut e = SymEigen::default();
+        prop_assert!(e.full(&a, n));
+        prop_assert!(e.values.windows(2).all(|w| w[0] >= w[1]));
+        let err = eig_error(&a, n, &e.values, &e.vectors);
+        prop_assert!(err <= 1e-12, "eigendecomposition error {err:e}");
+        let mut reference = sym_eigenvalues(&a, n);
+        reference.reverse();
+        let scale = norm(&a).max(f64::MIN_POSITIVE);
+        for (x, y) in e.values.iter().zip(&reference) {
+            prop_assert!((x - y).abs() <= 1e-12 * scale, "eigenvalue {x} vs Jacobi {y}");
+        }
+        // top eigenpair alone
+        let mut top = vec![0.0; n];
+        let mut t = SymEigen::default();
+        let lambda = t.top(&a, n, &mut top).unwrap();
+        prop_assert!((lambda - reference[0]).abs() <= 1e-12 * scale);
+        let mut res = 0.0f64;
+        for i in 0..n {
+            let ax: f64 = (0..n).map(|j| a[i * n + j] * top[j]).sum();
+            res += (ax - lambda * top[i]).powi(2);
+        }
+        prop_assert!(res.sqrt() <= 1e-12 * scale, "top residual {:e}", res.sqrt() / scale);
+        prop_assert!((norm(&top) - 1.0).abs() <= 1e-12);
+    }
+
+    /// The Gram-route top singular pair: sigma_1 of the Jacobi SVD to 1e-12 relative and the
+    /// relative residual ||A^T u - sigma v|| / sigma <= 1e-12 (the nuclear LMO's tolerance), on
+    /// unbalanced shapes of both orientations, including equal top singular values.
+    #[test]
+    fn gram_top_pair_matches_svd(seed in any::<u64>(), short in 1usize..12, long in 1usize..300,
+                                 tall in any::<bool>(), tie in any::<bool>()) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (rows, cols) = if tall { (long.max(short), short) } else { (short, long.max(short)) };
+        let k = rows.min(cols);
+        let s: Vec<f64> = (0..k).map(|i| if tie && i < 2 { 3.0 } else { 2.0 / (i as f64 + 1.0) }).collect();
+        let z = with_singular_values(&mut rng, rows, cols, &s);
+        let mut ws = GramWorkspace::default();
+        let (mut u, mut v) = (vec![0.0; rows], vec![0.0; cols]);
+        let sigma = gram_top_pair(&z, rows, cols, &mut ws, &mut u, &mut v).unwrap();
+        let reference = svd(&z, rows, cols).s[0];
+        prop_assert!((sigma - reference).abs() <= 1e-12 * reference, "{sigma} vs {reference}");
+        let mut r = vec![0.0; cols];
+        saddlefw::linalg::matvec_t(&z, rows, cols, &u, &mut r);
+        let res: f64 = r.iter().zip(&v).map(|(a, b)| (a - sigma * b).powi(2)).sum::<f64>().sqrt();
+        prop_assert!(res <= 1e-12 * sigma, "relative residual {:e}", res / sigma);
+    }
+
+    /// The projection (automatic path) agrees with the reference to 1e-9 relative in Frobenius
+    /// norm on random, nearly rank-deficient, barely-outside and inside matrices, in both
+    /// orientations; so does the accurate path forced.
+    #[test]
+    fn projection_matches_reference(seed in any::<u64>(), short in 1usize..10, long in 1usize..200,
+                                    tall in any::<bool>(), kind in 0u8..4, radius_frac in 0.05f64..1.5) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (rows, cols) = if tall { (long.max(short), short) } else { (short, long.max(short)) };
+        let (z, radius) = test_matrix(&mut rng, rows, cols, kind, radius_frac);
+        let reference = reference_projection(&z, rows, cols, radius);
+        let mut ws = GramWorkspace::default();
+        for mode in [ProjectionMode::Auto, ProjectionMode::ForceJacobi] {
+            let mut out = vec![0.0; z.len()];
+            let path = project_nuclear(&z, rows, cols, radius, &mut out, &mut ws, mode);
+            let err = rel_dist(&out, &reference);
+            prop_assert!(err <= 1e-9, "{mode:?} took {path:?}: relative error {err:e} (kind {kind})");
+        }
+    }
+}
+
+/// A test matrix of one of four kinds and a radius: 0 random Gaussian (radius a fraction of the
+/// nuclear norm), 1 rank-deficient plus 1e-10 noise, 2 barely outside (nuclear norm
+/// `r (1 + 1e-8)`, tiny trailing singular values), 3 spectrum spread over 12 decades.
+fn test_matrix(
+    rng: &mut ChaCha8Rng,
+    rows: usize,
+    cols: usize,
+    kind: u8,
+    radius_frac: f64,
+) -> (Vec<f64>, f64) {
+    let k = rows.min(cols);
+    let s: Vec<f64> = match kind {
+        0 => {
+            let z = gaussian(rng, rows * cols);
+            let nuc: f64 = svd(&z, rows, cols).s.iter().sum();
+            return (z, radius_frac * nuc);
+        }
+        1 => (0..k).map(|i| if i < (k + 1) / 2 { 1.0 + i as f64 } else { 1e-10 }).collect(),
+        2 => (0..k).map(|i| if i == 0 { 1.0 } else { 1e-9 }).collect(),
+        _ => (0..k).map(|i| 10f64.powf(-12.0 * i as f64 / k.max(1) as f64)).collect(),
+    };
+    let z = with_singular_values(rng, rows, cols, &s);
+    let nuc: f64 = s.iter().sum();
+    let radius = if kind == 2 { nuc / (1.0 + 1e-8) } else { radius_frac * nuc };
+    (z, radius)
+}
+
+/// Negative control of the agreement check: a projection onto a ball whose radius is off by
+/// 1e-7 relative (a small but real error) is rejected at 1e-9.
+#[test]
+fn projection_check_rejects_wrong_radius() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (rows, cols) = (7, 150);
+    let (z, radius) = test_matrix(&mut rng, rows, cols, 0, 0.5);
+    let reference = reference_projection(&z, rows, cols, radius);
+    let mut ws = GramWorkspace::default();
+    let mut out = vec![0.0; z.len()];
+    project_nuclear(&z, rows, cols, radius * (1.0 + 1e-7), &mut out, &mut ws, ProjectionMode::Auto);
+    assert!(rel_dist(&out, &reference) > 1e-9);
+    project_nuclear(&z, rows, cols, radius, &mut out, &mut ws, ProjectionMode::Auto);
+    assert!(rel_dist(&out, &reference) <= 1e-9);
+}
+
+/// Negative control of the guard: on a matrix barely outside the ball with tiny trailing
+/// singular values, the unguarded fast path is wrong by far more than 1e-9 (the squared
+/// condition number of G), and the automatic path does not take it.
+#[test]
+fn fast_path_guard_is_needed() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for (rows, cols) in [(8, 400), (400, 8), (20, 60)] {
+        let (z, radius) = test_matrix(&mut rng, rows, cols, 2, 1.0);
+        let reference = reference_projection(&z, rows, cols, radius);
+        let mut ws = GramWorkspace::default();
+        let mut out = vec![0.0; z.len()];
+        project_nuclear(&z, rows, cols, radius, &mut out, &mut ws, ProjectionMode::ForceFast);
+        let fast_err = rel_dist(&out, &reference);
+        assert!(fast_err > 1e-9, "{rows}x{cols}: unguarded fast path error {fast_err:e}");
+        let path = project_nuclear(&z, rows, cols, radius, &mut out, &mut ws, ProjectionMode::Auto);
+        assert_eq!(path, ProjectionPath::Jacobi);
+        assert!(rel_dist(&out, &reference) <= 1e-9);
+    }
+}
+
+/// The fast path is taken where it is accurate (a well separated random matrix far outside the
+/// ball), so the guard is not vacuous either.
+#[test]
+fn fast_path_is_used_when_safe() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for (rows, cols) in [(20, 3000), (3000, 20), (60, 103)] {
+        let (z, radius) = test_matrix(&mut rng, rows, cols, 0, 0.3);
+        let mut ws = GramWorkspace::default();
+        let mut out = vec![0.0; z.len()];
+        let path = project_nuclear(&z, rows, cols, radius, &mut out, &mut ws, ProjectionMode::Auto);
+        assert_eq!(path, ProjectionPath::Fast, "{rows}x{cols}");
+        assert!(rel_dist(&out, &reference_projection(&z, rows, cols, radius)) <= 1e-12);
+    }
+}
+
+/// Negative control of the eigendecomposition check: swapping two eigenvectors is detected.
+#[test]
+fn eig_check_rejects_swapped_vectors() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let n = 6;
+    let a = random_symmetric(&mut rng, n, 2);
+    let mut e = SymEigen::default();
+    assert!(e.full(&a, n));
+    assert!(eig_error(&a, n, &e.values, &e.vectors) <= 1e-12);
+    let mut w = e.vectors.clone();
+    for c in 0..n {
+        w.swap(c, n + c);
+    }
+    assert!(eig_error(&a, n, &e.values, &w) > 1e-6);
+}
+
+/// Non-finite input propagates as NaN (no panic, no endless iteration).
+#[test]
+fn non_finite_input_gives_nan() {
+    let mut z = vec![1.0; 12];
+    z[5] = f64::NAN;
+    let mut ws = GramWorkspace::default();
+    let mut out = vec![0.0; 12];
+    project_nuclear(&z, 3, 4, 1.0, &mut out, &mut ws, ProjectionMode::Auto);
+    assert!(out.iter().all(|v| v.is_nan()));
+    let (mut u, mut v) = (vec![0.0; 3], vec![0.0; 4]);
+    let r = gram_top_pair(&z, 3, 4, &mut ws, &mut u, &mut v);
+    assert!(r.map_or(true, |s| !s.is_finite()));
+}
