@@ -70,7 +70,9 @@ fn face_families_certify_their_point_in_every_setting() {
                 p.x_set = x_set;
                 p.push_x = push;
                 p.push_y = if s.sc_y { 0.3 } else { push };
-                let b = spec(&setting, p).build().unwrap_or_else(|e| panic!("{setting}: {e}"));
+                let b = spec(&setting, p)
+                    .build()
+                    .unwrap_or_else(|e| panic!("{setting}: {e}"));
                 let c = b.certificate().expect("face families have a point");
                 assert!(c.holds(), "{setting} {x_set:?} push {push}: {c:?}");
                 let a = b.instance.problem.assumptions();
@@ -124,11 +126,36 @@ fn invalid_parameters_are_named() {
         ("nc-c", Box::new(|p| p.lyx = -1.0), "lyx"),
         ("nc-c", Box::new(|p| p.mu = 0.5), "mu"),
         ("nc-sc", Box::new(|p| p.mu = 0.0), "mu"),
-        ("c-c", Box::new(|p| {
-            p.landscape = Landscape::Quadratic { curv: 1.0, cond: 2.0, neg_frac: 0.5, neg_scale: 1.0 }
-        }), "neg_frac"),
-        ("c-c", Box::new(|p| p.landscape = Landscape::Cosine { kappa: 1.0, periods: 1.0 }), "landscape"),
-        ("nc-c+sc", Box::new(|p| { p.y_depth = 0.5; p.push_y = 0.1 }), "push_y"),
+        (
+            "c-c",
+            Box::new(|p| {
+                p.landscape = Landscape::Quadratic {
+                    curv: 1.0,
+                    cond: 2.0,
+                    neg_frac: 0.5,
+                    neg_scale: 1.0,
+                }
+            }),
+            "neg_frac",
+        ),
+        (
+            "c-c",
+            Box::new(|p| {
+                p.landscape = Landscape::Cosine {
+                    kappa: 1.0,
+                    periods: 1.0,
+                }
+            }),
+            "landscape",
+        ),
+        (
+            "nc-c+sc",
+            Box::new(|p| {
+                p.y_depth = 0.5;
+                p.push_y = 0.1
+            }),
+            "push_y",
+        ),
         ("nc-c+sc", Box::new(|p| p.y_depth = 1.0), "y_depth"),
         ("nc-c", Box::new(|p| p.y_radius = 2.0), "y_radius"),
         ("nc-c", Box::new(|p| p.dy = 1), "dy"),
@@ -142,9 +169,15 @@ fn invalid_parameters_are_named() {
     let bad = HardSpec {
         setting: "c-c".into(),
         seed: 0,
-        params: Family::Generator { spec: "quadratic/nc-c:dx=4,dy=3".into() },
+        params: Family::Generator {
+            spec: "quadratic/nc-c:dx=4,dy=3".into(),
+        },
     };
-    assert!(bad.build().unwrap_err().to_string().contains("not for setting"));
+    assert!(bad
+        .build()
+        .unwrap_err()
+        .to_string()
+        .contains("not for setting"));
 }
 
 #[test]
@@ -156,7 +189,10 @@ fn specs_round_trip_through_json() {
     // the same spec builds the same instance
     let (a, b) = (s.build().unwrap(), back.build().unwrap());
     assert_eq!(a.instance.x0, b.instance.x0);
-    assert_eq!(a.instance.problem.constants(), b.instance.problem.constants());
+    assert_eq!(
+        a.instance.problem.constants(),
+        b.instance.problem.constants()
+    );
     assert!(serde_json::from_str::<HardSpec>(&text.replace("\"dx\"", "\"dz\"")).is_err());
 }
 
@@ -239,12 +275,19 @@ fn search_score_accepts_a_clean_power_law() {
 #[test]
 fn search_score_rejects_artefacts() {
     let noise = run_with(series(|t| 1e-18 * (1.0 + 0.001 * t.ln())));
-    assert_eq!(search::score(&noise, 1.0).unwrap_err(), "floor (natural scale)");
+    assert_eq!(
+        search::score(&noise, 1.0).unwrap_err(),
+        "floor (natural scale)"
+    );
     // accelerating: exponent rising smoothly from ~0.1 to ~0.2 over the series
     let acc = run_with(series(|t| (-(0.1 + 0.01 * t.ln()) * t.ln()).exp()));
-    assert!(search::score(&acc, 1.0).unwrap_err().contains("accelerating"));
+    assert!(search::score(&acc, 1.0)
+        .unwrap_err()
+        .contains("accelerating"));
     let dec = run_with(series(|t| (-(0.3 - 0.01 * t.ln()) * t.ln()).exp()));
-    assert!(search::score(&dec, 1.0).unwrap_err().contains("slowing down"));
+    assert!(search::score(&dec, 1.0)
+        .unwrap_err()
+        .contains("slowing down"));
     // a clean power law over the last 0.6 decades only (a kink before)
     let short = run_with(series(|t| {
         if t < 4000.0 {
@@ -266,18 +309,29 @@ fn search_score_rejects_artefacts() {
 fn every_entry_has_a_stored_hardest_instance() {
     let fx = fixtures();
     for e in builtin() {
-        let f = fx
-            .get(&e.id)
-            .unwrap_or_else(|| panic!("{}: no fixtures/hard/{}", e.id, tightness::fixture_file(&e.id)));
+        let f = fx.get(&e.id).unwrap_or_else(|| {
+            panic!(
+                "{}: no fixtures/hard/{}",
+                e.id,
+                tightness::fixture_file(&e.id)
+            )
+        });
         assert_eq!(f.entry, e.id);
         assert!((f.p - e.p()).abs() < 1e-12, "{}", e.id);
         assert_eq!(f.spec.setting, e.setting().to_string(), "{}", e.id);
-        let b = f.spec.build().unwrap_or_else(|err| panic!("{}: {err}", e.id));
+        let b = f
+            .spec
+            .build()
+            .unwrap_or_else(|err| panic!("{}: {err}", e.id));
         if let Some(c) = b.certificate() {
             assert!(c.holds(), "{}: {c:?}", e.id);
         }
         assert!(f.ci[0] <= f.p_hat && f.p_hat <= f.ci[1], "{}", e.id);
-        assert!(f.window[0] < f.window[1] && f.window[1] <= f.horizon, "{}", e.id);
+        assert!(
+            f.window[0] < f.window[1] && f.window[1] <= f.horizon,
+            "{}",
+            e.id
+        );
         assert!(!f.local_slopes.is_empty(), "{}", e.id);
         assert!(!f.note.is_empty() && f.search.evaluations > 0, "{}", e.id);
         assert_eq!(f.violated, f.note.contains("violated"), "{}", e.id);
@@ -291,9 +345,17 @@ fn stored_instances_reproduce_their_exponent() {
     for (id, f) in fixtures() {
         let e = table.iter().find(|e| e.id == id).unwrap();
         let run = tightness::evaluate(e, &f.spec, f.horizon, None).unwrap();
-        let got = run.fit.as_ref().and_then(|f| f.fitted()).map(|f| f.exponent);
+        let got = run
+            .fit
+            .as_ref()
+            .and_then(|f| f.fitted())
+            .map(|f| f.exponent);
         let got = got.unwrap_or_else(|| panic!("{id}: no fit"));
-        assert!((got - f.p_hat).abs() < 1e-6, "{id}: stored {} got {got}", f.p_hat);
+        assert!(
+            (got - f.p_hat).abs() < 1e-6,
+            "{id}: stored {} got {got}",
+            f.p_hat
+        );
     }
 }
 
@@ -302,14 +364,24 @@ fn malformed_fixtures_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let good = fixtures().into_values().next().unwrap();
     let path = dir.path().join(tightness::fixture_file(&good.entry));
-    std::fs::write(&path, good.to_json().replace(tightness::FIXTURE_FORMAT, "v0")).unwrap();
+    std::fs::write(
+        &path,
+        good.to_json().replace(tightness::FIXTURE_FORMAT, "v0"),
+    )
+    .unwrap();
     let err = tightness::load_dir(dir.path()).unwrap_err().to_string();
     assert!(err.contains("format"), "{err}");
     std::fs::write(&path, "{").unwrap();
-    assert!(tightness::load_dir(dir.path()).unwrap_err().to_string().contains("line"));
+    assert!(tightness::load_dir(dir.path())
+        .unwrap_err()
+        .to_string()
+        .contains("line"));
     std::fs::remove_file(&path).unwrap();
     std::fs::write(dir.path().join("wrong-name.json"), good.to_json()).unwrap();
-    assert!(tightness::load_dir(dir.path()).unwrap_err().to_string().contains("named"));
+    assert!(tightness::load_dir(dir.path())
+        .unwrap_err()
+        .to_string()
+        .contains("named"));
 }
 
 fn hard_opts(tier: Tier) -> VerifyOptions {
@@ -326,8 +398,14 @@ fn verify_attaches_a_tightness_row_to_every_entry() {
     let report = verify::run(&builtin(), &hard_opts(Tier::Test)).unwrap();
     assert_eq!(report.entries.len(), builtin().len());
     for e in &report.entries {
-        let t = e.tightness.as_ref().unwrap_or_else(|| panic!("{}: no tightness row", e.id));
-        let h = e.hard.as_ref().unwrap_or_else(|| panic!("{}: no hard result", e.id));
+        let t = e
+            .tightness
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}: no tightness row", e.id));
+        let h = e
+            .hard
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}: no hard result", e.id));
         assert!(t.p_hat.is_finite(), "{}", e.id);
         assert!(!t.note.is_empty() && !t.family.is_empty(), "{}", e.id);
         assert!(
@@ -371,10 +449,17 @@ fn a_stored_violation_is_disputed_not_hidden() {
     let r = verify::run(&table, &opts).unwrap();
     let e = &r.entries[0];
     let h = e.hard.as_ref().unwrap();
-    assert_eq!(h.rate_verdict, Verdict::Fail, "precondition: the slowed run violates");
+    assert_eq!(
+        h.rate_verdict,
+        Verdict::Fail,
+        "precondition: the slowed run violates"
+    );
     assert!(h.disputed);
     assert_ne!(e.verdict, Verdict::Pass);
-    assert!(e.notes.iter().any(|n| n.contains("violated") && n.contains(&h.fixture)));
+    assert!(e
+        .notes
+        .iter()
+        .any(|n| n.contains("violated") && n.contains(&h.fixture)));
     assert!(e.tightness.as_ref().unwrap().disputed);
     // Without the stored violation the same failure gates.
     f.violated = false;
@@ -384,7 +469,11 @@ fn a_stored_violation_is_disputed_not_hidden() {
     let h = e.hard.as_ref().unwrap();
     assert!(!h.disputed);
     assert_eq!(e.verdict, Verdict::Fail);
-    assert!(e.failed_gates.contains(&"hard-rate".to_string()), "{:?}", e.failed_gates);
+    assert!(
+        e.failed_gates.contains(&"hard-rate".to_string()),
+        "{:?}",
+        e.failed_gates
+    );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -423,10 +512,17 @@ fn teeth(algorithm: &str) {
     let judge = |c: Option<Control>| {
         let run = tightness::evaluate(e, &f.spec, f.horizon, c).unwrap();
         let est = fit::estimate(&[run.fit.clone().unwrap()], 0.95);
-        (fit::judge(&fit::RateClaim::of(e), est.as_ref()).verdict, est.map(|e| e.p_hat))
+        (
+            fit::judge(&fit::RateClaim::of(e), est.as_ref()).verdict,
+            est.map(|e| e.p_hat),
+        )
     };
     let (real, p_real) = judge(None);
-    assert_eq!(real, Verdict::Pass, "{id}: the real solver passes its hard instance");
+    assert_eq!(
+        real,
+        Verdict::Pass,
+        "{id}: the real solver passes its hard instance"
+    );
     let (slow, p_slow) = judge(Some(control));
     assert_eq!(
         slow,
@@ -524,7 +620,10 @@ fn tighten_cli_rejects_bad_arguments() {
     ] {
         let (code, _, stderr) = saddlefw(&args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
-        assert!(stderr.starts_with("error: ") && stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(needle),
+            "{args:?}: {stderr}"
+        );
         assert!(!stderr.contains("panicked"));
     }
 }

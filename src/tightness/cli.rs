@@ -15,7 +15,12 @@ pub struct TightenArgs {
     pub cases: Option<String>,
     /// Search budget per entry in seconds (random search + refinement; the confirmation runs
     /// of the finalists come on top).
-    #[arg(long, value_name = "SECONDS", default_value_t = 20.0, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 20.0,
+        allow_negative_numbers = true
+    )]
     pub budget: f64,
     /// Output directory (tighten.json).
     #[arg(long, value_name = "DIR", default_value = "reports/tighten")]
@@ -42,7 +47,10 @@ pub struct TightenArgs {
 pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     let jobs = match args.jobs {
         Some(n) if n < 1 => {
-            return Err(Error::invalid("--jobs", format!("must be at least 1, got {n}")))
+            return Err(Error::invalid(
+                "--jobs",
+                format!("must be at least 1, got {n}"),
+            ))
         }
         n => n.map(|n| n as usize),
     };
@@ -75,7 +83,9 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
                     r.evaluations,
                     w.confirmed,
                     w.family,
-                    r.below_rate.as_ref().map_or("-".to_string(), |b| format!("{:.3}", b.p_hat)),
+                    r.below_rate
+                        .as_ref()
+                        .map_or("-".to_string(), |b| format!("{:.3}", b.p_hat)),
                     note
                 );
                 if write {
@@ -95,7 +105,10 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display().to_string(), e))?;
     let json = serde_json::json!({ "config": cfg, "entries": results });
     let path = args.out.join("tighten.json");
-    crate::trace::write_atomic(&path, (serde_json::to_string_pretty(&json).expect("serialises") + "\n").as_bytes())?;
+    crate::trace::write_atomic(
+        &path,
+        (serde_json::to_string_pretty(&json).expect("serialises") + "\n").as_bytes(),
+    )?;
     println!("wrote {}", path.display());
     Ok(crate::cli::EXIT_OK)
 }

@@ -2,14 +2,14 @@
 //! `(x*, y*)` whose position, normal-cone multipliers, curvature, coupling and start reproduce
 //! the regimes in which Frank-Wolfe-type methods are known to be slow.
 //!
-//! # The construction ([`HardParams::build`])
+//! # The construction ([`FaceParams::build`])
 //! `L(x, y) = psi(x) + y'Bx + a'x - (mu/2)||y||^2 - c'y` with the x-landscape `psi` either
 //! * `quadratic`: `psi(x) = 1/2 x'Ax`, `A = Q diag(lambda) Q'` with log-spaced magnitudes from
 //!   `curv` down to `curv/cond`, a fraction `neg_frac` of them negated and scaled by `neg_scale`
 //!   (nonconvex settings; `neg_frac = 0` gives a PSD `A`, Assumption 3), built on
-//!   [`Quadratic`](crate::problems::Quadratic); or
+//!   [`Quadratic`]; or
 //! * `cosine`: `psi(x) = (kappa/omega^2) sum_j (1 - cos(omega x_j))`, `omega = 2 pi periods / r_X`
-//!   (nonconvex settings), built on [`CosineFamily`](crate::problems::CosineFamily). A small
+//!   (nonconvex settings), built on [`CosineFamily`]. A small
 //!   `kappa` with few periods gives wide flat regions.
 //!
 //! `B = U diag(s) V'` (random orthogonal factors) with singular values log-spaced from `lyx`
@@ -336,7 +336,10 @@ impl FaceParams {
             return Err(bad("dx/dy", "dimensions must be in 1..=500".into()));
         }
         if !(1..=self.dx).contains(&self.face_x) {
-            return Err(bad("face_x", format!("{} not in 1..={}", self.face_x, self.dx)));
+            return Err(bad(
+                "face_x",
+                format!("{} not in 1..={}", self.face_x, self.dx),
+            ));
         }
         check("push_x", self.push_x, self.push_x >= 0.0, ">= 0")?;
         check("push_y", self.push_y, self.push_y >= 0.0, ">= 0")?;
@@ -366,10 +369,23 @@ impl FaceParams {
                 return Err(bad("dy", "a simplex Y needs dy >= 2".into()));
             }
             if !(1..=self.dy).contains(&self.face_y) {
-                return Err(bad("face_y", format!("{} not in 1..={}", self.face_y, self.dy)));
+                return Err(bad(
+                    "face_y",
+                    format!("{} not in 1..={}", self.face_y, self.dy),
+                ));
             }
-            check("y_radius", self.y_radius, self.y_radius == 1.0, "1 on the simplex")?;
-            check("y_depth", self.y_depth, self.y_depth == 0.0, "0 on the simplex")?;
+            check(
+                "y_radius",
+                self.y_radius,
+                self.y_radius == 1.0,
+                "1 on the simplex",
+            )?;
+            check(
+                "y_depth",
+                self.y_depth,
+                self.y_depth == 0.0,
+                "0 on the simplex",
+            )?;
         }
         match &self.landscape {
             Landscape::Quadratic {
@@ -539,7 +555,9 @@ impl FaceParams {
 }
 
 fn gauss(rng: &mut ChaCha8Rng, n: usize) -> Vec<f64> {
-    (0..n).map(|_| rng.sample::<f64, _>(StandardNormal)).collect()
+    (0..n)
+        .map(|_| rng.sample::<f64, _>(StandardNormal))
+        .collect()
 }
 
 fn unit(rng: &mut ChaCha8Rng, n: usize) -> Vec<f64> {
@@ -556,7 +574,11 @@ fn unit(rng: &mut ChaCha8Rng, n: usize) -> Vec<f64> {
 fn log_spaced(top: f64, cond: f64, k: usize) -> Vec<f64> {
     (0..k)
         .map(|i| {
-            let f = if k > 1 { i as f64 / (k - 1) as f64 } else { 0.0 };
+            let f = if k > 1 {
+                i as f64 / (k - 1) as f64
+            } else {
+                0.0
+            };
             top * cond.powf(-f)
         })
         .collect()

@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-
 /// The `format` tag of `fixtures/hard/*.json`.
 pub const FIXTURE_FORMAT: &str = "saddlefw-hard-v1";
 
@@ -66,14 +65,14 @@ pub struct HardFixture {
     pub ci: [f64; 2],
     pub window: [u64; 2],
     pub local_slopes: Vec<(u64, u64, f64)>,
-    /// Exponent at the confirmation horizon (module doc of [`search`]).
+    /// Exponent at the confirmation horizon (module doc of [`super::search`]).
     pub confirm_horizon: u64,
     pub confirm_p_hat: Option<f64>,
     pub confirmed: bool,
     /// Worst quantity/envelope ratio (entries with an explicit envelope, claims.md Sec. 5).
     pub envelope_ratio: Option<f64>,
     /// True when the instance proves the paper wrong: slower than the rate at both horizons
-    /// and above the detailed theorem's explicit envelope ([`search::Winner::proves_violation`]).
+    /// and above the detailed theorem's explicit envelope ([`super::search::Winner::proves_violation`]).
     /// The entry is then reported disputed with this instance.
     pub violated: bool,
     /// The slowest candidate that decayed slower than `T^-p` on the search horizon without
@@ -110,7 +109,10 @@ impl HardFixture {
             return Err(Error::input(
                 input,
                 "format",
-                format!("unknown format {:?} (expected {FIXTURE_FORMAT:?})", f.format),
+                format!(
+                    "unknown format {:?} (expected {FIXTURE_FORMAT:?})",
+                    f.format
+                ),
             ));
         }
         if !(f.p_hat.is_finite() && f.ci.iter().all(|c| c.is_finite())) {
@@ -128,16 +130,25 @@ impl HardFixture {
         Self::parse(&name, &text)
     }
     /// The fixture of a search winner.
-    pub fn from_winner(entry: &TheoremEntry, w: &Winner, s: &EntrySearch, cfg: &SearchConfig) -> Self {
+    pub fn from_winner(
+        entry: &TheoremEntry,
+        w: &Winner,
+        s: &EntrySearch,
+        cfg: &SearchConfig,
+    ) -> Self {
         let mut note = note(entry.p(), w.p_hat, Some((w.ci[0], w.ci[1])), w.tol);
-        let below_rate = s.below_rate.as_ref().filter(|b| !w.proves_violation() && b.params != w.params).map(|b| BelowRate {
-            spec: b.spec.clone(),
-            params: b.params.clone(),
-            p_hat: b.p_hat,
-            window: b.window,
-            confirm_p_hat: b.confirm_p_hat,
-            envelope_ratio: b.envelope_ratio,
-        });
+        let below_rate = s
+            .below_rate
+            .as_ref()
+            .filter(|b| !w.proves_violation() && b.params != w.params)
+            .map(|b| BelowRate {
+                spec: b.spec.clone(),
+                params: b.params.clone(),
+                p_hat: b.p_hat,
+                window: b.window,
+                confirm_p_hat: b.confirm_p_hat,
+                envelope_ratio: b.envelope_ratio,
+            });
         if !w.confirmed {
             note += " (unconfirmed: no candidate had a stable window at both horizons)";
         }

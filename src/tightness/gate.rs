@@ -163,7 +163,13 @@ pub fn attach(
     Ok(())
 }
 
-fn hard_result(dir: &Path, f: &HardFixture, run: &InstanceRun, j: &EntryResult, time_s: f64) -> HardResult {
+fn hard_result(
+    dir: &Path,
+    f: &HardFixture,
+    run: &InstanceRun,
+    j: &EntryResult,
+    time_s: f64,
+) -> HardResult {
     let baseline = match j.p_hat {
         Some(ph) => match crate::fit::baseline_gate(ph, Some(f.p_hat)) {
             crate::fit::BaselineGate::Fail { .. } => GateStatus::Fail,
@@ -197,9 +203,11 @@ fn hard_result(dir: &Path, f: &HardFixture, run: &InstanceRun, j: &EntryResult, 
         failed_gates: failed,
         disputed,
         local_slopes: match &run.fit {
-            Some(crate::fit::SeriesFit::Fitted(f)) => {
-                f.local_slopes.iter().map(|s| (s.t_lo, s.t_hi, s.slope)).collect()
-            }
+            Some(crate::fit::SeriesFit::Fitted(f)) => f
+                .local_slopes
+                .iter()
+                .map(|s| (s.t_lo, s.t_hi, s.slope))
+                .collect(),
             _ => Vec::new(),
         },
         series: run.series.clone(),
@@ -210,7 +218,11 @@ fn hard_result(dir: &Path, f: &HardFixture, run: &InstanceRun, j: &EntryResult, 
 
 /// The slowest of the random binding family and the hard instance (module doc of
 /// [`TightnessRecord`]).
-fn tightness_record(e: &TheoremEntry, res: &EntryResult, hard: Option<&HardResult>) -> TightnessRecord {
+fn tightness_record(
+    e: &TheoremEntry,
+    res: &EntryResult,
+    hard: Option<&HardResult>,
+) -> TightnessRecord {
     let random = res.p_hat.map(|p| {
         (
             p,
@@ -282,10 +294,12 @@ pub fn report_tightness(e: &EntryResult) -> Option<crate::report::Tightness> {
     if !t.p_hat.is_finite() {
         return None;
     }
-    let pts = |s: &[(u64, f64)]| -> Vec<(f64, f64)> { s.iter().map(|&(t, v)| (t as f64, v)).collect() };
+    let pts =
+        |s: &[(u64, f64)]| -> Vec<(f64, f64)> { s.iter().map(|&(t, v)| (t as f64, v)).collect() };
     let (series, slopes) = match &e.hard {
         Some(h) => (
-            vec![Series::new(format!("{} (hard)", h.family), pts(&h.series)).styled(SeriesStyle::Bold)],
+            vec![Series::new(format!("{} (hard)", h.family), pts(&h.series))
+                .styled(SeriesStyle::Bold)],
             vec![Series::new(
                 "hard instance",
                 h.local_slopes
@@ -314,7 +328,11 @@ pub fn report_tightness(e: &EntryResult) -> Option<crate::report::Tightness> {
 
 /// The plain-text tightness table of a verify report (entries with a record).
 pub fn table(report: &VerifyReport) -> String {
-    let rows: Vec<&EntryResult> = report.entries.iter().filter(|e| e.tightness.is_some()).collect();
+    let rows: Vec<&EntryResult> = report
+        .entries
+        .iter()
+        .filter(|e| e.tightness.is_some())
+        .collect();
     if rows.is_empty() {
         return String::new();
     }
@@ -324,7 +342,8 @@ pub fn table(report: &VerifyReport) -> String {
     );
     for e in rows {
         let t = e.tightness.as_ref().unwrap();
-        let ci = t.ci.map_or("-".to_string(), |c| format!("[{:.3}, {:.3}]", c[0], c[1]));
+        let ci =
+            t.ci.map_or("-".to_string(), |c| format!("[{:.3}, {:.3}]", c[0], c[1]));
         let hard = e.hard.as_ref().map_or("-".to_string(), |h| {
             if h.disputed {
                 "disputed".into()

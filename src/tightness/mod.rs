@@ -87,7 +87,10 @@ pub fn note(p: f64, p_hat: f64, ci: Option<(f64, f64)>, tol: f64) -> String {
         } else {
             "within the confidence interval"
         };
-        format!("rate looks tight (slower than T^-p by {:.2}, {why})", p - p_hat)
+        format!(
+            "rate looks tight (slower than T^-p by {:.2}, {why})",
+            p - p_hat
+        )
     } else {
         base
     }

@@ -52,8 +52,8 @@
 //! the time budget only decides where the sequence stops (the number of evaluations is
 //! recorded). The winner is reproducible from its stored spec alone.
 
-use super::families::{Family, FaceParams, HardSpec, Landscape, PolySet, Start};
 use super::evaluate_scaled;
+use super::families::{FaceParams, Family, HardSpec, Landscape, PolySet, Start};
 use crate::fit::{self, Verdict};
 use crate::generators::{Setting, XKind};
 use crate::theorems::{Measure, TheoremEntry};
@@ -302,7 +302,10 @@ pub fn sample(setting: Setting, rng: &mut ChaCha8Rng) -> HardSpec {
         } else {
             rng.gen_range(0.0..0.9)
         };
-        (log_uniform(rng, range::Y_RADIUS.0, range::Y_RADIUS.1), depth)
+        (
+            log_uniform(rng, range::Y_RADIUS.0, range::Y_RADIUS.1),
+            depth,
+        )
     } else {
         (1.0, 0.0)
     };
@@ -510,7 +513,10 @@ pub fn drift(f: &fit::Fitted) -> f64 {
     if w.len() < 3 {
         return 0.0;
     }
-    let x: Vec<f64> = w.iter().map(|s| 0.5 * ((s.t_lo as f64).ln() + (s.t_hi as f64).ln())).collect();
+    let x: Vec<f64> = w
+        .iter()
+        .map(|s| 0.5 * ((s.t_lo as f64).ln() + (s.t_hi as f64).ln()))
+        .collect();
     let y: Vec<f64> = w.iter().map(|s| -s.slope).collect();
     match fit::ols(&x, &y) {
         Ok(o) => o.slope * (x[x.len() - 1] - x[0]),
@@ -547,7 +553,11 @@ fn candidate(entry: &TheoremEntry, spec: HardSpec, t: u64, control: Option<Contr
         p_hat_loose: loose,
     };
     match evaluate_scaled(entry, &spec, t, control) {
-        Err(e) => rejected(spec, format!("build: {}", first_words(&e.to_string())), None),
+        Err(e) => rejected(
+            spec,
+            format!("build: {}", first_words(&e.to_string())),
+            None,
+        ),
         Ok((run, scale)) => {
             let j = verdict_of(entry, &run).map(|(_, j)| j);
             let gates_ok = failed_gates(entry, &run).is_ok_and(|g| g.is_empty());
@@ -604,7 +614,11 @@ pub fn winner_record_with(
     if score_with(&run, scale, strict).is_err() {
         return Ok(None);
     }
-    let f = run.fit.as_ref().and_then(|f| f.fitted()).expect("usable fit");
+    let f = run
+        .fit
+        .as_ref()
+        .and_then(|f| f.fitted())
+        .expect("usable fit");
     let (est, judged) = verdict_of(entry, &run).expect("a fitted run has an estimate");
     let tol = judged.tol.unwrap_or(fit::BASE_TOL);
     let claim = fit::RateClaim::of(entry);
@@ -717,7 +731,10 @@ pub fn search_entry(
     {
         let n = batch.min(max_evals - all.len());
         let idx: Vec<usize> = (0..n).map(|i| i % parents.len()).collect();
-        let specs: Vec<HardSpec> = idx.iter().map(|&i| mutate(&parents[i].spec, &mut rng)).collect();
+        let specs: Vec<HardSpec> = idx
+            .iter()
+            .map(|&i| mutate(&parents[i].spec, &mut rng))
+            .collect();
         let out = eval_batch(specs);
         for (i, c) in idx.into_iter().zip(out) {
             if c.eligible() && c.p_hat.unwrap() < parents[i].p_hat.unwrap() {
@@ -737,7 +754,10 @@ pub fn search_entry(
     let finalists = best_of(&all, cfg.top.max(1), Candidate::eligible);
     let mut contenders: Vec<HardSpec> = finalists.iter().map(|c| c.spec.clone()).collect();
     if let Some(inc) = incumbent {
-        if !contenders.iter().any(|c| c.params_text() == inc.params_text()) {
+        if !contenders
+            .iter()
+            .any(|c| c.params_text() == inc.params_text())
+        {
             contenders.push(inc.clone());
         }
     }
@@ -814,7 +834,10 @@ pub fn search(
         ));
     }
     if !(cfg.budget_s.is_finite() && cfg.budget_s > 0.0) {
-        return Err(Error::invalid("--budget", format!("{} must be positive", cfg.budget_s)));
+        return Err(Error::invalid(
+            "--budget",
+            format!("{} must be positive", cfg.budget_s),
+        ));
     }
     if cfg.horizon < 64 {
         return Err(Error::invalid("search horizon", "must be at least 64"));

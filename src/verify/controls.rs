@@ -79,7 +79,9 @@ impl FromStr for Control {
                     .ok()
                     .filter(|d| d.is_finite())
                     .map(make)
-                    .ok_or_else(|| Error::invalid("control", format!("bad exponent shift in {s:?}")));
+                    .ok_or_else(|| {
+                        Error::invalid("control", format!("bad exponent shift in {s:?}"))
+                    });
             }
         }
         [
