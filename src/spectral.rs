@@ -573,7 +573,7 @@ pub fn dot_unrolled(a: &[f64], b: &[f64]) -> f64 {
 /// norms): a caller for whom rows below a level are interchangeable (the projection: rows that
 /// stay inactive whatever the rotation) saves their rotations. At return, every pair above the
 /// last level is orthogonal to the tolerance. `norms2` receives the squared row norms. Returns the
-/// number of rotations, or None after [`JACOBI_MAX_SWEEPS`] sweeps.
+/// number of rotations, or None after `JACOBI_MAX_SWEEPS` sweeps.
 pub fn jacobi_rows(
     y: &mut [f64],
     k: usize,

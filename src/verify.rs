@@ -47,6 +47,7 @@
 //! | `envelope` | `quantity_T / bound(T) > 1 + 1e-9` at some checkpoint of some run (explicit envelopes of claims.md Sec. 5, [`envelopes`]; [`ENVELOPE_RTOL`]) |
 //! | `mhat` | the empirical constant `M_hat(T)` still grows over the last decade of the horizon, `T_max/10 <= T <= T_max`: for some family the Student-t interval (across seeds) of the log-log slopes of M_hat lies entirely above 0.05 ([`envelopes::mhat_bounded`], [`envelopes::MHAT_SLOPE_TOL`]). A quantity decaying slower than `T^-c` makes the running maximum grow at rate `c - p_observed` over any late window; a transient that ended earlier is not held against the constant, and, as for the rate, one slowly converging seed does not decide alone |
 //! | `baseline` | `p_hat < baseline - 0.1` ([`fit::baseline_gate`]; the stored baselines are the quick tier's, so the gate applies to the quick tier only) |
+//! | `hard-*` | a gate above fails on the entry's stored hardest instance (`fixtures/hard/`, run when [`VerifyOptions::hard`] is set; [`crate::tightness::attach`], which also attaches the tightness record) |
 //!
 //! Disputed entries report every gate but do not gate.
 //!
@@ -678,8 +679,8 @@ fn run_job(
         seed_index: job.seed_index,
         seed,
     };
-    let mut out = run_instance(&job.entries, &inst, &origin, cfg.t_max, control)?;
     let generate_time = clock.elapsed().as_secs_f64();
+    let mut out = run_instance(&job.entries, &inst, &origin, cfg.t_max, control)?;
     out.iter_mut().for_each(|(_, r)| r.time_s += generate_time);
     Ok(out)
 }
@@ -737,7 +738,7 @@ pub fn run_instance(
         checkpoints: CheckpointRule::All,
         sigma,
     };
-    let trace = harness::run(&inst, solver.as_mut(), &config);
+    let trace = harness::run(inst, solver.as_mut(), &config);
     let status = match &trace.status {
         Status::Completed => "completed".to_string(),
         Status::TimeLimit => "time limit".to_string(),

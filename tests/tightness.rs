@@ -273,7 +273,6 @@ fn search_score_accepts_a_clean_power_law() {
 /// Negative controls of the guards: rounding noise (tiny against the natural scale), an
 /// accelerating decay (a plateau ending), a decelerating one, a window under a decade.
 #[test]
-#[ignore = "issue 10 in progress: fails with the first-version fixtures/hard merged in session 1; branch tighten (75868e4) has the refreshed fixtures and tests"]
 fn search_score_rejects_artefacts() {
     let noise = run_with(series(|t| 1e-18 * (1.0 + 0.001 * t.ln())));
     assert_eq!(
@@ -307,7 +306,6 @@ fn search_score_rejects_artefacts() {
 /// Every theorem entry has a stored hardest instance: well-formed, of the entry's setting,
 /// certified, with a usable stable fit window and its local slopes.
 #[test]
-#[ignore = "issue 10 in progress: fails with the first-version fixtures/hard merged in session 1; branch tighten (75868e4) has the refreshed fixtures and tests"]
 fn every_entry_has_a_stored_hardest_instance() {
     let fx = fixtures();
     for e in builtin() {
@@ -396,7 +394,6 @@ fn hard_opts(tier: Tier) -> VerifyOptions {
 /// tightness row, and the real solvers pass every hard gate (or the entry is disputed with
 /// its instance).
 #[test]
-#[ignore = "issue 10 in progress: fails with the first-version fixtures/hard merged in session 1; branch tighten (75868e4) has the refreshed fixtures and tests"]
 fn verify_attaches_a_tightness_row_to_every_entry() {
     let report = verify::run(&builtin(), &hard_opts(Tier::Test)).unwrap();
     assert_eq!(report.entries.len(), builtin().len());
@@ -440,11 +437,8 @@ fn verify_attaches_a_tightness_row_to_every_entry() {
 #[test]
 fn a_stored_violation_is_disputed_not_hidden() {
     let table = builtin();
-    let (id, mut f) = fixtures()
-        .into_iter()
-        .find(|(id, _)| id == "lmo-po/nc-c/dual")
-        .or_else(|| fixtures().into_iter().next())
-        .unwrap();
+    let id = "lmo-po/nc-c/dual".to_string();
+    let mut f = fixtures().remove(&id).unwrap();
     let dir = tempfile::tempdir().unwrap();
     // Pretend the search proved a violation, and make the run violate by slowing it down.
     f.violated = true;
@@ -455,29 +449,31 @@ fn a_stored_violation_is_disputed_not_hidden() {
     let r = verify::run(&table, &opts).unwrap();
     let e = &r.entries[0];
     let h = e.hard.as_ref().unwrap();
-    if h.rate_verdict == Verdict::Fail {
-        assert!(h.disputed);
-        assert_ne!(e.verdict, Verdict::Pass);
-        assert!(e
-            .notes
-            .iter()
-            .any(|n| n.contains("violated") && n.contains(&h.fixture)));
-    }
+    assert_eq!(
+        h.rate_verdict,
+        Verdict::Fail,
+        "precondition: the slowed run violates"
+    );
+    assert!(h.disputed);
+    assert_ne!(e.verdict, Verdict::Pass);
+    assert!(e
+        .notes
+        .iter()
+        .any(|n| n.contains("violated") && n.contains(&h.fixture)));
+    assert!(e.tightness.as_ref().unwrap().disputed);
     // Without the stored violation the same failure gates.
     f.violated = false;
     std::fs::write(dir.path().join(tightness::fixture_file(&id)), f.to_json()).unwrap();
     let r = verify::run(&table, &opts).unwrap();
     let e = &r.entries[0];
     let h = e.hard.as_ref().unwrap();
-    if h.rate_verdict == Verdict::Fail {
-        assert!(!h.disputed);
-        assert_eq!(e.verdict, Verdict::Fail);
-        assert!(
-            e.failed_gates.contains(&"hard-rate".to_string()),
-            "{:?}",
-            e.failed_gates
-        );
-    }
+    assert!(!h.disputed);
+    assert_eq!(e.verdict, Verdict::Fail);
+    assert!(
+        e.failed_gates.contains(&"hard-rate".to_string()),
+        "{:?}",
+        e.failed_gates
+    );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -487,9 +483,9 @@ fn a_stored_violation_is_disputed_not_hidden() {
 /// The mildly slowed variant of each algorithm (a schedule change of the real solver,
 /// [`Control`]) and the entry whose hard instance catches it.
 const SLOWED: [(&str, &str, &str); 3] = [
-    ("lmo-lmo", "tau-exponent+0.15", "lmo-lmo/nc-c/dual"),
-    ("lmo-po", "beta-exponent-0.1", "lmo-po/nc-c/dual"),
-    ("po-lmo", "beta-exponent-0.1", "po-lmo/nc-c/dual"),
+    ("lmo-lmo", "tau-exponent+0.15", "lmo-lmo/c-sc+sc/primal"),
+    ("lmo-po", "tau-exponent+0.15", "lmo-po/c-sc/primal"),
+    ("po-lmo", "beta-exponent-0.1", "po-lmo/nc-c+sc/dual"),
 ];
 
 /// Random instances (quick tier, the CI gate): every rate gate of the algorithm passes.
@@ -544,7 +540,6 @@ fn teeth(algorithm: &str) {
 }
 
 #[test]
-#[ignore = "issue 10 in progress: fails with the first-version fixtures/hard merged in session 1; branch tighten (75868e4) has the refreshed fixtures and tests"]
 fn teeth_algorithm_1_lmo_lmo() {
     teeth("lmo-lmo");
 }
@@ -557,4 +552,78 @@ fn teeth_algorithm_2_lmo_po() {
 #[test]
 fn teeth_algorithm_3_po_lmo() {
     teeth("po-lmo");
+}
+
+// ------------------------------------------------------------------------------------------
+// `saddlefw tighten`
+// ------------------------------------------------------------------------------------------
+
+fn saddlefw(args: &[&str]) -> (i32, String, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A short search writes tighten.json and, when asked, a fixture that loads and reproduces.
+#[test]
+fn tighten_cli_writes_results_and_fixtures() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let fx = dir.path().join("hard");
+    let (code, stdout, stderr) = saddlefw(&[
+        "tighten",
+        "--cases",
+        "lmo-po/nc-c/dual",
+        "--budget",
+        "2",
+        "--horizon",
+        "1024",
+        "--jobs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--fixtures",
+        fx.to_str().unwrap(),
+        "--write-fixtures",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tighten.json")).unwrap()).unwrap();
+    let e = &v["entries"][0];
+    assert_eq!(e["id"], "lmo-po/nc-c/dual");
+    assert!(e["evaluations"].as_u64().unwrap() > 0);
+    let stored = tightness::load_dir(&fx).unwrap();
+    if let Some(f) = stored.get("lmo-po/nc-c/dual") {
+        assert_eq!(f.horizon, 1024);
+        let e = builtin().into_iter().find(|e| e.id == f.entry).unwrap();
+        let run = tightness::evaluate(&e, &f.spec, f.horizon, None).unwrap();
+        let p = run.fit.unwrap().fitted().unwrap().exponent;
+        assert!((p - f.p_hat).abs() < 1e-9);
+    } else {
+        assert!(stdout.contains("no usable candidate"), "{stdout}");
+    }
+}
+
+#[test]
+fn tighten_cli_rejects_bad_arguments() {
+    for (args, needle) in [
+        (vec!["tighten", "--budget", "-1"], "--budget"),
+        (vec!["tighten", "--cases", "no-such-entry"], "--cases"),
+        (vec!["tighten", "--jobs", "0"], "--jobs"),
+        (vec!["tighten", "--horizon", "10"], "horizon"),
+    ] {
+        let (code, _, stderr) = saddlefw(&args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(needle),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"));
+    }
 }

@@ -2,14 +2,14 @@
 //! `(x*, y*)` whose position, normal-cone multipliers, curvature, coupling and start reproduce
 //! the regimes in which Frank-Wolfe-type methods are known to be slow.
 //!
-//! # The construction ([`HardParams::build`])
+//! # The construction ([`FaceParams::build`])
 //! `L(x, y) = psi(x) + y'Bx + a'x - (mu/2)||y||^2 - c'y` with the x-landscape `psi` either
 //! * `quadratic`: `psi(x) = 1/2 x'Ax`, `A = Q diag(lambda) Q'` with log-spaced magnitudes from
 //!   `curv` down to `curv/cond`, a fraction `neg_frac` of them negated and scaled by `neg_scale`
 //!   (nonconvex settings; `neg_frac = 0` gives a PSD `A`, Assumption 3), built on
-//!   [`Quadratic`](crate::problems::Quadratic); or
+//!   [`Quadratic`]; or
 //! * `cosine`: `psi(x) = (kappa/omega^2) sum_j (1 - cos(omega x_j))`, `omega = 2 pi periods / r_X`
-//!   (nonconvex settings), built on [`CosineFamily`](crate::problems::CosineFamily). A small
+//!   (nonconvex settings), built on [`CosineFamily`]. A small
 //!   `kappa` with few periods gives wide flat regions.
 //!
 //! `B = U diag(s) V'` (random orthogonal factors) with singular values log-spaced from `lyx`
@@ -480,7 +480,7 @@ impl FaceParams {
                 };
                 // The n_neg smallest magnitudes become negative.
                 for l in lam.iter_mut().rev().take(n_neg) {
-                    *l = -*neg_scale * *l;
+                    *l *= -*neg_scale;
                 }
                 q.v = q.u.clone();
                 let mut a = vec![0.0; dx * dx];
@@ -612,9 +612,9 @@ fn simplex_face(rng: &mut ChaCha8Rng, n: usize, k: usize, push: f64) -> (Vec<f64
     let total: f64 = z.iter().sum();
     z.iter_mut().for_each(|v| *v /= total);
     let mut nv = vec![0.0; n];
-    for i in 0..n {
+    for (i, v) in nv.iter_mut().enumerate() {
         if !support.contains(&i) {
-            nv[i] = -push * (0.5 + rng.gen::<f64>());
+            *v = -push * (0.5 + rng.gen::<f64>());
         }
     }
     (z, nv)

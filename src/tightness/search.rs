@@ -29,7 +29,8 @@
 //!
 //! # Eligibility and violations
 //! The stored instance of an entry is the hardest confirmed candidate **on which the real
-//! solver passes the gate** (so it can serve as a gate). Candidates slower than the rate on
+//! solver passes every gate of `verify`** (rate with `p_hat >= p - tol` itself, run,
+//! envelope, M_hat: [`failed_gates`]), so it can serve as a gate. Candidates slower than the rate on
 //! the search horizon are kept apart: one of them is reported as a violation of the paper's
 //! rate only when it also exceeds the explicit envelope of the detailed theorem
 //! ([`Winner::proves_violation`]); a slow stretch below the envelope is pre-asymptotic (the
@@ -162,6 +163,8 @@ pub struct Winner {
     pub verdict: Verdict,
     /// Worst quantity/envelope ratio over both runs (entries with an explicit envelope).
     pub envelope_ratio: Option<f64>,
+    /// Gates of `verify` the real solver fails on this instance at `horizon`.
+    pub failed_gates: Vec<String>,
     /// The quantity at the checkpoints.
     pub series: Vec<(u64, f64)>,
 }
@@ -471,9 +474,6 @@ pub fn score_with(run: &InstanceRun, scale: f64, strict: bool) -> std::result::R
         Some(fit::SeriesFit::Fitted(f)) => f,
         None => return Err("no fit".into()),
     };
-    if f.exponent < PLATEAU {
-        return Err("plateau (no decay on the window)".into());
-    }
     // The floor relative to the instance's natural scale, not to the series' own maximum.
     let cfg = fit::FitConfig {
         scale: Some(scale),
@@ -482,6 +482,9 @@ pub fn score_with(run: &InstanceRun, scale: f64, strict: bool) -> std::result::R
     match fit::fit_series(&run.series, &cfg) {
         Ok(fit::SeriesFit::Fitted(g)) if g.window == f.window => {}
         _ => return Err("floor (natural scale)".into()),
+    }
+    if f.exponent < PLATEAU {
+        return Err("plateau (no decay on the window)".into());
     }
     if !strict {
         return Ok(f.exponent);
@@ -529,6 +532,17 @@ fn verdict_of(entry: &TheoremEntry, run: &InstanceRun) -> Option<(fit::Estimate,
     Some((est, j))
 }
 
+/// The gates `verify` would report for this single run (rate, run, envelope, M_hat; the
+/// random instances' baselines do not apply): the names of the failed ones.
+pub fn failed_gates(entry: &TheoremEntry, run: &InstanceRun) -> Result<Vec<String>> {
+    let mut opts = crate::verify::VerifyOptions::new(crate::verify::Tier::Test);
+    opts.baselines = Default::default();
+    opts.gate_baselines = false;
+    opts.hard = None;
+    let j = crate::verify::judge_entry(entry, vec![run.clone()], &opts)?;
+    Ok(j.gates.failed().iter().map(|g| g.to_string()).collect())
+}
+
 fn candidate(entry: &TheoremEntry, spec: HardSpec, t: u64, control: Option<Control>) -> Candidate {
     let rejected = |spec, r: String, loose: Option<f64>| Candidate {
         spec,
@@ -546,10 +560,13 @@ fn candidate(entry: &TheoremEntry, spec: HardSpec, t: u64, control: Option<Contr
         ),
         Ok((run, scale)) => {
             let j = verdict_of(entry, &run).map(|(_, j)| j);
+            let gates_ok = failed_gates(entry, &run).is_ok_and(|g| g.is_empty());
             let clear = |p: f64| {
-                j.is_some_and(|j| {
-                    j.verdict == Verdict::Pass && p >= entry.p() - j.tol.unwrap_or(fit::BASE_TOL)
-                })
+                gates_ok
+                    && j.is_some_and(|j| {
+                        j.verdict == Verdict::Pass
+                            && p >= entry.p() - j.tol.unwrap_or(fit::BASE_TOL)
+                    })
             };
             match score(&run, scale) {
                 Ok(p) => Candidate {
@@ -644,6 +661,7 @@ pub fn winner_record_with(
         tol,
         verdict: judged.verdict,
         envelope_ratio,
+        failed_gates: failed_gates(entry, &run)?,
         series: run.series.clone(),
     }))
 }
@@ -756,13 +774,17 @@ pub fn search_entry(
     let fallback = || -> Result<Option<Winner>> {
         for c in best_of(&all, cfg.top.max(1), Candidate::fallback) {
             if let Some(w) = winner_record_with(entry, &c.spec, cfg.horizon, 1, false)? {
-                return Ok(Some(w));
+                if w.failed_gates.is_empty() && w.verdict == Verdict::Pass {
+                    return Ok(Some(w));
+                }
             }
         }
         Ok(None)
     };
     let strict_winner = violation.or_else(|| {
-        let clear = |w: &&Winner| w.verdict == Verdict::Pass && w.p_hat >= entry.p() - w.tol;
+        let clear = |w: &&Winner| {
+            w.verdict == Verdict::Pass && w.p_hat >= entry.p() - w.tol && w.failed_gates.is_empty()
+        };
         records
             .iter()
             .filter(clear)

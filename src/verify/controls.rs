@@ -67,7 +67,8 @@ impl fmt::Display for Control {
 impl FromStr for Control {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        let shifts: [(&str, fn(f64) -> Control); 2] = [
+        type Shift = fn(f64) -> Control;
+        let shifts: [(&str, Shift); 2] = [
             ("tau-exponent", Control::TauExponent),
             ("beta-exponent", Control::BetaExponent),
         ];

@@ -1,0 +1,114 @@
+//! `saddlefw tighten`: the search of [`super::search`] over the selected entries, its table,
+//! `DIR/tighten.json`, and the fixtures (`--write-fixtures`).
+
+use super::search::{self, EntrySearch, SearchConfig};
+use super::{fixture_file, load_dir, note, HardFixture};
+use crate::theorems::TheoremEntry;
+use crate::{Error, Result};
+use std::path::PathBuf;
+
+/// `saddlefw tighten` flags.
+#[derive(Debug, clap::Args)]
+pub struct TightenArgs {
+    /// Only the entries whose id contains FILTER (e.g. lmo-po/ or nc-c/dual).
+    #[arg(long, value_name = "FILTER")]
+    pub cases: Option<String>,
+    /// Search budget per entry in seconds (random search + refinement; the confirmation runs
+    /// of the finalists come on top).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 20.0,
+        allow_negative_numbers = true
+    )]
+    pub budget: f64,
+    /// Output directory (tighten.json).
+    #[arg(long, value_name = "DIR", default_value = "reports/tighten")]
+    pub out: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub jobs: Option<i64>,
+    /// Seed of the candidate sequence.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Search horizon T (also the horizon verify runs the stored instances at).
+    #[arg(long, value_name = "T", default_value_t = 1 << 14)]
+    pub horizon: u64,
+    /// Fixture directory (read for the incumbents, written with --write-fixtures).
+    #[arg(long, value_name = "DIR", default_value = "fixtures/hard")]
+    pub fixtures: PathBuf,
+    /// (Re)write the fixture of every searched entry whose winner is at least as hard as the
+    /// stored instance (the stored one competes as an incumbent).
+    #[arg(long)]
+    pub write_fixtures: bool,
+}
+
+/// `saddlefw tighten`.
+pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
+    let jobs = match args.jobs {
+        Some(n) if n < 1 => {
+            return Err(Error::invalid(
+                "--jobs",
+                format!("must be at least 1, got {n}"),
+            ))
+        }
+        n => n.map(|n| n as usize),
+    };
+    let cfg = SearchConfig {
+        budget_s: args.budget,
+        horizon: args.horizon,
+        seed: args.seed,
+        jobs,
+        ..SearchConfig::default()
+    };
+    let table = crate::theorems::builtin();
+    let incumbents = load_dir(&args.fixtures)?;
+    println!(
+        "{:<26} {:>6} {:>7} {:>17} {:>6} {:>9} {:<15} {:>7} note",
+        "entry", "p", "p_hat", "ci", "evals", "confirmed", "family", "below"
+    );
+    let write = args.write_fixtures;
+    let fixtures_dir = args.fixtures.clone();
+    let mut done = |e: &TheoremEntry, r: &EntrySearch| -> Result<()> {
+        match &r.winner {
+            None => println!("{:<26} {:>6.3} no usable candidate", r.id, r.p),
+            Some(w) => {
+                let note = note(r.p, w.p_hat, Some((w.ci[0], w.ci[1])), w.tol);
+                println!(
+                    "{:<26} {:>6.3} {:>7.3} {:>17} {:>6} {:>9} {:<15} {:>7} {}",
+                    r.id,
+                    r.p,
+                    w.p_hat,
+                    format!("[{:.3}, {:.3}]", w.ci[0], w.ci[1]),
+                    r.evaluations,
+                    w.confirmed,
+                    w.family,
+                    r.below_rate
+                        .as_ref()
+                        .map_or("-".to_string(), |b| format!("{:.3}", b.p_hat)),
+                    note
+                );
+                if write {
+                    std::fs::create_dir_all(&fixtures_dir)
+                        .map_err(|e| Error::io(fixtures_dir.display().to_string(), e))?;
+                    let fx = HardFixture::from_winner(e, w, r, &cfg);
+                    let p = fixtures_dir.join(fixture_file(&e.id));
+                    crate::trace::write_atomic(&p, fx.to_json().as_bytes())?;
+                }
+            }
+        }
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        Ok(())
+    };
+    let results = search::search(&table, args.cases.as_deref(), &cfg, &incumbents, &mut done)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display().to_string(), e))?;
+    let json = serde_json::json!({ "config": cfg, "entries": results });
+    let path = args.out.join("tighten.json");
+    crate::trace::write_atomic(
+        &path,
+        (serde_json::to_string_pretty(&json).expect("serialises") + "\n").as_bytes(),
+    )?;
+    println!("wrote {}", path.display());
+    Ok(crate::cli::EXIT_OK)
+}

@@ -1,0 +1,224 @@
+//! The stored hardest instances: `fixtures/hard/<entry-id with / replaced by ->.json`
+//! (format `saddlefw-hard-v1`), written by `saddlefw tighten --write-fixtures` and read by
+//! `verify`.
+
+use super::note;
+use super::search::{EntrySearch, SearchConfig, Winner};
+use super::HardSpec;
+use crate::theorems::TheoremEntry;
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The `format` tag of `fixtures/hard/*.json`.
+pub const FIXTURE_FORMAT: &str = "saddlefw-hard-v1";
+
+/// How the stored instance was found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRecord {
+    /// Budget per entry (seconds) and the time actually used.
+    pub budget_s: f64,
+    pub elapsed_s: f64,
+    /// Candidates evaluated (the candidate sequence is determined by `seed`).
+    pub evaluations: usize,
+    /// Rejected candidates by reason (floor, unstable window, ...).
+    pub rejected: BTreeMap<String, usize>,
+    pub seed: u64,
+    /// The command that reproduces the search.
+    pub command: String,
+}
+
+/// A candidate slower than the theorem's rate on the search horizon (see
+/// [`HardFixture::below_rate`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BelowRate {
+    pub spec: HardSpec,
+    pub params: String,
+    pub p_hat: f64,
+    pub window: [u64; 2],
+    pub confirm_p_hat: Option<f64>,
+    pub envelope_ratio: Option<f64>,
+}
+
+/// One stored hardest instance (`fixtures/hard/<entry-id with / replaced by ->.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HardFixture {
+    pub format: String,
+    /// Theorem entry id, e.g. `lmo-lmo/nc-c/primal`.
+    pub entry: String,
+    /// The theorem's exponent.
+    pub p: f64,
+    /// Family name and one-line parameters (informative; `spec` is authoritative).
+    pub family: String,
+    pub params: String,
+    /// The instance: setting, seed and family parameters.
+    pub spec: HardSpec,
+    /// Horizon of the stored fit (and of the `verify` run).
+    pub horizon: u64,
+    /// Observed exponent at `horizon`, its interval (Student t with the regression standard
+    /// error of the single run), the fit window and the local-slope curve `(T_lo, T_hi, slope)`.
+    pub p_hat: f64,
+    pub ci: [f64; 2],
+    pub window: [u64; 2],
+    pub local_slopes: Vec<(u64, u64, f64)>,
+    /// Exponent at the confirmation horizon (module doc of [`super::search`]).
+    pub confirm_horizon: u64,
+    pub confirm_p_hat: Option<f64>,
+    pub confirmed: bool,
+    /// Worst quantity/envelope ratio (entries with an explicit envelope, claims.md Sec. 5).
+    pub envelope_ratio: Option<f64>,
+    /// True when the instance proves the paper wrong: slower than the rate at both horizons
+    /// and above the detailed theorem's explicit envelope ([`super::search::Winner::proves_violation`]).
+    /// The entry is then reported disputed with this instance.
+    pub violated: bool,
+    /// The slowest candidate that decayed slower than `T^-p` on the search horizon without
+    /// exceeding an envelope (a pre-asymptotic stretch the O(.) constant absorbs), if any:
+    /// `(params, p_hat, confirm_p_hat, envelope_ratio)`.
+    pub below_rate: Option<BelowRate>,
+    /// "rate looks tight", "rate looks loose by about X", or "the paper's rate is violated".
+    pub note: String,
+    pub search: SearchRecord,
+}
+
+/// The file name of an entry's fixture: the id with `/` replaced by `-`, plus `.json`.
+pub fn fixture_file(id: &str) -> String {
+    format!("{}.json", id.replace('/', "-"))
+}
+
+/// The default fixture directory: `fixtures/hard` under the working directory when it exists,
+/// else the crate's own copy.
+pub fn default_dir() -> PathBuf {
+    let local = PathBuf::from("fixtures/hard");
+    if local.is_dir() {
+        local
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hard")
+    }
+}
+
+impl HardFixture {
+    /// Parses and validates a fixture; `input` names it in errors.
+    pub fn parse(input: &str, text: &str) -> Result<Self> {
+        let f: HardFixture =
+            serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))?;
+        if f.format != FIXTURE_FORMAT {
+            return Err(Error::input(
+                input,
+                "format",
+                format!(
+                    "unknown format {:?} (expected {FIXTURE_FORMAT:?})",
+                    f.format
+                ),
+            ));
+        }
+        if !(f.p_hat.is_finite() && f.ci.iter().all(|c| c.is_finite())) {
+            return Err(Error::input(input, "p_hat", "must be finite"));
+        }
+        if f.horizon < 64 {
+            return Err(Error::input(input, "horizon", "must be at least 64"));
+        }
+        Ok(f)
+    }
+    /// Reads a fixture file.
+    pub fn load(path: &Path) -> Result<Self> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
+        Self::parse(&name, &text)
+    }
+    /// The fixture of a search winner.
+    pub fn from_winner(
+        entry: &TheoremEntry,
+        w: &Winner,
+        s: &EntrySearch,
+        cfg: &SearchConfig,
+    ) -> Self {
+        let mut note = note(entry.p(), w.p_hat, Some((w.ci[0], w.ci[1])), w.tol);
+        let below_rate = s
+            .below_rate
+            .as_ref()
+            .filter(|b| !w.proves_violation() && b.params != w.params)
+            .map(|b| BelowRate {
+                spec: b.spec.clone(),
+                params: b.params.clone(),
+                p_hat: b.p_hat,
+                window: b.window,
+                confirm_p_hat: b.confirm_p_hat,
+                envelope_ratio: b.envelope_ratio,
+            });
+        if !w.confirmed {
+            note += " (unconfirmed: no candidate had a stable window at both horizons)";
+        }
+        if let Some(b) = &below_rate {
+            note += &format!(
+                "; a slower stretch (p_hat = {:.3} on [{}, {}]) stays below the bound: pre-asymptotic",
+                b.p_hat, b.window[0], b.window[1]
+            );
+        }
+        HardFixture {
+            format: FIXTURE_FORMAT.into(),
+            entry: entry.id.clone(),
+            p: entry.p(),
+            family: w.family.clone(),
+            params: w.params.clone(),
+            spec: w.spec.clone(),
+            horizon: w.horizon,
+            p_hat: w.p_hat,
+            ci: w.ci,
+            window: w.window,
+            local_slopes: w.local_slopes.clone(),
+            confirm_horizon: w.confirm_horizon,
+            confirm_p_hat: w.confirm_p_hat,
+            confirmed: w.confirmed,
+            envelope_ratio: w.envelope_ratio,
+            violated: w.proves_violation(),
+            below_rate,
+            note,
+            search: SearchRecord {
+                budget_s: s.budget_s,
+                elapsed_s: s.elapsed_s,
+                evaluations: s.evaluations,
+                rejected: s.rejected.clone(),
+                seed: cfg.seed,
+                command: format!(
+                    "saddlefw tighten --cases {} --budget {} --seed {} --write-fixtures",
+                    entry.id, s.budget_s, cfg.seed
+                ),
+            },
+        }
+    }
+    /// Pretty JSON with a final newline.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a fixture serialises") + "\n"
+    }
+}
+
+/// Loads every `*.json` fixture of a directory, keyed by entry id (a missing directory gives
+/// an empty map; a malformed file is an error naming it).
+pub fn load_dir(dir: &Path) -> Result<BTreeMap<String, HardFixture>> {
+    let mut out = BTreeMap::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Ok(out);
+    };
+    let mut paths: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    for p in paths {
+        let f = HardFixture::load(&p)?;
+        let want = fixture_file(&f.entry);
+        if p.file_name().and_then(|n| n.to_str()) != Some(want.as_str()) {
+            return Err(Error::input(
+                p.display().to_string(),
+                "entry",
+                format!("the fixture of {} must be named {want}", f.entry),
+            ));
+        }
+        out.insert(f.entry.clone(), f);
+    }
+    Ok(out)
+}
