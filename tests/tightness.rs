@@ -216,6 +216,7 @@ fn run_with(series: Vec<(u64, f64)>) -> verify::InstanceRun {
         mhat: None,
         series,
         envelope_series: Vec::new(),
+        po_lmo_g: None,
         time_s: 0.0,
     }
 }
