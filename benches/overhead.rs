@@ -53,7 +53,10 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(10.0);
-    println!("Measurement overhead, {budget} s solver time per run, log2 checkpoints (load average {}):", load_average());
+    println!(
+        "Measurement overhead, {budget} s solver time per run, log2 checkpoints (load average {}):",
+        load_average()
+    );
     println!("| problem | algorithm | iterations | solver s | measure s | measure share | checkpoints | per checkpoint | projected share at 300 s |");
     println!("|---|---|---|---|---|---|---|---|---|");
     report("dl", &dl(1), Experiment::Dl, budget);

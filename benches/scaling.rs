@@ -26,7 +26,14 @@ use std::time::Duration;
 const DL_SCALES: [usize; 3] = [1, 2, 4];
 const DRO_FRACTIONS: [(usize, usize); 3] = [(1, 4), (1, 2), (1, 1)];
 
-fn bench_iterations(c: &mut Criterion, group: &str, size: f64, inst: &Instance, e: Experiment, warm: usize) {
+fn bench_iterations(
+    c: &mut Criterion,
+    group: &str,
+    size: f64,
+    inst: &Instance,
+    e: Experiment,
+    warm: usize,
+) {
     let p = inst.problem.as_ref();
     let mut g = c.benchmark_group(group);
     g.sample_size(10)
@@ -65,7 +72,9 @@ fn bench_iterations(c: &mut Criterion, group: &str, size: f64, inst: &Instance, 
 /// Least-squares fit `time = a + b size`: `(a, b)`.
 fn affine(points: &[(f64, f64)]) -> (f64, f64) {
     let n = points.len() as f64;
-    let (mx, my) = points.iter().fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+    let (mx, my) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
     let sxy: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
     let sxx: f64 = points.iter().map(|(x, _)| (x - mx).powi(2)).sum();
     let b = sxy / sxx;
@@ -75,10 +84,13 @@ fn affine(points: &[(f64, f64)]) -> (f64, f64) {
 /// Least-squares slope of log(time) against log(size).
 fn slope(points: &[(f64, f64)]) -> f64 {
     let n = points.len() as f64;
-    let (mx, my) = points
+    let (mx, my) = points.iter().fold((0.0, 0.0), |(a, b), (x, y)| {
+        (a + x.ln() / n, b + y.ln() / n)
+    });
+    let sxy: f64 = points
         .iter()
-        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x.ln() / n, b + y.ln() / n));
-    let sxy: f64 = points.iter().map(|(x, y)| (x.ln() - mx) * (y.ln() - my)).sum();
+        .map(|(x, y)| (x.ln() - mx) * (y.ln() - my))
+        .sum();
     let sxx: f64 = points.iter().map(|(x, _)| (x.ln() - mx).powi(2)).sum();
     sxy / sxx
 }
@@ -104,43 +116,54 @@ fn main() {
                 .nnz()
         };
         sizes.push((rows, nnz));
-        bench_iterations(&mut c, &format!("scaling/{label}"), nnz as f64, &inst, Experiment::Robust, 5);
+        bench_iterations(
+            &mut c,
+            &format!("scaling/{label}"),
+            nnz as f64,
+            &inst,
+            Experiment::Robust,
+            5,
+        );
     }
     c.final_summary();
 
     println!("\nScaling (load average {}):", load_average());
     println!("| problem | kernel | sizes | times (ms) | fitted exponent | predicted | affine fit a + b nnz |");
     println!("|---|---|---|---|---|---|---|");
-    let report = |group: &str, sizes: &[f64], names: &[&str], predicted: &dyn Fn(&str) -> &'static str| {
-        for name in names {
-            let pts: Vec<(f64, f64)> = sizes
-                .iter()
-                .filter_map(|&s| criterion_mean(group, &format!("{name}/{s}")).map(|t| (s, t)))
-                .collect();
-            if pts.len() < 2 {
-                continue;
+    let report =
+        |group: &str, sizes: &[f64], names: &[&str], predicted: &dyn Fn(&str) -> &'static str| {
+            for name in names {
+                let pts: Vec<(f64, f64)> = sizes
+                    .iter()
+                    .filter_map(|&s| criterion_mean(group, &format!("{name}/{s}")).map(|t| (s, t)))
+                    .collect();
+                if pts.len() < 2 {
+                    continue;
+                }
+                let times: Vec<String> =
+                    pts.iter().map(|(_, t)| format!("{:.3}", t * 1e3)).collect();
+                let ss: Vec<String> = pts.iter().map(|(s, _)| format!("{s}")).collect();
+                // the affine fit only means something for the affine model (DRO against nnz)
+                let fit = if group.ends_with("/dl") {
+                    "-".to_string()
+                } else {
+                    let (a, b) = affine(&pts);
+                    format!("a = {:.2} ms, b = {:.2} ns per non-zero", a * 1e3, b * 1e9)
+                };
+                println!(
+                    "| {group} | {name} | {} | {} | {:.2} | {} | {fit} |",
+                    ss.join(", "),
+                    times.join(", "),
+                    slope(&pts),
+                    predicted(name),
+                );
             }
-            let times: Vec<String> = pts.iter().map(|(_, t)| format!("{:.3}", t * 1e3)).collect();
-            let ss: Vec<String> = pts.iter().map(|(s, _)| format!("{s}")).collect();
-            // the affine fit only means something for the affine model (DRO against nnz)
-            let fit = if group.ends_with("/dl") {
-                "-".to_string()
-            } else {
-                let (a, b) = affine(&pts);
-                format!("a = {:.2} ms, b = {:.2} ns per non-zero", a * 1e3, b * 1e9)
-            };
-            println!(
-                "| {group} | {name} | {} | {} | {:.2} | {} | {fit} |",
-                ss.join(", "),
-                times.join(", "),
-                slope(&pts),
-                predicted(name),
-            );
-        }
-    };
+        };
     let names = ["grads", "lmo-lmo", "lmo-po", "po-lmo"];
     let dl_sizes: Vec<f64> = DL_SCALES.iter().map(|&s| s as f64).collect();
-    report("scaling/dl", &dl_sizes, &names, &|_| "3 (all terms cubic in s)");
+    report("scaling/dl", &dl_sizes, &names, &|_| {
+        "3 (all terms cubic in s)"
+    });
     let dro_sizes: Vec<f64> = sizes.iter().map(|&(_, nnz)| nnz as f64).collect();
     report(&format!("scaling/{label}"), &dro_sizes, &names, &|n| {
         if n == "grads" {

@@ -802,7 +802,11 @@ pub fn project_nuclear(
     mode: ProjectionMode,
 ) -> ProjectionPath {
     assert_eq!(z.len(), rows * cols, "project_nuclear: shape mismatch");
-    assert_eq!(out.len(), rows * cols, "project_nuclear: output shape mismatch");
+    assert_eq!(
+        out.len(),
+        rows * cols,
+        "project_nuclear: output shape mismatch"
+    );
     if z.iter().any(|v| !v.is_finite()) {
         out.iter_mut().for_each(|o| *o = f64::NAN);
         return ProjectionPath::Reference;
@@ -830,10 +834,18 @@ pub fn project_nuclear(
         .values
         .iter()
         .zip(&ws.s)
-        .map(|(&l, &s)| if l > 4.0 * dl { dl / s } else { 2.0 * dl.sqrt() })
+        .map(|(&l, &s)| {
+            if l > 4.0 * dl {
+                dl / s
+            } else {
+                2.0 * dl.sqrt()
+            }
+        })
         .sum();
     let fast_allowed = mode != ProjectionMode::ForceJacobi;
-    if fast_allowed && (sum_s + slack <= radius || (mode == ProjectionMode::ForceFast && sum_s <= radius)) {
+    if fast_allowed
+        && (sum_s + slack <= radius || (mode == ProjectionMode::ForceFast && sum_s <= radius))
+    {
         out.copy_from_slice(z);
         return ProjectionPath::Inside;
     }
@@ -844,7 +856,17 @@ pub fn project_nuclear(
         let p_norm = ws.w.iter().map(|w| w * w).sum::<f64>().sqrt();
         let est = 3.0 * (k as f64).sqrt() * dl / (theta * p_norm);
         if mode == ProjectionMode::ForceFast || (theta * theta > 4.0 * dl && est <= FAST_REL_TOL) {
-            apply_spectral_map(z, rows, cols, k, &ws.eig.vectors, &ws.s, &ws.w, &mut ws.m, out);
+            apply_spectral_map(
+                z,
+                rows,
+                cols,
+                k,
+                &ws.eig.vectors,
+                &ws.s,
+                &ws.w,
+                &mut ws.m,
+                out,
+            );
             return ProjectionPath::Fast;
         }
     }
@@ -871,7 +893,17 @@ pub fn project_nuclear(
         let theta = l1_threshold(sorted, radius);
         0.25 * theta * theta
     };
-    if jacobi_rows(&mut ws.y, k, n_long, &mut ws.eig.vectors, k, &mut ws.s, &mut skip).is_none() {
+    if jacobi_rows(
+        &mut ws.y,
+        k,
+        n_long,
+        &mut ws.eig.vectors,
+        k,
+        &mut ws.s,
+        &mut skip,
+    )
+    .is_none()
+    {
         return reference_projection(z, rows, cols, radius, out);
     }
     ws.s.iter_mut().for_each(|v| *v = v.sqrt());
@@ -890,7 +922,17 @@ pub fn project_nuclear(
     let theta = l1_threshold(&ws.sorted, radius);
     ws.w.clear();
     ws.w.extend(ws.s.iter().map(|&s| (s - theta).max(0.0)));
-    apply_spectral_map(z, rows, cols, k, &ws.eig.vectors, &ws.s, &ws.w, &mut ws.m, out);
+    apply_spectral_map(
+        z,
+        rows,
+        cols,
+        k,
+        &ws.eig.vectors,
+        &ws.s,
+        &ws.w,
+        &mut ws.m,
+        out,
+    );
     ProjectionPath::Jacobi
 }
 

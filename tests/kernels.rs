@@ -196,7 +196,9 @@ fn dl_memoised_forward_is_exact() {
 fn dro_memoised_forward_is_exact() {
     let p = small_dro();
     let (n, d, k) = p.dims();
-    let x: Vec<f64> = (0..d * k).map(|i| ((i * 37) % 11) as f64 * 0.05 - 0.25).collect();
+    let x: Vec<f64> = (0..d * k)
+        .map(|i| ((i * 37) % 11) as f64 * 0.05 - 0.25)
+        .collect();
     let y: Vec<f64> = (0..n).map(|i| (1 + i % 3) as f64).collect();
     let s: f64 = y.iter().sum();
     let y: Vec<f64> = y.iter().map(|v| v / s).collect();
@@ -213,7 +215,9 @@ fn nuclear_ball_oracles_match_jacobi() {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
     for (rows, cols) in [(300, 7), (7, 300), (60, 103), (103, 60), (1, 9), (9, 1)] {
         let ball = NuclearBall::new(rows, cols, 5.0).unwrap();
-        let g: Vec<f64> = (0..rows * cols).map(|_| rng.sample(StandardNormal)).collect();
+        let g: Vec<f64> = (0..rows * cols)
+            .map(|_| rng.sample(StandardNormal))
+            .collect();
         let mut v = vec![0.0; g.len()];
         ball.lmo(&g, &mut v);
         let d = svd(&g, rows, cols);
@@ -222,7 +226,12 @@ fn nuclear_ball_oracles_match_jacobi() {
             .map(|p| -5.0 * d.u[(p / cols) * kk] * d.v[(p % cols) * kk])
             .collect();
         let dist = |a: &[f64], b: &[f64]| {
-            a.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum::<f64>().sqrt() / norm(b)
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).powi(2))
+                .sum::<f64>()
+                .sqrt()
+                / norm(b)
         };
         assert!(dist(&v, &reference) <= 1e-9, "{rows}x{cols} LMO");
         let flipped: Vec<f64> = v.iter().map(|x| -x).collect();
@@ -239,7 +248,10 @@ fn nuclear_ball_oracles_match_jacobi() {
                 saddlefw::linalg::project_l1_ball(&dz.s, 5.0, &mut w);
                 dz.recompose(&w, &mut expect);
             }
-            assert!(dist(&out, &expect) <= 1e-9, "{rows}x{cols} projection x{scale}");
+            assert!(
+                dist(&out, &expect) <= 1e-9,
+                "{rows}x{cols} projection x{scale}"
+            );
         }
     }
 }

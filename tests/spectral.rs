@@ -78,7 +78,12 @@ fn reference_projection(z: &[f64], rows: usize, cols: usize, radius: f64) -> Vec
 }
 
 fn rel_dist(a: &[f64], b: &[f64]) -> f64 {
-    let d: f64 = a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>().sqrt();
+    let d: f64 = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| (x - y) * (x - y))
+        .sum::<f64>()
+        .sqrt();
     d / norm(b).max(f64::MIN_POSITIVE)
 }
 
@@ -88,7 +93,9 @@ fn eig_error(a: &[f64], n: usize, values: &[f64], w: &[f64]) -> f64 {
     let mut err = 0.0f64;
     for i in 0..n {
         for j in 0..n {
-            let rec: f64 = (0..n).map(|l| w[l * n + i] * values[l] * w[l * n + j]).sum();
+            let rec: f64 = (0..n)
+                .map(|l| w[l * n + i] * values[l] * w[l * n + j])
+                .sum();
             err = err.max((rec - a[i * n + j]).abs());
             let g: f64 = (0..n).map(|c| w[i * n + c] * w[j * n + c]).sum();
             err = err.max((g - if i == j { 1.0 } else { 0.0 }).abs() * norm(a));
@@ -114,7 +121,9 @@ fn random_symmetric(rng: &mut ChaCha8Rng, n: usize, kind: u8) -> Vec<f64> {
         // clustered spectrum: Q diag(1, 1, 1, 1e-8, ...) Q^T
         1 => {
             let q = orthonormal(rng, n, n);
-            let lam: Vec<f64> = (0..n).map(|i| if i < 3 { 1.0 } else { 1e-8 * i as f64 }).collect();
+            let lam: Vec<f64> = (0..n)
+                .map(|i| if i < 3 { 1.0 } else { 1e-8 * i as f64 })
+                .collect();
             let mut a = vec![0.0; n * n];
             for i in 0..n {
                 for j in 0..n {
@@ -230,13 +239,27 @@ fn test_matrix(
             let nuc: f64 = svd(&z, rows, cols).s.iter().sum();
             return (z, radius_frac * nuc);
         }
-        1 => (0..k).map(|i| if i < (k + 1) / 2 { 1.0 + i as f64 } else { 1e-10 }).collect(),
+        1 => (0..k)
+            .map(|i| {
+                if i < (k + 1) / 2 {
+                    1.0 + i as f64
+                } else {
+                    1e-10
+                }
+            })
+            .collect(),
         2 => (0..k).map(|i| if i == 0 { 1.0 } else { 1e-9 }).collect(),
-        _ => (0..k).map(|i| 10f64.powf(-12.0 * i as f64 / k.max(1) as f64)).collect(),
+        _ => (0..k)
+            .map(|i| 10f64.powf(-12.0 * i as f64 / k.max(1) as f64))
+            .collect(),
     };
     let z = with_singular_values(rng, rows, cols, &s);
     let nuc: f64 = s.iter().sum();
-    let radius = if kind == 2 { nuc / (1.0 + 1e-8) } else { radius_frac * nuc };
+    let radius = if kind == 2 {
+        nuc / (1.0 + 1e-8)
+    } else {
+        radius_frac * nuc
+    };
     (z, radius)
 }
 
@@ -250,9 +273,25 @@ fn projection_check_rejects_wrong_radius() {
     let reference = reference_projection(&z, rows, cols, radius);
     let mut ws = GramWorkspace::default();
     let mut out = vec![0.0; z.len()];
-    project_nuclear(&z, rows, cols, radius * (1.0 + 1e-7), &mut out, &mut ws, ProjectionMode::Auto);
+    project_nuclear(
+        &z,
+        rows,
+        cols,
+        radius * (1.0 + 1e-7),
+        &mut out,
+        &mut ws,
+        ProjectionMode::Auto,
+    );
     assert!(rel_dist(&out, &reference) > 1e-9);
-    project_nuclear(&z, rows, cols, radius, &mut out, &mut ws, ProjectionMode::Auto);
+    project_nuclear(
+        &z,
+        rows,
+        cols,
+        radius,
+        &mut out,
+        &mut ws,
+        ProjectionMode::Auto,
+    );
     assert!(rel_dist(&out, &reference) <= 1e-9);
 }
 
@@ -267,10 +306,29 @@ fn fast_path_guard_is_needed() {
         let reference = reference_projection(&z, rows, cols, radius);
         let mut ws = GramWorkspace::default();
         let mut out = vec![0.0; z.len()];
-        project_nuclear(&z, rows, cols, radius, &mut out, &mut ws, ProjectionMode::ForceFast);
+        project_nuclear(
+            &z,
+            rows,
+            cols,
+            radius,
+            &mut out,
+            &mut ws,
+            ProjectionMode::ForceFast,
+        );
         let fast_err = rel_dist(&out, &reference);
-        assert!(fast_err > 1e-9, "{rows}x{cols}: unguarded fast path error {fast_err:e}");
-        let path = project_nuclear(&z, rows, cols, radius, &mut out, &mut ws, ProjectionMode::Auto);
+        assert!(
+            fast_err > 1e-9,
+            "{rows}x{cols}: unguarded fast path error {fast_err:e}"
+        );
+        let path = project_nuclear(
+            &z,
+            rows,
+            cols,
+            radius,
+            &mut out,
+            &mut ws,
+            ProjectionMode::Auto,
+        );
         assert_eq!(path, ProjectionPath::Jacobi);
         assert!(rel_dist(&out, &reference) <= 1e-9);
     }
@@ -285,7 +343,15 @@ fn fast_path_is_used_when_safe() {
         let (z, radius) = test_matrix(&mut rng, rows, cols, 0, 0.3);
         let mut ws = GramWorkspace::default();
         let mut out = vec![0.0; z.len()];
-        let path = project_nuclear(&z, rows, cols, radius, &mut out, &mut ws, ProjectionMode::Auto);
+        let path = project_nuclear(
+            &z,
+            rows,
+            cols,
+            radius,
+            &mut out,
+            &mut ws,
+            ProjectionMode::Auto,
+        );
         assert_eq!(path, ProjectionPath::Fast, "{rows}x{cols}");
         assert!(rel_dist(&out, &reference_projection(&z, rows, cols, radius)) <= 1e-12);
     }

@@ -3,6 +3,8 @@
 //! products and the oracle calls one iteration needs, per the registry's oracle profile).
 #![allow(dead_code)]
 
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use saddlefw::data::{resolve_path, Csr, Dataset, NEWS20};
 use saddlefw::experiments::params::{self, Algorithm, Experiment, PowerLaw};
 use saddlefw::problems::{
@@ -10,8 +12,6 @@ use saddlefw::problems::{
 };
 use saddlefw::solvers::smoothing::PaperAlgorithm;
 use saddlefw::solvers::{registry, DualSmoothing, Schedule, Solver};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 
 /// The paper's `scale * (num / (t + shift))^exponent` as a solver schedule.
@@ -210,7 +210,11 @@ impl Kernels {
             proj_x_in: x.iter().zip(&gx).map(|(xi, g)| xi - tau * g).collect(),
             lmo_x_in: gx.clone(),
             lmo_y_in: g.iter().map(|v| -v).collect(),
-            proj_y_in: y.iter().zip(&g).map(|(yi, g)| yi + g / curvature.max(1e-12)).collect(),
+            proj_y_in: y
+                .iter()
+                .zip(&g)
+                .map(|(yi, g)| yi + g / curvature.max(1e-12))
+                .collect(),
             out_x: vec![0.0; x.len()],
             out_y: vec![0.0; y.len()],
             x,

@@ -283,7 +283,15 @@ pub const TILE: usize = 32;
 
 /// [`tile`] with the width `w <= TILE` known at compile time.
 #[inline(always)]
-fn tile_dispatch(w: usize, idx: &[u32], val: &[f64], b: &[f64], k: usize, c: usize, out: &mut [f64]) {
+fn tile_dispatch(
+    w: usize,
+    idx: &[u32],
+    val: &[f64],
+    b: &[f64],
+    k: usize,
+    c: usize,
+    out: &mut [f64],
+) {
     macro_rules! widths {
         ($($n:literal)*) => {
             match w {

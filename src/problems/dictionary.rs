@@ -419,8 +419,7 @@ impl DictionaryLearning {
             w.key.clear();
             general_mat_mul(1.0, &d, &self.k_mat, 0.0, &mut w.dk);
             let dflat = &x[..self.cfg.m * self.cfg.q];
-            w.cval =
-                self.a_old_sq - 2.0 * dot(dflat, flat(&self.p_mat)) + dot(flat(&w.dk), dflat);
+            w.cval = self.a_old_sq - 2.0 * dot(dflat, flat(&self.p_mat)) + dot(flat(&w.dk), dflat);
             w.fid = None;
             w.key.set(x);
         }

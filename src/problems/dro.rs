@@ -336,11 +336,10 @@ impl RobustClassification {
     /// `grad_W L = A^T R` with `R_i = (y_i/n)(p_i - e_{b_i})`, after [`Self::forward`].
     fn backward(&self, y: &[f64], w: &mut Work, out: &mut [f64]) {
         let inv_n = 1.0 / self.n as f64;
-        for ((r, g), &yi) in w
-            .r
-            .chunks_exact_mut(self.k)
-            .zip(w.scores.chunks_exact(self.k))
-            .zip(y)
+        for ((r, g), &yi) in
+            w.r.chunks_exact_mut(self.k)
+                .zip(w.scores.chunks_exact(self.k))
+                .zip(y)
         {
             let s = yi * inv_n;
             for (rv, &gv) in r.iter_mut().zip(g) {

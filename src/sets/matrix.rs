@@ -261,7 +261,13 @@ impl ConvexSet for UnitColumns {
         }
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
-        self.column_factors(z, out, |n| if n > self.radius { self.radius / n } else { 1.0 });
+        self.column_factors(z, out, |n| {
+            if n > self.radius {
+                self.radius / n
+            } else {
+                1.0
+            }
+        });
         for i in (0..self.rows).rev() {
             for j in 0..self.cols {
                 out[i * self.cols + j] = out[j] * z[i * self.cols + j];
