@@ -5,10 +5,17 @@
 //! line `error: ...` naming the input. A run that diverges is data, not an error: RUN.json is
 //! written with status "diverged" and the exit code is 0.
 //!
-//! Adding a subcommand: a variant of [`Command`] with its `Args` struct, and a `cmd_*`
-//! function returning the exit code.
+//! Adding a subcommand: a variant of [`Command`] with its `Args` struct (help with
+//! `after_help` examples and exit codes), and a `cmd_*` function returning the exit code.
+//!
+//! ```
+//! use saddlefw::cli::{main_with_args, EXIT_OK, EXIT_USAGE};
+//! assert_eq!(main_with_args(["saddlefw", "--version"]), EXIT_OK);
+//! // prints `error: invalid --cases: must be at least 1, got 0` on stderr
+//! assert_eq!(main_with_args(["saddlefw", "check", "--cases", "0"]), EXIT_USAGE);
+//! ```
 
-use crate::generators::{Family, GeneratorSpec, Setting};
+use crate::generators::{Family, GeneratorSpec, Setting, XKind};
 use crate::harness::{self, CheckpointRule, RunConfig};
 use crate::problems::quadratic::QuadraticFile;
 use crate::problems::Instance;
@@ -27,10 +34,33 @@ pub const EXIT_FAILED: i32 = 1;
 /// Exit code: a usage or input error.
 pub const EXIT_USAGE: i32 = 2;
 
+/// The top-level help after the subcommand list.
+const MAIN_AFTER_HELP: &str = "\
+Exit codes:
+  0  success (a diverged run is data: RUN.json records it, exit 0)
+  1  a check or gate failed (check: a gating invariant was violated)
+  2  a usage or input error: one line `error: ...` naming the input, the location and the reason
+
+Examples:
+  saddlefw list
+  saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json
+  saddlefw run --problem my-problem.json --algo po-lmo --iters 500 --out RUN.json
+  saddlefw check --cases 200 --seed 0 --out CHECK.json
+
+Progress is drawn on stderr when it is a terminal (never in pipes or CI logs); --quiet turns it off.";
+
 /// saddlefw: executable checks of "Projection-Free Algorithms for Minimax Problems".
+///
+/// Runs the paper's algorithms (LMO-LMO, LMO-PO, PO-LMO) and baselines on generated or
+/// user-supplied saddle-point problems, measures the paper's gaps exactly, and checks the
+/// paper's inequalities and rates.
 #[derive(Debug, Parser)]
-#[command(name = "saddlefw", version, about, long_about = None)]
+#[command(name = "saddlefw", version, about, after_help = MAIN_AFTER_HELP)]
 pub struct Cli {
+    /// No progress display on stderr; `run` prints nothing on success, `verify` only its
+    /// summary line.
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -40,30 +70,130 @@ pub struct Cli {
 pub enum Command {
     /// Run one algorithm on one problem and write RUN.json.
     ///
-    /// Example: saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json
+    /// The problem is a generator spec (seeded random instance with certified constants) or a
+    /// problem file (JSON format saddlefw-quadratic-v1, see the README). Measures (G_X^LMO,
+    /// G_X^PO, G_Y, G_Y^LMO, H_t, G^Opt) are evaluated at log2-spaced iterates by default. A
+    /// run whose iterates or gradients become non-finite stops, records the iteration and the
+    /// cause, keeps what was measured before, and still exits 0.
+    #[command(after_help = "\
+Examples:
+  saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json
+  saddlefw run --problem saddle/c-sc+sc:dx=50,dy=20,seed=3 --algo lmo-po --iters 4096 \\
+               --checkpoints all --out RUN.json
+  saddlefw run --problem problem.json --algo po-lmo --iters 500 --time-limit 10 --out RUN.json
+  saddlefw run --problem cosine/nc-c:dx=8,dy=4 --algo lmo-lmo --iters 1000 \\
+               --tau-schedule 'shifted(c=1,s=10,a=0.8)' --beta-schedule 'anytime(c=0.1,a=0.2)' --out RUN.json
+
+Exit codes: 0 written (also when the run diverged), 2 usage or input error.")]
     Run(Box<RunArgs>),
-    /// List algorithms (with provenance), schedules, default theorem cases, sets and
-    /// generator families.
+    /// List algorithms, schedules, theorem cases, invariants, sets and generator families.
+    ///
+    /// Everything is printed from the registries the commands use: algorithms (with
+    /// provenance and oracle calls per iteration), schedule notations, the paper's default
+    /// schedules, the theorem table, the invariants, set kinds and generator families.
+    #[command(after_help = "\
+Examples:
+  saddlefw list
+  saddlefw list | grep -A2 '^  po-lmo'
+
+Exit code: 0.")]
     List,
-    /// Verify every theorem entry's rate on generated instances; write DIR/verify.json and
-    /// DIR/index.html. Exit code 1 when a gate fails.
-    ///
-    /// Examples: saddlefw verify;
-    /// saddlefw verify --tier full --jobs 2;
-    /// saddlefw verify --cases lmo-po/ --out /tmp/v;
-    /// saddlefw verify --write-baselines (refreshes fixtures/rate_baselines.json from a quick run)
-    Verify(VerifyArgs),
-    /// Check every inequality of the paper (claims.md Sec. 4) on random instances and runs;
-    /// exit 1 on a violation of a gating invariant. Printed forms of recorded slips are
-    /// reported as errata.
-    ///
-    /// Example: saddlefw check --cases 200 --seed 0 --out CHECK.json
-    Check(CheckArgs),
     /// Run the paper's experiments (Figure 1, Table 3): all seven algorithms on DL, NEWS20 or
     /// RCV1; writes DIR/experiment.json and DIR/index.html.
     ///
-    /// Example: saddlefw experiment dl --time-limit 300 --out reports/dl
+    /// Every algorithm gets the paper's schedules and parameters and a budget of solver time;
+    /// a progress line per algorithm is drawn on stderr when it is a terminal.
+    #[command(after_help = "\
+Examples:
+  saddlefw experiment dl --time-limit 300 --out reports/dl
+  saddlefw experiment news20 --data /path/to/news20.bz2 --time-limit 60
+  saddlefw experiment rcv1 --data rcv1_train.multiclass.bz2 --rows 20000 --seed 1
+  saddlefw experiment dl --rerender --out reports/dl     # re-judge and redraw, run nothing
+
+Exit codes: 0 written, 2 usage or input error (a malformed data file names the file and line).")]
     Experiment(crate::experiments::command::ExperimentArgs),
+    /// Verify every theorem entry's rate on generated instances; write DIR/verify.json and
+    /// DIR/index.html.
+    ///
+    /// For each entry of the theorem table (fixtures/theorems.json), runs the algorithm with
+    /// the theorem's schedule on generated instances, fits the log-log slope of the bounded
+    /// quantity, and gates it against the theorem's exponent, the bound's constant and the
+    /// recorded baselines. Exit code 1 when a gate fails.
+    #[command(after_help = "\
+Examples:
+  saddlefw verify                                  # quick tier, all entries, reports/verify/
+  saddlefw verify --tier full --jobs 2
+  saddlefw verify --cases lmo-po/ --out /tmp/v     # only the LMO-PO entries
+  saddlefw verify --write-baselines                # refresh fixtures/rate_baselines.json
+
+Exit codes: 0 every gate passes, 1 a gate failed, 2 usage or input error.")]
+    Verify(VerifyArgs),
+    /// Check every inequality of the paper (claims.md Sec. 4) on random instances and runs.
+    ///
+    /// Exit 1 on a violation of a gating invariant. Printed forms of recorded slips are
+    /// reported as errata and never gate.
+    #[command(after_help = "\
+Examples:
+  saddlefw check --cases 200 --seed 0 --out CHECK.json
+  saddlefw check --cases 20 --quiet          # a quick pass, no progress bar
+  saddlefw check --list                      # the registry: names, labels, statements
+  saddlefw check --list --markdown > docs/invariants.md
+
+Exit codes: 0 every gating invariant holds, 1 a violation, 2 usage error.")]
+    Check(CheckArgs),
+    /// Merge the outputs of `saddlefw verify --shard I/N` (all N shards) into the report a
+    /// single machine would have written.
+    ///
+    /// The merge re-judges every entry on the runs of all shards; missing, duplicate or
+    /// mismatched shards are refused.
+    #[command(after_help = "\
+Examples:
+  saddlefw verify --shard 1/3 --out s1             # and 2/3, 3/3 on other machines
+  saddlefw merge s1 s2 s3 --out reports/verify
+
+Exit codes: 0 every gate passes, 1 a gate failed, 2 usage or input error (a bad shard).")]
+    Merge(MergeArgs),
+    /// Render RUN.json files as one self-contained HTML page.
+    ///
+    /// Several algorithms on one problem: the measure against iteration and against solver
+    /// time, one line per algorithm.
+    #[command(after_help = "\
+Examples:
+  for a in lmo-lmo lmo-po sp-fw; do
+    saddlefw run --problem saddle/c-c:dx=30,dy=10 --algo $a --iters 2000 --out $a.json
+  done
+  saddlefw report lmo-lmo.json lmo-po.json sp-fw.json --out runs.html
+  saddlefw report lmo-lmo.json --measure gap_opt --out gap.html
+
+Exit codes: 0 written, 2 usage or input error (a malformed RUN.json names the file and line).")]
+    Report(ReportArgs),
+    /// Search the hard instance families for the instance on which each theorem entry's
+    /// observed exponent is smallest; write DIR/tighten.json (and fixtures/hard/ with
+    /// --write-fixtures).
+    ///
+    /// A search, not a gate: the stored fixtures are what `saddlefw verify` gates on.
+    #[command(after_help = "\
+Examples:
+  saddlefw tighten --cases lmo-po/ --budget 30
+  saddlefw tighten --budget 60 --jobs 2 --write-fixtures
+
+Exit codes: 0 searched and written, 2 usage or input error (a malformed fixture names the file).")]
+    Tighten(crate::tightness::TightenArgs),
+}
+
+/// `saddlefw report` flags.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// RUN.json files written by `saddlefw run`.
+    #[arg(required = true, value_name = "RUN.json")]
+    pub runs: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(long, value_name = "FILE.html")]
+    pub out: PathBuf,
+    /// What to plot: stationarity (G_X^LMO + G_Y, or G_X^PO + G_Y for PO-primal methods, as
+    /// in the paper's Figure 1), gx_lmo, gx_po, gy, gy_lmo, h or gap_opt.
+    #[arg(long, value_name = "MEASURE", default_value = "stationarity")]
+    pub measure: String,
 }
 
 /// `saddlefw verify` flags.
@@ -96,9 +226,38 @@ pub struct VerifyArgs {
     /// the gates must fail), e.g. constant-tau, primal-sign-flip, tau-exponent+0.15.
     #[arg(long, value_name = "CONTROL")]
     pub control: Option<String>,
-    /// Print only the summary line.
-    #[arg(long)]
+    /// Print only the summary line (set from the global --quiet).
+    #[arg(skip)]
     pub quiet: bool,
+    /// Directory of the stored hardest instances (`saddlefw tighten`); their gates run too.
+    #[arg(long, value_name = "DIR", default_value = "fixtures/hard")]
+    pub hard: PathBuf,
+    /// Skip the hardest instances (random instances only).
+    #[arg(long)]
+    pub no_hard: bool,
+    /// Run only shard I of N of the job list (deterministic partition) for a cluster's batch
+    /// scheduler; combine the outputs with `saddlefw merge`. A shard exits 0: its verdicts
+    /// are partial.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+}
+
+/// `saddlefw merge` flags.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Output directories of `saddlefw verify --shard I/N` (each holds a verify.json).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Where to write the merged verify.json and index.html.
+    #[arg(long, value_name = "DIR", default_value = "reports/verify")]
+    pub out: PathBuf,
+    /// Stored exponents for the regression gate.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "fixtures/rate_baselines.json"
+    )]
+    pub baselines: PathBuf,
 }
 
 /// `saddlefw check` flags.
@@ -115,7 +274,7 @@ pub struct CheckArgs {
     /// Base seed of the cases.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub seed: u64,
-    /// Write the report as JSON (atomically).
+    /// Write the report as JSON (atomically), and the HTML page beside it (CHECK.html).
     #[arg(long, value_name = "CHECK.json")]
     pub out: Option<PathBuf>,
     /// List the registry (names, labels, hypotheses, statements) and exit.
@@ -148,7 +307,16 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
     if let Some(out) = &args.out {
         let json = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+        }
         crate::trace::write_atomic(out, json.as_bytes())?;
+        // the HTML page beside it: CHECK.json -> CHECK.html
+        let html = out.with_extension("html");
+        let meta = crate::report::Meta::current(None, &[args.seed]);
+        let page =
+            crate::report::check_page(&meta, &report.invariant_rows(), &report.errata_rows());
+        crate::trace::write_atomic(&html, page.as_bytes())?;
     }
     Ok(if report.passed() {
         EXIT_OK
@@ -219,9 +387,6 @@ pub struct RunArgs {
     /// Output file (written atomically).
     #[arg(long, value_name = "RUN.json")]
     pub out: PathBuf,
-    /// Print nothing on success.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 /// `saddlefw run` after validation.
@@ -306,7 +471,7 @@ impl RunArgs {
             sigma,
             seed: self.seed,
             out: self.out,
-            quiet: self.quiet,
+            quiet: false,
         })
     }
 }
@@ -346,12 +511,25 @@ where
             };
         }
     };
+    crate::progress::enable(!cli.quiet);
     let result = match cli.command {
-        Command::Run(args) => args.validate().and_then(cmd_run),
+        Command::Run(args) => args.validate().and_then(|mut plan| {
+            plan.quiet = cli.quiet;
+            cmd_run(plan)
+        }),
         Command::List => cmd_list(),
-        Command::Verify(args) => cmd_verify(args),
+        Command::Experiment(mut args) => {
+            args.quiet = cli.quiet;
+            crate::experiments::command::cmd_experiment(args)
+        }
+        Command::Verify(mut args) => {
+            args.quiet = cli.quiet;
+            cmd_verify(args)
+        }
         Command::Check(args) => cmd_check(args),
-        Command::Experiment(args) => crate::experiments::command::cmd_experiment(args),
+        Command::Merge(args) => cmd_merge(args),
+        Command::Report(args) => cmd_report(args),
+        Command::Tighten(args) => crate::tightness::cmd_tighten(args),
     };
     match result {
         Ok(code) => code,
@@ -458,20 +636,6 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
-/// Set kinds of the problem-file format (`"kind"` values of [`crate::sets::SetSpec`]).
-const SET_KINDS: [(&str, &str); 7] = [
-    ("simplex", "{x >= 0, sum x = scale}"),
-    ("l1_ball", "{||x||_1 <= radius}"),
-    (
-        "l2_ball",
-        "{||x - center||_2 <= radius} (strongly convex, alpha = 1/radius)",
-    ),
-    ("box", "{lower <= x <= upper}"),
-    ("nuclear_ball", "{X in R^(rows x cols): ||X||_* <= radius}"),
-    ("unit_columns", "{X: every column has ||x_j||_2 <= radius}"),
-    ("product", "a product of the sets in \"parts\""),
-];
-
 /// `saddlefw list`.
 pub fn cmd_list() -> Result<i32> {
     println!("algorithms (--algo):");
@@ -504,12 +668,30 @@ pub fn cmd_list() -> Result<i32> {
         );
     }
     println!("  (lmo-po on X+sc uses the X case; po-lmo on c-c+sc uses c-c; po-lmo uses the appendix schedule with A = 1)");
+    println!("\ntheorem table (fixtures/theorems.json; `saddlefw verify` fits these rates):");
+    for e in crate::theorems::builtin() {
+        println!(
+            "  {:<24} T^-{:<5} {}  [{}]",
+            e.id, e.p.frac, e.quantity_text, e.label
+        );
+    }
+    println!("\ninvariants (`saddlefw check`; `saddlefw check --list` for statements):");
+    for inv in crate::invariants::registry() {
+        println!(
+            "  {:<40} {}{}",
+            inv.name,
+            inv.label,
+            if inv.gating { "" } else { "  (printed form: reported, never gates)" }
+        );
+    }
     println!("\nsets (problem files, \"kind\"):");
-    for (k, d) in SET_KINDS {
-        println!("  {k:<13} {d}");
+    for k in crate::sets::SetSpec::KINDS {
+        println!("  {:<13} {}", k.kind, k.description);
+        println!("  {:<13} alpha: {}; e.g. {}", "", k.alpha, k.example);
     }
     println!(
-        "\ngenerator families (--problem FAMILY/SETTING[:dx=N,dy=N,seed=K,x=l1|l2|simplex|box]):"
+        "\ngenerator families (--problem FAMILY/SETTING[:dx=N,dy=N,seed=K,x={}]):",
+        XKind::ALL.map(|x| x.name()).join("|")
     );
     for f in Family::ALL {
         println!("  {:<10} {}", f.name(), f.description());
@@ -571,17 +753,12 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         gate_baselines: tier.baseline_gated(),
         control,
         config: None,
+        shard: args.shard.as_deref().map(str::parse).transpose()?,
+        hard: (!args.no_hard).then(|| args.hard.clone()),
     };
     let table = crate::theorems::builtin();
     let report = verify::run(&table, &opts)?;
-    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display().to_string(), e))?;
-    let json_path = args.out.join("verify.json");
-    crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
-    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
-    let meta = crate::report::Meta::current(Some(&tier.to_string()), &seeds);
-    let page = crate::report::verify_page(&meta, &report.rate_entries(), &[], &[]);
-    let html_path = args.out.join("index.html");
-    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    let (json_path, html_path) = write_verify_outputs(&report, &args.out)?;
     if args.write_baselines {
         let mut b = baselines;
         b.extend(report.baselines());
@@ -599,10 +776,79 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         );
     } else {
         print!("{table}");
+        print!("{}", crate::tightness::table(&report));
         println!("wrote {} and {}", json_path.display(), html_path.display());
         if args.write_baselines {
             println!("wrote {}", args.baselines.display());
         }
     }
     Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// Cases of the `check` run whose invariant table and errata the verify page shows.
+pub const VERIFY_PAGE_CHECK_CASES: usize = 40;
+
+/// Writes `DIR/verify.json` and `DIR/index.html` of a verify report (atomically); the page
+/// also shows the invariant table and errata of a small `check` run.
+pub fn write_verify_outputs(
+    report: &crate::verify::VerifyReport,
+    out: &std::path::Path,
+) -> Result<(PathBuf, PathBuf)> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out.display().to_string(), e))?;
+    let json_path = out.join("verify.json");
+    crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
+    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
+    let meta = crate::report::Meta::current(Some(&report.tier.to_string()), &seeds);
+    // the invariant table and the errata section: a small `check` run (seed 0) beside the rates
+    let check = crate::invariants::run_check(VERIFY_PAGE_CHECK_CASES, 0)?;
+    let page = crate::report::verify_page(
+        &meta,
+        &report.rate_entries(),
+        &check.invariant_rows(),
+        &check.errata_rows(),
+    );
+    let html_path = out.join("index.html");
+    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    Ok((json_path, html_path))
+}
+
+/// `saddlefw merge`.
+pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
+    use crate::verify::{shard, VerifyOptions, VerifyReport};
+    let mut shards = Vec::new();
+    for dir in &args.dirs {
+        let path = dir.join("verify.json");
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&name, e))?;
+        let report = VerifyReport::parse(&name, &text)?;
+        shards.push(report);
+    }
+    let tier = shards
+        .first()
+        .map(|r| r.tier)
+        .unwrap_or(crate::verify::Tier::Quick);
+    let mut opts = VerifyOptions::new(tier);
+    if args.baselines.is_file() {
+        opts.baselines = crate::fit::load_baselines(&args.baselines)?;
+    }
+    let merged = shard::merge(shards, &opts)?;
+    let (json_path, html_path) = write_verify_outputs(&merged, &args.out)?;
+    print!("{}", merged.table());
+    println!("wrote {} and {}", json_path.display(), html_path.display());
+    Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// `saddlefw report`.
+pub fn cmd_report(args: ReportArgs) -> Result<i32> {
+    let measure: crate::report::runs::RunMeasure = args.measure.parse()?;
+    let mut runs = Vec::new();
+    for path in &args.runs {
+        let trace = crate::trace::Trace::read(path)?;
+        runs.push(crate::report::runs::summary(&trace, measure));
+    }
+    let meta = crate::report::Meta::current(None, &[]);
+    let page = crate::report::runs_page(&meta, &runs);
+    crate::trace::write_atomic(&args.out, page.as_bytes())?;
+    println!("wrote {} ({} runs)", args.out.display(), runs.len());
+    Ok(EXIT_OK)
 }

@@ -26,6 +26,18 @@
 //! `ln(M(T_last)/M(T_s)) / ln((T_last+1)/(T_s+1))`, is at most [`MHAT_SLOPE_TOL`] = 0.05 (a
 //! constant that still grows like `T^0.05` over the last half of the horizon is as good as
 //! bounded on any horizon we can run; a missed rate shows up as slope `p - p_observed`).
+//!
+//! # Example
+//! ```
+//! use saddlefw::envelopes::{m_hat, mhat_bounded};
+//! // H_t = 5 (t+1)^-1/2 scaled by (t+1)^c with c = 1/2: M_hat is constant, hence bounded
+//! let h: Vec<(u64, f64)> = (0..1000u64).map(|t| (t, 5.0 / ((t + 1) as f64).sqrt())).collect();
+//! let m = m_hat(&h, 0.5, 0.0);
+//! assert!(mhat_bounded(&m).unwrap().bounded);
+//! // a quantity decaying slower than claimed: M_hat keeps growing (the check can fail)
+//! let slow: Vec<(u64, f64)> = (0..1000u64).map(|t| (t, 5.0 / ((t + 1) as f64).powf(0.25))).collect();
+//! assert!(!mhat_bounded(&m_hat(&slow, 0.5, 0.0)).unwrap().bounded);
+//! ```
 
 use crate::problems::Constants;
 use crate::theorems::{Algorithm, ScheduleSpec, Side, TheoremEntry};

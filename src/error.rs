@@ -1,6 +1,6 @@
 //! Typed errors for user-facing failures: bad parameters, malformed input files, I/O.
 //!
-//! A programmer's broken precondition is an `assert!`; a user's bad input is an [`Error`]
+//! A programmer's broken precondition is an `assert!`; a user's bad input is an [`enum@Error`]
 //! that names the input, the location and the reason; a numerical failure during a run is
 //! recorded data (a run status), not an error.
 
@@ -55,6 +55,29 @@ impl Error {
             source,
         }
     }
+}
+
+/// A JSON error of `input` (syntax, type or an unknown field) as one [`Error::Input`]: the
+/// location is `line L column C`, preceded by `field` when the caller knows it; the reason is
+/// serde's message without its repeated position.
+///
+/// ```
+/// let e = serde_json::from_str::<Vec<f64>>("[1, x]").unwrap_err();
+/// let err = saddlefw::error::json_error("p.json", &e, None);
+/// assert_eq!(err.to_string(), "p.json: line 1 column 5: expected value");
+/// ```
+pub fn json_error(input: &str, e: &serde_json::Error, field: Option<&str>) -> Error {
+    let at = format!("line {} column {}", e.line(), e.column());
+    let text = e.to_string();
+    let reason = text
+        .strip_suffix(&format!(" at {at}"))
+        .unwrap_or(&text)
+        .to_string();
+    let location = match field {
+        Some(f) => format!("field {f:?} ({at})"),
+        None => at,
+    };
+    Error::input(input, location, reason)
 }
 
 /// Result alias used across the crate.

@@ -49,6 +49,18 @@
 //! `p_hat < baseline - 0.1` ([`BASELINE_MARGIN`]): runs are deterministic for a fixed seed set,
 //! so a drop comes from a code change; 0.1 absorbs harmless numerical differences (summation
 //! order, libm) and still catches a slowdown such as T^-0.9 -> T^-0.4.
+//!
+//! # Example
+//! ```
+//! use saddlefw::fit::{fit_series, log_checkpoints, FitConfig};
+//! // an exact power law q_T = 3 T^-0.5: the observed exponent is 0.5
+//! let pts: Vec<(u64, f64)> = log_checkpoints(1, 10_000, 10)
+//!     .into_iter()
+//!     .map(|t| (t, 3.0 * (t as f64).powf(-0.5)))
+//!     .collect();
+//! let fit = fit_series(&pts, &FitConfig::default()).unwrap();
+//! assert!((fit.fitted().unwrap().exponent - 0.5).abs() < 1e-9);
+//! ```
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -503,13 +515,8 @@ pub const BASELINE_MARGIN: f64 = 0.1;
 
 /// Parses a baselines file `{"id": p_hat, ...}`; `input` names it in errors.
 pub fn parse_baselines(input: &str, text: &str) -> Result<Baselines> {
-    let b: Baselines = serde_json::from_str(text).map_err(|e| {
-        Error::input(
-            input,
-            format!("line {} column {}", e.line(), e.column()),
-            e.to_string(),
-        )
-    })?;
+    let b: Baselines =
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))?;
     if let Some((id, v)) = b.iter().find(|(_, v)| !v.is_finite()) {
         return Err(Error::input(
             input,

@@ -11,6 +11,19 @@
 //!
 //! Y is the Euclidean ball (alpha = 1/r) when the setting ends in `+sc`, the simplex otherwise.
 //! X defaults to the l1 ball (key `x=l1|l2|simplex|box`).
+//!
+//! # Example
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! let spec: GeneratorSpec = "quadratic/c-sc+sc:dx=20,dy=10,seed=7".parse().unwrap();
+//! assert_eq!(spec.to_string(), "quadratic/c-sc+sc:dx=20,dy=10,seed=7,x=l1");
+//! let inst = spec.generate().unwrap();
+//! assert_eq!((inst.x0.len(), inst.y0.len()), (20, 10));
+//! assert!(inst.problem.y_set().strong_convexity().is_some()); // "+sc": Y is a ball
+//! // bad specs name the spec, the key and the reason
+//! let e = "quadratic/c-c:dx=two".parse::<GeneratorSpec>().unwrap_err();
+//! assert_eq!(e.to_string(), r#"generator spec "quadratic/c-c:dx=two": key "dx": "two" is not a non-negative integer"#);
+//! ```
 
 use crate::problems::{CosineFamily, Instance, Quadratic, SaddleProblem};
 use crate::sets::{BoxSet, ConvexSet, L1Ball, L2Ball, Simplex};
@@ -136,6 +149,9 @@ pub enum XKind {
 }
 
 impl XKind {
+    /// Every kind, for listings and parsing.
+    pub const ALL: [XKind; 4] = [XKind::L1, XKind::L2, XKind::Simplex, XKind::Box];
+    /// The spec name (`x=...`).
     pub fn name(&self) -> &'static str {
         match self {
             XKind::L1 => "l1",
@@ -187,17 +203,19 @@ impl FromStr for GeneratorSpec {
                 "expected FAMILY/SETTING, e.g. quadratic/nc-c".into(),
             )
         })?;
-        let family = match fam {
-            "quadratic" => Family::Quadratic,
-            "saddle" => Family::Saddle,
-            "cosine" => Family::Cosine,
-            other => {
-                return Err(err(
+        let names = |all: &mut dyn Iterator<Item = &'static str>| all.collect::<Vec<_>>().join(", ");
+        let family = Family::ALL
+            .into_iter()
+            .find(|f| f.name() == fam)
+            .ok_or_else(|| {
+                err(
                     "family",
-                    format!("unknown family {other:?} (expected quadratic, saddle or cosine)"),
-                ))
-            }
-        };
+                    format!(
+                        "unknown family {fam:?} (expected one of {})",
+                        names(&mut Family::ALL.iter().map(|f| f.name()))
+                    ),
+                )
+            })?;
         let setting: Setting = setting
             .parse()
             .map_err(|e: Error| err("setting", e.to_string()))?;
@@ -209,33 +227,39 @@ impl FromStr for GeneratorSpec {
             seed: 0,
             x: XKind::L1,
         };
+        let mut seen: Vec<&str> = Vec::new();
         for kv in opts.split(',').filter(|p| !p.is_empty()) {
             let (k, v) = kv
                 .split_once('=')
-                .ok_or_else(|| err(kv, "expected key=value".into()))?;
+                .ok_or_else(|| err(&format!("option {kv:?}"), "expected key=value".into()))?;
+            let key = format!("key {k:?}");
+            if seen.contains(&k) {
+                return Err(err(&key, "given twice".into()));
+            }
+            seen.push(k);
             let num = |v: &str| -> Result<u64> {
                 v.parse::<u64>()
-                    .map_err(|_| err(k, format!("{v:?} is not a non-negative integer")))
+                    .map_err(|_| err(&key, format!("{v:?} is not a non-negative integer")))
             };
             match k {
                 "dx" => spec.dx = num(v)? as usize,
                 "dy" => spec.dy = num(v)? as usize,
                 "seed" => spec.seed = num(v)?,
                 "x" => {
-                    spec.x = match v {
-                        "l1" => XKind::L1,
-                        "l2" => XKind::L2,
-                        "simplex" => XKind::Simplex,
-                        "box" => XKind::Box,
-                        _ => {
-                            return Err(err(
-                                "x",
-                                format!("unknown set {v:?} (l1, l2, simplex, box)"),
-                            ))
-                        }
-                    }
+                    spec.x = XKind::ALL
+                        .into_iter()
+                        .find(|x| x.name() == v)
+                        .ok_or_else(|| {
+                            err(
+                                &key,
+                                format!(
+                                    "unknown set {v:?} (one of {})",
+                                    names(&mut XKind::ALL.iter().map(|x| x.name()))
+                                ),
+                            )
+                        })?
                 }
-                _ => return Err(err(k, "unknown key (dx, dy, seed, x)".into())),
+                _ => return Err(err(&key, "unknown key (dx, dy, seed, x)".into())),
             }
         }
         spec.validate()

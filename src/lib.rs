@@ -6,15 +6,33 @@
 //! ## Data flow
 //!
 //! ```text
-//! generator(seed) ─► Instance ─► harness::run(&instance, &mut solver, &config) ─► Trace ─► fit / invariants / report
+//! generator spec / problem file ─► Instance ─┐
+//!                solver registry ─► Solver  ─┴─► harness::run ─► Trace (RUN.json)
+//!                                                     │
+//!   saddlefw run ─────────────────────────────────────┤ one run
+//!   saddlefw check:  invariants::run_check ──────────┤ many runs + points ─► CheckReport (CHECK.json)
+//!   saddlefw verify: theorems::builtin() ─► verify::run ─► fit + envelopes ─► VerifyReport (verify.json)
+//!                                                                        └─► report (HTML pages)
 //! ```
 //!
-//! * [`generators`] builds seeded [`Instance`]s with certified constants; [`problems`] holds the
-//!   [`SaddleProblem`] trait and the families; [`sets`] the constraint sets and their oracles.
+//! * [`generators`] builds seeded [`Instance`]s with certified constants from a spec string
+//!   ([`generators::GeneratorSpec`]); [`problems::quadratic::QuadraticFile`] reads problem files.
+//!   [`problems`] holds the [`SaddleProblem`] trait and the families; [`sets`] the constraint
+//!   sets and their oracles.
 //! * [`solvers`] holds Algorithms 1-3 and the baselines; a solver only steps.
+//!   [`solvers::registry`] names them (`--algo`) and builds them with the theorem's schedule
+//!   ([`solvers::schedule`]).
+//! * [`harness`] is THE run loop: time limit, checkpoints, divergence status, oracle counts
+//!   ([`counting`]); it records a [`trace::Trace`].
 //! * [`measures`] computes the paper's gaps exactly (closed forms or certified intervals).
+//! * [`invariants`] evaluates every inequality of the paper's lemmas on points and runs;
+//!   [`theorems`] is the theorem table, [`fit`] the observed exponents, [`envelopes`] the
+//!   explicit bounds; [`verify`] combines them into gated verdicts.
+//! * [`report`] renders HTML/SVG pages and holds the one atomic file writer; [`progress`]
+//!   draws progress bars; [`cli`] is the command line (exit codes 0/1/2); [`error`] the
+//!   user-facing errors (input, location, reason).
 //! * [`data`] reads LIBSVM data (plain or `.bz2`) into CSR matrices; the experiment problems are
-//!   [`problems::dictionary`] and [`problems::dro`]; [`experiments::params`] holds the paper's
+//!   [`problems::dictionary`] and [`problems::dro`]; [`experiments`] holds the paper's
 //!   experimental parameters.
 //!
 //! ## Glossary of the paper's symbols
@@ -40,13 +58,22 @@
 //! ## Extending
 //!
 //! * **A set**: one file in `src/sets/` implementing [`ConvexSet`] (exact LMO with deterministic
-//!   ties, projection, membership, diameter, `strong_convexity`), plus one variant in
-//!   [`sets::SetSpec`] so files can name it.
+//!   ties, projection, membership, diameter, `strong_convexity`), plus one variant of
+//!   [`sets::SetSpec`] (the compiler then asks for its arms in `build`, `kind` and `fixed_dim`)
+//!   and one entry of [`sets::SetSpec::KINDS`] (a test compares that list with the enum, and
+//!   `saddlefw list` prints it).
 //! * **A problem family**: one file in `src/problems/` implementing [`SaddleProblem`] with
 //!   certified constants; expose a [`problems::YModel`] when `L` is linear or isotropic-quadratic
-//!   in `y` to get closed-form inner solutions; add it to [`generators`] for random instances.
+//!   in `y` to get closed-form inner solutions. For random instances add a variant to
+//!   [`generators::Family`] (and to `Family::ALL`, which parsing and `saddlefw list` read) and
+//!   its arm in `GeneratorSpec::generate`.
 //! * **A solver**: one file in `src/solvers/` implementing [`solvers::Solver`] (it only steps),
-//!   plus one line in the solver registry.
+//!   plus one entry of [`solvers::registry::ALGORITHMS`] (name, provenance, oracle profile,
+//!   accepted options, build function); `run`, `list` and the tests pick it up from there.
+//! * **An invariant**: one [`invariants::Invariant`] entry in the module of its lemma family
+//!   (statement, label, hypotheses, check function) and a negative control in
+//!   `invariants::controls`.
+//! * **A subcommand**: see [`cli`].
 
 pub mod cli;
 pub mod counting;
@@ -61,11 +88,13 @@ pub mod invariants;
 pub mod linalg;
 pub mod measures;
 pub mod problems;
+pub mod progress;
 pub mod report;
 pub mod sets;
 pub mod solvers;
 pub mod spectral;
 pub mod theorems;
+pub mod tightness;
 pub mod trace;
 pub mod verify;
 

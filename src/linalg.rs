@@ -3,6 +3,16 @@
 //! pair by warm-started Lanczos iteration with an exact fallback.
 //!
 //! Matrices are row-major flat slices with an explicit shape `(rows, cols)`.
+//!
+//! # Example
+//! ```
+//! use saddlefw::linalg::{dot, norm, svd};
+//! assert_eq!(dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
+//! assert_eq!(norm(&[3.0, 4.0]), 5.0);
+//! // diag(3, 1) as a 2 x 2 row-major matrix: singular values 3 and 1
+//! let s = svd(&[3.0, 0.0, 0.0, -1.0], 2, 2).s;
+//! assert!((s[0] - 3.0).abs() < 1e-14 && (s[1] - 1.0).abs() < 1e-14);
+//! ```
 
 /// Inner product.
 #[inline]

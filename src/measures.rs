@@ -10,6 +10,17 @@
 //! | `G^Dual` (L437) | `max_u L(xbar,u) - min_v L(v,ybar)` | two certified inner solves (A3) |
 //! | `G^Opt` (`gap:opt`) | `f(x) - min_X f` | `f(x)` and the problem's certified `f*` |
 //! | `H_t` (`eq:H_t`) | `L_t(x, y*_t(x)) - L_t(x, y)` | `f_beta(x)` with reference `y0` |
+//!
+//! # Example
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::measures::evaluate;
+//! let inst = "saddle/c-c:dx=5,dy=4,seed=2".parse::<GeneratorSpec>().unwrap().generate().unwrap();
+//! let (x, y) = inst.problem.known_saddle().unwrap();
+//! // at the saddle point every gap vanishes (up to rounding)
+//! let m = evaluate(inst.problem.as_ref(), &x, &y, 0.0, &inst.y0, 1.0);
+//! assert!(m.gx_lmo.abs() < 1e-9 && m.gy.abs() < 1e-9 && m.gap_opt.unwrap().abs() < 1e-9);
+//! ```
 
 use crate::linalg::norm;
 use crate::problems::{Interval, SaddleProblem};

@@ -32,6 +32,19 @@
 //! | `T_min` | smallest T the theorem speaks about |
 //! | `mhat` | `{of: "h" or "quantity", c, log_power, lemma}` or null: the empirical-constant check (see `envelopes`) |
 //! | `disputed` | optional `{reason, evidence}`: the paper is shown wrong on this entry |
+//!
+//! # Example
+//! ```
+//! use saddlefw::theorems::{builtin, parse_table, Exponent};
+//! let table = builtin();
+//! assert_eq!(table.len(), 38);
+//! let e = table.iter().find(|e| e.id == "lmo-lmo/nc-c/primal").unwrap();
+//! assert_eq!(e.p.frac, "1/6");
+//! assert_eq!(Exponent::parse_frac("1/4"), Some(0.25));
+//! // a malformed table names the input and the location
+//! let err = parse_table("my-table.json", "[").unwrap_err();
+//! assert!(err.to_string().starts_with("my-table.json: line 1"), "{err}");
+//! ```
 
 use crate::error::{Error, Result};
 use crate::fit::log_checkpoints;
@@ -695,13 +708,8 @@ fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)>
 
 /// Parses and validates a table from JSON text; `input` names the source in errors.
 pub fn parse_table(input: &str, text: &str) -> Result<Vec<TheoremEntry>> {
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        Error::input(
-            input,
-            format!("line {} column {}", e.line(), e.column()),
-            e.to_string(),
-        )
-    })?;
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))?;
     let arr = v
         .as_array()
         .ok_or_else(|| Error::input(input, "top level", "expected a JSON array of entries"))?;

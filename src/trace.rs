@@ -35,6 +35,16 @@
 //!   wall-clock time spent inside solver steps (measurement excluded); checkpoint `time_s` is
 //!   that time accumulated up to iterate t.
 //! * Non-finite numbers are written as null and read back as NaN.
+//!
+//! # Example
+//! ```
+//! use saddlefw::trace::{CheckpointRule, Trace};
+//! let rule: CheckpointRule = "log2".parse().unwrap();
+//! let ts: Vec<usize> = (0..=20).filter(|&t| rule.includes(t)).collect();
+//! assert_eq!(ts, [0, 1, 2, 4, 8, 16]);
+//! let e = Trace::from_json("{\"algorithm\": 1}", "RUN.json").unwrap_err();
+//! assert!(e.to_string().starts_with("RUN.json: line 1 column"), "{e}");
+//! ```
 
 use crate::counting::OracleCounts;
 use crate::problems::{Constants, Interval};
@@ -223,13 +233,7 @@ impl Trace {
     }
     /// Parses RUN.json text; `input` names the source in errors.
     pub fn from_json(text: &str, input: &str) -> Result<Trace> {
-        serde_json::from_str(text).map_err(|e| {
-            Error::input(
-                input,
-                format!("line {} column {}", e.line(), e.column()),
-                e.to_string(),
-            )
-        })
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
     }
     /// Reads a RUN.json file.
     pub fn read(path: &Path) -> Result<Trace> {
@@ -249,35 +253,9 @@ impl Trace {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed, then
-/// renamed over `path`, so an interrupted write never leaves a truncated file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let name = path.display().to_string();
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| Error::invalid("output path", format!("{name} has no file name")))?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let tmp = dir.join(format!(
-        ".{}.tmp.{}",
-        file_name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(&name, e));
-    }
-    Ok(())
-}
+/// Writes `bytes` to `path` atomically (temporary file + rename); the one implementation is
+/// [`crate::report::write_atomic`], re-exported here for the run-side writers.
+pub use crate::report::write_atomic;
 
 /// f64 fields: non-finite values are written as null and read back as NaN.
 mod nan_null {

@@ -68,6 +68,7 @@
 //! ```
 
 pub mod controls;
+pub mod shard;
 
 use crate::envelopes::{self, EnvelopeInputs, MhatCheck, WorstRatio};
 use crate::fit::{self, Baselines, Estimate, FitConfig, RateClaim, SeriesFit, Verdict};
@@ -252,6 +253,11 @@ pub struct VerifyOptions {
     pub control: Option<Control>,
     /// Overrides of the tier's sizes (tests).
     pub config: Option<TierConfig>,
+    /// Run only this part of the job list ([`shard`]).
+    pub shard: Option<shard::Shard>,
+    /// Directory of the stored hardest instances whose gates run too ([`crate::tightness`]);
+    /// `None`: random instances only (the default of the test tier).
+    pub hard: Option<std::path::PathBuf>,
 }
 
 impl VerifyOptions {
@@ -265,6 +271,8 @@ impl VerifyOptions {
             gate_baselines: tier.baseline_gated(),
             control: None,
             config: None,
+            shard: None,
+            hard: (tier != Tier::Test).then(crate::tightness::default_dir),
         }
     }
     /// Only the entries whose id contains `filter`.
@@ -452,6 +460,12 @@ pub struct EntryResult {
     pub disputed: Option<crate::theorems::Disputed>,
     /// Sum of the wall times of the entry's runs (a run serves both entries of a case).
     pub time_s: f64,
+    /// The gates on the stored hardest instance ([`crate::tightness::attach`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hard: Option<crate::tightness::HardResult>,
+    /// How tight the theorem's rate looks (slowest observed exponent, random or hard).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tightness: Option<crate::tightness::TightnessRecord>,
 }
 
 /// The result of `verify`.
@@ -472,6 +486,13 @@ pub struct VerifyReport {
     pub summary: BTreeMap<String, usize>,
     /// True when some entry failed a gate (exit code 1).
     pub failed: bool,
+    /// The `--cases` filter, when one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
+    /// Set on the output of `verify --shard I/N`: partial results, to be merged
+    /// ([`shard::merge`]); its verdicts are not gates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<shard::Shard>,
     pub wall_time_s: f64,
 }
 
@@ -529,10 +550,16 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             }
         }
     }
-    let jobs: Vec<Job> = jobs.into_values().collect();
+    let jobs: Vec<Job> = shard::select(jobs.into_values().collect(), opts.shard);
+    let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
     let work = || -> Vec<Result<Vec<(String, InstanceRun)>>> {
         jobs.par_iter()
-            .map(|j| run_job(j, &cfg, opts.control))
+            .map(|j| {
+                progress.start(&format!("{} {} seed {}", j.case, j.family.label(), j.seed_index));
+                let r = run_job(j, &cfg, opts.control);
+                progress.done();
+                r
+            })
             .collect()
     };
     let outputs = match opts.jobs {
@@ -543,6 +570,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             .install(work),
         None => work(),
     };
+    progress.finish();
     let mut per_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
     for out in outputs {
         for (id, r) in out? {
@@ -555,6 +583,42 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
         runs.sort_by(|a, b| (&a.family, a.seed_index).cmp(&(&b.family, b.seed_index)));
         entries.push(judge_entry(e, runs, opts)?);
     }
+    if opts.shard.is_none() {
+        // hard instances run once: in an unsharded run, or in the merge of shards
+        if let Some(dir) = &opts.hard {
+            crate::tightness::attach(&selected, &mut entries, dir, opts)?;
+        }
+    }
+    let mut report = assemble(
+        opts.tier,
+        (0..cfg.seeds).collect(),
+        cfg.t_max,
+        cfg.dim_x,
+        cfg.dim_y,
+        opts,
+        entries,
+        clock.elapsed().as_secs_f64(),
+    );
+    if opts.shard.is_some() {
+        // partial results: verdicts are not gates until merged
+        report.shard = opts.shard;
+        report.failed = false;
+    }
+    Ok(report)
+}
+
+/// The report around judged entries (shared by [`run`] and [`shard::merge`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn assemble(
+    tier: Tier,
+    seeds: Vec<u32>,
+    t_max: u64,
+    dim_x: usize,
+    dim_y: usize,
+    opts: &VerifyOptions,
+    entries: Vec<EntryResult>,
+    wall_time_s: f64,
+) -> VerifyReport {
     let mut summary = BTreeMap::new();
     for v in ["pass", "fail", "floor", "disputed"] {
         summary.insert(v.to_string(), 0);
@@ -564,20 +628,22 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             .entry(verdict_name(e.verdict).to_string())
             .or_default() += 1;
     }
-    Ok(VerifyReport {
-        tier: opts.tier,
-        seeds: (0..cfg.seeds).collect(),
+    VerifyReport {
+        tier,
+        seeds,
         seed_rule: "generator seed = FNV-1a-64(\"CASE|FAMILY|INDEX\")".into(),
-        t_max: cfg.t_max,
-        dim_x: cfg.dim_x,
-        dim_y: cfg.dim_y,
+        t_max,
+        dim_x,
+        dim_y,
         control: opts.control.map(|c| c.to_string()),
         fit_config: FitConfig::default(),
         failed: entries.iter().any(|e| e.verdict == Verdict::Fail),
         summary,
         entries,
-        wall_time_s: clock.elapsed().as_secs_f64(),
-    })
+        filter: opts.filter.clone(),
+        shard: None,
+        wall_time_s,
+    }
 }
 
 /// `pass`, `fail`, `floor`, `disputed`.
@@ -601,6 +667,43 @@ fn run_job(
     let seed = derived_seed(job.case, &job.family.label(), job.seed_index);
     let spec = job.family.spec(setting, seed);
     let inst = spec.generate()?;
+    let origin = RunOrigin {
+        family: job.family.label(),
+        spec: spec.to_string(),
+        seed_index: job.seed_index,
+        seed,
+    };
+    let mut out = run_instance(&job.entries, &inst, &origin, cfg.t_max, control)?;
+    let generate_time = clock.elapsed().as_secs_f64();
+    out.iter_mut().for_each(|(_, r)| r.time_s += generate_time);
+    Ok(out)
+}
+
+/// Where an instance of [`run_instance`] comes from (copied into its [`InstanceRun`]s).
+#[derive(Debug, Clone)]
+pub struct RunOrigin {
+    /// Family label, e.g. [`InstanceFamily::label`] or a hard family's name.
+    pub family: String,
+    /// A spec that reproduces the instance.
+    pub spec: String,
+    pub seed_index: u32,
+    pub seed: u64,
+}
+
+/// Runs the entries of ONE case (they share the schedule) on one instance up to horizon
+/// `t_max` with the entry's solver (optionally a broken `control`) and evaluates every entry:
+/// quantity series, fit, envelope and M_hat check. The body of a verify job; the hard
+/// instances of [`crate::tightness`] use it too.
+pub fn run_instance(
+    entries: &[&TheoremEntry],
+    inst: &crate::Instance,
+    origin: &RunOrigin,
+    t_max: u64,
+    control: Option<Control>,
+) -> Result<Vec<(String, InstanceRun)>> {
+    let clock = Instant::now();
+    let setting = entries[0].setting();
+    let spec = &origin.spec;
     let p = inst.problem.as_ref();
     let k = p.constants();
     let have = p.assumptions().setting();
@@ -611,14 +714,13 @@ fn run_job(
         ));
     }
     // The same schedule serves every entry of a case (validated table): build from the first.
-    let first = job.entries[0];
+    let first = entries[0];
     let mut solver = controls::build_solver(first, &k, control)?;
     let sched = first.schedule.resolve(&k)?;
-    let needs_next = job
-        .entries
+    let needs_next = entries
         .iter()
         .any(|e| e.quantity.aggregate == Aggregate::MeanOptNext0T);
-    let iterations = cfg.t_max as usize + usize::from(needs_next);
+    let iterations = t_max as usize + usize::from(needs_next);
     let sigma = if first.algorithm == Algorithm::PoLmo {
         sched.tau.at(0)
     } else {
@@ -662,19 +764,19 @@ fn run_job(
                 lyx: t.lyx,
                 mu: t.mu,
             }
-            .report(cfg.t_max as usize),
+            .report(t_max as usize),
         ),
         _ => None,
     };
     let run_time = clock.elapsed().as_secs_f64();
-    let mut out = Vec::with_capacity(job.entries.len());
-    for e in &job.entries {
+    let mut out = Vec::with_capacity(entries.len());
+    for e in entries {
         let clock = Instant::now();
         let mut run = InstanceRun {
-            family: job.family.label(),
+            family: origin.family.clone(),
             spec: spec.to_string(),
-            seed_index: job.seed_index,
-            seed,
+            seed_index: origin.seed_index,
+            seed: origin.seed,
             dim_x: p.x_set().dim(),
             dim_y: p.y_set().dim(),
             constants: k,
@@ -690,7 +792,7 @@ fn run_job(
         };
         // Every entry sees the horizon T_max (the iterate T_max + 1 only where needed).
         let extra = usize::from(e.quantity.aggregate == Aggregate::MeanOptNext0T);
-        let upto = (cfg.t_max as usize + 1 + extra).min(record.len());
+        let upto = (t_max as usize + 1 + extra).min(record.len());
         match crate::theorems::quantity_series(e, &record[..upto]) {
             Err(err) => run.error = Some(err.to_string()),
             Ok(series) => {
@@ -752,11 +854,7 @@ fn median_series(runs: &[&InstanceRun]) -> Vec<(u64, f64)> {
 }
 
 /// Aggregates an entry's runs into its verdict and gates (module doc).
-fn judge_entry(
-    e: &TheoremEntry,
-    runs: Vec<InstanceRun>,
-    opts: &VerifyOptions,
-) -> Result<EntryResult> {
+pub(crate) fn judge_entry(e: &TheoremEntry, runs: Vec<InstanceRun>, opts: &VerifyOptions) -> Result<EntryResult> {
     let claim = RateClaim::of(e);
     let level = FitConfig::default().level;
     let mut fam_names: Vec<String> = runs.iter().map(|r| r.family.clone()).collect();
@@ -961,10 +1059,16 @@ fn judge_entry(
         instances: runs,
         notes,
         disputed: e.disputed.clone(),
+        hard: None,
+        tightness: None,
     })
 }
 
 impl VerifyReport {
+    /// Parses verify.json text (a shard's, for `saddlefw merge`); `input` names it in errors.
+    pub fn parse(input: &str, text: &str) -> Result<VerifyReport> {
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
+    }
     /// verify.json (pretty-printed, with a final newline).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a verify report serialises") + "\n"
@@ -1156,7 +1260,7 @@ impl VerifyReport {
                             .collect(),
                     )],
                     instances,
-                    tightness: None,
+                    tightness: crate::tightness::report_tightness(e),
                     time_s: Some(e.time_s),
                 }
             })

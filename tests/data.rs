@@ -1,10 +1,9 @@
 //! LIBSVM reader, CSR kernels, scaling and subsampling.
 //!
-//! The parser fuzz test runs `SADDLEFW_FUZZ_CASES` mutated inputs (default 2,000); run
-//! `SADDLEFW_FUZZ_CASES=100000 cargo test --release data::fuzz` for a long campaign.
+//! The parser fuzz test runs `SADDLEFW_FUZZ_CASES` mutated inputs (default 2,000) through the
+//! shared mutation engine (tests/common/fuzz.rs); docs/fuzzing.md has the full campaign.
 
-use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence};
+use crate::common::fuzz::{self, Campaign, Outcome};
 use saddlefw::data::{self, Csr, Dataset, LibsvmOptions, Scaling, SparseMatrix};
 use saddlefw::Error;
 use std::path::{Path, PathBuf};
@@ -131,70 +130,13 @@ fn missing_file_and_corrupt_bzip2_are_errors() {
     }
 }
 
-fn fuzz_cases() -> u32 {
-    std::env::var("SADDLEFW_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2_000)
-}
-
-fn fuzz_config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "fixtures/proptest-regressions/data.txt",
-        ))),
-        ..Config::default()
-    }
-}
-
-/// A byte from an alphabet biased to the format's syntax, or any byte.
-fn byte() -> impl Strategy<Value = u8> {
-    prop_oneof![
-        3 => prop::sample::select(b"0123456789:. \t\n\r-+e#naif".to_vec()),
-        1 => any::<u8>(),
-    ]
-}
-
-#[derive(Debug, Clone)]
-enum Mutation {
-    Replace(usize, u8),
-    Insert(usize, u8),
-    Delete(usize),
-    Duplicate(usize, usize),
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    prop_oneof![
-        (any::<usize>(), byte()).prop_map(|(i, b)| Mutation::Replace(i, b)),
-        (any::<usize>(), byte()).prop_map(|(i, b)| Mutation::Insert(i, b)),
-        any::<usize>().prop_map(Mutation::Delete),
-        (any::<usize>(), 1usize..12).prop_map(|(i, l)| Mutation::Duplicate(i, l)),
-    ]
-}
-
-fn mutate(mut s: Vec<u8>, muts: &[Mutation]) -> Vec<u8> {
-    for m in muts {
-        let n = s.len();
-        match *m {
-            Mutation::Replace(i, b) if n > 0 => s[i % n] = b,
-            Mutation::Insert(i, b) => s.insert(i % (n + 1), b),
-            Mutation::Delete(i) if n > 0 => {
-                s.remove(i % n);
-            }
-            Mutation::Duplicate(i, l) if n > 0 => {
-                let a = i % n;
-                let chunk = s[a..(a + l).min(n)].to_vec();
-                s.splice(a..a, chunk);
-            }
-            _ => {}
-        }
-    }
-    s
-}
+/// The LIBSVM syntax, for the mutation engine.
+const LIBSVM_ALPHABET: &[u8] = b"0123456789:. \t\n\r-+e#naif";
+/// Tokens that matter to a LIBSVM line: index 0, huge indices, qid, extra colons.
+const LIBSVM_TOKENS: &[&str] = &[" 0:1", " 4294967297:1", " 18446744073709551615:2", " qid:3", "::", " 1:", "\n\n", "# c\n"];
 
 /// Whatever the bytes, the parser returns; an accepted input yields a valid CSR matrix.
-fn check_parse(bytes: &[u8]) {
+fn check_parse(bytes: &[u8]) -> Outcome {
     match data::parse_libsvm(bytes, "fuzz", &LibsvmOptions::default()) {
         Ok(d) => {
             let f = &d.features;
@@ -208,31 +150,48 @@ fn check_parse(bytes: &[u8]) {
             .is_ok());
             assert_eq!(d.labels.len(), d.n_samples());
             assert!(d.labels.iter().all(|&l| (l as usize) < d.n_classes()));
+            Outcome::Accepted
         }
-        Err(Error::Input { location, .. }) => assert!(location.starts_with("line ")),
+        Err(Error::Input { location, .. }) => {
+            assert!(location.starts_with("line "), "{location}");
+            Outcome::Rejected
+        }
         Err(e) => panic!("unexpected error kind {e:?}"),
     }
 }
 
-proptest! {
-    #![proptest_config(fuzz_config(fuzz_cases()))]
-    #[test]
-    fn fuzz_parser_never_panics(muts in prop::collection::vec(mutation(), 1..24)) {
-        let base = std::fs::read(fixture("valid.txt")).unwrap();
-        check_parse(&mutate(base, &muts));
-    }
+#[test]
+fn fuzz_parser_never_panics() {
+    let mut c = Campaign::new(
+        "libsvm",
+        vec![std::fs::read(fixture("valid.txt")).unwrap()],
+        LIBSVM_ALPHABET,
+    );
+    c.tokens = LIBSVM_TOKENS;
+    c.max_mutations = 24;
+    c.run(check_parse);
 }
 
-proptest! {
-    #![proptest_config(fuzz_config(fuzz_cases() / 10 + 1))]
-    #[test]
-    fn fuzz_bzip2_never_panics(muts in prop::collection::vec(mutation(), 1..8)) {
-        let base = std::fs::read(fixture("valid.txt.bz2")).unwrap();
-        let bytes = mutate(base, &muts);
-        if let Ok(text) = data::libsvm::decompress_if_bzip2("fuzz.bz2", bytes) {
+#[test]
+fn fuzz_bzip2_never_panics() {
+    let mut c = Campaign::new(
+        "bzip2",
+        vec![std::fs::read(fixture("valid.txt.bz2")).unwrap()],
+        LIBSVM_ALPHABET,
+    );
+    c.max_mutations = 8;
+    c.cases = fuzz::cases() / 10 + 1;
+    c.run(|bytes| match data::libsvm::decompress_if_bzip2("fuzz.bz2", bytes.to_vec()) {
+        Ok(text) => {
             check_parse(&text);
+            Outcome::Accepted
         }
-    }
+        Err(Error::Input { location, .. }) => {
+            assert_eq!(location, "bzip2 stream");
+            Outcome::Rejected
+        }
+        Err(e) => panic!("unexpected error kind {e:?}"),
+    });
 }
 
 /// A random sparse matrix with a few non-zeros per row (seeded, deterministic).

@@ -2,7 +2,7 @@
 //! reference nothing outside themselves; negative controls for each check.
 //!
 //! `SADDLEFW_WRITE_SAMPLE=1 cargo test --release report::write_sample` writes the synthetic
-//! pages to `reports/sample/` and the README's illustration to `reports/sample-rate-plot.svg`.
+//! pages to `reports/sample/` and a synthetic illustration to `reports/sample/sample-rate-plot.svg`.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -894,14 +894,18 @@ fn write_sample() {
         check_page(&m, &synthetic_invariants(), &synthetic_errata()).as_bytes(),
     )
     .unwrap();
-    // The README's illustration: one entry, clearly labelled as synthetic.
+    // An illustration: one entry, clearly labelled as synthetic.
     let mut e = entries[0].clone();
     e.case = "ILLUSTRATION, synthetic data".to_string();
     e.quantity_text = "mean of G_X^LMO over t = 0..T".to_string();
     let svg = plot::rate_plot(&e).svg;
     svg_well_formed(&svg).unwrap();
     assert!(svg.len() < 60_000, "sample SVG is {} bytes", svg.len());
-    write_atomic(root.join("sample-rate-plot.svg"), svg.as_bytes()).unwrap();
+    write_atomic(
+        root.join("sample").join("sample-rate-plot.svg"),
+        svg.as_bytes(),
+    )
+    .unwrap();
 }
 
 #[test]

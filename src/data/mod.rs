@@ -25,6 +25,16 @@
 //! keeps the counts, [`Scaling::ColMaxAbs`] divides each feature by its largest absolute value
 //! (what `svm-scale -l 0 -u 1` does on non-negative data; LIBSVM's `news20.scale` was produced
 //! by a scaling of this kind, but no reference copy was available to compare).
+//!
+//! # Example
+//! ```
+//! use saddlefw::data::{parse_libsvm, LibsvmOptions};
+//! let d = parse_libsvm(b"+1 1:0.5 3:2\n-1 2:1\n", "tiny.txt", &LibsvmOptions::default()).unwrap();
+//! assert_eq!((d.n_samples(), d.n_features(), d.n_classes()), (2, 3, 2));
+//! // a malformed line is an error naming the input and the line
+//! let e = parse_libsvm(b"+1 1:0.5\n-1 2:x\n", "bad.txt", &LibsvmOptions::default()).unwrap_err();
+//! assert!(e.to_string().starts_with("bad.txt: line 2:"), "{e}");
+//! ```
 
 pub mod csr;
 pub mod libsvm;

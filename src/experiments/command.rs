@@ -62,8 +62,8 @@ pub struct ExperimentArgs {
     /// rewrite it and DIR/index.html.
     #[arg(long)]
     pub rerender: bool,
-    /// No progress display and no summary.
-    #[arg(long)]
+    /// No progress display and no summary: the global `--quiet` flag (set by the dispatcher).
+    #[arg(skip)]
     pub quiet: bool,
 }
 
@@ -192,7 +192,7 @@ impl ExperimentArgs {
             ));
         }
         plan.data = self.data;
-        plan.progress = super::progress::wanted(self.quiet);
+        plan.progress = !self.quiet && crate::progress::wanted();
         Ok((plan, self.out, self.quiet))
     }
 }

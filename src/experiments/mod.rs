@@ -7,7 +7,6 @@
 //! | [`source`] | problem instances (generated DL, LIBSVM data read and hashed) and the registry options with the paper's parameters |
 //! | [`record`] | `experiment.json` and its conversion to the report page |
 //! | [`claims`] | verdicts on the qualitative claims of claims.md 6.3 / 6.4 |
-//! | [`progress`] | the terminal display |
 //! | [`command`] | the `saddlefw experiment` subcommand |
 //!
 //! Every algorithm runs through the one run loop ([`crate::harness::run_monitored`]): solver
@@ -25,7 +24,6 @@
 pub mod claims;
 pub mod command;
 pub mod params;
-pub mod progress;
 pub mod record;
 pub mod source;
 
@@ -310,7 +308,7 @@ fn run_one(
     src: &Source,
     alg: Algorithm,
     sigma: f64,
-    display: &progress::Progress,
+    display: &crate::progress::Lines,
 ) -> RunRecord {
     let e = src.experiment();
     let mut rec = if !alg.applicable(e) && !plan.explicit_algorithms {
@@ -414,7 +412,7 @@ pub fn run(plan: &Plan) -> Result<ExperimentRecord> {
     };
     drop(prep);
 
-    let display = progress::Progress::new(plan.progress, plan.time_limit_s);
+    let display = crate::progress::Lines::new(plan.progress, plan.time_limit_s);
     let slots: Mutex<Vec<Option<RunRecord>>> = Mutex::new(vec![None; plan.algorithms.len()]);
     let next = AtomicUsize::new(0);
     let jobs = plan.jobs.clamp(1, plan.algorithms.len());

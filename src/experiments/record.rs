@@ -302,13 +302,11 @@ impl ExperimentRecord {
     pub fn read(path: &Path) -> Result<Self> {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
-        serde_json::from_str(&text).map_err(|e| {
-            Error::input(
-                &name,
-                format!("line {} column {}", e.line(), e.column()),
-                e.to_string(),
-            )
-        })
+        Self::parse(&name, &text)
+    }
+    /// Parses `experiment.json` text; `input` names it in errors.
+    pub fn parse(input: &str, text: &str) -> Result<Self> {
+        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
     }
     /// The run of `alg`, if recorded.
     pub fn run(&self, alg: Algorithm) -> Option<&RunRecord> {

@@ -803,14 +803,23 @@ pub fn run_check_with(
     }
     let reg = registry();
     let threads = threads.clamp(1, cases);
+    let witnesses = super::witness::witness_cases()?;
+    let jobs = crate::progress::Jobs::new("check", (cases + witnesses.len()) as u64);
     let results: Vec<Result<CaseResult>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|w| {
                 let opts = opts.clone();
+                let jobs = jobs.clone();
                 s.spawn(move || {
                     (0..cases)
                         .filter(|i| i % threads == w)
-                        .map(|i| (i, check_case(&case_spec(seed, i), &opts)))
+                        .map(|i| {
+                            let spec = case_spec(seed, i);
+                            jobs.start(&format!("case {i}: {}", spec.instance));
+                            let r = check_case(&spec, &opts);
+                            jobs.done();
+                            (i, r)
+                        })
                         .collect::<Vec<_>>()
                 })
             })
@@ -831,7 +840,8 @@ pub fn run_check_with(
         }
         build_errors.extend(r.build_errors);
     }
-    for (i, (name, inst)) in super::witness::witness_cases()?.iter().enumerate() {
+    for (i, (name, inst)) in witnesses.iter().enumerate() {
+        jobs.start(name);
         let mut solvers = vec![
             SolverSpec::paper(PaperAlgorithm::LmoLmo),
             SolverSpec::paper(PaperAlgorithm::LmoPo),
@@ -857,7 +867,9 @@ pub fn run_check_with(
             t.merge(o);
         }
         build_errors.extend(r.build_errors);
+        jobs.done();
     }
+    jobs.finish();
     eval_real(&reg, &mut tallies);
     Ok(report(cases, seed, &reg, &tallies, build_errors))
 }
@@ -944,5 +956,57 @@ fn report(
         errata,
         gating_violations,
         build_errors,
+    }
+}
+
+impl CheckReport {
+    /// The invariant table of the HTML reports (one row per registry entry).
+    pub fn invariant_rows(&self) -> Vec<crate::report::InvariantRow> {
+        self.invariants
+            .iter()
+            .map(|r| crate::report::InvariantRow {
+                name: r.name.to_string(),
+                label: r.label.to_string(),
+                gating: r.gating,
+                cases: r.cases as u64,
+                violations: r.violations as u64,
+                min_slack: r.min_slack,
+                worst: r.worst.as_ref().map(Worst::describe),
+            })
+            .collect()
+    }
+
+    /// The errata section of the HTML reports.
+    pub fn errata_rows(&self) -> Vec<crate::report::Erratum> {
+        self.errata
+            .iter()
+            .map(|e| crate::report::Erratum {
+                label: e.label.to_string(),
+                printed: e.printed.to_string(),
+                corrected: e.corrected.to_string(),
+                outcome: match &e.witness {
+                    Some(w) if e.violations > 0 => format!("{} ({})", e.status, w.describe()),
+                    _ => e.status.clone(),
+                },
+                confirmed: Some(e.violations > 0),
+            })
+            .collect()
+    }
+}
+
+impl Worst {
+    /// `instance, solver, t, lhs, rhs` in one line.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}{}, t = {}, lhs = {:.6e}, rhs = {:.6e}",
+            self.instance,
+            self.solver
+                .as_deref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default(),
+            self.t.map(|t| t.to_string()).unwrap_or_else(|| "-".into()),
+            self.lhs,
+            self.rhs
+        )
     }
 }

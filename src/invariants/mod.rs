@@ -9,7 +9,7 @@
 //! * Checks evaluate on a [`context::PointCtx`] (random points, and every iterate of a run),
 //!   on one transition `t -> t+1` of a recorded run ([`context::RunCtx`], Step), on a whole
 //!   run (Run, accumulations over `t = 0..T` for every `T`), or on a fixed grid (Real).
-//! * Hypotheses are checked on the instance and run first ([`Hyp::holds`]); an invariant is never
+//! * Hypotheses are checked on the instance and run first ([`Hyp::holds_point`], [`Hyp::holds_run`]); an invariant is never
 //!   evaluated where they fail. Per-step side conditions (e.g. `tau_t < 1/L_{f_t}`) are checked
 //!   inside the check and the step is skipped when they fail (the statement says so).
 //!
@@ -26,6 +26,20 @@
 //! ("erratum confirmed numerically" with the witness, or "printed form holds on all tested
 //! instances"). A printed form that divides by zero evaluates to a non-finite side, which counts
 //! as a confirmation (the printed formula is undefined there).
+//!
+//! # Example
+//! ```
+//! use saddlefw::invariants::{find, registry};
+//! let sharp = find("calculus-ii-sharp").unwrap();
+//! assert!(sharp.label.starts_with("lemma:calculus (ii)") && sharp.gating);
+//! // the printed form of a recorded slip is reported, never gating
+//! assert!(!find("calculus-ii-gradient-bound").unwrap().gating);
+//! // every name is unique
+//! let mut names: Vec<_> = registry().iter().map(|i| i.name).collect();
+//! names.sort();
+//! names.dedup();
+//! assert_eq!(names.len(), registry().len());
+//! ```
 
 pub mod check;
 pub mod context;

@@ -7,6 +7,19 @@
 //!   by a projection when `m + beta > 0`, by the LMO when `m + beta = 0`;
 //! * otherwise by a certified inner solve ([`inner::maximize`]): accelerated projected gradient
 //!   with a Frank-Wolfe-gap certificate, returning an [`Interval`] that contains the true value.
+//!
+//! # Example
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::SaddleProblem;
+//! let inst = "saddle/c-sc:dx=4,dy=3,seed=1".parse::<GeneratorSpec>().unwrap().generate().unwrap();
+//! let p = inst.problem.as_ref();
+//! let k = p.constants();
+//! assert!(k.mu > 0.0 && k.lyx > 0.0);
+//! // f(x) = max_y L(x, y) is certified: an interval containing the exact value
+//! let fx = p.f(&inst.x0);
+//! assert!(fx.lower <= fx.upper && fx.upper >= p.value(&inst.x0, &inst.y0) - 1e-12);
+//! ```
 
 pub mod cosine;
 pub mod dictionary;

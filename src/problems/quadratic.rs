@@ -343,12 +343,8 @@ impl QuadraticFile {
     /// Parses JSON text; `input` names the source in errors (with line and column).
     pub fn parse(text: &str, input: &str) -> Result<Self> {
         serde_json::from_str(text).map_err(|e| {
-            let at = format!("line {} column {}", e.line(), e.column());
-            let location = match top_level_field(text, e.line(), e.column()) {
-                Some(field) => format!("field {field:?} ({at})"),
-                None => at,
-            };
-            Error::input(input, location, e.to_string())
+            let field = top_level_field(text, e.line(), e.column());
+            crate::error::json_error(input, &e, field.as_deref())
         })
     }
 

@@ -1,6 +1,6 @@
 //! Self-contained HTML pages: inline CSS, inline SVG, no scripts, nothing fetched.
 //!
-//! All pages share one skeleton ([`page`]) and the same pieces (verdict badges, figures,
+//! All pages share one skeleton (`page`) and the same pieces (verdict badges, figures,
 //! the invariant table, the errata list, runs tables, the metadata block). Every piece of
 //! text that comes from data passes through [`escape`].
 
@@ -25,7 +25,7 @@ nav.toc { margin: 10px 0 4px; font-size: 14px; }
 nav.toc a { margin-right: 14px; }
 a { color: #0550ae; text-decoration: none; } a:hover { text-decoration: underline; }
 table { border-collapse: collapse; width: 100%; font-size: 14px; margin: 8px 0 14px; }
-th, td { border: 1px solid var(--line); padding: 5px 8px; text-align: left; vertical-align: top; }
+th, td { border: 1px solid var(--line); padding: 5px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: var(--bg2); font-weight: 600; white-space: nowrap; }
 tbody tr:nth-child(even) td { background: #fbfcfd; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }

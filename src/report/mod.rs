@@ -10,10 +10,22 @@
 //!
 //! This module also holds the checks the tests use on every page ([`self_contained`],
 //! [`svg_well_formed`]) and the atomic file writer ([`write_atomic`]).
+//!
+//! # Example
+//! ```
+//! use saddlefw::report::{escape, write_atomic};
+//! assert_eq!(escape("a < b & \"c\""), "a &lt; b &amp; &quot;c&quot;");
+//! let dir = std::env::temp_dir().join(format!("saddlefw-doc-{}", std::process::id()));
+//! let page = dir.join("index.html");
+//! write_atomic(&page, b"<p>ok</p>").unwrap(); // creates the directory, then renames
+//! assert_eq!(std::fs::read(&page).unwrap(), b"<p>ok</p>");
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
 
 pub mod html;
 pub mod model;
 pub mod plot;
+pub mod runs;
 
 pub use html::{check_page, experiment_page, runs_page, verify_page};
 pub use model::*;

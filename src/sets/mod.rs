@@ -26,7 +26,7 @@ pub use boxset::BoxSet;
 pub use matrix::{NuclearBall, UnitColumns};
 pub use polytope::{L1Ball, Simplex};
 pub use product::Product;
-pub use spec::{Bound, SetSpec};
+pub use spec::{Bound, SetKind, SetSpec};
 
 /// A compact convex set with exact oracles.
 ///

@@ -75,6 +75,89 @@ pub enum SetSpec {
     Product { parts: Vec<SetSpec> },
 }
 
+/// One kind of set a problem file can name (the registry `saddlefw list` prints).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetKind {
+    /// The `"kind"` value.
+    pub kind: &'static str,
+    /// A complete example of the JSON object.
+    pub example: &'static str,
+    /// The set.
+    pub description: &'static str,
+    /// Its strong-convexity modulus alpha of Assumption 2 (`assum:strongly-convex`).
+    pub alpha: &'static str,
+}
+
+impl SetSpec {
+    /// Every kind, in the order of the enum (tests check this list against the enum's serde
+    /// names and parse every example).
+    ///
+    /// ```
+    /// use saddlefw::sets::SetSpec;
+    /// let k = SetSpec::KINDS.iter().find(|k| k.kind == "l2_ball").unwrap();
+    /// let spec: SetSpec = serde_json::from_str(k.example).unwrap();
+    /// assert_eq!(spec.kind(), "l2_ball");
+    /// assert_eq!(spec.build(3, "y_set").unwrap().strong_convexity(), Some(0.5));
+    /// ```
+    pub const KINDS: &'static [SetKind] = &[
+        SetKind {
+            kind: "simplex",
+            example: r#"{"kind": "simplex", "scale": 1}"#,
+            description: "{x >= 0, sum x = scale} (scale optional, default 1)",
+            alpha: "none (polytope)",
+        },
+        SetKind {
+            kind: "l1_ball",
+            example: r#"{"kind": "l1_ball", "radius": 1}"#,
+            description: "{||x||_1 <= radius}",
+            alpha: "1/radius in dimension 1 (an interval), none otherwise (polytope)",
+        },
+        SetKind {
+            kind: "l2_ball",
+            example: r#"{"kind": "l2_ball", "radius": 2, "center": [0, 0, 0]}"#,
+            description: "{||x - center||_2 <= radius} (center optional, default 0)",
+            alpha: "1/radius",
+        },
+        SetKind {
+            kind: "box",
+            example: r#"{"kind": "box", "lower": -1, "upper": [1, 2]}"#,
+            description: "{lower <= x <= upper} (bounds: one number or one per coordinate)",
+            alpha: "2/(upper - lower) in dimension 1, none otherwise",
+        },
+        SetKind {
+            kind: "nuclear_ball",
+            example: r#"{"kind": "nuclear_ball", "rows": 2, "cols": 3, "radius": 1}"#,
+            description: "{X in R^(rows x cols), row-major: ||X||_* <= radius}",
+            alpha: "1/radius when rows or cols is 1 (an l2 ball), none otherwise",
+        },
+        SetKind {
+            kind: "unit_columns",
+            example: r#"{"kind": "unit_columns", "rows": 3, "cols": 2, "radius": 1}"#,
+            description: "{X in R^(rows x cols): every column has ||x_j||_2 <= radius} (radius default 1)",
+            alpha: "1/radius with one column, none otherwise",
+        },
+        SetKind {
+            kind: "product",
+            example: r#"{"kind": "product", "parts": [{"kind": "simplex", "dim": 2}, {"kind": "l2_ball", "radius": 1}]}"#,
+            description: "the product of \"parts\" (all factors but one declare their dimension)",
+            alpha: "none for two or more factors",
+        },
+    ];
+
+    /// The `"kind"` value of this spec.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SetSpec::Simplex { .. } => "simplex",
+            SetSpec::L1Ball { .. } => "l1_ball",
+            SetSpec::L2Ball { .. } => "l2_ball",
+            SetSpec::Box { .. } => "box",
+            SetSpec::NuclearBall { .. } => "nuclear_ball",
+            SetSpec::UnitColumns { .. } => "unit_columns",
+            SetSpec::Product { .. } => "product",
+        }
+    }
+}
+
 impl SetSpec {
     /// Builds the set for a variable of dimension `n`; `field` names the input in errors.
     pub fn build(&self, n: usize, field: &str) -> crate::Result<Box<dyn ConvexSet>> {

@@ -132,9 +132,11 @@ impl PoLmoTau {
         let coupling = if self.lyx == 0.0 {
             0.0
         } else if self.c > 0.0 {
-            13.0 * self.lyx * self.lyx * k.powf(self.b) / (2.0 * self.c)
+            // 13 Lyx^2 (t+1)^b / (2C), ordered so that a large C cannot overflow 2C into
+            // inf/inf = NaN (found by fuzzing: C = 1.8e308, b = 100)
+            6.5 * self.lyx * self.lyx * (k.powf(self.b) / self.c)
         } else {
-            13.0 * self.lyx * self.lyx / (2.0 * self.mu)
+            6.5 * self.lyx * self.lyx / self.mu
         };
         self.factor / (self.big_a * k.powf(self.a) + 2.5 * self.lxx + coupling)
     }
@@ -306,24 +308,24 @@ impl FromStr for Schedule {
             for part in body.split(',').filter(|p| !p.trim().is_empty()) {
                 let (k, v) = part
                     .split_once('=')
-                    .ok_or_else(|| err(part, "expected key=value".into()))?;
+                    .ok_or_else(|| err(&format!("argument {part:?}"), "expected key=value".into()))?;
                 let k = k.trim();
-                let i = keys
-                    .iter()
-                    .position(|kk| *kk == k)
-                    .ok_or_else(|| err(k, format!("unknown key (expected {})", keys.join(", "))))?;
+                let key = format!("key {k:?}");
+                let i = keys.iter().position(|kk| *kk == k).ok_or_else(|| {
+                    err(&key, format!("unknown key (expected {})", keys.join(", ")))
+                })?;
                 if vals[i].is_some() {
-                    return Err(err(k, "given twice".into()));
+                    return Err(err(&key, "given twice".into()));
                 }
-                vals[i] = Some(num(k, v)?);
+                vals[i] = Some(num(&key, v)?);
             }
             keys.iter()
                 .zip(vals)
-                .map(|(k, v)| v.ok_or_else(|| err(k, "missing".into())))
+                .map(|(k, v)| v.ok_or_else(|| err(&format!("key {k:?}"), "missing".into())))
                 .collect()
         };
         let sched = match name.trim() {
-            "const" => Schedule::Constant(num("const", body)?),
+            "const" => Schedule::Constant(num("value", body)?),
             "anytime" => {
                 let v = keyed(&["c", "a"])?;
                 Schedule::Anytime { c: v[0], a: v[1] }

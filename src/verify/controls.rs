@@ -13,6 +13,7 @@
 //! | `primal-sign-flip` | primal step in the ascent direction | every primal quantity |
 //! | `gamma-unclipped` | the short step without `min{., 1}` | dual LMO steps leave Y |
 //! | `tau-exponent+0.15` | `a -> a + 0.15` in `tau_t` (issue 10's "mildly slowed" variant) | only hard instances (a pass on random ones is expected) |
+//! | `beta-exponent-0.1` | `b -> b - 0.1` in `beta_t` (the smoothing decays too slowly; issue 10) | the smoothing-bias regime of the hard instances ([`crate::tightness`]) |
 
 use crate::problems::Constants;
 use crate::solvers::schedule::{PoLmoTau, Schedule};
@@ -31,6 +32,9 @@ pub enum Control {
     /// The exponent a of `tau_t` raised by the given amount (the PO-LMO appendix schedule
     /// raises its `A (t+1)^a` term).
     TauExponent(f64),
+    /// The exponent b of `beta_t = C (t+1)^-b` shifted by the given amount (negative: the
+    /// smoothing decays too slowly; no effect when C = 0).
+    BetaExponent(f64),
 }
 
 impl Control {
@@ -55,6 +59,7 @@ impl fmt::Display for Control {
             Control::Fault(Fault::GammaUnclipped) => write!(f, "gamma-unclipped"),
             Control::Fault(Fault::ExtraProjection) => write!(f, "extra-projection"),
             Control::TauExponent(d) => write!(f, "tau-exponent{d:+}"),
+            Control::BetaExponent(d) => write!(f, "beta-exponent{d:+}"),
         }
     }
 }
@@ -62,13 +67,19 @@ impl fmt::Display for Control {
 impl FromStr for Control {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        if let Some(d) = s.strip_prefix("tau-exponent") {
-            return d
-                .parse::<f64>()
-                .ok()
-                .filter(|d| d.is_finite())
-                .map(Control::TauExponent)
-                .ok_or_else(|| Error::invalid("control", format!("bad exponent shift in {s:?}")));
+        let shifts: [(&str, fn(f64) -> Control); 2] = [
+            ("tau-exponent", Control::TauExponent),
+            ("beta-exponent", Control::BetaExponent),
+        ];
+        for (prefix, make) in shifts {
+            if let Some(d) = s.strip_prefix(prefix) {
+                return d
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|d| d.is_finite())
+                    .map(make)
+                    .ok_or_else(|| Error::invalid("control", format!("bad exponent shift in {s:?}")));
+            }
         }
         [
             Control::Fault(Fault::None),
@@ -81,7 +92,7 @@ impl FromStr for Control {
             Error::invalid(
                 "control",
                 format!(
-                    "unknown control {s:?} (constant-tau, beta-ignored, dual-at-next-x, primal-sign-flip, gamma-unclipped, extra-projection, tau-exponent+D)"
+                    "unknown control {s:?} (constant-tau, beta-ignored, dual-at-next-x, primal-sign-flip, gamma-unclipped, extra-projection, tau-exponent+D, beta-exponent-D)"
                 ),
             )
         })
@@ -106,12 +117,26 @@ pub fn build_solver(
     control: Option<Control>,
 ) -> Result<Box<dyn Solver>> {
     let mut s = entry.schedule.resolve(k)?;
-    if let Some(Control::TauExponent(d)) = control {
-        s.tau = match s.tau {
-            Schedule::Anytime { c, a } => Schedule::Anytime { c, a: a + d },
-            Schedule::PoLmo(p) => Schedule::PoLmo(PoLmoTau { a: p.a + d, ..p }),
-            other => other,
-        };
+    match control {
+        Some(Control::TauExponent(d)) => {
+            s.tau = match s.tau {
+                Schedule::Anytime { c, a } => Schedule::Anytime { c, a: a + d },
+                Schedule::PoLmo(p) => Schedule::PoLmo(PoLmoTau { a: p.a + d, ..p }),
+                other => other,
+            };
+        }
+        Some(Control::BetaExponent(d)) => {
+            // beta_t = C (t+1)^-(b+d); the PO-LMO step size uses the same b.
+            if let Schedule::Anytime { c, a } = s.beta {
+                s.beta = Schedule::Anytime { c, a: a + d };
+            }
+            if let Schedule::PoLmo(p) = s.tau {
+                if p.c > 0.0 {
+                    s.tau = Schedule::PoLmo(PoLmoTau { b: p.b + d, ..p });
+                }
+            }
+        }
+        _ => {}
     }
     let solver = DualSmoothing::new(paper_algorithm(entry.algorithm), s.tau, s.beta, k)?;
     Ok(Box::new(match control {

@@ -10,6 +10,8 @@
 
 #![allow(dead_code)]
 
+pub mod fuzz;
+
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, RngSeed};
 use rand::{Rng, SeedableRng};

@@ -1,0 +1,114 @@
+//! RUN.json files (`saddlefw run`) as [`RunSummary`] records for the runs page
+//! (`saddlefw report RUN.json... --out FILE.html`).
+//!
+//! ```
+//! use saddlefw::report::runs::RunMeasure;
+//! let m: RunMeasure = "stationarity".parse().unwrap();
+//! assert_eq!(m.label("po-lmo"), "G_X^PO + G_Y");
+//! assert_eq!(m.label("lmo-po"), "G_X^LMO + G_Y");
+//! assert!("gap".parse::<RunMeasure>().is_err());
+//! ```
+
+use super::{lmo_primal, RunSummary, Series};
+use crate::trace::{Checkpoint, Status, Trace};
+use crate::{Error, Result};
+use std::str::FromStr;
+
+/// Which checkpoint measure a runs page plots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunMeasure {
+    /// The paper's Figure 1 measure: `G_X^LMO + G_Y` for LMO-primal methods, `G_X^PO + G_Y`
+    /// for PO-primal ones (PO-LMO, AGP).
+    Stationarity,
+    GxLmo,
+    GxPo,
+    Gy,
+    GyLmo,
+    H,
+    GapOpt,
+}
+
+impl FromStr for RunMeasure {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Ok(match s {
+            "stationarity" => RunMeasure::Stationarity,
+            "gx_lmo" => RunMeasure::GxLmo,
+            "gx_po" => RunMeasure::GxPo,
+            "gy" => RunMeasure::Gy,
+            "gy_lmo" => RunMeasure::GyLmo,
+            "h" => RunMeasure::H,
+            "gap_opt" => RunMeasure::GapOpt,
+            _ => {
+                return Err(Error::invalid(
+                    "--measure",
+                    format!(
+                    "unknown measure {s:?} (stationarity, gx_lmo, gx_po, gy, gy_lmo, h, gap_opt)"
+                ),
+                ))
+            }
+        })
+    }
+}
+
+impl RunMeasure {
+    fn po_primal(algorithm: &str) -> bool {
+        lmo_primal(algorithm) == Some(false)
+    }
+    /// The measure's name for `algorithm`.
+    pub fn label(&self, algorithm: &str) -> &'static str {
+        match self {
+            RunMeasure::Stationarity if Self::po_primal(algorithm) => "G_X^PO + G_Y",
+            RunMeasure::Stationarity => "G_X^LMO + G_Y",
+            RunMeasure::GxLmo => "G_X^LMO",
+            RunMeasure::GxPo => "G_X^PO",
+            RunMeasure::Gy => "G_Y",
+            RunMeasure::GyLmo => "G_Y^LMO",
+            RunMeasure::H => "H_t",
+            RunMeasure::GapOpt => "G^Opt",
+        }
+    }
+    /// The value at a checkpoint (`None` when the run did not record it).
+    pub fn value(&self, algorithm: &str, c: &Checkpoint) -> Option<f64> {
+        match self {
+            RunMeasure::Stationarity if Self::po_primal(algorithm) => Some(c.gx_po + c.gy),
+            RunMeasure::Stationarity => Some(c.gx_lmo + c.gy),
+            RunMeasure::GxLmo => Some(c.gx_lmo),
+            RunMeasure::GxPo => Some(c.gx_po),
+            RunMeasure::Gy => Some(c.gy),
+            RunMeasure::GyLmo => Some(c.gy_lmo),
+            RunMeasure::H => Some(c.h),
+            RunMeasure::GapOpt => c.gap_opt,
+        }
+    }
+}
+
+/// The runs-page record of one trace: the measure against iteration (t + 1, so that t = 0 has
+/// a place on a log axis) and against solver time.
+pub fn summary(trace: &Trace, measure: RunMeasure) -> RunSummary {
+    let alg = trace.algorithm.as_str();
+    let mut by_iteration = Vec::new();
+    let mut by_time = Vec::new();
+    for c in &trace.checkpoints {
+        if let Some(v) = measure.value(alg, c) {
+            by_iteration.push(((c.t + 1) as f64, v));
+            by_time.push((c.time_s, v));
+        }
+    }
+    let status = match &trace.status {
+        Status::Completed => "completed".to_string(),
+        Status::TimeLimit => "time-limit".to_string(),
+        Status::Diverged { iteration, reason } => format!("diverged at t = {iteration}: {reason}"),
+    };
+    RunSummary {
+        algorithm: alg.to_uppercase(),
+        provenance: Some(trace.provenance.clone()),
+        problem: Some(trace.problem.clone()),
+        measure: Some(measure.label(alg).to_string()),
+        status,
+        iterations: trace.iterations as u64,
+        wall_time_s: Some(trace.wall_time_s),
+        by_iteration: Some(Series::new(alg.to_uppercase(), by_iteration)),
+        by_time: Some(Series::new(alg.to_uppercase(), by_time)),
+    }
+}

@@ -1,0 +1,359 @@
+//! The binary's user contract (issue 9): every class of bad input exits with code 2 and ONE
+//! line `error: ...` naming the input (and where possible the location), never a panic; a
+//! diverging run is data (exit 0, RUN.json with the iteration and cause); `--help` of every
+//! subcommand has examples and exit codes; `list` prints the registries, not a copy of them.
+
+use std::path::Path;
+use std::process::Command;
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn saddlefw(args: &[&str]) -> Out {
+    let o = Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// Exit code 2, one stderr line `error: ...` containing every needle, no panic.
+#[track_caller]
+fn usage_error(o: &Out, needles: &[&str]) {
+    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    assert_eq!(o.code, 2, "stderr: {}", o.stderr);
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "expected one line, got {:?}", o.stderr);
+    assert!(lines[0].starts_with("error: "), "{}", lines[0]);
+    for n in needles {
+        assert!(lines[0].contains(n), "{:?} does not mention {n:?}", lines[0]);
+    }
+}
+
+const VALID: &str = r#"{"format": "saddlefw-quadratic-v1",
+ "A": [[1, 0], [0, 1]], "B": [[1, 0], [0, 1]], "C": [[0.5, 0], [0, 0.5]],
+ "a": [0, 0], "c": [0.5, -0.5],
+ "x_set": {"kind": "l1_ball", "radius": 1}, "y_set": {"kind": "simplex"},
+ "x0": [0, 0], "y0": [1, 0]}"#;
+
+/// Writes `text` to `dir/name` and returns the path.
+fn file(dir: &Path, name: &str, text: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+fn run(problem: &str, out: &str, extra: &[&str]) -> Out {
+    let mut args = vec![
+        "run", "--problem", problem, "--algo", "lmo-lmo", "--iters", "8", "--out", out,
+    ];
+    args.extend(extra);
+    saddlefw(&args)
+}
+
+#[test]
+fn bad_problem_files_name_the_file_the_location_and_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = d.join("RUN.json");
+    let out = out.to_str().unwrap();
+    // the valid file runs (the control: the error cases below differ by one defect each)
+    let ok = file(d, "valid.json", VALID.as_bytes());
+    assert_eq!(run(&ok, out, &["--quiet"]).code, 0);
+    std::fs::remove_file(out).unwrap();
+
+    let missing = d.join("missing.json");
+    usage_error(
+        &run(missing.to_str().unwrap(), out, &[]),
+        &["missing.json", "No such file"],
+    );
+    let truncated = file(d, "truncated.json", &VALID.as_bytes()[..60]);
+    usage_error(&run(&truncated, out, &[]), &["truncated.json", "line 2"]);
+    let syntax = file(d, "syntax.json", VALID.replace("\"a\":", "\"a\"").as_bytes());
+    usage_error(&run(&syntax, out, &[]), &["syntax.json", "line 3", "expected `:`"]);
+    let unknown = file(d, "unknown.json", VALID.replace("\"c\":", "\"cc\":").as_bytes());
+    usage_error(&run(&unknown, out, &[]), &["unknown.json", "unknown field `cc`"]);
+    let overflow = file(d, "overflow.json", VALID.replace("0.5, -0.5", "1e999, 0").as_bytes());
+    usage_error(&run(&overflow, out, &[]), &["overflow.json", "field \"c\"", "out of range"]);
+    let shape = file(d, "shape.json", VALID.replace("[[1, 0], [0, 1]], \"B\"", "[[1, 0, 0], [0, 1]], \"B\"").as_bytes());
+    usage_error(&run(&shape, out, &[]), &["shape.json", "A[0]", "expected 2 columns, got 3"]);
+    let dims = file(d, "dims.json", VALID.replace("\"x0\": [0, 0]", "\"x0\": [0]").as_bytes());
+    usage_error(&run(&dims, out, &[]), &["dims.json", "x0", "expected length 2, got 1"]);
+    let infeasible = file(d, "infeasible.json", VALID.replace("\"x0\": [0, 0]", "\"x0\": [3, 0]").as_bytes());
+    usage_error(&run(&infeasible, out, &[]), &["infeasible.json", "x0", "not in X"]);
+    let set = file(d, "set.json", VALID.replace("\"radius\": 1", "\"radius\": -1").as_bytes());
+    usage_error(&run(&set, out, &[]), &["set.json", "x_set", "radius"]);
+    let kind = file(d, "kind.json", VALID.replace("l1_ball", "l3_ball").as_bytes());
+    usage_error(&run(&kind, out, &[]), &["kind.json", "x_set", "l3_ball"]);
+    let binary = file(d, "binary.json", b"\xff\xfe{\x00");
+    usage_error(&run(&binary, out, &[]), &["binary.json", "UTF-8"]);
+    let empty = file(d, "empty.json", b"");
+    usage_error(&run(&empty, out, &[]), &["empty.json", "line 1"]);
+    // nothing was written
+    assert!(!Path::new(out).exists());
+}
+
+#[test]
+fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("RUN.json");
+    let out = out.to_str().unwrap();
+    let spec = "quadratic/nc-c:dx=3,dy=2";
+    for (bad, needles) in [
+        ("quadratic/nc-c:dx=3,dy=2,foo=1", vec!["quadratic/nc-c:dx=3,dy=2,foo=1", "key \"foo\""]),
+        ("quadratic/nc-c:dx=x", vec!["dx=x", "key \"dx\"", "not a non-negative integer"]),
+        ("quadratic/nc-c:dx=3,dx=4", vec!["given twice"]),
+        ("quartic/nc-c", vec!["quartic", "family"]),
+        ("quadratic/zz-c", vec!["zz-c", "setting"]),
+        ("quadratic", vec!["FAMILY/SETTING"]),
+        ("cosine/c-c", vec!["cosine/c-c", "nonconvex"]),
+        ("quadratic/nc-c:dx=0", vec!["dx"]),
+    ] {
+        usage_error(&run(bad, out, &[]), &needles);
+    }
+    for (flag, value, needles) in [
+        ("--tau-schedule", "anytime(c=1,a=x)", vec!["--tau-schedule", "key \"a\"", "not a number"]),
+        ("--tau-schedule", "bogus", vec!["--tau-schedule", "bogus"]),
+        ("--beta-schedule", "shifted(c=1,s=0,a=1)", vec!["--beta-schedule", "s must be"]),
+        ("--beta-schedule", "anytime(c=1,a=1", vec!["--beta-schedule", "parenthesis"]),
+        ("--tau-schedule", "const(NaN)", vec!["--tau-schedule", "not finite"]),
+        ("--checkpoints", "some", vec!["--checkpoints", "some"]),
+        ("--iters", "0", vec!["--iters"]),
+        ("--time-limit", "inf", vec!["--time-limit"]),
+        ("--a", "abc", vec!["--a", "abc"]),
+    ] {
+        let o = if flag == "--iters" {
+            saddlefw(&["run", "--problem", spec, "--algo", "lmo-lmo", "--iters", value, "--out", out])
+        } else {
+            run(spec, out, &[flag, value])
+        };
+        usage_error(&o, &needles);
+    }
+    usage_error(&saddlefw(&["run", "--problem", spec, "--algo", "fw-fw", "--iters", "3", "--out", out]), &["fw-fw"]);
+    usage_error(&saddlefw(&["frobnicate"]), &["frobnicate"]);
+    usage_error(&saddlefw(&["run", "--frobnicate"]), &["--frobnicate"]);
+    usage_error(&saddlefw(&["check", "--cases", "0"]), &["--cases"]);
+    usage_error(&saddlefw(&["check", "--cases", "many"]), &["--cases", "many"]);
+    usage_error(&saddlefw(&["verify", "--tier", "medium", "--out", out]), &["--tier", "medium"]);
+    usage_error(&saddlefw(&["verify", "--jobs", "0", "--out", out]), &["--jobs"]);
+    usage_error(&saddlefw(&["verify", "--cases", "no-such-entry", "--out", out]), &["no-such-entry"]);
+    usage_error(&saddlefw(&["verify", "--control", "nonsense", "--out", out]), &["--control", "nonsense"]);
+    let baselines = file(dir.path(), "baselines.json", b"{\"lmo-lmo/nc-c/primal\": 0.5,}");
+    usage_error(
+        &saddlefw(&["verify", "--cases", "lmo-po/c-sc/dual", "--baselines", &baselines, "--out", out]),
+        &["baselines.json", "line 1"],
+    );
+    // report: a malformed RUN.json names the file and the line; merge: a directory without
+    // verify.json names it
+    let bad_run = file(dir.path(), "bad-RUN.json", b"{\"algorithm\": \"lmo-lmo\",\n \"problem\": 3}");
+    usage_error(
+        &saddlefw(&["report", &bad_run, "--out", &format!("{out}.html")]),
+        &["bad-RUN.json", "line 2"],
+    );
+    let empty_dir = dir.path().join("no-shard");
+    std::fs::create_dir(&empty_dir).unwrap();
+    usage_error(
+        &saddlefw(&["merge", empty_dir.to_str().unwrap(), "--out", out]),
+        &["no-shard"],
+    );
+    // merge: a malformed shard names the file and the line
+    let shard = dir.path().join("shard");
+    std::fs::create_dir(&shard).unwrap();
+    std::fs::write(shard.join("verify.json"), b"{\"tier\": \"quick\",\n \"seeds\": [1,]}").unwrap();
+    usage_error(
+        &saddlefw(&["merge", shard.to_str().unwrap(), "--out", out]),
+        &["verify.json", "line 2"],
+    );
+    // tighten: out-of-domain flags and a malformed fixture directory
+    usage_error(&saddlefw(&["tighten", "--budget", "0", "--out", out]), &["--budget"]);
+    usage_error(&saddlefw(&["tighten", "--jobs", "0", "--out", out]), &["--jobs"]);
+    let fixtures = dir.path().join("hard");
+    std::fs::create_dir(&fixtures).unwrap();
+    let broken = file(&fixtures, "lmo-po-c-sc-dual.json", b"{\"format\": \"saddlefw-hard-v1\",");
+    usage_error(
+        &saddlefw(&["tighten", "--cases", "lmo-po/c-sc/dual", "--budget", "1", "--fixtures", fixtures.to_str().unwrap(), "--out", out]),
+        &[&broken, "line 1"],
+    );
+    // no subcommand: clap's usage, code 2
+    let o = saddlefw(&[]);
+    assert_eq!(o.code, 2);
+    assert!(!o.stderr.contains("panicked"));
+    assert!(!Path::new(out).exists());
+}
+
+#[test]
+fn unwritable_outputs_are_io_errors_naming_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    // the output is an existing directory: the rename fails, the directory is untouched
+    let target = dir.path().join("taken");
+    std::fs::create_dir(&target).unwrap();
+    std::fs::write(target.join("keep"), b"x").unwrap();
+    let o = run("quadratic/nc-c:dx=3,dy=2", target.to_str().unwrap(), &[]);
+    usage_error(&o, &["taken"]);
+    assert!(target.join("keep").is_file());
+    // a file where a parent directory should be
+    let blocker = file(dir.path(), "blocker", b"x");
+    let o = run("quadratic/nc-c:dx=3,dy=2", &format!("{blocker}/RUN.json"), &[]);
+    usage_error(&o, &["blocker"]);
+    // no temporary file is left behind
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
+}
+
+#[test]
+fn a_diverging_run_records_the_iteration_and_cause_and_keeps_its_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    // finite data whose gradients overflow at the start's neighbours
+    let big = file(
+        dir.path(),
+        "big.json",
+        br#"{"format": "saddlefw-quadratic-v1",
+ "A": [[1e300, 0], [0, 1e300]], "B": [[1, 0]], "C": [[0]],
+ "a": [0, 0], "c": [0],
+ "x_set": {"kind": "l2_ball", "radius": 1e10}, "y_set": {"kind": "box", "lower": -1, "upper": 1},
+ "x0": [1, 0], "y0": [0]}"#,
+    );
+    let out = dir.path().join("RUN.json");
+    let o = run(&big, out.to_str().unwrap(), &["--checkpoints", "all"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(!o.stderr.contains("panicked"));
+    let warning: Vec<&str> = o.stderr.lines().collect();
+    assert_eq!(warning.len(), 1, "{}", o.stderr);
+    assert!(warning[0].starts_with("warning: the run diverged at iteration "), "{}", warning[0]);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let d = &v["status"]["diverged"];
+    let it = d["iteration"].as_u64().expect("status records the iteration");
+    assert!(d["reason"].as_str().unwrap().contains("non-finite"), "{d}");
+    assert_eq!(v["iterations"].as_u64().unwrap(), it);
+    // every iterate before the divergent step was measured and written
+    let ts: Vec<u64> = v["checkpoints"].as_array().unwrap().iter().map(|c| c["t"].as_u64().unwrap()).collect();
+    assert_eq!(ts, (0..=it).collect::<Vec<_>>());
+    // control: the same file with moderate data completes
+    let tame = file(dir.path(), "tame.json", std::fs::read_to_string(&big).unwrap().replace("1e300", "1").as_bytes());
+    let o = run(&tame, out.to_str().unwrap(), &["--quiet"]);
+    assert_eq!(o.code, 0);
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["status"], "completed");
+}
+
+#[test]
+fn every_help_has_examples_and_exit_codes() {
+    let top = saddlefw(&["--help"]);
+    assert_eq!(top.code, 0);
+    assert!(top.stdout.contains("Exit codes") && top.stdout.contains("Examples"));
+    assert!(top.stdout.contains("--quiet"));
+    let subcommands: Vec<String> = top
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next().map(String::from))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(subcommands.len() >= 4, "{subcommands:?}");
+    for c in &subcommands {
+        let h = saddlefw(&[c, "--help"]);
+        assert_eq!(h.code, 0, "{c}");
+        assert!(h.stdout.contains("Examples:"), "{c} --help has no examples");
+        assert!(h.stdout.contains("Exit code"), "{c} --help has no exit codes");
+        assert!(h.stdout.contains(&format!("saddlefw {c}")), "{c}: examples use the command");
+    }
+    // -h is the short form, --version works
+    assert_eq!(saddlefw(&["-h"]).code, 0);
+    assert!(saddlefw(&["--version"]).stdout.starts_with("saddlefw "));
+}
+
+#[test]
+fn list_prints_every_registry() {
+    let o = saddlefw(&["list"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let s = &o.stdout;
+    for a in saddlefw::solvers::registry::ALGORITHMS.iter() {
+        assert!(s.contains(a.name) && s.contains(a.provenance), "{}", a.name);
+    }
+    for e in saddlefw::theorems::builtin() {
+        assert!(s.contains(&e.id), "{}", e.id);
+    }
+    for inv in saddlefw::invariants::registry() {
+        assert!(s.contains(inv.name), "{}", inv.name);
+    }
+    for f in saddlefw::generators::Family::ALL {
+        assert!(s.contains(f.name()), "{}", f.name());
+    }
+    for (syntax, _, _) in saddlefw::solvers::schedule::Schedule::KINDS {
+        assert!(s.contains(syntax), "{syntax}");
+    }
+    for k in saddlefw::sets::SetSpec::KINDS {
+        assert!(s.contains(k.kind) && s.contains(k.example), "{}", k.kind);
+    }
+}
+
+/// The set-kind registry is the enum's: serde's list of variants equals `SetSpec::KINDS`,
+/// and every example parses to its kind and builds.
+#[test]
+fn set_kinds_registry_matches_the_format() {
+    use saddlefw::sets::SetSpec;
+    let e = serde_json::from_str::<SetSpec>(r#"{"kind": "no-such-kind"}"#).unwrap_err();
+    let msg = e.to_string();
+    let expected: Vec<&str> = msg
+        .split("expected one of ")
+        .nth(1)
+        .unwrap()
+        .split(" at line")
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|v| v.trim_matches('`'))
+        .collect();
+    let listed: Vec<&str> = SetSpec::KINDS.iter().map(|k| k.kind).collect();
+    assert_eq!(listed, expected);
+    for k in SetSpec::KINDS {
+        let spec: SetSpec = serde_json::from_str(k.example).unwrap();
+        assert_eq!(spec.kind(), k.kind);
+        let n = spec.fixed_dim().unwrap_or(4);
+        spec.build(n, "example").unwrap();
+    }
+}
+
+#[test]
+fn bad_experiment_inputs_name_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = d.join("exp");
+    let out = out.to_str().unwrap();
+    // malformed LIBSVM data: the file, the line and the reason
+    let bad = file(d, "bad-news20.txt", b"1 1:0.5 2:1\n2 3:x\n");
+    usage_error(
+        &saddlefw(&["experiment", "news20", "--data", &bad, "--time-limit", "0.1", "--out", out]),
+        &["bad-news20.txt", "line 2"],
+    );
+    let zero = file(d, "zero.txt", b"1 0:1.5\n");
+    usage_error(
+        &saddlefw(&["experiment", "news20", "--data", &zero, "--time-limit", "0.1", "--out", out]),
+        &["zero.txt", "line 1", "index 0"],
+    );
+    let corrupt = file(d, "corrupt.bz2", b"BZh91AY&SY not really bzip2");
+    usage_error(
+        &saddlefw(&["experiment", "news20", "--data", &corrupt, "--time-limit", "0.1", "--out", out]),
+        &["corrupt.bz2", "bzip2"],
+    );
+    // --rerender of a malformed experiment.json
+    std::fs::create_dir_all(out).unwrap();
+    std::fs::write(Path::new(out).join("experiment.json"), b"{\"experiment\": \"dl\",\n \"runs\": 3}").unwrap();
+    usage_error(
+        &saddlefw(&["experiment", "dl", "--rerender", "--out", out]),
+        &["experiment.json", "line 2"],
+    );
+}

@@ -1,0 +1,86 @@
+//! Determinism through the binary (issue 9): the same command twice gives the same files byte
+//! for byte, apart from the timing fields. Two comparisons per file: the JSON without its
+//! timings ([`saddlefw::verify::without_timings`]) re-serialised, and the raw text line by line
+//! on every line that holds no timing.
+//! A negative control (a different seed) shows the comparison can fail.
+
+use saddlefw::verify::without_timings;
+use std::path::Path;
+use std::process::Command;
+
+fn saddlefw(args: &[&str]) {
+    let o = Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    assert!(
+        matches!(o.status.code(), Some(0) | Some(1)),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The file's bytes without timings: (canonical JSON without timing keys, the raw lines that
+/// mention no timing).
+fn normalised(path: &Path) -> (String, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let json = serde_json::to_string_pretty(&without_timings(&v)).unwrap();
+    let lines = text
+        .lines()
+        .filter(|l| !l.contains("time"))
+        .map(String::from)
+        .collect();
+    (json, lines)
+}
+
+#[track_caller]
+fn assert_same(a: &Path, b: &Path) {
+    let (ja, la) = normalised(a);
+    let (jb, lb) = normalised(b);
+    assert!(ja.len() > 100, "{} is nearly empty", a.display());
+    assert_eq!(ja.as_bytes(), jb.as_bytes(), "{} vs {}", a.display(), b.display());
+    assert_eq!(la, lb, "{} vs {} (raw lines)", a.display(), b.display());
+}
+
+#[test]
+fn verify_twice_gives_identical_reports_apart_from_timings() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    // a few entries: both LMO-PO c-sc quantities and the LMO-LMO c-sc+sc primal one
+    for (name, jobs) in [("a", "2"), ("b", "1")] {
+        for cases in ["lmo-po/c-sc/", "lmo-lmo/c-sc+sc/primal"] {
+            let o = out(&format!("{name}-{}", cases.replace('/', "_")));
+            saddlefw(&["verify", "--tier", "quick", "--cases", cases, "--jobs", jobs, "--out", &o, "--quiet"]);
+        }
+    }
+    for cases in ["lmo-po_c-sc_", "lmo-lmo_c-sc+sc_primal"] {
+        let a = dir.path().join(format!("a-{cases}/verify.json"));
+        let b = dir.path().join(format!("b-{cases}/verify.json"));
+        assert_same(&a, &b);
+    }
+}
+
+#[test]
+fn run_and_check_twice_give_identical_files_apart_from_timings() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    for name in ["a", "b"] {
+        let run = p(&format!("{name}-RUN.json"));
+        saddlefw(&[
+            "run", "--problem", "cosine/nc-sc:dx=6,dy=3,seed=4", "--algo", "po-lmo", "--iters", "300",
+            "--checkpoints", "all", "--out", run.to_str().unwrap(), "--quiet",
+        ]);
+        let check = p(&format!("{name}-CHECK.json"));
+        saddlefw(&["check", "--cases", "3", "--seed", "11", "--out", check.to_str().unwrap(), "--quiet"]);
+    }
+    assert_same(&p("a-RUN.json"), &p("b-RUN.json"));
+    assert_same(&p("a-CHECK.json"), &p("b-CHECK.json"));
+    // negative control: another seed changes the normalised bytes
+    let c = p("c-RUN.json");
+    saddlefw(&[
+        "run", "--problem", "cosine/nc-sc:dx=6,dy=3,seed=5", "--algo", "po-lmo", "--iters", "300",
+        "--checkpoints", "all", "--out", c.to_str().unwrap(), "--quiet",
+    ]);
+    assert_ne!(normalised(&c).0, normalised(&p("a-RUN.json")).0);
+}

@@ -1,0 +1,517 @@
+//! Byte-mutation fuzzing of every parser a user's input reaches (issue 9): problem files
+//! (`QuadraticFile::parse` + `into_instance`, then a short run on what was accepted),
+//! generator specs, schedule notations, theorem tables and RUN.json. The LIBSVM reader's fuzz
+//! tests live in tests/data.rs; all share the mutation engine of tests/common/fuzz.rs.
+//!
+//! Each test starts from valid seed inputs, applies a few random edits, and asserts that the
+//! parser returns: an accepted input satisfies the parser's contract (round trip, dimensions,
+//! feasibility), a rejected one is an `Error::Input` naming the input and a location.
+//! `SADDLEFW_FUZZ_CASES=100000 cargo test --release fuzz::` is the full campaign
+//! (docs/fuzzing.md); the default is a couple of thousand cases per parser.
+
+use crate::common::fuzz::{self, Campaign, Mutation, Outcome};
+use saddlefw::generators::{Family, GeneratorSpec, Setting};
+use saddlefw::harness::{run, RunConfig};
+use saddlefw::measures;
+use saddlefw::problems::quadratic::QuadraticFile;
+use saddlefw::problems::Quadratic;
+use saddlefw::sets::{L2Ball, Simplex};
+use saddlefw::solvers::registry;
+use saddlefw::solvers::schedule::Schedule;
+use saddlefw::theorems;
+use saddlefw::trace::{Status, Trace};
+use saddlefw::Error;
+
+/// A rejected input is an input error naming `input` with a non-empty location and reason.
+fn rejected(e: &Error, input: &str) -> Outcome {
+    match e {
+        Error::Input {
+            input: i,
+            location,
+            reason,
+        } => {
+            assert!(i.contains(input), "{e}: does not name {input:?}");
+            assert!(!location.trim().is_empty(), "{e}: no location");
+            assert!(!reason.trim().is_empty(), "{e}: no reason");
+        }
+        other => panic!("expected an input error naming {input:?}, got {other:?}"),
+    }
+    Outcome::Rejected
+}
+
+// ---------------------------------------------------------------------------------------------
+// Problem files
+
+const JSON_ALPHABET: &[u8] = b"{}[]\":,.-+eE0123456789 \n\t_abcdeiklmnoprstuxyABC";
+const QUADRATIC_TOKENS: &[&str] = &[
+    "\"kind\": \"product\", \"parts\": [",
+    "{\"kind\": \"simplex\"}",
+    "{\"kind\": \"l2_ball\", \"radius\": 1}",
+    "{\"kind\": \"nuclear_ball\", \"rows\": 1, \"cols\": 2, \"radius\": 1}",
+    "{\"kind\": \"unit_columns\", \"rows\": 2, \"cols\": 1}",
+    "\"dim\": 3,",
+    "\"radius\": 0,",
+    "\"center\": [0, 0],",
+    "[[1, 0], [0, 1]]",
+    "[]",
+    "[[]]",
+    "\"x0\": [0, 0],",
+];
+
+/// Valid problem files of every set kind (the seeds of the mutations).
+fn quadratic_seeds() -> Vec<String> {
+    let mut seeds = vec![
+        r#"{"format": "saddlefw-quadratic-v1",
+ "A": [[1, 0], [0, 1]], "B": [[1, 0], [0, 1]], "C": [[0.5, 0], [0, 0.5]],
+ "a": [0, 0], "c": [0.5, -0.5],
+ "x_set": {"kind": "l1_ball", "radius": 1}, "y_set": {"kind": "simplex"},
+ "x0": [0, 0], "y0": [1, 0]}"#
+            .to_string(),
+        r#"{"format": "saddlefw-quadratic-v1",
+ "A": [[0, 1, 0], [1, 0, 0], [0, 0, 2]], "B": [[1, 2, 3], [0, -1, 0]], "C": [[0, 0], [0, 0]],
+ "a": [1, 0, -1], "c": [0, 0],
+ "x_set": {"kind": "box", "lower": -1, "upper": [1, 2, 3]},
+ "y_set": {"kind": "l2_ball", "radius": 2, "center": [0.5, 0]},
+ "x0": [0, 0, 0], "y0": [0.5, 0]}"#
+            .to_string(),
+        r#"{"format": "saddlefw-quadratic-v1",
+ "A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "B": [[1, 0, 1]], "C": [[1]],
+ "a": [0, 0, 0], "c": [0],
+ "x_set": {"kind": "product", "parts": [{"kind": "nuclear_ball", "rows": 1, "cols": 2, "radius": 1},
+                                         {"kind": "simplex", "scale": 2}]},
+ "y_set": {"kind": "box", "lower": 0, "upper": 1},
+ "x0": [0, 0, 2], "y0": [0]}"#
+            .to_string(),
+        r#"{"format": "saddlefw-quadratic-v1",
+ "A": [[2, 0], [0, 2]], "B": [[1, 1]], "C": [[0]],
+ "a": [0, 0], "c": [1],
+ "x_set": {"kind": "unit_columns", "rows": 2, "cols": 1, "radius": 1},
+ "y_set": {"kind": "l1_ball", "radius": 3, "dim": 1},
+ "x0": [0.6, 0.8], "y0": [-3]}"#
+            .to_string(),
+    ];
+    // full-precision numbers written by the crate itself
+    let q = Quadratic::new(
+        vec![0.7071067811865476, -1.2e-3, 3.3e-17, -1.2e-3, 2.5, 0.1, 3.3e-17, 0.1, -0.9],
+        vec![1.0 / 3.0, 2.0, -7.25e10, 0.5, 0.0, 1e-300],
+        vec![4.0, 0.5, 0.5, 1.0],
+        vec![0.1, 0.2, 0.3],
+        vec![-1.0, 1.0],
+        Box::new(L2Ball::centered(3, 1.5).unwrap()),
+        Box::new(Simplex::new(2, 1.0).unwrap()),
+    )
+    .unwrap();
+    seeds.push(serde_json::to_string(&q.to_file(&[0.1, -0.2, 0.3], &[0.25, 0.75])).unwrap());
+    seeds
+}
+
+/// Parses and validates a problem file; an accepted one is run for a few iterations and its
+/// measures are evaluated, as `saddlefw run` would.
+fn check_quadratic(text: &str) -> Outcome {
+    let file = match QuadraticFile::parse(text, "fuzz.json") {
+        Ok(f) => f,
+        Err(e) => return rejected(&e, "fuzz.json"),
+    };
+    let inst = match file.into_instance("fuzz.json") {
+        Ok(i) => i,
+        Err(e) => return rejected(&e, "fuzz.json"),
+    };
+    let p = inst.problem.as_ref();
+    assert_eq!(inst.x0.len(), p.x_set().dim());
+    assert_eq!(inst.y0.len(), p.y_set().dim());
+    if p.x_set().dim() * p.y_set().dim() > 400 {
+        return Outcome::Accepted; // a duplicated block can make a large instance
+    }
+    // the measures of the start (extreme accepted values may give inf or NaN, never a panic)
+    let _ = measures::evaluate(p, &inst.x0, &inst.y0, 1.0, &inst.y0, 1.0);
+    for algo in ["lmo-lmo", "po-lmo"] {
+        if let Ok(mut built) = registry::build(algo, p, &Default::default()) {
+            let trace = run(&inst, built.solver.as_mut(), &RunConfig::new(4));
+            assert!(!trace.checkpoints.is_empty());
+            if let Status::Diverged { iteration, reason } = &trace.status {
+                assert!(*iteration < 4 && !reason.is_empty());
+            }
+        }
+    }
+    Outcome::Accepted
+}
+
+#[test]
+fn quadratic_files() {
+    let seeds = quadratic_seeds().into_iter().map(String::into_bytes).collect();
+    let mut c = Campaign::new("quadratic", seeds, JSON_ALPHABET);
+    c.tokens = QUADRATIC_TOKENS;
+    c.run(|b| check_quadratic(&fuzz::text(b)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generator specs
+
+const SPEC_ALPHABET: &[u8] = b"abcdilnopqrstuxyz/:=,-+0123456789";
+const SPEC_TOKENS: &[&str] = &[
+    "quadratic", "saddle", "cosine", "nc-c", "c-sc", "+sc", "dx=", "dy=", "seed=", "x=", "l1",
+    "l2", "simplex", "box", ",", "5000", "5001", "18446744073709551615",
+];
+const SPEC_SEEDS: &[&str] = &[
+    "quadratic/c-sc+sc:dx=20,dy=10,seed=7",
+    "cosine/nc-c:dx=8,dy=4,x=l2",
+    "saddle/c-c:dx=3,dy=3,seed=1,x=simplex",
+    "quadratic/nc-sc:dx=2,dy=2,x=box",
+];
+
+fn check_spec(s: &str) -> Outcome {
+    let spec = match s.parse::<GeneratorSpec>() {
+        Ok(spec) => spec,
+        Err(e) => return rejected(&e, "generator spec"),
+    };
+    // Display and FromStr round-trip
+    assert_eq!(spec.to_string().parse::<GeneratorSpec>().unwrap(), spec);
+    if spec.dx * spec.dy <= 400 {
+        match spec.generate() {
+            Ok(inst) => {
+                assert_eq!(inst.x0.len(), spec.dx);
+                assert_eq!(inst.y0.len(), spec.dy);
+                assert!(inst.problem.x_set().contains(&inst.x0, 1e-9));
+            }
+            Err(e) => panic!("{spec}: parsed but does not generate: {e}"),
+        }
+    }
+    Outcome::Accepted
+}
+
+#[test]
+fn generator_specs() {
+    let seeds = SPEC_SEEDS.iter().map(|s| s.as_bytes().to_vec()).collect();
+    let mut c = Campaign::new("spec", seeds, SPEC_ALPHABET);
+    c.tokens = SPEC_TOKENS;
+    c.max_mutations = 6;
+    c.run(|b| check_spec(&fuzz::text(b)));
+}
+
+#[test]
+fn every_family_and_setting_spec_parses() {
+    for f in Family::ALL {
+        for s in Setting::all() {
+            let text = format!("{}/{s}:dx=3,dy=2", f.name());
+            match text.parse::<GeneratorSpec>() {
+                Ok(spec) => assert_eq!(spec.family, f),
+                // families restricted to some settings reject the others with a reason
+                Err(e) => assert!(e.to_string().contains("setting"), "{e}"),
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schedules
+
+const SCHEDULE_ALPHABET: &[u8] = b"()=,.-+eE0123456789acfilmnoprstyzAbCx ";
+const SCHEDULE_TOKENS: &[&str] = &[
+    "zero", "const(", "anytime(", "shifted(", "po-lmo(", "c=", "a=", "s=", "f=", "A=", "b=", "C=",
+    "lxx=", "lyx=", "mu=",
+];
+
+fn schedule_seeds() -> Vec<String> {
+    vec![
+        "zero".into(),
+        "const(0.5)".into(),
+        "anytime(c=1,a=0.8333333333333334)".into(),
+        "shifted(c=1.7411011265922482,s=10,a=0.8)".into(),
+        "po-lmo(f=0.2,A=1,a=0.5,b=0,C=0,lxx=1,lyx=2,mu=0.5)".into(),
+        "po-lmo(f=0.75,A=1,a=0.6666666666666666,b=0.3333333333333333,C=1,lxx=1e-3,lyx=0,mu=0)"
+            .into(),
+    ]
+}
+
+fn check_schedule(s: &str) -> Outcome {
+    let sched = match s.parse::<Schedule>() {
+        Ok(v) => v,
+        Err(e) => return rejected(&e, "schedule"),
+    };
+    assert_eq!(sched.to_string().parse::<Schedule>().unwrap(), sched);
+    for t in [0usize, 1, 2, 10, 1_000, 1_000_000_000] {
+        let v = sched.at(t);
+        assert!(v >= 0.0 && !v.is_nan(), "{sched} at t = {t}: {v}");
+    }
+    Outcome::Accepted
+}
+
+#[test]
+fn schedule_names() {
+    let seeds = schedule_seeds().into_iter().map(String::into_bytes).collect();
+    let mut c = Campaign::new("schedule", seeds, SCHEDULE_ALPHABET);
+    c.tokens = SCHEDULE_TOKENS;
+    c.max_mutations = 6;
+    c.run(|b| check_schedule(&fuzz::text(b)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Theorem tables
+
+const TABLE_TOKENS: &[&str] = &[
+    "\"algorithm\": \"lmo-lmo\"", "\"setting\": \"nc-c\"", "\"assumptions\": []",
+    "\"exponent\": \"1/0\"", "\"exponent\": \"-1/3\"", "\"id\": \"x\"", "\"mhat\": null",
+    "\"disputed\": {}",
+];
+
+/// The built-in table and a one-entry table cut from it.
+fn table_seeds() -> Vec<String> {
+    let full = include_str!("../fixtures/theorems.json").to_string();
+    let v: serde_json::Value = serde_json::from_str(&full).unwrap();
+    let first = serde_json::to_string_pretty(&vec![v[0].clone()]).unwrap();
+    let two = serde_json::to_string(&vec![v[3].clone(), v[10].clone()]).unwrap();
+    vec![full, first, two]
+}
+
+fn check_table(text: &str) -> Outcome {
+    match theorems::parse_table("fuzz-table.json", text) {
+        Ok(entries) => {
+            assert!(!entries.is_empty());
+            for e in &entries {
+                assert!(e.p().is_finite(), "{}: rate exponent {}", e.id, e.p());
+            }
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-table.json"),
+    }
+}
+
+#[test]
+fn theorem_tables() {
+    let seeds = table_seeds().into_iter().map(String::into_bytes).collect();
+    let mut c = Campaign::new("table", seeds, JSON_ALPHABET);
+    c.tokens = TABLE_TOKENS;
+    c.max_mutations = 10;
+    c.run(|b| check_table(&fuzz::text(b)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// RUN.json
+
+const TRACE_TOKENS: &[&str] = &[
+    "\"status\": \"time_limit\"",
+    "\"status\": {\"diverged\": {\"iteration\": 3, \"reason\": \"x\"}}",
+    "\"gap_opt\": null",
+    "\"alpha\": null",
+    "\"checkpoint_rule\": \"all\"",
+    "\"po_lmo_g\": {\"name\": \"G_1\", \"value\": 0.1, \"horizon\": 4}",
+];
+
+/// RUN.json of a completed run (with f* and G_1) and of a diverged one.
+fn trace_seeds() -> Vec<String> {
+    let inst = "saddle/c-sc:dx=3,dy=2,seed=1"
+        .parse::<GeneratorSpec>()
+        .unwrap()
+        .generate()
+        .unwrap();
+    let mut built = registry::build("po-lmo", inst.problem.as_ref(), &Default::default()).unwrap();
+    let mut trace = run(&inst, built.solver.as_mut(), &RunConfig::new(8));
+    trace.po_lmo_g = built.g.map(|g| g.report(8));
+    let ok = trace.to_json();
+    trace.status = Status::Diverged {
+        iteration: 5,
+        reason: "non-finite grad_x at iteration 5".into(),
+    };
+    trace.checkpoints.truncate(3);
+    trace.checkpoints[2].h = f64::NAN;
+    vec![ok, trace.to_json()]
+}
+
+fn check_trace(text: &str) -> Outcome {
+    match Trace::from_json(text, "fuzz-RUN.json") {
+        Ok(t) => {
+            // what was read writes back and reads again to the same text (NaN as null)
+            let again = Trace::from_json(&t.to_json(), "again").unwrap();
+            assert_eq!(again.to_json(), t.to_json());
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-RUN.json"),
+    }
+}
+
+#[test]
+fn run_files() {
+    let seeds = trace_seeds().into_iter().map(String::into_bytes).collect();
+    let mut c = Campaign::new("trace", seeds, JSON_ALPHABET);
+    c.tokens = TRACE_TOKENS;
+    c.max_mutations = 10;
+    c.run(|b| check_trace(&fuzz::text(b)));
+}
+
+/// Regressions found by the campaign (also replayed from fixtures/proptest-regressions/).
+#[test]
+fn regressions() {
+    // PoLmoTau::at computed 13 Lyx^2 (t+1)^b / (2C) with 2C = inf for C near f64::MAX: NaN
+    for s in [
+        "po-lmo(f=0.2,A=1,a=0.5,b=100,C=1.7976931348623157e308,lxx=1,lyx=2,mu=0.5)",
+        "po-lmo(f=0.2,A=1,a=0.5,b=4294967297,C=1.7976931348623157e308,lxx=1,lyx=2,mu=0.5)",
+        "po-lmo(f=0.2,A=1,a=0.5,b=0,C=0,lxx=1,lyx=2,mu=1.7976931348623157e308)",
+    ] {
+        assert_eq!(check_schedule(s), Outcome::Accepted, "{s}");
+    }
+    // an empty key named no location
+    assert_eq!(check_schedule("anytime(c=1,=1)"), Outcome::Rejected);
+    assert_eq!(check_spec("saddle/c-c:dx=3,=2"), Outcome::Rejected);
+}
+
+/// The engine itself: mutations change inputs, positions wrap, a token lands intact.
+#[test]
+fn mutation_engine_edits_as_documented() {
+    let base = b"abc".to_vec();
+    assert_eq!(fuzz::mutate(base.clone(), &[Mutation::Replace(4, b'x')]), b"axc");
+    assert_eq!(fuzz::mutate(base.clone(), &[Mutation::Insert(3, b'x')]), b"abcx");
+    assert_eq!(fuzz::mutate(base.clone(), &[Mutation::Delete(5)]), b"ab");
+    assert_eq!(fuzz::mutate(base.clone(), &[Mutation::Duplicate(1, 5)]), b"abcbc");
+    assert_eq!(fuzz::mutate(base.clone(), &[Mutation::Truncate(1)]), b"a");
+    assert_eq!(
+        fuzz::mutate_with(base.clone(), &[Mutation::Token(1, 0)], &["XY"]),
+        b"aXYbc"
+    );
+    assert_eq!(fuzz::mutate(Vec::new(), &[Mutation::Delete(0)]), b"");
+    assert_eq!(
+        fuzz::mutate(b"[1.5e3, 2]".to_vec(), &[Mutation::Number(0, 3)]),
+        b"[-1, 2]"
+    );
+    assert_eq!(
+        fuzz::mutate(b"[1.5e3, 2]".to_vec(), &[Mutation::Number(6, 0)]),
+        b"[1.5e3, 0]"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate baselines (`saddlefw verify --baselines FILE`)
+
+fn check_baselines(text: &str) -> Outcome {
+    match saddlefw::fit::parse_baselines("fuzz-baselines.json", text) {
+        Ok(b) => {
+            assert!(b.values().all(|v| v.is_finite()));
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-baselines.json"),
+    }
+}
+
+#[test]
+fn baseline_files() {
+    let seeds = vec![
+        include_bytes!("../fixtures/rate_baselines.json").to_vec(),
+        b"{\"lmo-lmo/nc-c/primal\": 0.5}".to_vec(),
+    ];
+    let mut c = Campaign::new("baselines", seeds, JSON_ALPHABET);
+    c.max_mutations = 6;
+    c.run(|b| check_baselines(&fuzz::text(b)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hard-instance fixtures (`fixtures/hard/*.json`, read by verify and tighten)
+
+fn check_fixture(text: &str) -> Outcome {
+    use saddlefw::tightness::{Family as HardFamily, HardFixture};
+    match HardFixture::parse("fuzz-fixture.json", text) {
+        Ok(f) => {
+            // build the instance when it is small (dimensions are validated up to 500)
+            let small = match &f.spec.params {
+                HardFamily::Face(p) => p.dx * p.dy <= 2_500,
+                HardFamily::Generator { .. } => true,
+            };
+            if small {
+                if let Ok(h) = f.spec.build() {
+                    assert_eq!(h.instance.x0.len(), h.instance.problem.x_set().dim());
+                }
+            }
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-fixture.json"),
+    }
+}
+
+#[test]
+fn hard_fixtures() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hard");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    // a few different families: the first, a middle and the last file
+    let picks = [0, paths.len() / 2, paths.len() - 1];
+    let seeds = picks.iter().map(|&i| std::fs::read(&paths[i]).unwrap()).collect();
+    let mut c = Campaign::new("fixture", seeds, JSON_ALPHABET);
+    c.max_mutations = 6;
+    c.run(|b| check_fixture(&fuzz::text(b)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// verify.json (read by `saddlefw merge`) and experiment.json (read by `experiment --rerender`)
+
+/// Runs the binary; the output directory's file.
+fn produce(args: &[&str], dir: &std::path::Path, file: &str) -> Vec<u8> {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+        .args(args)
+        .args(["--out", dir.to_str().unwrap(), "--quiet"])
+        .output()
+        .unwrap();
+    assert!(o.status.code() == Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read(dir.join(file)).unwrap()
+}
+
+fn check_verify_json(text: &str) -> Outcome {
+    match saddlefw::verify::VerifyReport::parse("fuzz-verify.json", text) {
+        Ok(r) => {
+            // what merge does with a shard besides re-judging: render its entries
+            let meta = saddlefw::report::Meta::current(Some("quick"), &[]);
+            let page = saddlefw::report::verify_page(&meta, &r.rate_entries(), &[], &[]);
+            assert!(page.starts_with("<!DOCTYPE html>"));
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-verify.json"),
+    }
+}
+
+#[test]
+fn verify_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = produce(
+        &["verify", "--tier", "quick", "--cases", "lmo-po/c-sc/dual"],
+        dir.path(),
+        "verify.json",
+    );
+    let mut c = Campaign::new("verify", vec![seed], JSON_ALPHABET);
+    c.cases = (fuzz::cases() / 4).max(1); // a large seed: each input is slower
+    c.max_mutations = 6;
+    c.run(|b| check_verify_json(&fuzz::text(b)));
+}
+
+fn check_experiment_json(text: &str) -> Outcome {
+    use saddlefw::experiments::{claims, record::ExperimentRecord};
+    match ExperimentRecord::parse("fuzz-experiment.json", text) {
+        Ok(mut r) => {
+            // what --rerender does: re-judge the claims and render the page
+            if let Ok(which) = r.experiment.parse() {
+                r.claims = claims::verdicts(which, &r.runs);
+            }
+            let page = saddlefw::report::experiment_page(&r.meta, &r.to_report());
+            assert!(page.starts_with("<!DOCTYPE html>"));
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-experiment.json"),
+    }
+}
+
+#[test]
+fn experiment_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = produce(
+        &[
+            "experiment", "dl", "--dl-dims", "m=12,p=6,l=2,q=8,n=40,n_new=9", "--time-limit", "0.05",
+            "--iters", "30",
+        ],
+        dir.path(),
+        "experiment.json",
+    );
+    let mut c = Campaign::new("experiment", vec![seed], JSON_ALPHABET);
+    c.cases = (fuzz::cases() / 4).max(1);
+    c.max_mutations = 6;
+    c.run(|b| check_experiment_json(&fuzz::text(b)));
+}

@@ -1,0 +1,161 @@
+//! `saddlefw report RUN.json... --out FILE.html` through the binary: one self-contained page
+//! with every run, well-formed SVG plots; bad inputs exit 2 without a panic.
+
+use saddlefw::report::{inline_svgs, self_contained, svg_well_formed};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+}
+
+#[test]
+fn report_renders_runs_of_several_algorithms() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = "quadratic/nc-sc:dx=6,dy=4,seed=2,x=l2";
+    let mut files = Vec::new();
+    for algo in ["lmo-lmo", "po-lmo", "sp-fw"] {
+        let out = dir.path().join(format!("{algo}.json"));
+        let st = bin()
+            .args([
+                "run",
+                "--problem",
+                spec,
+                "--algo",
+                algo,
+                "--iters",
+                "200",
+                "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            st.status.success(),
+            "{algo}: {}",
+            String::from_utf8_lossy(&st.stderr)
+        );
+        files.push(out);
+    }
+    let page = dir.path().join("runs.html");
+    let st = bin()
+        .arg("report")
+        .args(&files)
+        .arg("--out")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    self_contained(&html).unwrap();
+    let svgs = inline_svgs(&html);
+    assert!(
+        svgs.len() >= 2,
+        "expected the by-iteration and by-time plots"
+    );
+    for svg in svgs {
+        svg_well_formed(svg).unwrap();
+    }
+    for name in ["LMO-LMO", "PO-LMO", "SP-FW", "G_X^PO + G_Y", "VERIFIED"] {
+        assert!(html.contains(name), "page lacks {name:?}");
+    }
+
+    // bad inputs: a missing file, a file that is not RUN.json, an unknown measure
+    let not_run = dir.path().join("bad.json");
+    std::fs::write(&not_run, "{\"format\": 1}").unwrap();
+    for args in [
+        vec![
+            "report".to_string(),
+            "missing.json".into(),
+            "--out".into(),
+            "x.html".into(),
+        ],
+        vec![
+            "report".into(),
+            not_run.display().to_string(),
+            "--out".into(),
+            "x.html".into(),
+        ],
+        vec![
+            "report".into(),
+            files[0].display().to_string(),
+            "--out".into(),
+            "x.html".into(),
+            "--measure".into(),
+            "gap".into(),
+        ],
+    ] {
+        let st = bin().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&st.stderr);
+        assert_eq!(st.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(err.starts_with("error:"), "{err}");
+    }
+}
+
+#[test]
+fn check_writes_an_html_page_beside_check_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("sub").join("CHECK.json");
+    let st = bin()
+        .args(["check", "--cases", "4", "--out"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let html = std::fs::read_to_string(json.with_extension("html")).unwrap();
+    self_contained(&html).unwrap();
+    for section in [
+        "id=\"invariants\"",
+        "id=\"errata\"",
+        "lemma:calculus",
+        "massive-sum",
+    ] {
+        assert!(html.contains(section), "check page lacks {section:?}");
+    }
+}
+
+/// Issue 6: the page of a real (small) verify run: every entry has its article with at least
+/// one plot, every inline SVG is well formed, nothing outside the file is referenced, and the
+/// invariant table and the errata section are there.
+#[test]
+fn verify_page_of_a_small_run_is_complete_and_self_contained() {
+    let dir = tempfile::tempdir().unwrap();
+    let st = bin()
+        .args(["--quiet", "verify", "--cases", "lmo-po/nc-c/", "--no-hard", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(0), "{}", String::from_utf8_lossy(&st.stderr));
+    let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    self_contained(&html).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("verify.json")).unwrap())
+            .unwrap();
+    let ids: Vec<String> = json["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    for (k, part) in html.split("<article class=\"entry").skip(1).enumerate() {
+        let article = part.split("</article>").next().unwrap();
+        assert!(article.contains("<svg"), "entry {k} has no plot");
+    }
+    assert_eq!(html.matches("<article class=\"entry").count(), ids.len());
+    for svg in inline_svgs(&html) {
+        svg_well_formed(svg).unwrap();
+    }
+    assert!(html.contains("id=\"invariants\"") && html.contains("id=\"errata\""));
+    // negative control: the same page with one external image is rejected
+    let broken = html.replacen("<svg", "<img src=\"https://example.org/x.png\"><svg", 1);
+    assert!(self_contained(&broken).is_err());
+}
