@@ -10,6 +10,10 @@
 //! `news20-generated`). The solvers are first run for a few iterations so that the state is a
 //! typical one (DL: 200, NEWS20: 20).
 //!
+//! After the criterion runs, a paired measurement (both (a) and (b) at every state, moments
+//! apart, `SADDLEFW_PAIRED_SECONDS` per algorithm, default 4) gives the ratio table that is
+//! robust to changes of machine load; `SADDLEFW_PAIRED_ONLY=1` skips the criterion part.
+//!
 //! Run: `SADDLEFW_DATA_DIR=/path/to/data cargo bench --bench kernels` (`-- dl` to filter).
 //! Oracle parts alone: group `oracles/<problem>`.
 
@@ -66,6 +70,9 @@ fn bench_problem(c: &mut Criterion, label: &str, inst: &Instance, e: Experiment)
             continue;
         }
         names.push(name.to_string());
+        if std::env::var_os("SADDLEFW_PAIRED_ONLY").is_some() {
+            continue;
+        }
         let mut group = c.benchmark_group(format!("iteration/{label}"));
         group
             .sample_size(10)
@@ -96,7 +103,7 @@ fn bench_problem(c: &mut Criterion, label: &str, inst: &Instance, e: Experiment)
         let counting = Counting::new(p);
         let mut solver = warmed(e, inst, &counting, name, warm);
         let mut t = warm;
-        let tau = primal_step(solver.as_ref(), warm, inst);
+        let mut tau = primal_step(solver.as_ref(), warm, inst);
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
@@ -105,7 +112,7 @@ fn bench_problem(c: &mut Criterion, label: &str, inst: &Instance, e: Experiment)
                     let clock = Instant::now();
                     kernels.run(p);
                     total += clock.elapsed();
-                    solver.step(&counting, t);
+                    tau = solver.step(&counting, t).tau;
                     t += 1;
                 }
                 total
@@ -114,6 +121,43 @@ fn bench_problem(c: &mut Criterion, label: &str, inst: &Instance, e: Experiment)
         group.finish();
     }
     names
+}
+
+/// The paired measurement behind the ratio table: at every state of the trajectory, first the
+/// kernels of the iteration (b), then the iteration itself (a), each after evicting the
+/// problem's memo, both timed with the same clock moments apart, so that a change of machine
+/// load affects both alike. Returns the mean (a) and (b) in seconds over `budget` seconds.
+fn paired(
+    label: &str,
+    inst: &Instance,
+    e: Experiment,
+    name: &str,
+    budget: f64,
+) -> (f64, f64, usize) {
+    let p = inst.problem.as_ref();
+    let warm = warm_up_iterations(label);
+    let counting = Counting::new(p);
+    let mut solver = warmed(e, inst, &counting, name, warm);
+    // the primal step of iteration t, from the previous step (t - 1; schedules change slowly)
+    let mut tau = primal_step(solver.as_ref(), warm, inst);
+    let (mut ta, mut tb, mut count) = (0.0, 0.0, 0usize);
+    let (mut ex, mut ey) = (vec![0.0; inst.x0.len()], vec![0.0; inst.y0.len()]);
+    let start = Instant::now();
+    let mut t = warm;
+    while start.elapsed().as_secs_f64() < budget || count < 3 {
+        let mut kernels = Kernels::new(p, solver.as_ref(), t, inst, tau);
+        let clock = Instant::now();
+        kernels.run(p);
+        tb += clock.elapsed().as_secs_f64();
+        p.grads(&inst.x0, &inst.y0, &mut ex, &mut ey); // evict the memo of this state
+        let clock = Instant::now();
+        let info = black_box(solver.step(&counting, t));
+        ta += clock.elapsed().as_secs_f64();
+        tau = info.tau;
+        t += 1;
+        count += 1;
+    }
+    (ta / count as f64, tb / count as f64, count)
 }
 
 /// The oracle calls alone (for the performance document).
@@ -187,7 +231,9 @@ fn main() {
         let inst = dl(1);
         let names = bench_problem(&mut c, "dl", &inst, Experiment::Dl);
         rows.extend(names.into_iter().map(|n| ("dl".to_string(), n)));
-        bench_oracles(&mut c, "dl", &inst, Experiment::Dl);
+        if std::env::var_os("SADDLEFW_PAIRED_ONLY").is_none() {
+            bench_oracles(&mut c, "dl", &inst, Experiment::Dl);
+        }
     }
     if wants("news20") {
         let (data, label) = news20_data();
@@ -195,15 +241,20 @@ fn main() {
         drop(data);
         let names = bench_problem(&mut c, &label, &inst, Experiment::Robust);
         rows.extend(names.into_iter().map(|n| (label.clone(), n)));
-        bench_oracles(&mut c, &label, &inst, Experiment::Robust);
+        if std::env::var_os("SADDLEFW_PAIRED_ONLY").is_none() {
+            bench_oracles(&mut c, &label, &inst, Experiment::Robust);
+        }
     }
     c.final_summary();
-    println!("\nKernel ratios (load average {}):", load_average());
+    println!(
+        "\nKernel ratios, criterion (load average {}):",
+        load_average()
+    );
     println!("| problem | algorithm | iteration (a) | kernels (b) | (a)/(b) | iterations/s |");
     println!("|---|---|---|---|---|---|");
-    for (label, name) in rows {
-        let a = criterion_mean(&format!("iteration/{label}"), &name);
-        let b = criterion_mean(&format!("kernels/{label}"), &name);
+    for (label, name) in &rows {
+        let a = criterion_mean(&format!("iteration/{label}"), name);
+        let b = criterion_mean(&format!("kernels/{label}"), name);
         if let (Some(a), Some(b)) = (a, b) {
             println!(
                 "| {label} | {name} | {:.3} ms | {:.3} ms | {:.2} | {:.0} |",
@@ -213,5 +264,39 @@ fn main() {
                 1.0 / a
             );
         }
+    }
+    // the paired measurement (see `paired`)
+    let budget: f64 = std::env::var("SADDLEFW_PAIRED_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4.0);
+    let mut lines = Vec::new();
+    let mut current: Option<(String, Instance, Experiment)> = None;
+    for (label, name) in &rows {
+        if current.as_ref().map(|c| &c.0) != Some(label) {
+            drop(current.take()); // free the previous instance first
+            let (inst, e) = if label == "dl" {
+                (dl(1), Experiment::Dl)
+            } else {
+                let (data, _) = news20_data();
+                (dro(&data, None), Experiment::Robust)
+            };
+            current = Some((label.clone(), inst, e));
+        }
+        let (_, inst, e) = current.as_ref().expect("instance");
+        let (a, b, n) = paired(label, inst, *e, name, budget);
+        lines.push(format!(
+            "| {label} | {name} | {n} | {:.3} ms | {:.3} ms | {:.2} | {:.0} |",
+            a * 1e3,
+            b * 1e3,
+            a / b,
+            1.0 / a
+        ));
+    }
+    println!("\nKernel ratios, paired (load average {}):", load_average());
+    println!("| problem | algorithm | iterations | iteration (a) | kernels (b) | (a)/(b) | iterations/s |");
+    println!("|---|---|---|---|---|---|---|");
+    for l in lines {
+        println!("{l}");
     }
 }

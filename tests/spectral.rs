@@ -241,7 +241,7 @@ fn test_matrix(
         }
         1 => (0..k)
             .map(|i| {
-                if i < (k + 1) / 2 {
+                if i < k.div_ceil(2) {
                     1.0 + i as f64
                 } else {
                     1e-10

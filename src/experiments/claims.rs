@@ -225,7 +225,7 @@ fn claim3(runs: &[RunRecord]) -> ClaimVerdict {
     for r in &rivals {
         match (r.best(), keeps_decreasing(r)) {
             (Some(b), Some(k)) => {
-                if !(bl < b) || k {
+                if bl >= b || k {
                     holds = holds.map(|_| false);
                 }
                 ev.push(trend(r));
