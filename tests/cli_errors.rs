@@ -441,6 +441,13 @@ fn every_help_has_examples_and_exit_codes() {
     assert_eq!(top.code, 0);
     assert!(top.stdout.contains("Exit codes") && top.stdout.contains("Examples"));
     assert!(top.stdout.contains("--quiet"));
+    // the exit-code contract of the README: 0, 1, 2, and a diverged run is 0 (tested below)
+    for code in ["  0  success", "  1  a check or gate failed", "  2  a usage or input error"] {
+        assert!(top.stdout.contains(code), "--help lacks {code:?}");
+    }
+    assert!(saddlefw(&["run", "--help"])
+        .stdout
+        .contains("Exit codes: 0 written (also when the run diverged)"));
     let subcommands: Vec<String> = top
         .stdout
         .lines()
@@ -581,4 +588,74 @@ fn bad_experiment_inputs_name_the_file() {
         &saddlefw(&["experiment", "dl", "--rerender", "--out", out]),
         &["experiment.json", "line 2"],
     );
+}
+
+/// stdout closed before the command writes to it (`saddlefw list | head -1` once `head` has
+/// exited): no panic, and the exit code and the files are those of a run with an open stdout.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    /// Runs `program args` with stdout the write end of a pipe whose read end is closed.
+    fn closed_stdout(program: &str, args: &[&str]) -> (std::process::ExitStatus, String) {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = Command::new(program)
+            .args(args)
+            .stdout(Stdio::from(writer))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        (o.status, String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+    // control: the pipe really is closed (a shell's `echo` dies of SIGPIPE writing to it)
+    let (status, _) = closed_stdout("sh", &["-c", "echo x"]);
+    assert_eq!(status.signal(), Some(13), "{status:?}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let run_out = dir.path().join("RUN.json");
+    let verify_out = dir.path().join("verify");
+    let check_out = dir.path().join("CHECK.json");
+    let bin = env!("CARGO_BIN_EXE_saddlefw");
+    for args in [
+        vec!["list"],
+        vec!["--help"],
+        vec!["run", "--help"],
+        vec!["check", "--list"],
+        vec!["check", "--list", "--markdown"],
+        vec!["check", "--cases", "2", "--out", check_out.to_str().unwrap()],
+        vec![
+            "run",
+            "--problem",
+            "quadratic/nc-c:dx=3,dy=2",
+            "--algo",
+            "lmo-lmo",
+            "--iters",
+            "10",
+            "--out",
+            run_out.to_str().unwrap(),
+        ],
+        vec![
+            "verify",
+            "--cases",
+            "lmo-po/c-sc/dual",
+            "--no-hard",
+            "--jobs",
+            "1",
+            "--out",
+            verify_out.to_str().unwrap(),
+        ],
+    ] {
+        let (status, stderr) = closed_stdout(bin, &args);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(status.code(), Some(0), "{args:?}: {status:?} {stderr}");
+    }
+    // the commands finished their work although nobody read their output
+    assert!(run_out.is_file() && check_out.is_file());
+    let v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(verify_out.join("verify.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(v.is_object());
 }

@@ -223,12 +223,12 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
     };
     super::write(&record, &out)?;
     if !quiet {
-        println!(
+        outln!(
             "experiment {} ({} s per algorithm, sigma of G_X^PO = {:.4}):",
             record.experiment, record.time_limit_s, record.measure.sigma
         );
         for r in &record.runs {
-            println!(
+            outln!(
                 "  {:<8} {:>10} it  {:>8.2} s (cpu {})  {:<14} {} = {}{}",
                 r.algorithm,
                 r.iterations,
@@ -247,10 +247,10 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
                 Some(false) => "does not hold",
                 None => "inconclusive",
             };
-            println!("  [{v}] {}: {}", c.claim, c.evidence);
+            outln!("  [{v}] {}: {}", c.claim, c.evidence);
         }
-        println!("  wrote {}", out.join("experiment.json").display());
-        println!("  wrote {}", out.join("index.html").display());
+        outln!("  wrote {}", out.join("experiment.json").display());
+        outln!("  wrote {}", out.join("index.html").display());
     }
     Ok(crate::cli::EXIT_OK)
 }
