@@ -2,6 +2,22 @@
 //! (kept apart from `cli.rs`, which only dispatches to [`cmd_experiment`]).
 //!
 //! Example: `saddlefw experiment news20 --time-limit 60 --data ../shared/data/news20.bz2 --out reports/news20`
+//!
+//! ```
+//! use saddlefw::experiments::command::{parse_algorithms, parse_dl_dims};
+//! use saddlefw::experiments::params::Algorithm;
+//! // registry or paper names, in the given order
+//! let algos = parse_algorithms("lmo-po, SP-FW").unwrap();
+//! assert_eq!(algos, [Algorithm::LmoPo, Algorithm::SpFw]);
+//! let e = parse_algorithms("lmo-lmo,frank").unwrap_err();
+//! assert!(e.to_string().contains("--algos") && e.to_string().contains("frank"), "{e}");
+//! assert!(parse_algorithms("agp,agp").is_err());
+//! // --dl-dims overrides the paper's dimensions key by key
+//! let c = parse_dl_dims("m=5,n=30", 7).unwrap();
+//! assert_eq!((c.m, c.n, c.seed), (5, 30, 7));
+//! let e = parse_dl_dims("m=5,z=1", 7).unwrap_err();
+//! assert!(e.to_string().contains("--dl-dims") && e.to_string().contains("\"z\""), "{e}");
+//! ```
 
 use super::params::Algorithm;
 use super::{Plan, Which};

@@ -11,6 +11,20 @@
 //! when mu > 0, or a small `C` when mu = 0) and of SP-FW, each for the case's horizon; Point
 //! invariants are also evaluated at every iterate. Real invariants and the witness instances
 //! ([`super::witness::witness_cases`]) are evaluated once per check.
+//!
+//! ```
+//! use saddlefw::invariants::check::case_spec;
+//! // a case depends only on (seed, index)
+//! assert_eq!(case_spec(0, 5), case_spec(0, 5));
+//! assert_ne!(case_spec(0, 5), case_spec(0, 6));
+//! assert_ne!(case_spec(0, 5), case_spec(1, 5));
+//! // dimensions in 1..=6, and the instance is built with them
+//! let c = case_spec(3, 11);
+//! let (dx, dy) = c.dims();
+//! assert!((1..=6).contains(&dx) && (1..=6).contains(&dy));
+//! let inst = c.instance.generate().unwrap();
+//! assert_eq!((inst.x0.len(), inst.y0.len()), (dx, dy));
+//! ```
 
 use super::context::{MeasureSet, PointCtx, RunCtx, RunSpec, Structure, EXACT_MEASURES};
 use super::{registry, Check, Eval, Invariant, Kind, Scope};
