@@ -685,7 +685,10 @@ pub fn cmd_list() -> Result<i32> {
     for e in crate::theorems::builtin() {
         outln!(
             "  {:<24} T^-{:<5} {}  [{}]",
-            e.id, e.p.frac, e.quantity_text, e.label
+            e.id,
+            e.p.frac,
+            e.quantity_text,
+            e.label
         );
     }
     outln!("\ninvariants (`saddlefw check`; `saddlefw check --list` for statements):");

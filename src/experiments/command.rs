@@ -241,7 +241,9 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
     if !quiet {
         outln!(
             "experiment {} ({} s per algorithm, sigma of G_X^PO = {:.4}):",
-            record.experiment, record.time_limit_s, record.measure.sigma
+            record.experiment,
+            record.time_limit_s,
+            record.measure.sigma
         );
         for r in &record.runs {
             outln!(

@@ -65,7 +65,14 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     let incumbents = load_dir(&args.fixtures)?;
     outln!(
         "{:<26} {:>6} {:>7} {:>17} {:>6} {:>9} {:<15} {:>7} note",
-        "entry", "p", "p_hat", "ci", "evals", "confirmed", "family", "below"
+        "entry",
+        "p",
+        "p_hat",
+        "ci",
+        "evals",
+        "confirmed",
+        "family",
+        "below"
     );
     let write = args.write_fixtures;
     let fixtures_dir = args.fixtures.clone();
