@@ -142,18 +142,24 @@ Examples:
   saddlefw check --cases 20 --quiet          # a quick pass, no progress bar
   saddlefw check --list                      # the registry: names, labels, statements
   saddlefw check --list --markdown > docs/invariants.md
+  saddlefw check --cases 600 --shard 1/3 --out s1/CHECK.json   # and 2/3, 3/3 elsewhere
+  saddlefw merge s1 s2 s3 --out reports/check
 
-Exit codes: 0 every gating invariant holds, 1 a violation, 2 usage or input error (e.g. an unwritable --out).")]
+Exit codes: 0 every gating invariant holds, 1 a violation (in a shard: in its jobs),
+2 usage or input error (e.g. an unwritable --out).")]
     Check(CheckArgs),
-    /// Merge the outputs of `saddlefw verify --shard I/N` (all N shards) into the report a
-    /// single machine would have written.
+    /// Merge the outputs of `saddlefw verify --shard I/N` or `saddlefw check --shard I/N`
+    /// (all N shards) into the report a single machine would have written.
     ///
-    /// The merge re-judges every entry on the runs of all shards; missing, duplicate or
-    /// mismatched shards are refused.
+    /// For verify, the merge re-judges every entry on the runs of all shards (and runs the
+    /// stored hard instances once); for check, it folds the shards' per-job tallies in job
+    /// order. Missing, duplicate or mismatched shards are refused.
     #[command(after_help = "\
 Examples:
   saddlefw verify --shard 1/3 --out s1             # and 2/3, 3/3 on other machines
   saddlefw merge s1 s2 s3 --out reports/verify
+  saddlefw check --shard 1/2 --out c1/CHECK.json   # and 2/2
+  saddlefw merge c1 c2 --out reports/check         # CHECK.json and CHECK.html
 
 Exit codes: 0 every gate passes, 1 a gate failed, 2 usage or input error (a bad shard).")]
     Merge(MergeArgs),
@@ -249,12 +255,15 @@ pub struct VerifyArgs {
 /// `saddlefw merge` flags.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Output directories of `saddlefw verify --shard I/N` (each holds a verify.json).
-    #[arg(required = true, value_name = "DIR")]
+    /// Shard outputs: directories written by `saddlefw verify --shard I/N` (each holds a
+    /// verify.json), or the CHECK.json files of `saddlefw check --shard I/N` (or their
+    /// directories).
+    #[arg(required = true, value_name = "DIR|FILE")]
     pub dirs: Vec<PathBuf>,
-    /// Where to write the merged verify.json and index.html.
-    #[arg(long, value_name = "DIR", default_value = "reports/verify")]
-    pub out: PathBuf,
+    /// Where to write the merged report: verify.json and index.html (default reports/verify),
+    /// or CHECK.json and CHECK.html (default reports/check).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// Stored exponents for the regression gate.
     #[arg(
         long,
@@ -287,6 +296,14 @@ pub struct CheckArgs {
     /// With --list: print the Markdown mapping (docs/invariants.md).
     #[arg(long, requires = "list")]
     pub markdown: bool,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub jobs: Option<i64>,
+    /// Run only shard I of N of the job list (random cases, then witness instances;
+    /// deterministic partition) and store its per-job tallies in the --out file (required);
+    /// combine the shards with `saddlefw merge`.
+    #[arg(long, value_name = "I/N", requires = "out")]
+    pub shard: Option<String>,
 }
 
 /// Runs `saddlefw check`.
@@ -306,21 +323,18 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
             format!("must be at least 1, got {}", args.cases),
         ));
     }
-    let report = invariants::run_check(args.cases as usize, args.seed)?;
+    let jobs = positive_jobs(args.jobs)?.unwrap_or_else(invariants::check::available_threads);
+    let shard = args.shard.as_deref().map(str::parse).transpose()?;
+    let report = invariants::check::run_check_shard(
+        args.cases as usize,
+        args.seed,
+        &invariants::check::CaseOptions::default(),
+        jobs,
+        shard,
+    )?;
     out!("{}", report.table());
     if let Some(out) = &args.out {
-        let json = serde_json::to_string_pretty(&report)
-            .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
-        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
-        }
-        crate::trace::write_atomic(out, json.as_bytes())?;
-        // the HTML page beside it: CHECK.json -> CHECK.html
-        let html = out.with_extension("html");
-        let meta = crate::report::Meta::current(None, &[args.seed]);
-        let page =
-            crate::report::check_page(&meta, &report.invariant_rows(), &report.errata_rows());
-        crate::trace::write_atomic(&html, page.as_bytes())?;
+        write_check_outputs(&report, out)?;
     }
     Ok(if report.passed() {
         EXIT_OK
@@ -737,15 +751,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
             "the test tier is for cargo test: use quick or full",
         ));
     }
-    let jobs = match args.jobs {
-        Some(n) if n < 1 => {
-            return Err(Error::invalid(
-                "--jobs",
-                format!("must be at least 1, got {n}"),
-            ))
-        }
-        n => n.map(|n| n as usize),
-    };
+    let jobs = positive_jobs(args.jobs)?;
     let control = args
         .control
         .as_deref()
@@ -832,16 +838,125 @@ pub fn write_verify_outputs(
     Ok((json_path, html_path))
 }
 
+/// `--jobs N`: at least 1 (None: the default).
+pub(crate) fn positive_jobs(jobs: Option<i64>) -> Result<Option<usize>> {
+    match jobs {
+        Some(n) if n < 1 => Err(Error::invalid(
+            "--jobs",
+            format!("must be at least 1, got {n}"),
+        )),
+        n => Ok(n.map(|n| n as usize)),
+    }
+}
+
+/// Writes CHECK.json (atomically) and the HTML page beside it (CHECK.html).
+fn write_check_outputs(report: &crate::invariants::CheckReport, out: &Path) -> Result<()> {
+    let json = serde_json::to_string_pretty(report)
+        .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+    }
+    crate::trace::write_atomic(out, (json + "\n").as_bytes())?;
+    let html = out.with_extension("html");
+    let meta = crate::report::Meta::current(None, &[report.seed]);
+    let page = crate::report::check_page(&meta, &report.invariant_rows(), &report.errata_rows());
+    crate::trace::write_atomic(&html, page.as_bytes())
+}
+
+/// Which command's shard outputs `saddlefw merge` was given.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum ShardKind {
+    Verify,
+    Check,
+}
+
+/// A merge input: a directory holding verify.json or CHECK.json, or one of those files.
+fn shard_input(path: &Path) -> Result<(ShardKind, PathBuf)> {
+    let kind_of = |p: &Path| match p.file_name().and_then(|n| n.to_str()) {
+        Some("verify.json") => Some(ShardKind::Verify),
+        Some(n) if n.eq_ignore_ascii_case("CHECK.json") => Some(ShardKind::Check),
+        _ => None,
+    };
+    if path.is_dir() {
+        let found: Vec<(ShardKind, PathBuf)> = ["verify.json", "CHECK.json"]
+            .iter()
+            .map(|f| path.join(f))
+            .filter(|p| p.is_file())
+            .filter_map(|p| kind_of(&p).map(|k| (k, p)))
+            .collect();
+        match found.len() {
+            1 => Ok(found.into_iter().next().expect("one")),
+            0 => Err(Error::input(
+                path.display().to_string(),
+                "directory",
+                "holds neither verify.json nor CHECK.json (not a shard output)",
+            )),
+            _ => Err(Error::input(
+                path.display().to_string(),
+                "directory",
+                "holds both verify.json and CHECK.json: name the file to merge",
+            )),
+        }
+    } else if let Some(k) = kind_of(path) {
+        Ok((k, path.to_path_buf()))
+    } else if !path.exists() {
+        Err(Error::input(
+            path.display().to_string(),
+            "path",
+            "no such file or directory",
+        ))
+    } else {
+        Err(Error::input(
+            path.display().to_string(),
+            "file name",
+            "expected a shard directory, verify.json or CHECK.json",
+        ))
+    }
+}
+
 /// `saddlefw merge`.
 pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
     use crate::verify::{shard, VerifyOptions, VerifyReport};
-    let mut shards = Vec::new();
-    for dir in &args.dirs {
-        let path = dir.join("verify.json");
+    let mut inputs = Vec::new();
+    for p in &args.dirs {
+        inputs.push(shard_input(p)?);
+    }
+    let kind = inputs[0].0;
+    if let Some((_, p)) = inputs.iter().find(|(k, _)| *k != kind) {
+        return Err(Error::input(
+            p.display().to_string(),
+            "kind",
+            "mixes verify and check shard outputs",
+        ));
+    }
+    let mut texts = Vec::new();
+    for (_, path) in &inputs {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&name, e))?;
-        let report = VerifyReport::parse(&name, &text)?;
-        shards.push(report);
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
+        texts.push((name, text));
+    }
+    if kind == ShardKind::Check {
+        let merged = crate::invariants::check::merge_shards(&texts)?;
+        let out = args
+            .out
+            .unwrap_or_else(|| PathBuf::from("reports/check"))
+            .join("CHECK.json");
+        write_check_outputs(&merged, &out)?;
+        out!("{}", merged.table());
+        outln!(
+            "wrote {} and {}",
+            out.display(),
+            out.with_extension("html").display()
+        );
+        return Ok(if merged.passed() {
+            EXIT_OK
+        } else {
+            EXIT_FAILED
+        });
+    }
+    let mut shards = Vec::new();
+    for (name, text) in &texts {
+        shards.push(VerifyReport::parse(name, text)?);
     }
     let tier = shards
         .first()
@@ -852,7 +967,8 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
         opts.baselines = crate::fit::load_baselines(&args.baselines)?;
     }
     let merged = shard::merge(shards, &opts)?;
-    let (json_path, html_path) = write_verify_outputs(&merged, &args.out)?;
+    let out = args.out.unwrap_or_else(|| PathBuf::from("reports/verify"));
+    let (json_path, html_path) = write_verify_outputs(&merged, &out)?;
     out!("{}", merged.table());
     outln!("wrote {} and {}", json_path.display(), html_path.display());
     Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })

@@ -73,3 +73,163 @@ fn shard_spec_parsing() {
         assert_eq!(shards.iter().filter(|s| s.takes(p)).count(), 1);
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// `check --shard I/N` and merging its outputs
+// ------------------------------------------------------------------------------------------
+
+use saddlefw::invariants::check::{merge_shards, run_check_shard, CaseOptions, CheckReport};
+
+fn check_json(r: &CheckReport) -> String {
+    serde_json::to_string_pretty(r).unwrap()
+}
+
+/// The three shards of a small check, as (name, CHECK.json text) pairs.
+fn check_shards(cases: usize, seed: u64) -> Vec<(String, String)> {
+    (1..=3)
+        .map(|i| {
+            let s = Shard { index: i, count: 3 };
+            let r = run_check_shard(cases, seed, &CaseOptions::default(), 2, Some(s)).unwrap();
+            (format!("s{i}/CHECK.json"), check_json(&r))
+        })
+        .collect()
+}
+
+#[test]
+fn merged_check_shards_equal_the_unsharded_check() {
+    let whole = run_check_shard(7, 3, &CaseOptions::default(), 1, None).unwrap();
+    assert!(whole.shard.is_none());
+    let shards = check_shards(7, 3);
+    // every job ran in exactly one shard, and each shard is a proper part
+    let evals = |text: &str| -> usize {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        v["shard"]["results"].as_array().unwrap().len()
+    };
+    let per_shard: Vec<usize> = shards.iter().map(|(_, t)| evals(t)).collect();
+    let total: usize = serde_json::from_str::<serde_json::Value>(&shards[0].1).unwrap()["shard"]
+        ["jobs"]
+        .as_u64()
+        .unwrap() as usize;
+    assert_eq!(per_shard.iter().sum::<usize>(), total, "{per_shard:?}");
+    assert!(per_shard.iter().all(|&n| n > 0 && n < total));
+    let merged = merge_shards(&shards).unwrap();
+    assert_eq!(
+        check_json(&merged),
+        check_json(&whole),
+        "merged shards differ from the unsharded check"
+    );
+    // the order of the inputs does not matter
+    let mut rev = shards.clone();
+    rev.reverse();
+    assert_eq!(check_json(&merge_shards(&rev).unwrap()), check_json(&whole));
+}
+
+#[test]
+fn merge_of_check_shards_can_fail_and_refuses_bad_sets() {
+    let shards = check_shards(5, 8);
+    // negative control: a violation recorded in one shard's job reaches the merged report
+    let mut v: serde_json::Value = serde_json::from_str(&shards[1].1).unwrap();
+    let job = &mut v["shard"]["results"][0]["tallies"];
+    let name = job.as_object().unwrap().keys().next().unwrap().clone();
+    job[&name]["violations"] = serde_json::json!(1);
+    let mut tampered = shards.clone();
+    tampered[1].1 = v.to_string();
+    let m = merge_shards(&tampered).unwrap();
+    let row = m.invariants.iter().find(|r| r.name == name).unwrap();
+    assert_eq!(row.violations, 1);
+    assert_ne!(check_json(&m), check_json(&merge_shards(&shards).unwrap()));
+
+    let err = |inputs: &[(String, String)]| merge_shards(inputs).unwrap_err().to_string();
+    // a missing shard
+    assert!(
+        err(&shards[..2]).contains("3/3 is missing"),
+        "{}",
+        err(&shards[..2])
+    );
+    // a duplicated shard
+    let dup = vec![shards[0].clone(), shards[0].clone(), shards[2].clone()];
+    assert!(err(&dup).contains("given twice"));
+    // a shard of another seed
+    let mut other = shards.clone();
+    other[2] = check_shards(5, 9).remove(2);
+    assert!(err(&other).contains("other settings"), "{}", err(&other));
+    // a job dropped from a shard (a truncated or edited file)
+    let mut v: serde_json::Value = serde_json::from_str(&shards[0].1).unwrap();
+    v["shard"]["results"].as_array_mut().unwrap().pop();
+    let mut cut = shards.clone();
+    cut[0].1 = v.to_string();
+    assert!(err(&cut).contains("in no shard output"), "{}", err(&cut));
+    // an unsharded report, and malformed JSON, name the input
+    let whole = check_json(&run_check_shard(5, 8, &CaseOptions::default(), 2, None).unwrap());
+    let mut plain = shards.clone();
+    plain[1] = ("full/CHECK.json".into(), whole);
+    assert!(err(&plain).contains("full/CHECK.json") && err(&plain).contains("not a shard output"));
+    let mut broken = shards.clone();
+    let half = broken[2].1.len() / 2;
+    broken[2].1.truncate(half);
+    assert!(
+        err(&broken).starts_with("s3/CHECK.json: line "),
+        "{}",
+        err(&broken)
+    );
+}
+
+#[test]
+fn cli_check_shards_merge_to_the_same_bytes() {
+    use std::process::Command;
+    let bin = env!("CARGO_BIN_EXE_saddlefw");
+    let dir = tempfile::tempdir().unwrap();
+    let d = |p: &str| dir.path().join(p).display().to_string();
+    let run = |args: &[&str]| {
+        let o = Command::new(bin).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        (o.status.code().unwrap(), stderr)
+    };
+    let whole = d("whole/CHECK.json");
+    assert_eq!(
+        run(&["-q", "check", "--cases", "4", "--seed", "2", "--out", &whole]).0,
+        0
+    );
+    for i in 1..=2 {
+        let (code, _) = run(&[
+            "-q",
+            "check",
+            "--cases",
+            "4",
+            "--seed",
+            "2",
+            "--jobs",
+            "1",
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            &d(&format!("s{i}/CHECK.json")),
+        ]);
+        assert_eq!(code, 0);
+    }
+    let (code, _) = run(&[
+        "-q",
+        "merge",
+        &d("s1"),
+        &d("s2/CHECK.json"),
+        "--out",
+        &d("m"),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read(d("m/CHECK.json")).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    assert!(std::path::Path::new(&d("m/CHECK.html")).is_file());
+    // a shard needs --out; a verify and a check shard do not merge; one shard is not all
+    assert_eq!(run(&["check", "--cases", "4", "--shard", "1/2"]).0, 2);
+    std::fs::create_dir_all(d("v")).unwrap();
+    std::fs::write(d("v/verify.json"), "{}").unwrap();
+    let (code, stderr) = run(&["merge", &d("s1"), &d("v")]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("mixes verify and check"), "{stderr}");
+    let (code, stderr) = run(&["merge", &d("s1")]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("2/2 is missing"), "{stderr}");
+}

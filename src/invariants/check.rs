@@ -36,11 +36,12 @@ use crate::solvers::schedule;
 use crate::solvers::smoothing::{DualSmoothing, Fault, PaperAlgorithm};
 use crate::solvers::sp_fw::SpFw;
 use crate::solvers::Solver;
+use crate::verify::shard::Shard;
 use crate::{Error, Result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Default horizon of the runs of `saddlefw check`.
 pub const DEFAULT_HORIZON: usize = 100;
@@ -316,18 +317,18 @@ impl Default for CaseOptions {
 
 /// The worst evaluation of an invariant (smallest relative slack). Non-finite numbers are
 /// written as the strings "inf", "-inf", "NaN" in JSON.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Worst {
     pub instance: String,
     pub solver: Option<String>,
     pub t: Option<usize>,
-    #[serde(serialize_with = "ser_f64")]
+    #[serde(serialize_with = "ser_f64", deserialize_with = "de_f64")]
     pub lhs: f64,
-    #[serde(serialize_with = "ser_f64")]
+    #[serde(serialize_with = "ser_f64", deserialize_with = "de_f64")]
     pub rhs: f64,
-    #[serde(serialize_with = "ser_f64")]
+    #[serde(serialize_with = "ser_f64", deserialize_with = "de_f64")]
     pub slack: f64,
-    #[serde(serialize_with = "ser_f64")]
+    #[serde(serialize_with = "ser_f64", deserialize_with = "de_f64")]
     pub rel_slack: f64,
 }
 
@@ -336,6 +337,27 @@ fn ser_f64<S: serde::Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S:
         s.serialize_f64(*v)
     } else {
         s.serialize_str(&format!("{v}"))
+    }
+}
+
+/// Reads what [`ser_f64`] writes: a number, or "inf", "-inf", "NaN".
+fn de_f64<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum NumOrText {
+        Num(f64),
+        Text(String),
+    }
+    match NumOrText::deserialize(d)? {
+        NumOrText::Num(v) => Ok(v),
+        NumOrText::Text(t) => match t.as_str() {
+            "inf" => Ok(f64::INFINITY),
+            "-inf" => Ok(f64::NEG_INFINITY),
+            "NaN" => Ok(f64::NAN),
+            _ => Err(serde::de::Error::custom(format!(
+                "{t:?} is not a number (expected a number, \"inf\", \"-inf\" or \"NaN\")"
+            ))),
+        },
     }
 }
 
@@ -350,7 +372,7 @@ fn ser_opt_f64<S: serde::Serializer>(
 }
 
 /// Accumulated results of one invariant.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tally {
     /// Contexts where the hypotheses held (points, runs, grids).
     pub cases: usize,
@@ -711,6 +733,9 @@ pub struct CheckReport {
     pub errata: Vec<Erratum>,
     pub gating_violations: usize,
     pub build_errors: Vec<String>,
+    /// Set on the output of `check --shard I/N`: the per-job tallies [`merge_shards`] needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<CheckShard>,
 }
 
 impl CheckReport {
@@ -812,28 +837,87 @@ pub fn run_check_with(
     opts: &CaseOptions,
     threads: usize,
 ) -> Result<CheckReport> {
+    run_check_shard(cases, seed, opts, threads, None)
+}
+
+/// The job list of a check: the random cases `0..cases`, then the witness instances. A job's
+/// position in this list is its index; `check --shard I/N` takes the positions `p` with
+/// `p mod N = I - 1` ([`crate::verify::shard::Shard::takes`]).
+fn job_count(cases: usize, witnesses: usize) -> usize {
+    cases + witnesses
+}
+
+/// The solvers run on every witness instance: Algorithms 1-3 with their theorem schedules, and
+/// LMO-LMO and LMO-PO with `C > 0`.
+fn witness_solvers() -> Vec<SolverSpec> {
+    let mut solvers = vec![
+        SolverSpec::paper(PaperAlgorithm::LmoLmo),
+        SolverSpec::paper(PaperAlgorithm::LmoPo),
+        SolverSpec::paper(PaperAlgorithm::PoLmo),
+    ];
+    for alg in [PaperAlgorithm::LmoLmo, PaperAlgorithm::LmoPo] {
+        solvers.push(SolverSpec::Paper {
+            alg,
+            beta0: Some(0.5),
+            b: Some(0.2),
+            fault: Fault::None,
+        });
+    }
+    solvers
+}
+
+/// [`run_check_with`] restricted to one shard of the job list (`None`: every job). A shard's
+/// report counts only its jobs (plus the real-number grids) and carries their per-job tallies
+/// in [`CheckReport::shard`], from which [`merge_shards`] rebuilds the unsharded report exactly.
+pub fn run_check_shard(
+    cases: usize,
+    seed: u64,
+    opts: &CaseOptions,
+    threads: usize,
+    shard: Option<Shard>,
+) -> Result<CheckReport> {
     if cases == 0 {
         return Err(Error::invalid("--cases", "must be at least 1"));
     }
     let reg = registry();
-    let threads = threads.clamp(1, cases);
     let witnesses = super::witness::witness_cases()?;
-    let jobs = crate::progress::Jobs::new("check", (cases + witnesses.len()) as u64);
-    let results: Vec<Result<CaseResult>> = std::thread::scope(|s| {
+    let total = job_count(cases, witnesses.len());
+    let mine: Vec<usize> = crate::verify::shard::select((0..total).collect(), shard);
+    let threads = threads.clamp(1, mine.len().max(1));
+    let jobs = crate::progress::Jobs::new("check", mine.len() as u64);
+    let run_job = |p: usize| -> Result<CaseResult> {
+        if p < cases {
+            let spec = case_spec(seed, p);
+            jobs.start(&format!("case {p}: {}", spec.instance));
+            let r = check_case(&spec, opts);
+            jobs.done();
+            r
+        } else {
+            let w = p - cases;
+            let (name, inst) = &witnesses[w];
+            jobs.start(name);
+            let r = check_instance(
+                inst,
+                name,
+                2 * DEFAULT_HORIZON,
+                &witness_solvers(),
+                opts,
+                mix(seed ^ w as u64),
+            );
+            jobs.done();
+            r
+        }
+    };
+    let results: Vec<(usize, Result<CaseResult>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|w| {
-                let opts = opts.clone();
-                let jobs = jobs.clone();
+                let mine = &mine;
+                let run_job = &run_job;
                 s.spawn(move || {
-                    (0..cases)
-                        .filter(|i| i % threads == w)
-                        .map(|i| {
-                            let spec = case_spec(seed, i);
-                            jobs.start(&format!("case {i}: {}", spec.instance));
-                            let r = check_case(&spec, &opts);
-                            jobs.done();
-                            (i, r)
-                        })
+                    mine.iter()
+                        .enumerate()
+                        .filter(|(k, _)| k % threads == w)
+                        .map(|(_, &p)| (p, run_job(p)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -842,50 +926,198 @@ pub fn run_check_with(
             .into_iter()
             .flat_map(|h| h.join().expect("worker panicked"))
             .collect();
-        all.sort_by_key(|(i, _)| *i);
-        all.into_iter().map(|(_, r)| r).collect()
+        all.sort_by_key(|(p, _)| *p);
+        all
     });
+    jobs.finish();
+    let mut done = Vec::with_capacity(results.len());
+    for (p, r) in results {
+        done.push((p, r?));
+    }
+    let mut report = assemble(cases, seed, &reg, &done);
+    if let Some(shard) = shard {
+        report.shard = Some(CheckShard {
+            shard,
+            jobs: total,
+            results: done
+                .into_iter()
+                .map(|(job, r)| JobTallies::of(job, &reg, r))
+                .collect(),
+        });
+    }
+    Ok(report)
+}
+
+/// Folds the results of jobs (sorted by job index) into a report, adding the real-number
+/// grids: the same fold whether the jobs ran here or came from shards.
+fn assemble(
+    cases: usize,
+    seed: u64,
+    reg: &[&'static Invariant],
+    results: &[(usize, CaseResult)],
+) -> CheckReport {
     let mut tallies = vec![Tally::default(); reg.len()];
     let mut build_errors = Vec::new();
-    for r in results {
-        let r = r?;
+    for (_, r) in results {
         for (t, o) in tallies.iter_mut().zip(&r.tallies) {
             t.merge(o);
         }
-        build_errors.extend(r.build_errors);
+        build_errors.extend(r.build_errors.iter().cloned());
     }
-    for (i, (name, inst)) in witnesses.iter().enumerate() {
-        jobs.start(name);
-        let mut solvers = vec![
-            SolverSpec::paper(PaperAlgorithm::LmoLmo),
-            SolverSpec::paper(PaperAlgorithm::LmoPo),
-            SolverSpec::paper(PaperAlgorithm::PoLmo),
-        ];
-        for alg in [PaperAlgorithm::LmoLmo, PaperAlgorithm::LmoPo] {
-            solvers.push(SolverSpec::Paper {
-                alg,
-                beta0: Some(0.5),
-                b: Some(0.2),
-                fault: Fault::None,
-            });
+    eval_real(reg, &mut tallies);
+    report(cases, seed, reg, &tallies, build_errors)
+}
+
+/// The part of a shard's CHECK.json that [`merge_shards`] needs: which shard, the size of the
+/// job list, and the tallies of every job it ran.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckShard {
+    pub shard: Shard,
+    /// Length of the whole job list (random cases and witnesses).
+    pub jobs: usize,
+    pub results: Vec<JobTallies>,
+}
+
+/// The tallies of one job, keyed by invariant name (only the invariants the job touched).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobTallies {
+    pub job: usize,
+    pub tallies: std::collections::BTreeMap<String, Tally>,
+    pub build_errors: Vec<String>,
+}
+
+impl JobTallies {
+    fn of(job: usize, reg: &[&'static Invariant], r: CaseResult) -> Self {
+        JobTallies {
+            job,
+            tallies: reg
+                .iter()
+                .zip(r.tallies)
+                .filter(|(_, t)| *t != Tally::default())
+                .map(|(inv, t)| (inv.name.to_string(), t))
+                .collect(),
+            build_errors: r.build_errors,
         }
-        let r = check_instance(
-            inst,
-            name,
-            2 * DEFAULT_HORIZON,
-            &solvers,
-            opts,
-            mix(seed ^ i as u64),
-        )?;
-        for (t, o) in tallies.iter_mut().zip(&r.tallies) {
-            t.merge(o);
-        }
-        build_errors.extend(r.build_errors);
-        jobs.done();
     }
-    jobs.finish();
-    eval_real(&reg, &mut tallies);
-    Ok(report(cases, seed, &reg, &tallies, build_errors))
+
+    fn into_result(self, reg: &[&'static Invariant], input: &str) -> Result<CaseResult> {
+        let mut tallies = vec![Tally::default(); reg.len()];
+        for (name, t) in self.tallies {
+            let i = reg.iter().position(|inv| inv.name == name).ok_or_else(|| {
+                Error::input(
+                    input,
+                    format!("job {}", self.job),
+                    format!("unknown invariant {name:?} (a shard of another saddlefw version?)"),
+                )
+            })?;
+            tallies[i] = t;
+        }
+        Ok(CaseResult {
+            tallies,
+            build_errors: self.build_errors,
+        })
+    }
+}
+
+/// What [`merge_shards`] reads from a shard's CHECK.json (other fields are ignored).
+#[derive(Debug, Deserialize)]
+struct ShardFile {
+    cases: usize,
+    seed: u64,
+    horizon: usize,
+    shard: Option<CheckShard>,
+}
+
+/// Merges the CHECK.json outputs of shards `1..=N` of one `saddlefw check --shard I/N` run
+/// (`(name, text)` pairs, the name used in errors) into the report of the unsharded run:
+/// byte-identical JSON, because the jobs' tallies are folded in job order as a single
+/// machine folds them. Missing, duplicate or mismatched shards are refused.
+pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
+    let reg = registry();
+    let mut parsed = Vec::new();
+    for (name, text) in inputs {
+        let f: ShardFile = serde_json::from_str(text).map_err(|e| {
+            Error::input(
+                name,
+                format!("line {}, column {}", e.line(), e.column()),
+                e.to_string(),
+            )
+        })?;
+        let part = f.shard.clone().ok_or_else(|| {
+            Error::input(
+                name,
+                "shard",
+                "not a shard output (no \"shard\" field): run `saddlefw check --shard I/N`",
+            )
+        })?;
+        parsed.push((name.as_str(), f, part));
+    }
+    let (_, first, first_part) = parsed
+        .first()
+        .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?;
+    let (cases, seed, count, total) = (
+        first.cases,
+        first.seed,
+        first_part.shard.count,
+        first_part.jobs,
+    );
+    let mut seen = vec![false; count];
+    let mut results: Vec<Option<CaseResult>> = (0..total).map(|_| None).collect();
+    for &(name, ref f, ref part) in &parsed {
+        let s = part.shard;
+        if s.count != count || s.index == 0 || s.index > count {
+            return Err(Error::input(
+                name,
+                "shard",
+                format!("shard {s} does not belong to a split into {count}"),
+            ));
+        }
+        if f.cases != cases || f.seed != seed || f.horizon != DEFAULT_HORIZON || part.jobs != total
+        {
+            return Err(Error::input(
+                name,
+                "cases/seed",
+                format!("shard {s} was run with other settings ({} cases, seed {}) than the first ({cases} cases, seed {seed})", f.cases, f.seed),
+            ));
+        }
+        if std::mem::replace(&mut seen[s.index - 1], true) {
+            return Err(Error::input(
+                name,
+                "shard",
+                format!("shard {s} given twice"),
+            ));
+        }
+        for jt in &part.results {
+            let job = jt.job;
+            if job >= total || !s.takes(job) || results[job].is_some() {
+                return Err(Error::input(
+                    name,
+                    format!("job {job}"),
+                    format!("not a job of shard {s}"),
+                ));
+            }
+            results[job] = Some(jt.clone().into_result(&reg, name)?);
+        }
+    }
+    if let Some(missing) = seen.iter().position(|s| !s) {
+        return Err(Error::invalid(
+            "merge",
+            format!("shard {}/{count} is missing", missing + 1),
+        ));
+    }
+    let done: Vec<(usize, CaseResult)> = results
+        .into_iter()
+        .enumerate()
+        .map(|(p, r)| {
+            r.map(|r| (p, r)).ok_or_else(|| {
+                Error::invalid(
+                    "merge",
+                    format!("job {p} is in no shard output (a truncated file?)"),
+                )
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ok(assemble(cases, seed, &reg, &done))
 }
 
 fn report(
@@ -970,6 +1202,7 @@ fn report(
         errata,
         gating_violations,
         build_errors,
+        shard: None,
     }
 }
 

@@ -45,15 +45,7 @@ pub struct TightenArgs {
 
 /// `saddlefw tighten`.
 pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
-    let jobs = match args.jobs {
-        Some(n) if n < 1 => {
-            return Err(Error::invalid(
-                "--jobs",
-                format!("must be at least 1, got {n}"),
-            ))
-        }
-        n => n.map(|n| n as usize),
-    };
+    let jobs = crate::cli::positive_jobs(args.jobs)?;
     let cfg = SearchConfig {
         budget_s: args.budget,
         horizon: args.horizon,
