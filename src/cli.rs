@@ -38,14 +38,18 @@ pub const EXIT_USAGE: i32 = 2;
 const MAIN_AFTER_HELP: &str = "\
 Exit codes:
   0  success (a diverged run is data: RUN.json records it, exit 0)
-  1  a check or gate failed (check: a gating invariant was violated)
+  1  a check or gate failed (check: a gating invariant was violated; verify, merge: a gate failed)
   2  a usage or input error: one line `error: ...` naming the input, the location and the reason
+A closed stdout (`saddlefw list | head -1`) changes neither the files written nor the exit code.
 
 Examples:
   saddlefw list
   saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json
   saddlefw run --problem my-problem.json --algo po-lmo --iters 500 --out RUN.json
   saddlefw check --cases 200 --seed 0 --out CHECK.json
+  saddlefw verify --tier quick --out reports/verify
+  saddlefw experiment dl --time-limit 60 --out reports/dl
+  saddlefw COMMAND --help                          # every command's options, examples, exit codes
 
 Progress is drawn on stderr when it is a terminal (never in pipes or CI logs); --quiet turns it off.";
 
@@ -96,7 +100,7 @@ Examples:
   saddlefw list
   saddlefw list | grep -A2 '^  po-lmo'
 
-Exit code: 0.")]
+Exit codes: 0 printed, 2 usage error (an unknown option).")]
     List,
     /// Run the paper's experiments (Figure 1, Table 3): all seven algorithms on DL, NEWS20 or
     /// RCV1; writes DIR/experiment.json and DIR/index.html.
@@ -142,7 +146,7 @@ Examples:
   saddlefw merge s1 s2 s3 --out reports/check
 
 Exit codes: 0 every gating invariant holds, 1 a violation (in a shard: in its jobs),
-2 usage or input error.")]
+2 usage or input error (e.g. an unwritable --out).")]
     Check(CheckArgs),
     /// Merge the outputs of `saddlefw verify --shard I/N` or `saddlefw check --shard I/N`
     /// (all N shards) into the report a single machine would have written.
@@ -307,9 +311,9 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
     use crate::invariants;
     if args.list {
         if args.markdown {
-            print!("{}", invariants::markdown());
+            out!("{}", invariants::markdown());
         } else {
-            print!("{}", invariants::list());
+            out!("{}", invariants::list());
         }
         return Ok(EXIT_OK);
     }
@@ -328,7 +332,7 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
         jobs,
         shard,
     )?;
-    print!("{}", report.table());
+    out!("{}", report.table());
     if let Some(out) = &args.out {
         write_check_outputs(&report, out)?;
     }
@@ -490,6 +494,15 @@ impl RunArgs {
     }
 }
 
+/// Writes a command's output to stdout. A failed write (the reader of a pipe went away, as in
+/// `saddlefw list | head -1`, or a full disk) is not an error of the command: the output is
+/// dropped and the command still finishes its work, writes its files and returns its exit code,
+/// so `saddlefw verify | head -1` gates exactly like `saddlefw verify`. (`println!` would panic.)
+pub fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_fmt(args);
+}
+
 /// Entry point of the binary: parses `std::env::args_os()` and returns the exit code.
 pub fn main() -> i32 {
     main_with_args(std::env::args_os())
@@ -507,7 +520,7 @@ where
             use clap::error::ErrorKind;
             return match e.kind() {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-                    print!("{e}");
+                    out!("{e}");
                     EXIT_OK
                 }
                 ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
@@ -599,7 +612,7 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
         eprintln!("warning: the run diverged at iteration {iteration}: {reason} (RUN.json keeps the checkpoints before it)");
     }
     if !plan.quiet {
-        println!(
+        outln!(
             "{} on {} [{}]: {} after {} iterations (solver {:.3} s, measures {:.3} s)",
             trace.algorithm,
             trace.problem,
@@ -613,12 +626,12 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
             trace.wall_time_s,
             trace.measure_time_s
         );
-        println!("  schedule: {}", trace.schedule);
+        outln!("  schedule: {}", trace.schedule);
         if let Some(c) = &trace.theorem_case {
-            println!("  theorem case: {c}");
+            outln!("  theorem case: {c}");
         }
         if let Some(g) = &trace.po_lmo_g {
-            println!(
+            outln!(
                 "  {} = {:.6} over t < {}{}",
                 serde_json::to_value(g.name)
                     .ok()
@@ -634,7 +647,7 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
             );
         }
         if let Some(c) = trace.last() {
-            println!(
+            outln!(
                 "  t = {}: gx_lmo = {:.3e}, gx_po = {:.3e}, gy = {:.3e}, gy_lmo = {:.3e}, h = {:.3e}{}",
                 c.t,
                 c.gx_lmo,
@@ -645,34 +658,34 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
                 c.gap_opt.map(|g| format!(", gap_opt = {g:.3e}")).unwrap_or_default()
             );
         }
-        println!("  wrote {}", plan.out.display());
+        outln!("  wrote {}", plan.out.display());
     }
     Ok(EXIT_OK)
 }
 
 /// `saddlefw list`.
 pub fn cmd_list() -> Result<i32> {
-    println!("algorithms (--algo):");
+    outln!("algorithms (--algo):");
     for a in registry::ALGORITHMS.iter() {
-        println!("  {:<8} {}  [{}]", a.name, a.title, a.source);
-        println!("           provenance: {}", a.provenance);
+        outln!("  {:<8} {}  [{}]", a.name, a.title, a.source);
+        outln!("           provenance: {}", a.provenance);
         let p = &a.profile;
-        println!(
+        outln!(
             "           oracle calls per iteration: lmo_x {}, lmo_y {}, proj_x {}, proj_y {}, grad_x {}, grad_y {}",
             p.lmo_x, p.lmo_y, p.proj_x, p.proj_y, p.grad_x, p.grad_y
         );
     }
-    println!("\nschedules (--tau-schedule, --beta-schedule):");
+    outln!("\nschedules (--tau-schedule, --beta-schedule):");
     for (syntax, formula, source) in Schedule::KINDS {
-        println!("  {syntax:<50} {formula}\n  {:<50} [{source}]", "");
+        outln!("  {syntax:<50} {formula}\n  {:<50} [{source}]", "");
     }
-    println!("\ndefault schedules of the paper's algorithms (theorem cases, claims.md 3.1; C = 1 where any C > 0 is allowed):");
+    outln!("\ndefault schedules of the paper's algorithms (theorem cases, claims.md 3.1; C = 1 where any C > 0 is allowed):");
     for c in schedule::THEOREM_CASES.iter() {
         let beta = match c.b {
             Some(b) => format!("b = {}", schedule::fmt_num(b)),
             None => "beta_t = 0".to_string(),
         };
-        println!(
+        outln!(
             "  {:<8} {:<9} a = {:<20} {:<26} {}",
             c.algorithm,
             c.setting,
@@ -681,17 +694,20 @@ pub fn cmd_list() -> Result<i32> {
             c.label
         );
     }
-    println!("  (lmo-po on X+sc uses the X case; po-lmo on c-c+sc uses c-c; po-lmo uses the appendix schedule with A = 1)");
-    println!("\ntheorem table (fixtures/theorems.json; `saddlefw verify` fits these rates):");
+    outln!("  (lmo-po on X+sc uses the X case; po-lmo on c-c+sc uses c-c; po-lmo uses the appendix schedule with A = 1)");
+    outln!("\ntheorem table (fixtures/theorems.json; `saddlefw verify` fits these rates):");
     for e in crate::theorems::builtin() {
-        println!(
+        outln!(
             "  {:<24} T^-{:<5} {}  [{}]",
-            e.id, e.p.frac, e.quantity_text, e.label
+            e.id,
+            e.p.frac,
+            e.quantity_text,
+            e.label
         );
     }
-    println!("\ninvariants (`saddlefw check`; `saddlefw check --list` for statements):");
+    outln!("\ninvariants (`saddlefw check`; `saddlefw check --list` for statements):");
     for inv in crate::invariants::registry() {
-        println!(
+        outln!(
             "  {:<40} {}{}",
             inv.name,
             inv.label,
@@ -702,19 +718,19 @@ pub fn cmd_list() -> Result<i32> {
             }
         );
     }
-    println!("\nsets (problem files, \"kind\"):");
+    outln!("\nsets (problem files, \"kind\"):");
     for k in crate::sets::SetSpec::KINDS {
-        println!("  {:<13} {}", k.kind, k.description);
-        println!("  {:<13} alpha: {}; e.g. {}", "", k.alpha, k.example);
+        outln!("  {:<13} {}", k.kind, k.description);
+        outln!("  {:<13} alpha: {}; e.g. {}", "", k.alpha, k.example);
     }
-    println!(
+    outln!(
         "\ngenerator families (--problem FAMILY/SETTING[:dx=N,dy=N,seed=K,x={}]):",
         XKind::ALL.map(|x| x.name()).join("|")
     );
     for f in Family::ALL {
-        println!("  {:<10} {}", f.name(), f.description());
+        outln!("  {:<10} {}", f.name(), f.description());
     }
-    println!(
+    outln!(
         "  settings: {}",
         Setting::all()
             .iter()
@@ -776,7 +792,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     }
     let table = report.table();
     if args.quiet {
-        print!(
+        out!(
             "{}",
             table
                 .lines()
@@ -785,11 +801,11 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
                 .unwrap_or_default()
         );
     } else {
-        print!("{table}");
-        print!("{}", crate::tightness::table(&report));
-        println!("wrote {} and {}", json_path.display(), html_path.display());
+        out!("{table}");
+        out!("{}", crate::tightness::table(&report));
+        outln!("wrote {} and {}", json_path.display(), html_path.display());
         if args.write_baselines {
-            println!("wrote {}", args.baselines.display());
+            outln!("wrote {}", args.baselines.display());
         }
     }
     Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
@@ -926,9 +942,17 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
             .unwrap_or_else(|| PathBuf::from("reports/check"))
             .join("CHECK.json");
         write_check_outputs(&merged, &out)?;
-        print!("{}", merged.table());
-        println!("wrote {} and {}", out.display(), out.with_extension("html").display());
-        return Ok(if merged.passed() { EXIT_OK } else { EXIT_FAILED });
+        out!("{}", merged.table());
+        outln!(
+            "wrote {} and {}",
+            out.display(),
+            out.with_extension("html").display()
+        );
+        return Ok(if merged.passed() {
+            EXIT_OK
+        } else {
+            EXIT_FAILED
+        });
     }
     let mut shards = Vec::new();
     for (name, text) in &texts {
@@ -945,8 +969,8 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
     let merged = shard::merge(shards, &opts)?;
     let out = args.out.unwrap_or_else(|| PathBuf::from("reports/verify"));
     let (json_path, html_path) = write_verify_outputs(&merged, &out)?;
-    print!("{}", merged.table());
-    println!("wrote {} and {}", json_path.display(), html_path.display());
+    out!("{}", merged.table());
+    outln!("wrote {} and {}", json_path.display(), html_path.display());
     Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })
 }
 
@@ -961,6 +985,6 @@ pub fn cmd_report(args: ReportArgs) -> Result<i32> {
     let meta = crate::report::Meta::current(None, &[]);
     let page = crate::report::runs_page(&meta, &runs);
     crate::trace::write_atomic(&args.out, page.as_bytes())?;
-    println!("wrote {} ({} runs)", args.out.display(), runs.len());
+    outln!("wrote {} ({} runs)", args.out.display(), runs.len());
     Ok(EXIT_OK)
 }

@@ -75,6 +75,24 @@
 //!   `invariants::controls`.
 //! * **A subcommand**: see [`cli`].
 
+/// `print!` for the commands' stdout: goes through [`cli::write_stdout`], so a closed pipe
+/// (`saddlefw list | head -1`) is not a panic.
+macro_rules! out {
+    ($($t:tt)*) => {
+        $crate::cli::write_stdout(format_args!($($t)*))
+    };
+}
+
+/// `println!` for the commands' stdout (see `out!`).
+macro_rules! outln {
+    () => {
+        $crate::cli::write_stdout(format_args!("\n"))
+    };
+    ($($t:tt)*) => {
+        $crate::cli::write_stdout(format_args!("{}\n", format_args!($($t)*)))
+    };
+}
+
 pub mod cli;
 pub mod counting;
 pub mod data;

@@ -36,6 +36,26 @@
 //!
 //! Workspaces ([`GramWorkspace`]) are grown on first use and reused, so repeated calls with the
 //! same shape do not allocate.
+//!
+//! ```
+//! use saddlefw::spectral::{gram_top_pair, project_nuclear, GramWorkspace, ProjectionMode, ProjectionPath};
+//! // Z (2 x 4) with singular values 3 and 1
+//! let z = [3.0, 0.0, 0.0, 0.0,
+//!          0.0, 1.0, 0.0, 0.0];
+//! let mut ws = GramWorkspace::default();
+//! let (mut u, mut v) = ([0.0; 2], [0.0; 4]);
+//! let s = gram_top_pair(&z, 2, 4, &mut ws, &mut u, &mut v).unwrap();
+//! assert!((s - 3.0).abs() < 1e-12 && (u[0].abs() - 1.0).abs() < 1e-12 && (v[0].abs() - 1.0).abs() < 1e-12);
+//! // onto {||Z||_* <= 2}: the singular values (3, 1) become (2, 0) (theta = 1)
+//! let mut out = [0.0; 8];
+//! let path = project_nuclear(&z, 2, 4, 2.0, &mut out, &mut ws, ProjectionMode::Auto);
+//! assert_ne!(path, ProjectionPath::Inside);
+//! let want = [2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+//! assert!(out.iter().zip(&want).all(|(a, b)| (a - b).abs() < 1e-12), "{out:?}");
+//! // a matrix inside the ball is returned unchanged
+//! let path = project_nuclear(&z, 2, 4, 5.0, &mut out, &mut ws, ProjectionMode::Auto);
+//! assert_eq!((path, out), (ProjectionPath::Inside, z));
+//! ```
 
 use crate::linalg::dot;
 use ndarray::linalg::general_mat_mul;

@@ -2,6 +2,13 @@
 //! line `error: ...` naming the input (and where possible the location), never a panic; a
 //! diverging run is data (exit 0, RUN.json with the iteration and cause); `--help` of every
 //! subcommand has examples and exit codes; `list` prints the registries, not a copy of them.
+//!
+//! The classes of bad input of issue 9 and where they reach the binary: file not found (problem
+//! file, RUN.json, LIBSVM `--data`), malformed JSON (problem file, baselines, RUN.json, shard,
+//! hard fixture, experiment.json) or LIBSVM (bad token, index 0, bzip2), shape mismatch,
+//! infeasible start, invalid schedule, non-finite values (JSON overflow, LIBSVM `nan`, NaN/inf
+//! flags): exit 2, one line naming the input. Non-finite values *during* a run: exit 0, the
+//! divergence is recorded (README, `saddlefw --help`). A closed stdout is not a panic either.
 
 use std::path::Path;
 use std::process::Command;
@@ -214,6 +221,10 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
         ("--iters", "0", vec!["--iters"]),
         ("--time-limit", "inf", vec!["--time-limit"]),
         ("--a", "abc", vec!["--a", "abc"]),
+        // non-finite numbers on the command line
+        ("--beta0", "nan", vec!["--beta0", "finite", "NaN"]),
+        ("--tau0", "inf", vec!["--tau0", "finite", "inf"]),
+        ("--sigma", "NaN", vec!["--sigma", "finite"]),
     ] {
         let o = if flag == "--iters" {
             saddlefw(&[
@@ -296,6 +307,16 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
     usage_error(
         &saddlefw(&["report", &bad_run, "--out", &format!("{out}.html")]),
         &["bad-RUN.json", "line 2"],
+    );
+    let no_run = dir.path().join("no-RUN.json");
+    usage_error(
+        &saddlefw(&[
+            "report",
+            no_run.to_str().unwrap(),
+            "--out",
+            &format!("{out}.html"),
+        ]),
+        &["no-RUN.json", "No such file"],
     );
     let empty_dir = dir.path().join("no-shard");
     std::fs::create_dir(&empty_dir).unwrap();
@@ -441,6 +462,17 @@ fn every_help_has_examples_and_exit_codes() {
     assert_eq!(top.code, 0);
     assert!(top.stdout.contains("Exit codes") && top.stdout.contains("Examples"));
     assert!(top.stdout.contains("--quiet"));
+    // the exit-code contract of the README: 0, 1, 2, and a diverged run is 0 (tested below)
+    for code in [
+        "  0  success",
+        "  1  a check or gate failed",
+        "  2  a usage or input error",
+    ] {
+        assert!(top.stdout.contains(code), "--help lacks {code:?}");
+    }
+    assert!(saddlefw(&["run", "--help"])
+        .stdout
+        .contains("Exit codes: 0 written (also when the run diverged)"));
     let subcommands: Vec<String> = top
         .stdout
         .lines()
@@ -556,6 +588,35 @@ fn bad_experiment_inputs_name_the_file() {
         ]),
         &["zero.txt", "line 1", "index 0"],
     );
+    // a non-finite value, and a data file that does not exist
+    let nan = file(d, "nan.txt", b"1 1:0.5\n2 1:nan\n");
+    usage_error(
+        &saddlefw(&[
+            "experiment",
+            "news20",
+            "--data",
+            &nan,
+            "--time-limit",
+            "0.1",
+            "--out",
+            out,
+        ]),
+        &["nan.txt", "line 2", "not finite"],
+    );
+    let absent = d.join("absent-news20.bz2");
+    usage_error(
+        &saddlefw(&[
+            "experiment",
+            "news20",
+            "--data",
+            absent.to_str().unwrap(),
+            "--time-limit",
+            "0.1",
+            "--out",
+            out,
+        ]),
+        &["--data", "absent-news20.bz2", "does not exist"],
+    );
     let corrupt = file(d, "corrupt.bz2", b"BZh91AY&SY not really bzip2");
     usage_error(
         &saddlefw(&[
@@ -581,4 +642,79 @@ fn bad_experiment_inputs_name_the_file() {
         &saddlefw(&["experiment", "dl", "--rerender", "--out", out]),
         &["experiment.json", "line 2"],
     );
+}
+
+/// stdout closed before the command writes to it (`saddlefw list | head -1` once `head` has
+/// exited): no panic, and the exit code and the files are those of a run with an open stdout.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    /// Runs `program args` with stdout the write end of a pipe whose read end is closed.
+    fn closed_stdout(program: &str, args: &[&str]) -> (std::process::ExitStatus, String) {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = Command::new(program)
+            .args(args)
+            .stdout(Stdio::from(writer))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        (o.status, String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+    // control: the pipe really is closed (a shell's `echo` dies of SIGPIPE writing to it)
+    let (status, _) = closed_stdout("sh", &["-c", "echo x"]);
+    assert_eq!(status.signal(), Some(13), "{status:?}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let run_out = dir.path().join("RUN.json");
+    let verify_out = dir.path().join("verify");
+    let check_out = dir.path().join("CHECK.json");
+    let bin = env!("CARGO_BIN_EXE_saddlefw");
+    for args in [
+        vec!["list"],
+        vec!["--help"],
+        vec!["run", "--help"],
+        vec!["check", "--list"],
+        vec!["check", "--list", "--markdown"],
+        vec![
+            "check",
+            "--cases",
+            "2",
+            "--out",
+            check_out.to_str().unwrap(),
+        ],
+        vec![
+            "run",
+            "--problem",
+            "quadratic/nc-c:dx=3,dy=2",
+            "--algo",
+            "lmo-lmo",
+            "--iters",
+            "10",
+            "--out",
+            run_out.to_str().unwrap(),
+        ],
+        vec![
+            "verify",
+            "--cases",
+            "lmo-po/c-sc/dual",
+            "--no-hard",
+            "--jobs",
+            "1",
+            "--out",
+            verify_out.to_str().unwrap(),
+        ],
+    ] {
+        let (status, stderr) = closed_stdout(bin, &args);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(status.code(), Some(0), "{args:?}: {status:?} {stderr}");
+    }
+    // the commands finished their work although nobody read their output
+    assert!(run_out.is_file() && check_out.is_file());
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(verify_out.join("verify.json")).unwrap())
+            .unwrap();
+    assert!(v.is_object());
 }

@@ -141,7 +141,11 @@ fn merge_of_check_shards_can_fail_and_refuses_bad_sets() {
 
     let err = |inputs: &[(String, String)]| merge_shards(inputs).unwrap_err().to_string();
     // a missing shard
-    assert!(err(&shards[..2]).contains("3/3 is missing"), "{}", err(&shards[..2]));
+    assert!(
+        err(&shards[..2]).contains("3/3 is missing"),
+        "{}",
+        err(&shards[..2])
+    );
     // a duplicated shard
     let dup = vec![shards[0].clone(), shards[0].clone(), shards[2].clone()];
     assert!(err(&dup).contains("given twice"));
@@ -163,7 +167,11 @@ fn merge_of_check_shards_can_fail_and_refuses_bad_sets() {
     let mut broken = shards.clone();
     let half = broken[2].1.len() / 2;
     broken[2].1.truncate(half);
-    assert!(err(&broken).starts_with("s3/CHECK.json: line "), "{}", err(&broken));
+    assert!(
+        err(&broken).starts_with("s3/CHECK.json: line "),
+        "{}",
+        err(&broken)
+    );
 }
 
 #[test]
@@ -179,15 +187,35 @@ fn cli_check_shards_merge_to_the_same_bytes() {
         (o.status.code().unwrap(), stderr)
     };
     let whole = d("whole/CHECK.json");
-    assert_eq!(run(&["-q", "check", "--cases", "4", "--seed", "2", "--out", &whole]).0, 0);
+    assert_eq!(
+        run(&["-q", "check", "--cases", "4", "--seed", "2", "--out", &whole]).0,
+        0
+    );
     for i in 1..=2 {
         let (code, _) = run(&[
-            "-q", "check", "--cases", "4", "--seed", "2", "--jobs", "1",
-            "--shard", &format!("{i}/2"), "--out", &d(&format!("s{i}/CHECK.json")),
+            "-q",
+            "check",
+            "--cases",
+            "4",
+            "--seed",
+            "2",
+            "--jobs",
+            "1",
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            &d(&format!("s{i}/CHECK.json")),
         ]);
         assert_eq!(code, 0);
     }
-    let (code, _) = run(&["-q", "merge", &d("s1"), &d("s2/CHECK.json"), "--out", &d("m")]);
+    let (code, _) = run(&[
+        "-q",
+        "merge",
+        &d("s1"),
+        &d("s2/CHECK.json"),
+        "--out",
+        &d("m"),
+    ]);
     assert_eq!(code, 0);
     assert_eq!(
         std::fs::read(d("m/CHECK.json")).unwrap(),

@@ -5,6 +5,25 @@
 //! row of `k` values) to `out[i, :]`. The transpose product uses a second CSR holding `A^T`, built
 //! once by a counting sort ([`SparseMatrix`]), so it is the same kernel again: no scattered writes,
 //! no strided reads.
+//!
+//! ```
+//! use saddlefw::data::{Csr, SparseMatrix};
+//! // A = [[1, 0, 2], [0, 3, 0]]: exact zeros are dropped
+//! let a = Csr::from_dense(2, 3, &[1.0, 0.0, 2.0, 0.0, 3.0, 0.0]).unwrap();
+//! assert_eq!((a.nnz(), a.indptr()), (3, &[0, 2, 3][..]));
+//! let s = SparseMatrix::new(a);
+//! // A W with W = (1, 1, 1)^T (k = 1): the row sums
+//! let mut aw = [0.0; 2];
+//! s.mul(&[1.0, 1.0, 1.0], 1, &mut aw);
+//! assert_eq!(aw, [3.0, 3.0]);
+//! // A^T R with R = (1, 2)^T: through the stored transpose
+//! let mut atr = [0.0; 3];
+//! s.tmul(&[1.0, 2.0], 1, &mut atr);
+//! assert_eq!(atr, [1.0, 6.0, 2.0]);
+//! // column indices must ascend within a row
+//! let e = Csr::new(1, 3, vec![0, 2], vec![2, 0], vec![1.0, 1.0]).unwrap_err();
+//! assert!(e.to_string().contains("row 0") && e.to_string().contains("ascending"), "{e}");
+//! ```
 
 use crate::{Error, Result};
 

@@ -13,6 +13,21 @@
 //!
 //! Compression is detected by content (the bzip2 magic `BZh`), not by the file name;
 //! multi-stream bzip2 files (as written by `pbzip2`) are read completely.
+//!
+//! ```
+//! use saddlefw::data::libsvm::{decompress_if_bzip2, parse_libsvm, LibsvmOptions};
+//! // comments and blank lines are skipped; a declared feature count fixes the width
+//! let opts = LibsvmOptions { n_features: Some(4) };
+//! let d = parse_libsvm(b"# header\n3 1:1 4:2\n\n7 2:0.5\n", "mini.txt", &opts).unwrap();
+//! assert_eq!((d.n_samples(), d.n_features(), d.n_classes()), (2, 4, 2));
+//! // an index beyond it, or indices out of order, name the input and the line
+//! let e = parse_libsvm(b"1 1:1\n1 5:1\n", "mini.txt", &opts).unwrap_err();
+//! assert!(e.to_string().starts_with("mini.txt: line 2:"), "{e}");
+//! let e = parse_libsvm(b"1 2:1 1:1\n", "u.txt", &LibsvmOptions::default()).unwrap_err();
+//! assert!(e.to_string().starts_with("u.txt: line 1:"), "{e}");
+//! // plain text passes the bzip2 detection unchanged
+//! assert_eq!(decompress_if_bzip2("x", b"1 1:1\n".to_vec()).unwrap(), b"1 1:1\n");
+//! ```
 
 use super::csr::Csr;
 use super::Dataset;

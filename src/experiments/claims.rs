@@ -25,6 +25,31 @@
 //!
 //! A claim is *inconclusive* (`holds: null`) when a run it needs is missing, did not iterate or
 //! has no finite measure.
+//!
+//! ```
+//! use saddlefw::experiments::claims::{keeps_decreasing, verdicts};
+//! use saddlefw::experiments::params::Algorithm;
+//! use saddlefw::experiments::record::{CheckpointRecord, RunRecord, RunStatus};
+//! use saddlefw::experiments::Which;
+//! let cp = |t, time_s, m: f64| CheckpointRecord {
+//!     t, time_s, measure: Some(m), gx_lmo: Some(m), gx_po: None, gy: Some(0.0), gy_lmo: None, h: None,
+//! };
+//! let mut r = RunRecord::not_run(Algorithm::LmoPo, RunStatus::TimeLimit, String::new());
+//! r.iterations = 8;
+//! r.wall_time_s = 2.0;
+//! // best-so-far 1.0 at half time, 0.5 at the end: a decrease of more than 10%
+//! r.checkpoints = vec![cp(0, 0.0, 4.0), cp(2, 1.0, 1.0), cp(8, 2.0, 0.5)];
+//! assert_eq!(keeps_decreasing(&r), Some(true));
+//! r.checkpoints[2].measure = Some(0.95);
+//! assert_eq!(keeps_decreasing(&r), Some(false));
+//! // with no run that iterated, every claim is inconclusive, never passed
+//! let none: Vec<RunRecord> = Algorithm::ALL
+//!     .iter()
+//!     .map(|&a| RunRecord::not_run(a, RunStatus::Skipped, "not run".into()))
+//!     .collect();
+//! let v = verdicts(Which::Dl, &none);
+//! assert!(!v.is_empty() && v.iter().all(|c| c.holds.is_none()), "{v:?}");
+//! ```
 
 use super::params::{Algorithm, Experiment, PrimalOracle};
 use super::record::{RunRecord, RunStatus};

@@ -2,6 +2,22 @@
 //! (kept apart from `cli.rs`, which only dispatches to [`cmd_experiment`]).
 //!
 //! Example: `saddlefw experiment news20 --time-limit 60 --data ../shared/data/news20.bz2 --out reports/news20`
+//!
+//! ```
+//! use saddlefw::experiments::command::{parse_algorithms, parse_dl_dims};
+//! use saddlefw::experiments::params::Algorithm;
+//! // registry or paper names, in the given order
+//! let algos = parse_algorithms("lmo-po, SP-FW").unwrap();
+//! assert_eq!(algos, [Algorithm::LmoPo, Algorithm::SpFw]);
+//! let e = parse_algorithms("lmo-lmo,frank").unwrap_err();
+//! assert!(e.to_string().contains("--algos") && e.to_string().contains("frank"), "{e}");
+//! assert!(parse_algorithms("agp,agp").is_err());
+//! // --dl-dims overrides the paper's dimensions key by key
+//! let c = parse_dl_dims("m=5,n=30", 7).unwrap();
+//! assert_eq!((c.m, c.n, c.seed), (5, 30, 7));
+//! let e = parse_dl_dims("m=5,z=1", 7).unwrap_err();
+//! assert!(e.to_string().contains("--dl-dims") && e.to_string().contains("\"z\""), "{e}");
+//! ```
 
 use super::params::Algorithm;
 use super::{Plan, Which};
@@ -223,12 +239,14 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
     };
     super::write(&record, &out)?;
     if !quiet {
-        println!(
+        outln!(
             "experiment {} ({} s per algorithm, sigma of G_X^PO = {:.4}):",
-            record.experiment, record.time_limit_s, record.measure.sigma
+            record.experiment,
+            record.time_limit_s,
+            record.measure.sigma
         );
         for r in &record.runs {
-            println!(
+            outln!(
                 "  {:<8} {:>10} it  {:>8.2} s (cpu {})  {:<14} {} = {}{}",
                 r.algorithm,
                 r.iterations,
@@ -247,10 +265,10 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
                 Some(false) => "does not hold",
                 None => "inconclusive",
             };
-            println!("  [{v}] {}: {}", c.claim, c.evidence);
+            outln!("  [{v}] {}: {}", c.claim, c.evidence);
         }
-        println!("  wrote {}", out.join("experiment.json").display());
-        println!("  wrote {}", out.join("index.html").display());
+        outln!("  wrote {}", out.join("experiment.json").display());
+        outln!("  wrote {}", out.join("index.html").display());
     }
     Ok(crate::cli::EXIT_OK)
 }

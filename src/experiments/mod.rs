@@ -20,6 +20,23 @@
 //! `sigma = tau_0` of the experiment's PO-LMO schedule ([`sigma_po`]): the main text's
 //! definition of the measure for Algorithm 3 (claims.md 2.3), used for AGP too so that both
 //! PO-primal methods are measured alike. Every checkpoint also records the other measure.
+//!
+//! ```
+//! use saddlefw::experiments::params::{Algorithm, Experiment};
+//! use saddlefw::experiments::{sigma_po, Plan, Which};
+//! let w: Which = "NEWS20".parse().unwrap();
+//! assert_eq!((w.name(), w.experiment()), ("news20", Experiment::Robust));
+//! let e = "mnist".parse::<Which>().unwrap_err();
+//! assert!(e.to_string().contains("\"mnist\""), "{e}");
+//! // Table 3: R-PDCG has no count on the robust problems (N/A), one on DL
+//! assert_eq!(w.paper_iterations(Algorithm::RPdcg), None);
+//! assert!(Which::Dl.paper_iterations(Algorithm::RPdcg).is_some());
+//! // sigma of G_X^PO: tau_0 of the PO-LMO schedule, 1e2 / 10^(3/5) on DL
+//! assert!((sigma_po(Experiment::Dl) - 100.0 / 10f64.powf(0.6)).abs() < 1e-9);
+//! // the paper's plan: all seven algorithms, 300 s each on DL
+//! let p = Plan::new(Which::Dl);
+//! assert_eq!((p.algorithms.len(), p.time_limit_s), (7, 300.0));
+//! ```
 
 pub mod claims;
 pub mod command;

@@ -8,6 +8,24 @@
 //! K ([`HorizonLaw`]) or in Lipschitz constants ([`AgpNcC`], [`AgpNcSc`]), which take the
 //! paper's appendix constants (`DictionaryLearning::paper_constants`,
 //! `RobustClassification::paper_constants`) because that is what the paper plugged in.
+//!
+//! ```
+//! use saddlefw::experiments::params::{Algorithm, PowerLaw, PrimalOracle};
+//! // scale (num / (t + shift))^exponent
+//! let p = PowerLaw { scale: 2.0, num: 10.0, shift: 10.0, exponent: 0.5 };
+//! assert_eq!(p.at(0), 2.0);
+//! assert!((p.at(30) - 1.0).abs() < 1e-15); // 2 (10/40)^(1/2)
+//! assert_eq!(PowerLaw::ZERO.at(5), 0.0);
+//! // both spellings of every algorithm parse back to it
+//! for a in Algorithm::ALL {
+//!     assert_eq!(Algorithm::parse(a.name()), Some(a));
+//!     assert_eq!(Algorithm::parse(a.registry_name()), Some(a));
+//! }
+//! assert_eq!(Algorithm::parse("fw"), None);
+//! // the plotted measure follows the primal oracle
+//! assert_eq!(Algorithm::PoLmo.primal_oracle(), PrimalOracle::Po);
+//! assert_eq!(Algorithm::LmoPo.primal_oracle(), PrimalOracle::Lmo);
+//! ```
 
 use crate::problems::Constants;
 use serde::{Deserialize, Serialize};

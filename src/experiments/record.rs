@@ -22,6 +22,25 @@
 //! ```
 //! Non-finite numbers are written as null. `wall_time_s` and checkpoint `time_s` are solver
 //! time only (measurements excluded), as in RUN.json.
+//!
+//! ```
+//! use saddlefw::experiments::params::Algorithm;
+//! use saddlefw::experiments::record::{CheckpointRecord, RunRecord, RunStatus};
+//! let mut r = RunRecord::not_run(Algorithm::PoLmo, RunStatus::TimeLimit, String::new());
+//! assert_eq!(r.measure, "G_X^PO + G_Y");
+//! let cp = |t, time_s, m: Option<f64>| CheckpointRecord {
+//!     t, time_s, measure: m, gx_lmo: None, gx_po: m, gy: Some(0.0), gy_lmo: None, h: None,
+//! };
+//! r.checkpoints = vec![cp(0, 0.0, Some(4.0)), cp(1, 0.5, Some(1.0)), cp(2, 1.0, None), cp(4, 2.0, Some(2.0))];
+//! // the best-so-far curve skips non-finite (null) measures
+//! assert_eq!((r.best_until(0.2), r.best_until(1.0), r.best()), (Some(4.0), Some(1.0), Some(1.0)));
+//! assert_eq!((r.initial(), r.last()), (Some(4.0), Some(2.0)));
+//! // a status is written under its as_str name
+//! for s in [RunStatus::TimeLimit, RunStatus::NotApplicable, RunStatus::Diverged] {
+//!     assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+//! }
+//! assert!(RunStatus::Diverged.ran() && !RunStatus::Skipped.ran());
+//! ```
 
 use super::params::{Algorithm, PrimalOracle};
 use super::source::DataDescription;

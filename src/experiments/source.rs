@@ -10,6 +10,20 @@
 //! (shifted power laws, [`super::params`]) as explicit registry schedules; R-PDCG and CG-RPGA
 //! get their horizon-K values `tau`, `mu`, `K`; every algorithm gets the paper's appendix
 //! constants for its parameter formulas ([`formula_constants`]).
+//!
+//! ```
+//! use saddlefw::experiments::params::{PowerLaw, DL_LMO_PO};
+//! use saddlefw::experiments::source::{schedule, sha256_hex};
+//! // a paper power law and its registry schedule take the same values
+//! for p in [DL_LMO_PO.tau, DL_LMO_PO.beta, PowerLaw { scale: 3.0, num: 2.0, shift: 10.0, exponent: 0.6 }] {
+//!     let s = schedule(p);
+//!     for t in [0u64, 1, 7, 1000] {
+//!         assert!((s.at(t as usize) - p.at(t)).abs() <= 1e-12 * p.at(t), "{p:?} at {t}");
+//!     }
+//! }
+//! assert_eq!(schedule(PowerLaw::ZERO).at(3), 0.0);
+//! assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+//! ```
 
 use super::params::{self, Algorithm, Experiment, PowerLaw};
 use crate::data::libsvm::decompress_if_bzip2;

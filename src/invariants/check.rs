@@ -11,6 +11,20 @@
 //! when mu > 0, or a small `C` when mu = 0) and of SP-FW, each for the case's horizon; Point
 //! invariants are also evaluated at every iterate. Real invariants and the witness instances
 //! ([`super::witness::witness_cases`]) are evaluated once per check.
+//!
+//! ```
+//! use saddlefw::invariants::check::case_spec;
+//! // a case depends only on (seed, index)
+//! assert_eq!(case_spec(0, 5), case_spec(0, 5));
+//! assert_ne!(case_spec(0, 5), case_spec(0, 6));
+//! assert_ne!(case_spec(0, 5), case_spec(1, 5));
+//! // dimensions in 1..=6, and the instance is built with them
+//! let c = case_spec(3, 11);
+//! let (dx, dy) = c.dims();
+//! assert!((1..=6).contains(&dx) && (1..=6).contains(&dy));
+//! let inst = c.instance.generate().unwrap();
+//! assert_eq!((inst.x0.len(), inst.y0.len()), (dx, dy));
+//! ```
 
 use super::context::{MeasureSet, PointCtx, RunCtx, RunSpec, Structure, EXACT_MEASURES};
 use super::{registry, Check, Eval, Invariant, Kind, Scope};
@@ -22,11 +36,11 @@ use crate::solvers::schedule;
 use crate::solvers::smoothing::{DualSmoothing, Fault, PaperAlgorithm};
 use crate::solvers::sp_fw::SpFw;
 use crate::solvers::Solver;
+use crate::verify::shard::Shard;
 use crate::{Error, Result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use crate::verify::shard::Shard;
 use serde::{Deserialize, Serialize};
 
 /// Default horizon of the runs of `saddlefw check`.
@@ -1041,15 +1055,25 @@ pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
     let (_, first, first_part) = parsed
         .first()
         .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?;
-    let (cases, seed, count, total) = (first.cases, first.seed, first_part.shard.count, first_part.jobs);
+    let (cases, seed, count, total) = (
+        first.cases,
+        first.seed,
+        first_part.shard.count,
+        first_part.jobs,
+    );
     let mut seen = vec![false; count];
     let mut results: Vec<Option<CaseResult>> = (0..total).map(|_| None).collect();
     for &(name, ref f, ref part) in &parsed {
         let s = part.shard;
         if s.count != count || s.index == 0 || s.index > count {
-            return Err(Error::input(name, "shard", format!("shard {s} does not belong to a split into {count}")));
+            return Err(Error::input(
+                name,
+                "shard",
+                format!("shard {s} does not belong to a split into {count}"),
+            ));
         }
-        if f.cases != cases || f.seed != seed || f.horizon != DEFAULT_HORIZON || part.jobs != total {
+        if f.cases != cases || f.seed != seed || f.horizon != DEFAULT_HORIZON || part.jobs != total
+        {
             return Err(Error::input(
                 name,
                 "cases/seed",
@@ -1057,25 +1081,39 @@ pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
             ));
         }
         if std::mem::replace(&mut seen[s.index - 1], true) {
-            return Err(Error::input(name, "shard", format!("shard {s} given twice")));
+            return Err(Error::input(
+                name,
+                "shard",
+                format!("shard {s} given twice"),
+            ));
         }
         for jt in &part.results {
             let job = jt.job;
             if job >= total || !s.takes(job) || results[job].is_some() {
-                return Err(Error::input(name, format!("job {job}"), format!("not a job of shard {s}")));
+                return Err(Error::input(
+                    name,
+                    format!("job {job}"),
+                    format!("not a job of shard {s}"),
+                ));
             }
             results[job] = Some(jt.clone().into_result(&reg, name)?);
         }
     }
     if let Some(missing) = seen.iter().position(|s| !s) {
-        return Err(Error::invalid("merge", format!("shard {}/{count} is missing", missing + 1)));
+        return Err(Error::invalid(
+            "merge",
+            format!("shard {}/{count} is missing", missing + 1),
+        ));
     }
     let done: Vec<(usize, CaseResult)> = results
         .into_iter()
         .enumerate()
         .map(|(p, r)| {
             r.map(|r| (p, r)).ok_or_else(|| {
-                Error::invalid("merge", format!("job {p} is in no shard output (a truncated file?)"))
+                Error::invalid(
+                    "merge",
+                    format!("job {p} is in no shard output (a truncated file?)"),
+                )
             })
         })
         .collect::<Result<_>>()?;

@@ -2,6 +2,19 @@
 //! run) and a recorded run (every iterate with its measures, every transition with its
 //! StepInfo), plus the certified value bound used for `Fmax` and the schedule fit used by the
 //! hypotheses `eq:fw-fw-stepsize` / `eq:fw-proj-stepsize`.
+//!
+//! ```
+//! use saddlefw::invariants::context::fit_power;
+//! // tau_t = (t+1)^(-1/2), beta_t = 2 (t+1)^(-1/3): recognised, exponents snapped to rationals
+//! let taus: Vec<f64> = (0..8).map(|t| ((t + 1) as f64).powf(-0.5)).collect();
+//! let betas: Vec<f64> = (0..9).map(|t| 2.0 * ((t + 1) as f64).powf(-1.0 / 3.0)).collect();
+//! let s = fit_power(&taus, &betas).unwrap();
+//! assert_eq!((s.a, s.b, s.c), (0.5, 1.0 / 3.0, 2.0));
+//! // one value off the power law: not fitted, so the hypothesis is not claimed
+//! let mut bent = taus.clone();
+//! bent[5] *= 1.01;
+//! assert!(fit_power(&bent, &betas).is_none());
+//! ```
 
 use super::{Hyp, Seq, XStar};
 use crate::linalg::{dist, dot, norm};

@@ -11,6 +11,24 @@
 //! | [`Control::WrongSignMeasure`] | `G_Y` computed as `L(x,y) - max_u L(x,u)` | `gy-nonneg` |
 //! | [`WRONG_SIGN_GX_LMO`] | `G_X^LMO` of the wrong sign | `gx-lmo-nonneg` |
 //! | [`NO_SMOOTHING_H`] | `H_t` computed with beta = 0 | `h-lower-bound` |
+//!
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::invariants::controls::{Control, WRONG_SIGN_GY};
+//! use saddlefw::invariants::EXACT_MEASURES;
+//! let inst = "quadratic/c-sc:dx=3,dy=2,seed=4".parse::<GeneratorSpec>().unwrap().generate().unwrap();
+//! let p = inst.problem.as_ref();
+//! // the broken G_Y is the exact one negated: negative where the exact one is positive
+//! let exact = (EXACT_MEASURES.gy)(p, &inst.x0, &inst.y0);
+//! let broken = (WRONG_SIGN_GY.gy)(p, &inst.x0, &inst.y0);
+//! assert!(exact.lower > 0.0, "{exact:?}");
+//! assert_eq!((broken.lower, broken.upper), (-exact.upper, -exact.lower));
+//! // every control changes the solvers or the measures of a check
+//! for c in Control::ALL {
+//!     let o = c.options();
+//!     assert!(o.solvers.is_some() || o.measures.name != EXACT_MEASURES.name, "{c:?}");
+//! }
+//! ```
 
 use super::check::{CaseOptions, SolverSpec};
 use super::context::{MeasureSet, EXACT_MEASURES};

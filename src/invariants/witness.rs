@@ -12,6 +12,18 @@
 //!   (bisection to machine precision) on a centred ball Y.
 //! * [`DiagSpec`]: random [`DiagQuadratic`] instances for every setting, part of the cases of
 //!   `saddlefw check` and of the property tests.
+//!
+//! ```
+//! use saddlefw::generators::XKind;
+//! use saddlefw::invariants::witness::{witness_cases, DiagSpec};
+//! let spec = DiagSpec { setting: "nc-sc".parse().unwrap(), dx: 3, dy: 2, seed: 1, x: XKind::L2 };
+//! assert_eq!(spec.to_string(), "diag/nc-sc:dx=3,dy=2,seed=1,x=l2");
+//! // C = diag(d): mu = min d > 0, and mu <= Lyy = max d
+//! let k = spec.generate().unwrap().problem.constants();
+//! assert!(k.mu > 0.0 && k.mu <= k.lyy, "{k:?}");
+//! let names: Vec<String> = witness_cases().unwrap().into_iter().map(|(n, _)| n).collect();
+//! assert!(names.iter().any(|n| n == "witness/strongly-concave-iterate"), "{names:?}");
+//! ```
 
 use crate::generators::{Setting, XKind};
 use crate::linalg::{dot, matvec, matvec_t, norm, spectral_norm, sym_extreme_eigs};

@@ -5,6 +5,28 @@
 //! is nonconvex as soon as X reaches `|omega x_j| > pi/2`. Certified constants:
 //! `L_xx = kappa` (attained where `cos(omega x_j) = +-1`, e.g. at 0), `L_yx = ||B||_2`,
 //! `L_yy = mu`, strong concavity `mu`. The y-part is isotropic, so `y*_beta(x)` is a projection.
+//!
+//! ```
+//! use saddlefw::problems::CosineFamily;
+//! use saddlefw::sets::{BoxSet, L2Ball};
+//! use saddlefw::SaddleProblem;
+//! use std::f64::consts::PI;
+//! // dx = 2, dy = 1: kappa = 2, omega = 1, mu = 1/2, B = [3 4], no linear terms
+//! let family = |b: Vec<f64>| {
+//!     CosineFamily::new(2.0, 1.0, 0.5, b, vec![0.0; 2], vec![0.0],
+//!         Box::new(BoxSet::new(vec![-4.0; 2], vec![4.0; 2]).unwrap()),
+//!         Box::new(L2Ball::new(vec![0.0], 1.0).unwrap()))
+//! };
+//! let p = family(vec![3.0, 4.0]).unwrap();
+//! // certified constants: L_xx = kappa, L_yx = ||B||_2 = 5, L_yy = mu
+//! let k = p.constants();
+//! assert!((k.lxx - 2.0).abs() < 1e-9 && (k.lyx - 5.0).abs() < 1e-9 && (k.mu - 0.5).abs() < 1e-12, "{k:?}");
+//! assert!(!p.convex_in_x());
+//! // L(x, y) = (kappa/omega^2) sum_j (1 - cos(omega x_j)) + y'Bx - (mu/2) y^2 at x = (pi, 0), y = 1
+//! assert!((p.value(&[PI, 0.0], &[1.0]) - (4.0 + 3.0 * PI - 0.25)).abs() < 1e-12);
+//! // a B of the wrong shape is refused
+//! assert!(family(vec![3.0]).is_err());
+//! ```
 
 use super::{Constants, SaddleProblem, YModel};
 use crate::linalg::{dot, matvec, matvec_t, spectral_norm};

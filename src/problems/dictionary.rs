@@ -53,6 +53,24 @@
 //!
 //! Certified constants are inflated by a relative `1e-10` to absorb rounding in their own
 //! evaluation.
+//!
+//! ```
+//! use saddlefw::problems::{DictionaryLearning, DlConfig};
+//! let cfg = DlConfig { n: 6, m: 4, p: 2, l: 1, q: 3, n_new: 5, ..DlConfig::default() };
+//! let inst = DictionaryLearning::instance(&cfg).unwrap();
+//! // x = (D' (m x q), C' (q x n')), y in [0, B], starting at y = 0 inside X
+//! assert_eq!((inst.x0.len(), inst.y0.len()), (4 * 3 + 3 * 5, 1));
+//! let p = inst.problem.as_ref();
+//! assert!(p.x_set().contains(&inst.x0, 1e-12));
+//! // L is linear in y: grad_y L(x, y) is the constraint value, whatever y
+//! let (mut g0, mut g1) = ([0.0], [0.0]);
+//! p.grad_y(&inst.x0, &[0.0], &mut g0);
+//! p.grad_y(&inst.x0, &[1.0], &mut g1);
+//! assert_eq!(g0, g1);
+//! // the new dictionary cannot be smaller than the old one (q >= p)
+//! let e = DictionaryLearning::instance(&DlConfig { q: 1, ..cfg }).unwrap_err();
+//! assert!(e.to_string().contains('q'), "{e}");
+//! ```
 
 use super::memo::ForwardKey;
 use super::{Constants, Instance, SaddleProblem, YModel};

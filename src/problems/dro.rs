@@ -60,6 +60,26 @@
 //! `L_ThTh = k(k-1)/4 max_i ||a_i||^2`, `L_yTh = (k(k-1)/2 sum_i ||a_i||^2)^(1/2)`,
 //! `L_yy = sqrt(2) lambda'`; they are valid but loose for this payoff (no 1/n), and the
 //! baselines' parameter formulas use them.
+//!
+//! ```
+//! use saddlefw::data::{parse_libsvm, LibsvmOptions};
+//! use saddlefw::problems::dro::{multinomial_logistic, DroConfig, RobustClassification};
+//! // l = log(1 + sum_{j != b} exp(s_j - s_b)); the row becomes softmax(s) - e_b
+//! let mut s = [0.0, 0.0, 0.0];
+//! assert!((multinomial_logistic(&mut s, 1) - 3f64.ln()).abs() < 1e-15);
+//! assert!((s[0] - 1.0 / 3.0).abs() < 1e-15 && (s[1] + 2.0 / 3.0).abs() < 1e-15);
+//! // stable for large scores
+//! let mut big = [1000.0, 0.0];
+//! assert!((multinomial_logistic(&mut big, 1) - 1000.0).abs() < 1e-9);
+//! // 3 samples, 2 features, 2 classes; at Theta = 0 every loss is log k
+//! let d = parse_libsvm(b"1 1:1\n2 2:1\n1 1:0.5 2:0.5\n", "tiny", &LibsvmOptions::default()).unwrap();
+//! let p = RobustClassification::new(&d, &DroConfig::default()).unwrap();
+//! assert_eq!(p.dims(), (3, 2, 2));
+//! assert!(p.losses(&[0.0; 4]).iter().all(|l| (l - 2f64.ln()).abs() < 1e-15));
+//! // the radius must be positive
+//! let e = RobustClassification::new(&d, &DroConfig { radius: 0.0, ..DroConfig::default() }).unwrap_err();
+//! assert!(e.to_string().contains("radius"), "{e}");
+//! ```
 
 use super::memo::ForwardKey;
 use super::{Constants, Instance, SaddleProblem, YModel};

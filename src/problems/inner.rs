@@ -3,6 +3,24 @@
 //! Certificates: for a concave `phi` on a compact convex set U and any `y in U`,
 //! `phi(y) <= max_U phi <= phi(y) + max_{u in U} grad phi(y)^T (u - y)` (the Frank-Wolfe gap,
 //! one LMO). Every certified value is returned as an [`Interval`] built from these two bounds.
+//!
+//! ```
+//! use saddlefw::problems::inner::{fw_gap, y_star_closed_form};
+//! use saddlefw::problems::YModel;
+//! use saddlefw::sets::Simplex;
+//! // L(x, .) = c'y on the simplex (m = 0) and beta = 0: y* is the vertex of the largest c_i
+//! let model = YModel { h: 0.0, c: vec![0.2, 0.9, 0.4], m: 0.0 };
+//! let simplex = Simplex::new(3, 1.0).unwrap();
+//! let centre = [1.0 / 3.0; 3];
+//! let r = y_star_closed_form(&simplex, &model, 0.0, &centre);
+//! assert_eq!(r.y, [0.0, 1.0, 0.0]);
+//! assert_eq!((r.value.lower, r.value.upper), (0.9, 0.9));
+//! // with beta > 0 the smoothed maximiser moves towards the centre y0 and stays in Y
+//! let s = y_star_closed_form(&simplex, &model, 10.0, &centre);
+//! assert!(s.y[1] < 1.0 && s.y[1] > s.y[2] && s.y[2] > s.y[0] && (s.y.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+//! // the Frank-Wolfe gap g'(u - y) certifies the value: max = c'y + gap at y = centre
+//! assert!((model.value(&centre) + fw_gap(&model.c, &r.y, &centre) - 0.9).abs() < 1e-12);
+//! ```
 
 use super::{InnerMax, Interval, SaddleProblem, YModel};
 use crate::linalg::dot;

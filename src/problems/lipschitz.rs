@@ -8,6 +8,22 @@
 //! `lxx = ||grad_x L(x,y) - grad_x L(x',y)|| / ||x - x'||`,
 //! `lyx = max(||grad_x L(x,y) - grad_x L(x,y')|| / ||y - y'||, ||grad_y L(x,y) - grad_y L(x',y)|| / ||x - x'||)`,
 //! `lyy = ||grad_y L(x,y) - grad_y L(x,y')|| / ||y - y'||`.
+//!
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::problems::lipschitz::sample_constants;
+//! use saddlefw::Constants;
+//! let inst = "quadratic/nc-sc:dx=4,dy=3,seed=2".parse::<GeneratorSpec>().unwrap().generate().unwrap();
+//! let p = inst.problem.as_ref();
+//! let s = sample_constants(p, 32, 0);
+//! assert!(s.lxx > 0.0 && s.lyx > 0.0 && s.lyy > 0.0);
+//! // sampled ratios are lower bounds: the certified constants are never exceeded
+//! let k = p.constants();
+//! assert!(s.worst_ratio(&k) <= 1.0 + 1e-9, "{s:?} vs {k:?}");
+//! // a declared constant below a sampled ratio is caught
+//! let understated = Constants { lyx: 0.5 * s.lyx, ..k };
+//! assert!(s.worst_ratio(&understated) >= 2.0 - 1e-12);
+//! ```
 
 use super::{Constants, SaddleProblem};
 use crate::linalg::dist;

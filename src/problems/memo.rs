@@ -4,6 +4,19 @@
 //! `grad_x` of the Gauss-Seidel baselines; `value`, `y_model` and `f` inside one measure) pay
 //! for one pass. Points are compared bit for bit, so a hit returns exactly what a recomputation
 //! would.
+//!
+//! ```
+//! use saddlefw::problems::memo::ForwardKey;
+//! let mut key = ForwardKey::default();
+//! assert!(!key.matches(&[])); // nothing memoised yet
+//! key.set(&[1.0, 2.0]);
+//! assert!(key.matches(&[1.0, 2.0]) && !key.matches(&[1.0, 2.5]));
+//! // bit for bit: -0.0 is not 0.0, and another length never matches
+//! key.set(&[0.0]);
+//! assert!(!key.matches(&[-0.0]) && !key.matches(&[0.0, 0.0]));
+//! key.clear();
+//! assert!(!key.matches(&[0.0]));
+//! ```
 
 /// The point a memoised forward pass belongs to (empty: none yet).
 #[derive(Debug, Clone, Default)]

@@ -5,6 +5,23 @@
 //! `mu = lambda_min(C)` (Jacobi eigenvalues / SVD, accurate to a few ulps of the norm).
 //! Convex in x (Assumption 3) iff `A` is PSD. When `C = mu I` the inner maximisation has a
 //! closed form (a projection); otherwise it is a certified inner solve.
+//!
+//! ```
+//! use saddlefw::problems::quadratic::QuadraticFile;
+//! let text = r#"{"format": "saddlefw-quadratic-v1",
+//!  "A": [[2, 0], [0, 1]], "B": [[3, 4]], "C": [[0.5]], "a": [0, 0], "c": [0],
+//!  "x_set": {"kind": "l2_ball", "radius": 1}, "y_set": {"kind": "box", "lower": -1, "upper": 1},
+//!  "x0": [0, 0], "y0": [0]}"#;
+//! let inst = QuadraticFile::parse(text, "p.json").unwrap().into_instance("p.json").unwrap();
+//! // L_xx = ||A||_2, L_yx = ||B||_2, mu = lambda_min(C); A is PSD, so L is convex in x
+//! let k = inst.problem.constants();
+//! assert!((k.lxx - 2.0).abs() < 1e-12 && (k.lyx - 5.0).abs() < 1e-12 && (k.mu - 0.5).abs() < 1e-12);
+//! assert!(inst.problem.convex_in_x());
+//! // a start outside X names the file and the field
+//! let far = text.replace(r#""x0": [0, 0]"#, r#""x0": [2, 0]"#);
+//! let e = QuadraticFile::parse(&far, "p.json").and_then(|f| f.into_instance("p.json")).unwrap_err();
+//! assert!(e.to_string().starts_with("p.json: x0"), "{e}");
+//! ```
 
 use super::{inner, Constants, Instance, Interval, SaddleProblem, YModel};
 use crate::linalg::{axpy, dot, matvec, matvec_t, spectral_norm, sym_extreme_eigs};

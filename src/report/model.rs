@@ -3,6 +3,20 @@
 //!
 //! Every optional field is `#[serde(default)]`, so a runner fills what it has and leaves the
 //! rest out; the page says "n/a" where a value is missing rather than inventing one.
+//!
+//! ```
+//! use saddlefw::report::model::{format_utc, is_baseline, lmo_primal, paper_iterations, Fit};
+//! assert_eq!(format_utc(0), "1970-01-01 00:00 UTC");
+//! assert_eq!(format_utc(951_782_400 + 3_660), "2000-02-29 01:01 UTC"); // a leap day
+//! // Table 3 lookups: the paper's N/A is None
+//! assert_eq!(paper_iterations("news20", "R-PDCG"), None);
+//! assert!(paper_iterations("dl", "lmo_po").is_some());
+//! assert_eq!((lmo_primal("PO-LMO"), lmo_primal("sp-fw"), lmo_primal("??")), (Some(false), Some(true), None));
+//! assert!(is_baseline("SP-FW") && !is_baseline("LMO-PO"));
+//! // ln q = intercept + slope ln T
+//! let f = Fit { slope: -0.5, intercept: 0.0, t_start: 1.0, t_end: 100.0 };
+//! assert!((f.value_at(100.0) - 0.1).abs() < 1e-12);
+//! ```
 
 use crate::experiments::params::{Algorithm, PrimalOracle, TABLE3};
 use crate::problems::{Assumptions, Constants, Instance};

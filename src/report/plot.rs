@@ -10,6 +10,19 @@
 //!
 //! Greyscale legibility: every pen differs from the others in at least one of dash pattern,
 //! marker, width or lightness, not only in hue.
+//!
+//! ```
+//! use saddlefw::report::plot::{algorithms_plot, pow10_label, Axis};
+//! use saddlefw::report::Series;
+//! assert_eq!((pow10_label(-3), pow10_label(2)), ("10⁻³".to_string(), "100".to_string()));
+//! // a value a log axis cannot show is skipped and said so, never shifted by an epsilon
+//! let s = Series::new("LMO-PO", vec![(1.0, 1.0), (2.0, 0.0), (4.0, 0.25)]);
+//! let out = algorithms_plot("demo", Axis::log("t"), Axis::log("gap"), &[s.clone()]);
+//! assert!(out.svg.contains("<svg") && out.notes.len() == 1, "{:?}", out.notes);
+//! // the same series without the zero has nothing to report
+//! let clean = Series::new("LMO-PO", vec![(1.0, 1.0), (4.0, 0.25)]);
+//! assert!(algorithms_plot("demo", Axis::log("t"), Axis::log("gap"), &[clean]).notes.is_empty());
+//! ```
 
 use super::model::{RateEntry, Series, SeriesStyle};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};

@@ -18,6 +18,21 @@
 //!   beta_k grows like `k^(1/2)`; a problem with `beta_1 <= 0` (tiny L_yx) is rejected.
 //! * mu > 0, Xu Thm 3.1 (nonconvex-strongly-concave): `c_k = 0`, `rho = mu/(4 L_yy^2)`,
 //!   `beta_k = eta = 2 max{L_xx, L_yx^2 rho + 4 L_yx^2/(rho mu^2)}`.
+//!
+//! ```
+//! use saddlefw::solvers::agp::{AgpParams, RHO_BAR};
+//! use saddlefw::Constants;
+//! let k = Constants { lxx: 1.0, lyx: 2.0, lyy: 1.0, mu: 0.0, alpha: None, dx: 1.0, dy: 1.0 };
+//! // mu = 0 (Xu et al. Thm 3.2): c_k = 19/(20 rho_bar k^(1/4)) decreases, beta_k grows
+//! let p = AgpParams::paper(&k).unwrap();
+//! assert!((p.c_k(1) - 19.0 / (20.0 * RHO_BAR)).abs() < 1e-12);
+//! assert!((p.c_k(16) - p.c_k(1) / 2.0).abs() < 1e-12);
+//! assert!(p.beta_k(16) > p.beta_k(1));
+//! // mu > 0 (Thm 3.1): no dual regulariser, a constant beta_k
+//! let sc = AgpParams::paper(&Constants { mu: 0.5, ..k }).unwrap();
+//! assert_eq!(sc.c_k(7), 0.0);
+//! assert_eq!(sc.beta_k(1), sc.beta_k(100));
+//! ```
 
 use super::schedule::{fmt_num, Schedule};
 use super::steps;

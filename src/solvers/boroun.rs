@@ -13,6 +13,16 @@
 //!     x_{k+1} = x_k + tau (LMO_X(grad_x L(x_k, y_{k+1})) - x_k)
 //! ```
 //! `tau` is clipped to `[0,1]` like every LMO step here.
+//!
+//! ```
+//! use saddlefw::solvers::boroun::candidate_a;
+//! // sigma_k = min{1, alpha ||g|| / (4 curvature)}
+//! assert_eq!(candidate_a(1.0, 2.0, 1.0), 0.5);
+//! assert_eq!(candidate_a(1.0, 100.0, 1.0), 1.0);
+//! // zero curvature: a full step unless g = 0
+//! assert_eq!((candidate_a(1.0, 3.0, 0.0), candidate_a(1.0, 0.0, 0.0)), (1.0, 0.0));
+//! assert!(candidate_a(1.0, f64::NAN, 0.0).is_nan());
+//! ```
 
 use super::steps;
 use super::{Solver, StepInfo};

@@ -16,6 +16,21 @@
 //! regularised payoff. The alternative reading of baselines.md 3.3 (L_yy meaning the smoothness
 //! of the regularised payoff) gives `sigma = 1/mu` in DL; pass it explicitly with
 //! [`CgRpgaParams::sigma`] for a sensitivity check. `L_yy + mu_bar = 0` is rejected.
+//!
+//! ```
+//! use saddlefw::solvers::cg_rpga::{cg_rpga, CgRpgaParams};
+//! use saddlefw::Constants;
+//! // the paper's DL values at K = 10^4: tau = K^(-3/4), mu = 1e-2 K^(-1/4), both 1e-3
+//! let p = CgRpgaParams::horizon(10_000, 0.0);
+//! assert!((p.tau - 1e-3).abs() < 1e-15 && (p.mu - 1e-3).abs() < 1e-15);
+//! // a strongly concave problem needs no regularisation
+//! assert_eq!(CgRpgaParams::horizon(10_000, 0.5).mu, 0.0);
+//! let k = Constants { lxx: 1.0, lyx: 1.0, lyy: 2.0, mu: 0.0, alpha: None, dx: 1.0, dy: 1.0 };
+//! assert_eq!(cg_rpga(p, &k).unwrap().tau(), p.tau);
+//! // sigma = 2/(L_yy + mu_bar) with L_yy + mu_bar = 0 is refused
+//! let flat = Constants { lyy: 0.0, ..k };
+//! assert!(cg_rpga(CgRpgaParams { tau: 0.1, mu: 0.0, sigma: None }, &flat).is_err());
+//! ```
 
 use super::boroun::{Boroun, DualRule};
 use super::r_pdcg::check_tau_mu;

@@ -11,6 +11,22 @@
 //! | [`smoothing`] | Algorithms 1-3 (one generic dual-dynamic-smoothing solver, three compositions) |
 //! | [`sp_fw`], [`r_pdcg`], [`cg_rpga`], [`agp`] | the baselines |
 //! | [`registry`] | name -> constructor, per-iteration oracle profiles, `saddlefw list` data |
+//!
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::solvers::{registry, Options};
+//! let inst = "saddle/c-c:dx=4,dy=3,seed=1".parse::<GeneratorSpec>().unwrap().generate().unwrap();
+//! let p = inst.problem.as_ref();
+//! let mut s = registry::find("lmo-lmo").unwrap().build(p, &Options::default()).unwrap().solver;
+//! s.init(p, &inst.x0, &inst.y0);
+//! for t in 0..50 {
+//!     let info = s.step(p, t);
+//!     assert!((0.0..=1.0).contains(&info.tau) && (0.0..=1.0).contains(&info.gamma), "{info:?}");
+//! }
+//! // a solver only steps: the iterates stay feasible, y0 stays the smoothing centre
+//! assert!(p.x_set().contains(s.x(), 1e-9) && p.y_set().contains(s.y(), 1e-9));
+//! assert_eq!(s.y_ref(), &inst.y0[..]);
+//! ```
 
 pub mod agp;
 pub mod boroun;

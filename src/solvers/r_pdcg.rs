@@ -17,6 +17,19 @@
 //! | alpha_Y | the problem's Assumption 2 modulus | required: R-PDCG needs a strongly convex Y |
 //!
 //! A Y that is not strongly convex is rejected (the paper reports R-PDCG as N/A there, L750).
+//!
+//! ```
+//! use saddlefw::solvers::r_pdcg::{r_pdcg, RPdcgParams};
+//! use saddlefw::Constants;
+//! // the paper's DL values at K = 10^6: tau = K^(-5/6) = 1e-5, mu = 1e-2 K^(-1/6) = 1e-3
+//! let p = RPdcgParams::horizon(1_000_000, 0.0);
+//! assert!((p.tau - 1e-5).abs() < 1e-17 && (p.mu - 1e-3).abs() < 1e-15);
+//! // R-PDCG needs a strongly convex Y (alpha); without one it is refused (the paper's N/A)
+//! let k = Constants { lxx: 1.0, lyx: 1.0, lyy: 1.0, mu: 0.0, alpha: None, dx: 1.0, dy: 1.0 };
+//! let e = r_pdcg(p, &k).err().expect("refused without alpha");
+//! assert!(e.to_string().contains("r-pdcg") && e.to_string().contains("strongly convex"), "{e}");
+//! assert_eq!(r_pdcg(p, &Constants { alpha: Some(1.0), ..k }).unwrap().mu(), p.mu);
+//! ```
 
 use super::boroun::{Boroun, DualRule};
 use crate::problems::Constants;

@@ -13,6 +13,21 @@
 //! Provenance (`../shared/spec/baselines.md` Sec. 1): Algorithm 2 = plain SP-FW and the update
 //! VERIFIED in the authors' code (`lesteve/SPFW`, `toy examples/SP_FW.m`); the step `2/(t+2)`
 //! from t = 0 VERIFIED-2ND (the citing paper; the authors' toy code uses `2/(t+3)`).
+//!
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::solvers::sp_fw::{SpFw, STEP};
+//! use saddlefw::solvers::Solver;
+//! // gamma_t = 2/(t+2)
+//! assert_eq!((STEP.at(0), STEP.at(2), STEP.at(6)), (1.0, 0.5, 0.25));
+//! let inst = "saddle/c-c:dx=3,dy=2,seed=5,x=simplex".parse::<GeneratorSpec>().unwrap().generate().unwrap();
+//! let p = inst.problem.as_ref();
+//! let mut s = SpFw::new();
+//! s.init(p, &inst.x0, &inst.y0);
+//! // gamma_0 = 1: the first step jumps to an LMO vertex of the simplex
+//! assert_eq!(s.step(p, 0).gamma, 1.0);
+//! assert_eq!(s.x().iter().filter(|&&v| v != 0.0).count(), 1, "{:?}", s.x());
+//! ```
 
 use super::schedule::Schedule;
 use super::steps;

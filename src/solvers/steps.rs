@@ -10,6 +10,27 @@
 //!
 //! Moves are written as convex combinations `(1-s) x + s v`, which equal `x + s (v - x)` and
 //! return `x` or `v` exactly at `s = 0` or `s = 1`.
+//!
+//! ```
+//! use saddlefw::sets::Simplex;
+//! use saddlefw::solvers::steps::{fw_step, po_step, short_step};
+//! let simplex = Simplex::new(3, 1.0).unwrap();
+//! // the LMO step moves towards the vertex minimising <d, v>
+//! let mut x = [1.0 / 3.0; 3];
+//! let mut v = [0.0; 3];
+//! fw_step(&simplex, &mut x, &[0.5, -1.0, 0.2], 0.5, &mut v);
+//! assert_eq!(v, [0.0, 1.0, 0.0]);
+//! assert!((x[1] - (0.5 / 3.0 + 0.5)).abs() < 1e-15);
+//! // the projected step lands in the set
+//! let mut z = [0.0; 3];
+//! po_step(&simplex, &mut x, &[10.0, 0.0, 0.0], 1.0, &mut z);
+//! assert!((x[0] - 1.0).abs() < 1e-12 && x[1] == 0.0 && x[2] == 0.0, "{x:?}");
+//! // gamma_t = min{g'(u - y) / (curvature ||u - y||^2), 1}; unclipped for the negative control
+//! let (g, y, u) = ([1.0, 0.0], [0.0, 0.0], [1.0, 0.0]);
+//! assert_eq!(short_step(&g, &y, &u, 4.0, true), 0.25);
+//! assert_eq!(short_step(&g, &y, &u, 0.5, true), 1.0);
+//! assert_eq!(short_step(&g, &y, &u, 0.5, false), 2.0);
+//! ```
 
 use crate::sets::ConvexSet;
 

@@ -55,18 +55,25 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     };
     let table = crate::theorems::builtin();
     let incumbents = load_dir(&args.fixtures)?;
-    println!(
+    outln!(
         "{:<26} {:>6} {:>7} {:>17} {:>6} {:>9} {:<15} {:>7} note",
-        "entry", "p", "p_hat", "ci", "evals", "confirmed", "family", "below"
+        "entry",
+        "p",
+        "p_hat",
+        "ci",
+        "evals",
+        "confirmed",
+        "family",
+        "below"
     );
     let write = args.write_fixtures;
     let fixtures_dir = args.fixtures.clone();
     let mut done = |e: &TheoremEntry, r: &EntrySearch| -> Result<()> {
         match &r.winner {
-            None => println!("{:<26} {:>6.3} no usable candidate", r.id, r.p),
+            None => outln!("{:<26} {:>6.3} no usable candidate", r.id, r.p),
             Some(w) => {
                 let note = note(r.p, w.p_hat, Some((w.ci[0], w.ci[1])), w.tol);
-                println!(
+                outln!(
                     "{:<26} {:>6.3} {:>7.3} {:>17} {:>6} {:>9} {:<15} {:>7} {}",
                     r.id,
                     r.p,
@@ -101,6 +108,6 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
         &path,
         (serde_json::to_string_pretty(&json).expect("serialises") + "\n").as_bytes(),
     )?;
-    println!("wrote {}", path.display());
+    outln!("wrote {}", path.display());
     Ok(crate::cli::EXIT_OK)
 }

@@ -34,6 +34,28 @@
 //! the instance is a deterministic function of it (ChaCha8 seeded with `seed`). The family
 //! `generator` wraps a core generator spec ([`crate::generators`]), so the random instances
 //! are candidates of the search too.
+//!
+//! ```
+//! use rand::SeedableRng;
+//! use saddlefw::tightness::families::{Family, HardSpec};
+//! use saddlefw::tightness::search::sample;
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+//! let spec = std::iter::repeat_with(|| sample("nc-sc".parse().unwrap(), &mut rng))
+//!     .find(|s| matches!(s.params, Family::Face(_)))
+//!     .unwrap();
+//! // the stored JSON form round-trips exactly
+//! let back: HardSpec = serde_json::from_str(&serde_json::to_string(&spec).unwrap()).unwrap();
+//! assert_eq!(back, spec);
+//! // the instance is built around (x*, y*), where both Frank-Wolfe gaps vanish
+//! assert!(spec.build().unwrap().certificate().unwrap().holds());
+//! // a generator spec of another setting is refused
+//! let wrong = HardSpec {
+//!     setting: "c-c".into(),
+//!     seed: 0,
+//!     params: Family::Generator { spec: "quadratic/nc-c:dx=3,dy=2".into() },
+//! };
+//! assert!(wrong.build().unwrap_err().to_string().contains("not for setting"));
+//! ```
 
 use crate::generators::{GeneratorSpec, Setting};
 use crate::linalg::{self, matvec, matvec_t, Svd};

@@ -9,6 +9,20 @@
 //! * `cli`: `saddlefw tighten` ([`cmd_tighten`]).
 //! * this module: evaluation of one entry on one hard instance ([`evaluate`]), the natural
 //!   scale of an instance's gaps and the tightness note.
+//!
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::tightness::{natural_scale, note};
+//! // the scale rounding noise is judged against: it grows with the problem's constants
+//! let inst = "quadratic/c-sc:dx=4,dy=3,seed=2".parse::<GeneratorSpec>().unwrap().generate().unwrap();
+//! let k = inst.problem.constants();
+//! assert!(natural_scale(&inst) >= k.lxx * k.dx * k.dx + k.lyx * k.dx * k.dy);
+//! // observed exponent against the theorem's p = 0.5 with tolerance 0.1
+//! assert_eq!(note(0.5, 0.52, None, 0.1), "rate looks tight");
+//! assert_eq!(note(0.5, 0.2, Some((0.15, 0.25)), 0.1), "the paper's rate is violated");
+//! assert!(note(0.5, 0.9, None, 0.1).starts_with("rate looks loose"));
+//! assert!(note(0.5, 0.42, None, 0.1).contains("log factor"));
+//! ```
 
 mod cli;
 pub mod families;

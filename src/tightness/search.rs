@@ -51,6 +51,21 @@
 //! (ChaCha8), so two searches with the same seed and the same number of evaluations agree;
 //! the time budget only decides where the sequence stops (the number of evaluations is
 //! recorded). The winner is reproducible from its stored spec alone.
+//!
+//! ```
+//! use rand::SeedableRng;
+//! use saddlefw::tightness::search::{mutate, sample};
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+//! for _ in 0..4 {
+//!     let s = sample("c-sc".parse().unwrap(), &mut rng);
+//!     let m = mutate(&s, &mut rng);
+//!     // every candidate and every neighbour builds an instance of exactly its setting
+//!     for spec in [&s, &m] {
+//!         let inst = spec.build().unwrap().instance;
+//!         assert_eq!(inst.problem.assumptions().setting(), "c-sc", "{spec}");
+//!     }
+//! }
+//! ```
 
 use super::evaluate_scaled;
 use super::families::{FaceParams, Family, HardSpec, Landscape, PolySet, Start};

@@ -14,6 +14,19 @@
 //! | `gamma-unclipped` | the short step without `min{., 1}` | dual LMO steps leave Y |
 //! | `tau-exponent+0.15` | `a -> a + 0.15` in `tau_t` (issue 10's "mildly slowed" variant) | only hard instances (a pass on random ones is expected) |
 //! | `beta-exponent-0.1` | `b -> b - 0.1` in `beta_t` (the smoothing decays too slowly; issue 10) | the smoothing-bias regime of the hard instances ([`crate::tightness`]) |
+//!
+//! ```
+//! use saddlefw::verify::controls::Control;
+//! // every control's name parses back to it, the exponent shifts included
+//! let shifts = [Control::TauExponent(0.15), Control::BetaExponent(-0.1)];
+//! for c in Control::FAULTS.into_iter().chain(shifts) {
+//!     assert_eq!(c.to_string().parse::<Control>().unwrap(), c);
+//! }
+//! assert_eq!(shifts[0].to_string(), "tau-exponent+0.15");
+//! let e = "constant-beta".parse::<Control>().unwrap_err();
+//! assert!(e.to_string().contains("\"constant-beta\""), "{e}");
+//! assert!("tau-exponent+x".parse::<Control>().is_err());
+//! ```
 
 use crate::problems::Constants;
 use crate::solvers::schedule::{PoLmoTau, Schedule};
