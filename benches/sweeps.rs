@@ -28,7 +28,10 @@ fn median_time(args: &[&str], jobs: usize, repeats: usize) -> f64 {
                 .stdout(std::process::Stdio::null())
                 .status()
                 .expect("run saddlefw");
-            assert!(status.code() == Some(0), "saddlefw {args:?} failed: {status}");
+            assert!(
+                status.code() == Some(0),
+                "saddlefw {args:?} failed: {status}"
+            );
             start.elapsed().as_secs_f64()
         })
         .collect();
@@ -64,7 +67,11 @@ fn main() {
     println!(
         "| verify --tier quick | {t1:.2} | {tn:.2} | {:.2}x | {} |",
         t1 / tn,
-        if same { "identical apart from timings" } else { "DIFFER" }
+        if same {
+            "identical apart from timings"
+        } else {
+            "DIFFER"
+        }
     );
 
     let (c1, cn) = (out("check-1/CHECK.json"), out("check-n/CHECK.json"));

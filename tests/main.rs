@@ -3,6 +3,7 @@ mod cli_errors;
 mod common;
 mod data;
 mod determinism;
+mod docs;
 mod envelopes;
 mod experiment_problems;
 mod experiments;
