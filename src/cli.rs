@@ -37,9 +37,10 @@ pub const EXIT_USAGE: i32 = 2;
 /// The top-level help after the subcommand list.
 const MAIN_AFTER_HELP: &str = "\
 Exit codes:
-  0  success (a diverged run is data: RUN.json records it, exit 0)
+  0  success
   1  a check or gate failed (check: a gating invariant was violated; verify, merge: a gate failed)
   2  a usage or input error: one line `error: ...` naming the input, the location and the reason
+     (also a run that diverged: RUN.json is written with every checkpoint before it)
 A closed stdout (`saddlefw list | head -1`) changes neither the files written nor the exit code.
 
 Examples:
@@ -88,7 +89,8 @@ Examples:
   saddlefw run --problem cosine/nc-c:dx=8,dy=4 --algo lmo-lmo --iters 1000 \\
                --tau-schedule 'shifted(c=1,s=10,a=0.8)' --beta-schedule 'anytime(c=0.1,a=0.2)' --out RUN.json
 
-Exit codes: 0 written (also when the run diverged), 2 usage or input error.")]
+Exit codes: 0 written, 2 usage or input error, or the run diverged (non-finite values: RUN.json
+is still written, with the iteration, the cause and every checkpoint before it).")]
     Run(Box<RunArgs>),
     /// List algorithms, schedules, theorem cases, invariants, sets and generator families.
     ///
@@ -608,9 +610,15 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
     trace.schedule_notes = built.notes;
     trace.po_lmo_g = built.g.map(|g| g.report(trace.iterations.max(1)));
     trace.write(&plan.out)?;
-    if let Status::Diverged { iteration, reason } = &trace.status {
-        eprintln!("warning: the run diverged at iteration {iteration}: {reason} (RUN.json keeps the checkpoints before it)");
-    }
+    let diverged = match &trace.status {
+        Status::Diverged { iteration, reason } => Some(format!(
+            "{} ({}): iteration {iteration}: the run diverged: {reason} ({} keeps every checkpoint before it)",
+            plan.problem,
+            trace.algorithm,
+            plan.out.display()
+        )),
+        _ => None,
+    };
     if !plan.quiet {
         outln!(
             "{} on {} [{}]: {} after {} iterations (solver {:.3} s, measures {:.3} s)",
@@ -659,6 +667,12 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
             );
         }
         outln!("  wrote {}", plan.out.display());
+    }
+    // non-finite values during a run: an input error (the problem or schedule), reported
+    // after RUN.json is written
+    if let Some(msg) = diverged {
+        eprintln!("error: {msg}");
+        return Ok(EXIT_USAGE);
     }
     Ok(EXIT_OK)
 }

@@ -1,14 +1,15 @@
 //! The binary's user contract (issue 9): every class of bad input exits with code 2 and ONE
 //! line `error: ...` naming the input (and where possible the location), never a panic; a
-//! diverging run is data (exit 0, RUN.json with the iteration and cause); `--help` of every
+//! diverging run exits 2 too, after writing RUN.json with the iteration and cause; `--help` of every
 //! subcommand has examples and exit codes; `list` prints the registries, not a copy of them.
 //!
 //! The classes of bad input of issue 9 and where they reach the binary: file not found (problem
 //! file, RUN.json, LIBSVM `--data`), malformed JSON (problem file, baselines, RUN.json, shard,
 //! hard fixture, experiment.json) or LIBSVM (bad token, index 0, bzip2), shape mismatch,
 //! infeasible start, invalid schedule, non-finite values (JSON overflow, LIBSVM `nan`, NaN/inf
-//! flags): exit 2, one line naming the input. Non-finite values *during* a run: exit 0, the
-//! divergence is recorded (README, `saddlefw --help`). A closed stdout is not a panic either.
+//! flags): exit 2, one line naming the input. Non-finite values *during* a run: exit 2, one
+//! line naming the problem, the iteration and the cause, and RUN.json keeps every checkpoint
+//! before it (README, `saddlefw --help`). A closed stdout is not a panic either.
 
 use std::path::Path;
 use std::process::Command;
@@ -414,14 +415,16 @@ fn a_diverging_run_records_the_iteration_and_cause_and_keeps_its_checkpoints() {
     );
     let out = dir.path().join("RUN.json");
     let o = run(&big, out.to_str().unwrap(), &["--checkpoints", "all"]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(!o.stderr.contains("panicked"));
-    let warning: Vec<&str> = o.stderr.lines().collect();
-    assert_eq!(warning.len(), 1, "{}", o.stderr);
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", o.stderr);
+    // one error line naming the input, the location (iteration) and the reason
     assert!(
-        warning[0].starts_with("warning: the run diverged at iteration "),
+        lines[0].starts_with(&format!("error: {big} (lmo-lmo): iteration "))
+            && lines[0].contains("the run diverged: non-finite"),
         "{}",
-        warning[0]
+        lines[0]
     );
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
@@ -462,7 +465,7 @@ fn every_help_has_examples_and_exit_codes() {
     assert_eq!(top.code, 0);
     assert!(top.stdout.contains("Exit codes") && top.stdout.contains("Examples"));
     assert!(top.stdout.contains("--quiet"));
-    // the exit-code contract of the README: 0, 1, 2, and a diverged run is 0 (tested below)
+    // the exit-code contract of the README: 0, 1, 2, and a diverged run is 2 (tested above)
     for code in [
         "  0  success",
         "  1  a check or gate failed",
@@ -472,7 +475,7 @@ fn every_help_has_examples_and_exit_codes() {
     }
     assert!(saddlefw(&["run", "--help"])
         .stdout
-        .contains("Exit codes: 0 written (also when the run diverged)"));
+        .contains("2 usage or input error, or the run diverged"));
     let subcommands: Vec<String> = top
         .stdout
         .lines()
