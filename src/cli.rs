@@ -401,7 +401,8 @@ pub struct RunArgs {
     /// Seed of a generator spec (overrides the spec's seed=...).
     #[arg(long, value_name = "K")]
     pub seed: Option<u64>,
-    /// Which iterates to measure: log2 (t = 0, 1, 2, 4, ... and the last) or all.
+    /// Which iterates to measure: log2 (t = 0, 1, 2, 4, ... and the last), decades (about ten
+    /// per decade and the last), all, or none (only the status, time and oracle counts).
     #[arg(long, value_name = "RULE", default_value = "log2")]
     pub checkpoints: String,
     /// Output file (written atomically).

@@ -78,12 +78,17 @@ pub enum CheckpointRule {
     /// `floor(10 log10 t) > floor(10 log10 (t - 1))`, and the last iterate (the experiments'
     /// Figure 1 curves over long time-limited runs).
     Decades,
+    /// No iterate is measured, not even the first and the last: for callers that evaluate
+    /// their own quantities through an observer (`saddlefw check` records every iterate).
+    None,
 }
 
 impl CheckpointRule {
-    /// Whether iterate t is measured (the last iterate always is; the loop handles that).
+    /// Whether iterate t is measured (the last iterate always is, except under `None`; the
+    /// loop handles that).
     pub fn includes(&self, t: usize) -> bool {
         match self {
+            CheckpointRule::None => false,
             CheckpointRule::All => true,
             CheckpointRule::Log2 => t == 0 || t.is_power_of_two(),
             CheckpointRule::Decades => {
@@ -102,6 +107,7 @@ impl std::fmt::Display for CheckpointRule {
             CheckpointRule::Log2 => "log2",
             CheckpointRule::All => "all",
             CheckpointRule::Decades => "decades",
+            CheckpointRule::None => "none",
         })
     }
 }
@@ -113,9 +119,10 @@ impl std::str::FromStr for CheckpointRule {
             "log2" => Ok(CheckpointRule::Log2),
             "all" => Ok(CheckpointRule::All),
             "decades" => Ok(CheckpointRule::Decades),
+            "none" => Ok(CheckpointRule::None),
             _ => Err(Error::invalid(
                 "--checkpoints",
-                format!("unknown rule {s:?} (log2, decades or all)"),
+                format!("unknown rule {s:?} (log2, decades, all or none)"),
             )),
         }
     }

@@ -362,34 +362,31 @@ pub struct RunSpec<'a> {
 }
 
 impl<'a> RunCtx<'a> {
-    /// Runs `solver` for `horizon` steps from `(x0, y0)` and records every iterate. The loop is
-    /// a plain driver (init, then `step(problem, t)` for t = 0..T); the solver only steps.
+    /// Runs `solver` for `horizon` steps from `(x0, y0)` and records every iterate, through
+    /// the crate's run loop ([`crate::harness::run_observed`] with no checkpoint measures; it
+    /// stops before a divergent iterate).
     pub fn record(
         problem: &'a dyn SaddleProblem,
         solver: &mut dyn Solver,
         spec: RunSpec<'_>,
     ) -> RunCtx<'a> {
         let k = problem.constants();
+        // the start as the solver sees it (init is deterministic; the run loop inits again)
         solver.init(problem, spec.x0, spec.y0);
         let y0 = solver.y_ref().to_vec();
         let mut xs = vec![solver.x().to_vec()];
         let mut ys = vec![solver.y().to_vec()];
         let mut infos = Vec::with_capacity(spec.horizon);
-        for t in 0..spec.horizon {
-            let info = solver.step(problem, t);
-            infos.push(info);
-            xs.push(solver.x().to_vec());
-            ys.push(solver.y().to_vec());
-            if !xs
-                .last()
-                .unwrap()
-                .iter()
-                .chain(ys.last().unwrap())
-                .all(|v| v.is_finite())
-            {
-                break;
-            }
-        }
+        // the crate's one run loop, without its measures: it stops before a divergent iterate
+        let config = crate::harness::RunConfig {
+            checkpoints: crate::harness::CheckpointRule::None,
+            ..crate::harness::RunConfig::new(spec.horizon)
+        };
+        crate::harness::run_observed(problem, spec.x0, spec.y0, solver, &config, &mut |v| {
+            infos.push(v.info);
+            xs.push(v.x.to_vec());
+            ys.push(v.y.to_vec());
+        });
         let betas: Vec<f64> = (0..xs.len()).map(|t| solver.beta_at(t)).collect();
         let sigma = if spec.structure.primal == Oracle::Po {
             infos
