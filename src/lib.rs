@@ -75,6 +75,15 @@
 //!   `invariants::controls`.
 //! * **A subcommand**: see [`cli`].
 
+// Deliberate patterns of numerical code: `!(a < b)` is true for NaN (a failed check must not
+// pass silently), kernels index several arrays with one loop variable, and the certified solves
+// take their tolerances and bounds as separate arguments.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::needless_range_loop,
+    clippy::too_many_arguments
+)]
+
 /// `print!` for the commands' stdout: goes through [`cli::write_stdout`], so a closed pipe
 /// (`saddlefw list | head -1`) is not a panic.
 macro_rules! out {

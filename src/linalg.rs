@@ -576,7 +576,7 @@ fn solve_tridiagonal(alpha: &[f64], beta: &[f64], shift: f64, b: &mut [f64], sca
             d[i + 1] = t - f * d[i + 1];
             if i + 2 < n {
                 du2[i] = du[i + 1];
-                du[i + 1] = -f * du[i + 1];
+                du[i + 1] *= -f;
             }
             swap[i] = true;
         }

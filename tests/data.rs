@@ -3,7 +3,7 @@
 //! The parser fuzz test runs `SADDLEFW_FUZZ_CASES` mutated inputs (default 2,000) through the
 //! shared mutation engine (tests/common/fuzz.rs); docs/fuzzing.md has the full campaign.
 
-use crate::common::fuzz::{self, Campaign, Outcome};
+use crate::common::fuzz::{Campaign, Outcome};
 use saddlefw::data::{self, Csr, Dataset, LibsvmOptions, Scaling, SparseMatrix};
 use saddlefw::Error;
 use std::path::{Path, PathBuf};

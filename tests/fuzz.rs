@@ -93,7 +93,7 @@ fn quadratic_seeds() -> Vec<String> {
     // full-precision numbers written by the crate itself
     let q = Quadratic::new(
         vec![
-            0.7071067811865476,
+            std::f64::consts::FRAC_1_SQRT_2,
             -1.2e-3,
             3.3e-17,
             -1.2e-3,

@@ -1,3 +1,11 @@
+// As in the library: NaN-aware `!(a < b)` checks, index loops over several arrays, and tables
+// of test cases written as tuples.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::needless_range_loop,
+    clippy::type_complexity
+)]
+
 mod cli;
 mod cli_errors;
 mod common;
