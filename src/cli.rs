@@ -319,10 +319,14 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
         }
         return Ok(EXIT_OK);
     }
-    if args.cases < 1 {
+    if args.cases < 1 || args.cases as u64 > invariants::check::MAX_CASES as u64 {
         return Err(Error::invalid(
             "--cases",
-            format!("must be at least 1, got {}", args.cases),
+            format!(
+                "must be in 1..={}, got {}",
+                invariants::check::MAX_CASES,
+                args.cases
+            ),
         ));
     }
     let jobs = positive_jobs(args.jobs)?.unwrap_or_else(invariants::check::available_threads);

@@ -511,6 +511,36 @@ struct Job<'a> {
     entries: Vec<&'a TheoremEntry>,
 }
 
+/// The job list of a verify run, keyed and sorted by (case, family label, seed index): the
+/// same list on every machine, which `--shard I/N` partitions by position.
+fn job_list<'a>(
+    selected: &[&'a TheoremEntry],
+    cfg: &TierConfig,
+) -> BTreeMap<(String, String, u32), Job<'a>> {
+    let mut jobs: BTreeMap<(String, String, u32), Job> = BTreeMap::new();
+    for e in selected {
+        for fam in families_for(e, cfg) {
+            for i in 0..cfg.seeds {
+                jobs.entry((e.case.clone(), fam.label(), i))
+                    .or_insert_with(|| Job {
+                        case: &e.case,
+                        family: fam,
+                        seed_index: i,
+                        entries: Vec::new(),
+                    })
+                    .entries
+                    .push(e);
+            }
+        }
+    }
+    jobs
+}
+
+/// The keys of [`job_list`] in order (what a merge checks the shards' runs against).
+pub(crate) fn job_keys(selected: &[&TheoremEntry], cfg: &TierConfig) -> Vec<(String, String, u32)> {
+    job_list(selected, cfg).into_keys().collect()
+}
+
 /// Runs the selected entries of `table`.
 pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport> {
     let clock = Instant::now();
@@ -534,24 +564,10 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             ),
         ));
     }
-    // Jobs: (case, family label, seed index) -> entries of that case using the family.
-    let mut jobs: BTreeMap<(String, String, u32), Job> = BTreeMap::new();
-    for e in &selected {
-        for fam in families_for(e, &cfg) {
-            for i in 0..cfg.seeds {
-                jobs.entry((e.case.clone(), fam.label(), i))
-                    .or_insert_with(|| Job {
-                        case: &e.case,
-                        family: fam,
-                        seed_index: i,
-                        entries: Vec::new(),
-                    })
-                    .entries
-                    .push(e);
-            }
-        }
-    }
-    let jobs: Vec<Job> = shard::select(jobs.into_values().collect(), opts.shard);
+    let jobs: Vec<Job> = shard::select(
+        job_list(&selected, &cfg).into_values().collect(),
+        opts.shard,
+    );
     let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
     let work = || -> Vec<Result<Vec<(String, InstanceRun)>>> {
         jobs.par_iter()

@@ -56,6 +56,52 @@ fn merged_shards_equal_the_unsharded_run() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("not a shard output"), "{err}");
+
+    // edited shard files: the runs are checked against the shared job list
+    let merge_err = |s: Vec<VerifyReport>| merge(s, &opts(filter, None)).unwrap_err().to_string();
+    let with_runs = |s: &VerifyReport| {
+        s.entries
+            .iter()
+            .position(|e| !e.instances.is_empty())
+            .unwrap()
+    };
+    // a run deleted
+    let mut cut = shards.clone();
+    let i = with_runs(&cut[0]);
+    cut[0].entries[i].instances.pop();
+    assert!(merge_err(cut).contains("is in no shard output"));
+    // a run duplicated
+    let mut dup = shards.clone();
+    let i = with_runs(&dup[1]);
+    let r = dup[1].entries[i].instances[0].clone();
+    dup[1].entries[i].instances.push(r);
+    assert!(merge_err(dup).contains("given twice"));
+    // a run copied into another shard's file
+    let mut moved = shards.clone();
+    let i = with_runs(&moved[0]);
+    let r = moved[0].entries[i].instances[0].clone();
+    let id = moved[0].entries[i].id.clone();
+    let j = moved[2].entries.iter().position(|e| e.id == id).unwrap();
+    moved[2].entries[j].instances.push(r);
+    assert!(merge_err(moved).contains("belongs to another shard"));
+    // shards relabelled: 2/3 as 3/3 (3/3 then comes twice), and as 0/3 or 2/0
+    let mut relabelled = shards.clone();
+    relabelled[1].shard = Some(Shard { index: 3, count: 3 });
+    assert!(merge_err(relabelled).contains("given twice"));
+    for (index, count) in [(0, 3), (2, 0), (4, 3)] {
+        let mut bad = shards.clone();
+        bad[1].shard = Some(Shard { index, count });
+        assert!(merge_err(bad).contains("does not belong to a split"));
+    }
+    // a split into a huge number of shards is reported missing, not allocated
+    let mut huge = shards.clone();
+    for s in &mut huge {
+        s.shard = Some(Shard {
+            index: s.shard.unwrap().index,
+            count: usize::MAX,
+        });
+    }
+    assert!(merge_err(huge).contains(&format!("shard 4/{} is missing", usize::MAX)));
 }
 
 #[test]
@@ -164,6 +210,31 @@ fn merge_of_check_shards_can_fail_and_refuses_bad_sets() {
     let mut plain = shards.clone();
     plain[1] = ("full/CHECK.json".into(), whole);
     assert!(err(&plain).contains("full/CHECK.json") && err(&plain).contains("not a shard output"));
+    // labels and sizes from a file are checked, never used to allocate
+    let edit = |i: usize, f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v: serde_json::Value = serde_json::from_str(&shards[i].1).unwrap();
+        f(&mut v);
+        let mut s = shards.clone();
+        s[i].1 = v.to_string();
+        s
+    };
+    let e = err(&edit(1, &|v| v["shard"]["shard"]["index"] = 0.into()));
+    assert!(e.contains("does not belong to a split"), "{e}");
+    let e = err(&edit(0, &|v| {
+        v["shard"]["shard"]["count"] = u64::MAX.into();
+    }));
+    assert!(
+        e.contains("does not belong to a split") || e.contains("not a job of shard"),
+        "{e}"
+    );
+    let e = err(&edit(2, &|v| v["shard"]["jobs"] = u64::MAX.into()));
+    assert!(e.contains("other settings"), "{e}");
+    let e = err(&edit(2, &|v| v["cases"] = u64::MAX.into()));
+    assert!(e.contains("other settings"), "{e}");
+    let e = err(&edit(0, &|v| {
+        v["shard"]["results"][0]["job"] = 1_000_000_000u64.into()
+    }));
+    assert!(e.contains("not a job of shard"), "{e}");
     let mut broken = shards.clone();
     let half = broken[2].1.len() / 2;
     broken[2].1.truncate(half);

@@ -45,6 +45,8 @@ use serde::{Deserialize, Serialize};
 
 /// Default horizon of the runs of `saddlefw check`.
 pub const DEFAULT_HORIZON: usize = 100;
+/// The largest `--cases` of one check (about a day of work on one core).
+pub const MAX_CASES: usize = 1_000_000;
 /// Random points per case.
 pub const POINTS_PER_CASE: usize = 4;
 
@@ -844,7 +846,7 @@ pub fn run_check_with(
 /// position in this list is its index; `check --shard I/N` takes the positions `p` with
 /// `p mod N = I - 1` ([`crate::verify::shard::Shard::takes`]).
 fn job_count(cases: usize, witnesses: usize) -> usize {
-    cases + witnesses
+    cases.saturating_add(witnesses)
 }
 
 /// The solvers run on every witness instance: Algorithms 1-3 with their theorem schedules, and
@@ -876,8 +878,11 @@ pub fn run_check_shard(
     threads: usize,
     shard: Option<Shard>,
 ) -> Result<CheckReport> {
-    if cases == 0 {
-        return Err(Error::invalid("--cases", "must be at least 1"));
+    if cases == 0 || cases > MAX_CASES {
+        return Err(Error::invalid(
+            "--cases",
+            format!("{cases}: must be in 1..={MAX_CASES} (spread more over runs with other --seed values)"),
+        ));
     }
     let reg = registry();
     let witnesses = super::witness::witness_cases()?;
@@ -1055,14 +1060,11 @@ pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
     let (_, first, first_part) = parsed
         .first()
         .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?;
-    let (cases, seed, count, total) = (
-        first.cases,
-        first.seed,
-        first_part.shard.count,
-        first_part.jobs,
-    );
-    let mut seen = vec![false; count];
-    let mut results: Vec<Option<CaseResult>> = (0..total).map(|_| None).collect();
+    let (cases, seed, count) = (first.cases, first.seed, first_part.shard.count);
+    // the job list of this check: its length follows from --cases (never trusted from a file)
+    let total = job_count(cases, super::witness::witness_cases()?.len());
+    let mut seen = std::collections::BTreeSet::new();
+    let mut results: std::collections::BTreeMap<usize, CaseResult> = Default::default();
     for &(name, ref f, ref part) in &parsed {
         let s = part.shard;
         if s.count != count || s.index == 0 || s.index > count {
@@ -1080,7 +1082,7 @@ pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
                 format!("shard {s} was run with other settings ({} cases, seed {}) than the first ({cases} cases, seed {seed})", f.cases, f.seed),
             ));
         }
-        if std::mem::replace(&mut seen[s.index - 1], true) {
+        if !seen.insert(s.index) {
             return Err(Error::input(
                 name,
                 "shard",
@@ -1089,34 +1091,31 @@ pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
         }
         for jt in &part.results {
             let job = jt.job;
-            if job >= total || !s.takes(job) || results[job].is_some() {
+            if job >= total || !s.takes(job) || results.contains_key(&job) {
                 return Err(Error::input(
                     name,
                     format!("job {job}"),
                     format!("not a job of shard {s}"),
                 ));
             }
-            results[job] = Some(jt.clone().into_result(&reg, name)?);
+            results.insert(job, jt.clone().into_result(&reg, name)?);
         }
     }
-    if let Some(missing) = seen.iter().position(|s| !s) {
+    if seen.len() != count {
+        let missing = (1..=count).find(|i| !seen.contains(i)).unwrap_or(count);
         return Err(Error::invalid(
             "merge",
-            format!("shard {}/{count} is missing", missing + 1),
+            format!("shard {missing}/{count} is missing"),
         ));
     }
-    let done: Vec<(usize, CaseResult)> = results
-        .into_iter()
-        .enumerate()
-        .map(|(p, r)| {
-            r.map(|r| (p, r)).ok_or_else(|| {
-                Error::invalid(
-                    "merge",
-                    format!("job {p} is in no shard output (a truncated file?)"),
-                )
-            })
-        })
-        .collect::<Result<_>>()?;
+    if results.len() != total {
+        let p = (0..total).find(|p| !results.contains_key(p)).unwrap_or(0);
+        return Err(Error::invalid(
+            "merge",
+            format!("job {p} is in no shard output (a truncated file?)"),
+        ));
+    }
+    let done: Vec<(usize, CaseResult)> = results.into_iter().collect();
     Ok(assemble(cases, seed, &reg, &done))
 }
 

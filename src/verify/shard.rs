@@ -103,7 +103,7 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
             )
         })?
         .count;
-    let mut seen = vec![false; count];
+    let mut seen = std::collections::BTreeSet::new();
     for r in &shards {
         let s = r.shard.ok_or_else(|| {
             Error::invalid(
@@ -111,16 +111,15 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
                 "an input is not a shard output (no \"shard\" field)",
             )
         })?;
-        if s.count != count {
+        if s.count != count || s.index == 0 || s.index > s.count {
             return Err(Error::invalid(
                 "merge",
                 format!("shard {s} does not belong to a split into {count}"),
             ));
         }
-        if seen[s.index - 1] {
+        if !seen.insert(s.index) {
             return Err(Error::invalid("merge", format!("shard {s} given twice")));
         }
-        seen[s.index - 1] = true;
         let same = r.tier == first.tier
             && r.t_max == first.t_max
             && r.dim_x == first.dim_x
@@ -135,10 +134,12 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
             ));
         }
     }
-    if let Some(missing) = seen.iter().position(|s| !s) {
+    if seen.len() != count {
+        // the first index not given (at most shards.len() + 1 candidates)
+        let missing = (1..=count).find(|i| !seen.contains(i)).unwrap_or(count);
         return Err(Error::invalid(
             "merge",
-            format!("shard {}/{count} is missing", missing + 1),
+            format!("shard {missing}/{count} is missing"),
         ));
     }
     let table = crate::theorems::builtin();
@@ -166,6 +167,7 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
         .iter()
         .filter(|e| opts.filter.as_deref().map_or(true, |f| e.id.contains(f)))
         .collect();
+    check_runs(&shards, &selected, first)?;
     let mut entries = Vec::new();
     for e in &selected {
         let mut r = runs.remove(&e.id).unwrap_or_default();
@@ -188,4 +190,83 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
     );
     merged.shard = None;
     Ok(merged)
+}
+
+/// Every run of every shard belongs to a job of the shared job list that the shard owns, no
+/// (entry, family, seed) comes twice, and none is missing: a shard file that was edited,
+/// truncated or mislabelled is refused instead of merged into a report with other data.
+fn check_runs(
+    shards: &[VerifyReport],
+    selected: &[&crate::theorems::TheoremEntry],
+    first: &VerifyReport,
+) -> Result<()> {
+    let cfg = super::TierConfig {
+        seeds: first.seeds.len() as u32,
+        t_max: first.t_max,
+        dim_x: first.dim_x,
+        dim_y: first.dim_y,
+    };
+    let position: BTreeMap<(String, String, u32), usize> = super::job_keys(selected, &cfg)
+        .into_iter()
+        .enumerate()
+        .map(|(p, k)| (k, p))
+        .collect();
+    let bad = |s: Shard, what: String| Error::invalid("merge", format!("shard {s}: {what}"));
+    let mut seen = std::collections::BTreeSet::new();
+    for r in shards {
+        let s = r.shard.expect("checked above");
+        for e in &r.entries {
+            let entry = selected
+                .iter()
+                .find(|t| t.id == e.id)
+                .ok_or_else(|| bad(s, format!("entry {} is not in this run's selection", e.id)))?;
+            for run in &e.instances {
+                let key = (entry.case.clone(), run.family.clone(), run.seed_index);
+                let p = *position.get(&key).ok_or_else(|| {
+                    bad(
+                        s,
+                        format!(
+                            "{}: family {} seed {} is not a job of this run",
+                            e.id, run.family, run.seed_index
+                        ),
+                    )
+                })?;
+                if !s.takes(p) {
+                    return Err(bad(
+                        s,
+                        format!(
+                            "{}: family {} seed {} is job {p}, which belongs to another shard",
+                            e.id, run.family, run.seed_index
+                        ),
+                    ));
+                }
+                if !seen.insert((e.id.clone(), run.family.clone(), run.seed_index)) {
+                    return Err(bad(
+                        s,
+                        format!(
+                            "{}: family {} seed {} given twice",
+                            e.id, run.family, run.seed_index
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    for e in selected {
+        for fam in super::families_for(e, &cfg) {
+            for i in 0..cfg.seeds {
+                if !seen.contains(&(e.id.clone(), fam.label(), i)) {
+                    return Err(Error::invalid(
+                        "merge",
+                        format!(
+                            "{}: the run of family {} seed {i} is in no shard output (a truncated or edited file?)",
+                            e.id,
+                            fam.label()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
