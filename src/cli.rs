@@ -79,7 +79,7 @@ pub enum Command {
     /// problem file (JSON format saddlefw-quadratic-v1, see the README). Measures (G_X^LMO,
     /// G_X^PO, G_Y, G_Y^LMO, H_t, G^Opt) are evaluated at log2-spaced iterates by default. A
     /// run whose iterates or gradients become non-finite stops, records the iteration and the
-    /// cause, keeps what was measured before, and still exits 0.
+    /// cause, keeps what was measured before in RUN.json, and exits 2 with one error line.
     #[command(after_help = "\
 Examples:
   saddlefw run --problem quadratic/nc-c:dx=20,dy=10 --algo lmo-lmo --iters 1000 --out RUN.json

@@ -164,6 +164,18 @@ fn bad_problem_files_name_the_file_the_location_and_the_reason() {
         VALID.replace("l1_ball", "l3_ball").as_bytes(),
     );
     usage_error(&run(&kind, out, &[]), &["kind.json", "x_set", "l3_ball"]);
+    // finite entries whose products overflow: infinite constants are refused up front
+    let huge = file(
+        d,
+        "huge.json",
+        VALID
+            .replace(
+                "\"B\": [[1, 0], [0, 1]]",
+                "\"B\": [[1e300, 1e300], [1e300, 1e300]]",
+            )
+            .as_bytes(),
+    );
+    usage_error(&run(&huge, out, &[]), &["huge.json", "B", "L_yx = inf"]);
     let binary = file(d, "binary.json", b"\xff\xfe{\x00");
     usage_error(&run(&binary, out, &[]), &["binary.json", "UTF-8"]);
     let empty = file(d, "empty.json", b"");
@@ -217,6 +229,11 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
             "--tau-schedule",
             "const(NaN)",
             vec!["--tau-schedule", "not finite"],
+        ),
+        (
+            "--tau-schedule",
+            "po-lmo(f=0.2,A=1,a=0.5,b=0.1,C=1,lxx=1e308,lyx=1e308,mu=0)",
+            vec!["--tau-schedule", "tau_0", "not a positive number"],
         ),
         ("--checkpoints", "some", vec!["--checkpoints", "some"]),
         ("--iters", "0", vec!["--iters"]),
@@ -476,6 +493,13 @@ fn every_help_has_examples_and_exit_codes() {
     assert!(saddlefw(&["run", "--help"])
         .stdout
         .contains("2 usage or input error, or the run diverged"));
+    // the description agrees with the exit-code line
+    let run_help = saddlefw(&["run", "--help"]).stdout;
+    assert!(
+        run_help.contains("exits 2 with one error line"),
+        "{run_help}"
+    );
+    assert!(!run_help.contains("exits 0"), "{run_help}");
     let subcommands: Vec<String> = top
         .stdout
         .lines()
@@ -590,6 +614,18 @@ fn bad_experiment_inputs_name_the_file() {
             out,
         ]),
         &["zero.txt", "line 1", "index 0"],
+    );
+    // dimensions too large to allocate are refused before anything is allocated
+    usage_error(
+        &saddlefw(&[
+            "experiment",
+            "dl",
+            "--dl-dims",
+            "m=99999999,q=99999999",
+            "--out",
+            out,
+        ]),
+        &["DL dimensions", "entries"],
     );
     // a non-finite value, and a data file that does not exist
     let nan = file(d, "nan.txt", b"1 1:0.5\n2 1:nan\n");

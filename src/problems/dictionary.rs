@@ -88,6 +88,9 @@ use std::sync::Mutex;
 /// Relative inflation of certified constants (covers the rounding of their evaluation).
 const CERT_MARGIN: f64 = 1e-10;
 
+/// The largest matrix of a DL instance, in entries (50 million f64: 400 MB).
+pub const MAX_MATRIX_ENTRIES: usize = 50_000_000;
+
 /// Dimensions and parameters of the DL instance; the defaults are the paper's
 /// (`subsec:DL-imple`, L3255): n = 500, m = 100, p = 50, l = 5, q = 60, n' = 103,
 /// delta = 1e-4, r = 5, B = 1.
@@ -149,6 +152,22 @@ impl DlConfig {
                 return Err(Error::invalid(
                     format!("DL dimension {name}"),
                     "must be at least 1",
+                ));
+            }
+        }
+        // every matrix of the problem must fit in memory: A (m x n), A' (m x n'), D' (m x q),
+        // C' (q x n'), C (p x n)
+        for (name, r, c) in [
+            ("A (m x n)", self.m, self.n),
+            ("A' (m x n')", self.m, self.n_new),
+            ("D' (m x q)", self.m, self.q),
+            ("C' (q x n')", self.q, self.n_new),
+            ("C (p x n)", self.p, self.n),
+        ] {
+            if r.checked_mul(c).map_or(true, |e| e > MAX_MATRIX_ENTRIES) {
+                return Err(Error::invalid(
+                    "DL dimensions",
+                    format!("{name} = {r} x {c} has more than {MAX_MATRIX_ENTRIES} entries"),
                 ));
             }
         }

@@ -438,6 +438,25 @@ impl QuadraticFile {
                     other => other,
                 }
             })?;
+        // finite entries whose products overflow f64 would give infinite constants and
+        // meaningless measures (an overflowing LMO returns 0): refuse them here
+        let k = q.constants();
+        for (field, name, v) in [
+            ("A", "L_xx", k.lxx),
+            ("B", "L_yx", k.lyx),
+            ("C", "L_yy", k.lyy),
+            ("C", "mu", k.mu),
+            ("x_set", "the diameter of X", k.dx),
+            ("y_set", "the diameter of Y", k.dy),
+            ("y_set", "alpha", k.alpha.unwrap_or(0.0)),
+        ] {
+            if !v.is_finite() {
+                return Err(field_err(
+                    field,
+                    format!("{name} = {v} is not finite: the entries are too large for f64 arithmetic (rescale the problem)"),
+                ));
+            }
+        }
         Ok(Instance {
             problem: Box::new(q),
             x0: self.x0,

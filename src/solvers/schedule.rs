@@ -123,6 +123,14 @@ impl PoLmoTau {
                 "C = 0 (beta_t = 0) needs mu > 0: the term 13 Lyx^2 (t+1)^b/(2C) is then replaced by 13 Lyx^2/(2 mu) (claims.md 2.3)",
             ));
         }
+        // the first step is also sigma of G_X^PO: it must be a positive number
+        let tau0 = self.at(0);
+        if !(tau0.is_finite() && tau0 > 0.0) {
+            return Err(Error::invalid(
+                what,
+                format!("the first step tau_0 = {tau0:e} is not a positive number (the constants or A are too large for f64)"),
+            ));
+        }
         Ok(())
     }
 
