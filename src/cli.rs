@@ -241,9 +241,10 @@ pub struct VerifyArgs {
     /// Print only the summary line (set from the global --quiet).
     #[arg(skip)]
     pub quiet: bool,
-    /// Directory of the stored hardest instances (`saddlefw tighten`); their gates run too.
-    #[arg(long, value_name = "DIR", default_value = "fixtures/hard")]
-    pub hard: PathBuf,
+    /// Directory of stored hardest instances (`saddlefw tighten`) to gate on instead of the
+    /// ones built into the binary (fixtures/hard when it was built). It must exist.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_hard")]
+    pub hard: Option<PathBuf>,
     /// Skip the hardest instances (random instances only).
     #[arg(long)]
     pub no_hard: bool,
@@ -799,7 +800,10 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         control,
         config: None,
         shard: args.shard.as_deref().map(str::parse).transpose()?,
-        hard: (!args.no_hard).then(|| args.hard.clone()),
+        hard: (!args.no_hard).then(|| match &args.hard {
+            Some(dir) => crate::tightness::HardSource::Dir(dir.clone()),
+            None => crate::tightness::HardSource::Builtin,
+        }),
     };
     let table = crate::theorems::builtin();
     let report = verify::run(&table, &opts)?;

@@ -256,9 +256,9 @@ pub struct VerifyOptions {
     pub config: Option<TierConfig>,
     /// Run only this part of the job list ([`shard`]).
     pub shard: Option<shard::Shard>,
-    /// Directory of the stored hardest instances whose gates run too ([`crate::tightness`]);
+    /// Where the stored hardest instances whose gates run too come from ([`crate::tightness`]);
     /// `None`: random instances only (the default of the test tier).
-    pub hard: Option<std::path::PathBuf>,
+    pub hard: Option<crate::tightness::HardSource>,
 }
 
 impl VerifyOptions {
@@ -273,7 +273,7 @@ impl VerifyOptions {
             control: None,
             config: None,
             shard: None,
-            hard: (tier != Tier::Test).then(crate::tightness::default_dir),
+            hard: (tier != Tier::Test).then_some(crate::tightness::HardSource::Builtin),
         }
     }
     /// Only the entries whose id contains `filter`.
@@ -607,8 +607,8 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
     }
     if opts.shard.is_none() {
         // hard instances run once: in an unsharded run, or in the merge of shards
-        if let Some(dir) = &opts.hard {
-            crate::tightness::attach(&selected, &mut entries, dir, opts)?;
+        if let Some(source) = &opts.hard {
+            crate::tightness::attach(&selected, &mut entries, source, opts)?;
         }
     }
     let mut report = assemble(

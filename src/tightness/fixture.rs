@@ -197,23 +197,35 @@ impl HardFixture {
 }
 
 /// Loads every `*.json` fixture of a directory, keyed by entry id (a missing directory gives
-/// an empty map; a malformed file is an error naming it).
+/// an empty map, for `tighten`'s first search; a malformed file is an error naming it).
 pub fn load_dir(dir: &Path) -> Result<BTreeMap<String, HardFixture>> {
-    let mut out = BTreeMap::new();
     let Ok(rd) = std::fs::read_dir(dir) else {
-        return Ok(out);
+        return Ok(BTreeMap::new());
     };
     let mut paths: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     paths.sort();
+    let mut files = Vec::new();
     for p in paths {
-        let f = HardFixture::load(&p)?;
+        let text =
+            std::fs::read_to_string(&p).map_err(|e| Error::io(p.display().to_string(), e))?;
+        files.push((p.display().to_string(), text));
+    }
+    collect(files)
+}
+
+/// Parses `(path, text)` fixtures into a map keyed by entry id; each file must be named after
+/// its entry ([`fixture_file`]).
+fn collect(files: Vec<(String, String)>) -> Result<BTreeMap<String, HardFixture>> {
+    let mut out = BTreeMap::new();
+    for (path, text) in files {
+        let f = HardFixture::parse(&path, &text)?;
         let want = fixture_file(&f.entry);
-        if p.file_name().and_then(|n| n.to_str()) != Some(want.as_str()) {
+        if Path::new(&path).file_name().and_then(|n| n.to_str()) != Some(want.as_str()) {
             return Err(Error::input(
-                p.display().to_string(),
+                path,
                 "entry",
                 format!("the fixture of {} must be named {want}", f.entry),
             ));
@@ -221,4 +233,49 @@ pub fn load_dir(dir: &Path) -> Result<BTreeMap<String, HardFixture>> {
         out.insert(f.entry.clone(), f);
     }
     Ok(out)
+}
+
+/// The fixtures of `fixtures/hard/` as they were when the binary was built (embedded by
+/// build.rs), so the hard gates run from any working directory.
+pub fn builtin() -> BTreeMap<String, HardFixture> {
+    const FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/hard_fixtures.rs"));
+    collect(
+        FILES
+            .iter()
+            .map(|(name, text)| (format!("fixtures/hard/{name}"), text.to_string()))
+            .collect(),
+    )
+    .expect("the built-in hard fixtures are valid (tested)")
+}
+
+/// Where `verify` takes the stored hardest instances from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HardSource {
+    /// The fixtures built into the binary ([`builtin`]): the default.
+    Builtin,
+    /// A directory of fixtures (`verify --hard DIR`); it must exist.
+    Dir(PathBuf),
+}
+
+impl HardSource {
+    /// The fixtures, keyed by entry id.
+    pub fn load(&self) -> Result<BTreeMap<String, HardFixture>> {
+        match self {
+            HardSource::Builtin => Ok(builtin()),
+            HardSource::Dir(d) if !d.is_dir() => Err(Error::input(
+                d.display().to_string(),
+                "--hard",
+                "is not a directory (the stored hardest instances, fixtures/hard)",
+            )),
+            HardSource::Dir(d) => load_dir(d),
+        }
+    }
+
+    /// How reports name the fixture file `file`.
+    pub fn path_of(&self, file: &str) -> String {
+        match self {
+            HardSource::Builtin => format!("fixtures/hard/{file}"),
+            HardSource::Dir(d) => d.join(file).display().to_string(),
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The `verify` hook: the gates on the stored hardest instances and the tightness record of
 //! every entry (issue 10).
 
-use super::{evaluate, fixture_file, load_dir, note, HardFixture};
+use super::{evaluate, fixture_file, note, HardFixture, HardSource};
 use crate::fit::Verdict;
 use crate::theorems::TheoremEntry;
 use crate::verify::{EntryResult, GateStatus, Gates, InstanceRun, VerifyOptions, VerifyReport};
@@ -9,7 +9,6 @@ use crate::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// Hard-instance gates that are reported in the entry's notes but do not fail it (yet):
 /// `hard-mhat` rests on one short run per entry; it becomes gating once the search stores
@@ -82,10 +81,10 @@ pub struct TightnessRecord {
 pub fn attach(
     selected: &[&TheoremEntry],
     entries: &mut [EntryResult],
-    dir: &Path,
+    source: &HardSource,
     opts: &VerifyOptions,
 ) -> Result<()> {
-    let fixtures = load_dir(dir)?;
+    let fixtures = source.load()?;
     let jobs: Vec<(&TheoremEntry, &HardFixture)> = selected
         .iter()
         .filter_map(|e| fixtures.get(&e.id).map(|f| (*e, f)))
@@ -121,7 +120,7 @@ pub fn attach(
         let hard = match (fixture, runs.remove(&e.id)) {
             (Some(f), Some((run, time_s))) => {
                 let judged = crate::verify::judge_entry(e, vec![run.clone()], &hard_opts)?;
-                Some(hard_result(dir, f, &run, &judged, time_s))
+                Some(hard_result(source, f, &run, &judged, time_s))
             }
             _ => None,
         };
@@ -164,7 +163,7 @@ pub fn attach(
 }
 
 fn hard_result(
-    dir: &Path,
+    source: &HardSource,
     f: &HardFixture,
     run: &InstanceRun,
     j: &EntryResult,
@@ -188,7 +187,7 @@ fn hard_result(
     }
     let disputed = f.violated && j.rate_verdict == Verdict::Fail;
     HardResult {
-        fixture: dir.join(fixture_file(&f.entry)).display().to_string(),
+        fixture: source.path_of(&fixture_file(&f.entry)),
         family: f.family.clone(),
         params: f.params.clone(),
         seed: f.spec.seed,

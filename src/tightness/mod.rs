@@ -33,7 +33,8 @@ pub mod search;
 pub use cli::{cmd_tighten, TightenArgs};
 pub use families::{Family, HardSpec};
 pub use fixture::{
-    default_dir, fixture_file, load_dir, BelowRate, HardFixture, SearchRecord, FIXTURE_FORMAT,
+    builtin, default_dir, fixture_file, load_dir, BelowRate, HardFixture, HardSource, SearchRecord,
+    FIXTURE_FORMAT,
 };
 pub use gate::{attach, report_tightness, table, HardResult, TightnessRecord, HARD_REPORT_ONLY};
 

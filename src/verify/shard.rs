@@ -175,8 +175,8 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
         entries.push(judge_entry(e, r, &opts)?);
     }
     // the stored hardest instances run once, here (shards skip them)
-    if let Some(dir) = &opts.hard {
-        crate::tightness::attach(&selected, &mut entries, dir, &opts)?;
+    if let Some(source) = &opts.hard {
+        crate::tightness::attach(&selected, &mut entries, source, &opts)?;
     }
     let mut merged = super::assemble(
         first.tier,
