@@ -224,14 +224,13 @@ pub struct VerifyArgs {
     /// Worker threads (default: one per core). Results do not depend on it.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub jobs: Option<i64>,
-    /// Stored exponents for the regression gate (missing file: the compiled-in copy).
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "fixtures/rate_baselines.json"
-    )]
-    pub baselines: PathBuf,
-    /// Write the observed exponents into the baselines file (quick tier only).
+    /// Stored exponents for the regression gate, instead of the copy built into the binary
+    /// (fixtures/rate_baselines.json when it was built). It must exist, except with
+    /// --write-baselines.
+    #[arg(long, value_name = "FILE")]
+    pub baselines: Option<PathBuf>,
+    /// Write the observed exponents into the baselines file (--baselines, default
+    /// fixtures/rate_baselines.json; quick tier only).
     #[arg(long)]
     pub write_baselines: bool,
     /// Run a deliberately broken variant instead of the real solvers (a negative control:
@@ -267,13 +266,9 @@ pub struct MergeArgs {
     /// or CHECK.json and CHECK.html (default reports/check).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Stored exponents for the regression gate.
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "fixtures/rate_baselines.json"
-    )]
-    pub baselines: PathBuf,
+    /// Stored exponents for the regression gate, instead of the copy built into the binary.
+    #[arg(long, value_name = "FILE")]
+    pub baselines: Option<PathBuf>,
 }
 
 /// `saddlefw check` flags.
@@ -786,10 +781,15 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
             "baselines are the quick tier's exponents of the real solvers: use --tier quick without --control",
         ));
     }
-    let baselines = if args.baselines.is_file() {
-        crate::fit::load_baselines(&args.baselines)?
-    } else {
-        crate::fit::builtin_baselines()
+    let baselines_path = args
+        .baselines
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("fixtures/rate_baselines.json"));
+    let baselines = match &args.baselines {
+        // a file that does not exist yet is where --write-baselines starts a new set
+        Some(p) if args.write_baselines && !p.exists() => crate::fit::builtin_baselines(),
+        Some(p) => crate::fit::load_baselines(p)?,
+        None => crate::fit::builtin_baselines(),
     };
     let opts = VerifyOptions {
         tier,
@@ -811,7 +811,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     if args.write_baselines {
         let mut b = baselines;
         b.extend(report.baselines());
-        crate::fit::write_baselines(&args.baselines, &b)?;
+        crate::fit::write_baselines(&baselines_path, &b)?;
     }
     let table = report.table();
     if args.quiet {
@@ -828,7 +828,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         out!("{}", crate::tightness::table(&report));
         outln!("wrote {} and {}", json_path.display(), html_path.display());
         if args.write_baselines {
-            outln!("wrote {}", args.baselines.display());
+            outln!("wrote {}", baselines_path.display());
         }
     }
     Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
@@ -986,8 +986,8 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
         .map(|r| r.tier)
         .unwrap_or(crate::verify::Tier::Quick);
     let mut opts = VerifyOptions::new(tier);
-    if args.baselines.is_file() {
-        opts.baselines = crate::fit::load_baselines(&args.baselines)?;
+    if let Some(p) = &args.baselines {
+        opts.baselines = crate::fit::load_baselines(p)?;
     }
     let merged = shard::merge(shards, &opts)?;
     let out = args.out.unwrap_or_else(|| PathBuf::from("reports/verify"));

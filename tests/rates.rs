@@ -432,6 +432,31 @@ fn cli_write_baselines_updates_only_the_selected_entries() {
     assert_eq!(b.len(), 2);
     assert_eq!(b["lmo-lmo/nc-c/primal"], 0.5);
     assert!((b["lmo-po/c-sc/dual"] - 1.0).abs() < 0.1);
+    // a --baselines file that does not exist is an input error (not a silent fallback to the
+    // built-in copy), except where --write-baselines creates it
+    let missing = dir.path().join("missing.json");
+    let v = dir.path().join("v2");
+    let args = |write: bool| {
+        let mut a = vec![
+            "verify",
+            "--cases",
+            "lmo-po/c-sc/dual",
+            "--quiet",
+            "--baselines",
+            missing.to_str().unwrap(),
+            "--out",
+            v.to_str().unwrap(),
+        ];
+        if write {
+            a.push("--write-baselines");
+        }
+        saddlefw(&a)
+    };
+    let o = args(false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing.json"));
+    assert_eq!(args(true).status.code(), Some(0));
+    assert!(missing.is_file());
 }
 
 mod props {
