@@ -605,7 +605,21 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
     let mut config = plan.config.clone();
     config.sigma = plan.sigma.unwrap_or(built.default_sigma);
     let mut solver = built.solver;
-    let mut trace = harness::run(&inst, solver.as_mut(), &config);
+    // a progress line on a terminal (iterations, elapsed time, the last G_X^LMO measured)
+    let display =
+        crate::progress::Lines::new(!plan.quiet, config.time_limit.unwrap_or(f64::INFINITY));
+    let line = display.line(info.name);
+    let mut trace = harness::run_monitored(
+        inst.problem.as_ref(),
+        &inst.x0,
+        &inst.y0,
+        solver.as_mut(),
+        &config,
+        &mut |v| line.step(v.t),
+        &mut |c| line.gap(c.gx_lmo),
+    );
+    line.clear();
+    trace.seed = inst.seed;
     trace.problem = label;
     trace.theorem_case = built.theorem_case;
     trace.schedule_notes = built.notes;

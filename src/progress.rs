@@ -1,8 +1,9 @@
 //! Terminal progress of the long commands, drawn on stderr with `indicatif`:
 //! * [`Jobs`] (`check`, `verify`, `tighten`): jobs done out of the total, the case being
 //!   worked on, elapsed and remaining time;
-//! * [`Lines`] (`experiment`, where every job is one time-limited run): one line per run with
-//!   its iterations, elapsed time against the limit and the last measured value.
+//! * [`Lines`] (`experiment`, where every job is one time-limited run, and `run`): one line
+//!   per run with its iterations, elapsed time (against the limit, if any) and the last
+//!   measured value.
 //!
 //! Progress is drawn only when the binary asked for it ([`enable`], from the global `--quiet`
 //! flag) AND stderr is a terminal: library callers, tests, pipes and CI logs see nothing, and
@@ -124,8 +125,8 @@ pub struct Lines {
 }
 
 impl Lines {
-    /// A display of runs limited to `time_limit_s` seconds of solver time; `enabled = false`
-    /// (or [`wanted`] false) draws nothing.
+    /// A display of runs limited to `time_limit_s` seconds of solver time (infinite: no
+    /// limit); `enabled = false` (or [`wanted`] false) draws nothing.
     pub fn new(enabled: bool, time_limit_s: f64) -> Self {
         let enabled = enabled && wanted();
         let multi = MultiProgress::with_draw_target(if enabled {
@@ -184,11 +185,15 @@ pub struct Line {
 impl Line {
     fn draw(&self) {
         let v = self.value.get();
+        let limit = if self.time_limit_s.is_finite() {
+            format!(" (limit {} s of solver time)", self.time_limit_s)
+        } else {
+            String::new()
+        };
         self.bar.set_message(format!(
-            "{:>10} it  {:>7.1} s elapsed (limit {} s of solver time)  gap {}",
+            "{:>10} it  {:>7.1} s elapsed{limit}  gap {}",
             self.iterations.get(),
             self.start.elapsed().as_secs_f64(),
-            self.time_limit_s,
             if v.is_finite() {
                 format!("{v:.3e}")
             } else {
@@ -223,5 +228,10 @@ impl Line {
     /// Ends the line with a summary.
     pub fn finish(&self, summary: &str) {
         self.bar.finish_with_message(summary.to_string());
+    }
+
+    /// Removes the line (the caller prints its own summary).
+    pub fn clear(&self) {
+        self.bar.finish_and_clear();
     }
 }

@@ -757,3 +757,49 @@ fn a_closed_stdout_is_not_a_panic() {
             .unwrap();
     assert!(v.is_object());
 }
+
+/// Progress is drawn on a terminal and nowhere else: a `run` under a pseudo-terminal
+/// (`script`, util-linux) shows its progress line on stderr; piped, or with `--quiet`, stderr
+/// stays empty.
+#[test]
+fn progress_only_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("RUN.json");
+    let args = [
+        "run",
+        "--problem",
+        "quadratic/nc-c:dx=200,dy=50",
+        "--algo",
+        "lmo-lmo",
+        "--iters",
+        "100000000",
+        "--time-limit",
+        "0.6",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    // piped: nothing on stderr, with or without --quiet
+    let piped = saddlefw(&args);
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert!(piped.stderr.is_empty(), "{}", piped.stderr);
+    // a terminal: the progress line (iterations and elapsed time)
+    let has_script = Command::new("script").arg("--version").output().is_ok();
+    if !has_script {
+        eprintln!("progress_only_on_a_terminal: no `script` here, terminal half skipped");
+        return;
+    }
+    let cmd = format!("{} {}", env!("CARGO_BIN_EXE_saddlefw"), args.join(" "));
+    let o = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .unwrap();
+    let tty = String::from_utf8_lossy(&o.stdout);
+    assert!(tty.contains(" it ") && tty.contains("s elapsed"), "{tty}");
+    let quiet = format!("{} -q {}", env!("CARGO_BIN_EXE_saddlefw"), args.join(" "));
+    let o = Command::new("script")
+        .args(["-qec", &quiet, "/dev/null"])
+        .output()
+        .unwrap();
+    let tty = String::from_utf8_lossy(&o.stdout);
+    assert!(!tty.contains("s elapsed"), "{tty}");
+}
