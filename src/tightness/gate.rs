@@ -89,11 +89,14 @@ pub fn attach(
         .iter()
         .filter_map(|e| fixtures.get(&e.id).map(|f| (*e, f)))
         .collect();
+    let progress = crate::progress::Jobs::new("hard instances", jobs.len() as u64);
     let work = || -> Vec<Result<(String, InstanceRun, f64)>> {
         jobs.par_iter()
             .map(|(e, f)| {
+                progress.start(&e.id);
                 let clock = std::time::Instant::now();
                 let run = evaluate(e, &f.spec, f.horizon, opts.control)?;
+                progress.done();
                 Ok((e.id.clone(), run, clock.elapsed().as_secs_f64()))
             })
             .collect()
@@ -106,6 +109,7 @@ pub fn attach(
             .install(work),
         None => work(),
     };
+    progress.finish();
     let mut runs: BTreeMap<String, (InstanceRun, f64)> = BTreeMap::new();
     for o in outputs {
         let (id, run, t) = o?;
