@@ -767,6 +767,21 @@ pub fn cmd_list() -> Result<i32> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    outln!("\nhard instance families (`saddlefw tighten` searches them):");
+    for (name, what) in crate::tightness::families::FAMILIES {
+        outln!("  {name:<17} {what}");
+    }
+    outln!(
+        "\nstored hardest instances (fixtures/hard, built in; `saddlefw verify` gates on them):"
+    );
+    for (id, f) in crate::tightness::builtin() {
+        outln!(
+            "  {id:<24} {:<17} p_hat {:.3}  {}",
+            f.family,
+            f.p_hat,
+            f.params
+        );
+    }
     Ok(EXIT_OK)
 }
 

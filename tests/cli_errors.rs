@@ -551,6 +551,16 @@ fn list_prints_every_registry() {
     for k in saddlefw::sets::SetSpec::KINDS {
         assert!(s.contains(k.kind) && s.contains(k.example), "{}", k.kind);
     }
+    for (name, _) in saddlefw::tightness::families::FAMILIES {
+        assert!(s.contains(name), "{name}");
+    }
+    let stored = s
+        .split("stored hardest instances")
+        .nth(1)
+        .expect("the section");
+    for (id, f) in saddlefw::tightness::builtin() {
+        assert!(stored.contains(&id) && stored.contains(&f.params), "{id}");
+    }
 }
 
 /// The set-kind registry is the enum's: serde's list of variants equals `SetSpec::KINDS`,

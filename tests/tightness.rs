@@ -555,6 +555,20 @@ fn teeth_algorithm_3_po_lmo() {
     teeth("po-lmo");
 }
 
+/// Every stored instance is of a family `list` names.
+#[test]
+fn stored_families_are_listed() {
+    use saddlefw::tightness::families::FAMILIES;
+    for (id, f) in fixtures() {
+        let name = f.spec.family_name();
+        assert!(
+            FAMILIES.iter().any(|(n, _)| *n == name
+                || (n.starts_with("generator:") && name.starts_with("generator:"))),
+            "{id}: {name}"
+        );
+    }
+}
+
 /// The fixtures built into the binary are those of fixtures/hard (build.rs embeds them).
 #[test]
 fn built_in_fixtures_are_the_stored_ones() {

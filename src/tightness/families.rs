@@ -184,8 +184,24 @@ pub struct HardSpec {
     pub params: Family,
 }
 
+/// The hard families by name (what [`HardSpec::family_name`] returns) with what they build.
+pub const FAMILIES: &[(&str, &str)] = &[
+    (
+        "face-quadratic",
+        "known stationary point on a face of a polytope X (simplex, l1, box) or of Y, quadratic x-landscape (PSD, or with a negated part: nonconvex); ill-conditioned coupling, far starts",
+    ),
+    (
+        "face-cosine",
+        "the face construction with the flat nonconvex landscape sum_j (1 - cos(omega x_j)) (nonconvex settings)",
+    ),
+    (
+        "generator:FAMILY",
+        "a core generator spec (quadratic, saddle, cosine): the random instances compete in the search too",
+    ),
+];
+
 impl HardSpec {
-    /// `face-quadratic`, `face-cosine` or `generator:FAMILY`.
+    /// `face-quadratic`, `face-cosine` or `generator:FAMILY` (see [`FAMILIES`]).
     pub fn family_name(&self) -> String {
         match &self.params {
             Family::Face(f) => match f.landscape {
