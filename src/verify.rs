@@ -1019,6 +1019,16 @@ pub(crate) fn judge_entry(
             ));
         }
     }
+    // where the log factor's allowance reaches p, no exponent can fail the rate gate at this
+    // horizon (T^-p log^k T barely decreases there): say so, and which gates carry the entry
+    if let Some(tol) = binding.and_then(|f| f.tol) {
+        if e.p() - tol <= 0.0 {
+            notes.push(format!(
+                "the rate gate cannot fail at this horizon: p - tol = {:.3} <= 0 (the log factor's allowance); the mhat, baseline and hard-instance gates carry this entry",
+                e.p() - tol
+            ));
+        }
+    }
     let g_bad: Vec<&GReport> = runs
         .iter()
         .filter_map(|r| r.po_lmo_g.as_ref())
