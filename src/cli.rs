@@ -506,6 +506,12 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     let _ = std::io::stdout().lock().write_fmt(args);
 }
 
+/// Writes an error line to stderr; a closed stderr drops it (the exit code still tells).
+pub fn write_stderr(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
 /// Entry point of the binary: parses `std::env::args_os()` and returns the exit code.
 pub fn main() -> i32 {
     main_with_args(std::env::args_os())
@@ -527,7 +533,7 @@ where
                     EXIT_OK
                 }
                 ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                    eprint!("{e}");
+                    write_stderr(format_args!("{e}"));
                     EXIT_USAGE
                 }
                 _ => {
@@ -535,7 +541,7 @@ where
                     let text = e.render().to_string();
                     let head: Vec<&str> =
                         text.lines().take_while(|l| !l.trim().is_empty()).collect();
-                    eprintln!("{}", one_line(&head.join(" ")));
+                    write_stderr(format_args!("{}\n", one_line(&head.join(" "))));
                     EXIT_USAGE
                 }
             };
@@ -564,7 +570,7 @@ where
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", one_line(&e.to_string()));
+            write_stderr(format_args!("error: {}\n", one_line(&e.to_string())));
             EXIT_USAGE
         }
     }
@@ -686,7 +692,7 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
     // non-finite values during a run: an input error (the problem or schedule), reported
     // after RUN.json is written
     if let Some(msg) = diverged {
-        eprintln!("error: {msg}");
+        write_stderr(format_args!("error: {msg}\n"));
         return Ok(EXIT_USAGE);
     }
     Ok(EXIT_OK)

@@ -813,3 +813,36 @@ fn progress_only_on_a_terminal() {
     let tty = String::from_utf8_lossy(&o.stdout);
     assert!(!tty.contains("s elapsed"), "{tty}");
 }
+
+/// A closed stderr is not a panic either: the error line is dropped, the exit code still says
+/// what happened (2 for usage and input errors).
+#[test]
+fn a_closed_stderr_is_not_a_panic() {
+    use std::process::Stdio;
+    let bin = env!("CARGO_BIN_EXE_saddlefw");
+    for args in [
+        vec!["run", "--bogus"],
+        vec![
+            "run",
+            "--problem",
+            "/no/such.json",
+            "--algo",
+            "lmo-lmo",
+            "--iters",
+            "3",
+            "--out",
+            "/tmp/x.json",
+        ],
+        vec!["verify", "--shard", "0/3"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let status = Command::new(bin)
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(writer))
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "{args:?}: {status:?}");
+    }
+}
