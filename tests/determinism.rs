@@ -2,7 +2,8 @@
 //! for byte, apart from the timing fields. Two comparisons per file: the JSON without its
 //! timings ([`saddlefw::verify::without_timings`]) re-serialised, and the raw text line by line
 //! on every line that holds no timing.
-//! A negative control (a different seed) shows the comparison can fail.
+//! The verify pages (index.html) are compared without their time, date and command fields.
+//! Negative controls (a different seed, another entry's page) show the comparisons can fail.
 
 use saddlefw::verify::without_timings;
 use std::path::Path;
@@ -67,7 +68,42 @@ fn verify_twice_gives_identical_reports_apart_from_timings() {
         let a = dir.path().join(format!("a-{cases}/verify.json"));
         let b = dir.path().join(format!("b-{cases}/verify.json"));
         assert_same(&a, &b);
+        // the HTML page too, apart from its timings, date and command line
+        let page = |n: &str| {
+            let text = std::fs::read_to_string(dir.path().join(format!("{n}-{cases}/index.html")))
+                .unwrap();
+            (html_without_timings(&text), text.len())
+        };
+        let ((ha, la), (hb, _)) = (page("a"), page("b"));
+        assert!(ha.len() < la, "the timings were found and removed");
+        assert!(ha == hb, "{cases}: index.html differs apart from timings");
     }
+    // negative control: pages of other entries differ
+    let other = std::fs::read_to_string(dir.path().join("a-lmo-po_c-sc_/index.html")).unwrap();
+    let this =
+        std::fs::read_to_string(dir.path().join("a-lmo-lmo_c-sc+sc_primal/index.html")).unwrap();
+    assert_ne!(html_without_timings(&other), html_without_timings(&this));
+}
+
+/// An HTML report without the values of its `time`, `date` and `command` fields (definition
+/// lists `<dt>KEY</dt><dd>VALUE</dd>`): what two runs of the same command must share.
+fn html_without_timings(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("<dt>") {
+        out.push_str(&rest[..i + 4]);
+        rest = &rest[i + 4..];
+        for key in ["time</dt>", "date</dt>", "command</dt>"] {
+            if let Some(after) = rest.strip_prefix(key) {
+                out.push_str(key);
+                let end = after.find("</dd>").map_or(after.len(), |e| e + 5);
+                rest = &after[end..];
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 #[test]
