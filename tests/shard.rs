@@ -304,3 +304,57 @@ fn cli_check_shards_merge_to_the_same_bytes() {
     assert_eq!(code, 2);
     assert!(stderr.contains("2/2 is missing"), "{stderr}");
 }
+
+/// Issue 8's acceptance through the binary: `verify --shard I/3` three times, `merge`, and the
+/// merged verify.json equals the unsharded one apart from timings (the hard instances run once,
+/// in the merge); the shards exit 0, the merge gates.
+#[test]
+fn cli_verify_shards_merge_to_the_unsharded_report() {
+    use std::process::Command;
+    let bin = env!("CARGO_BIN_EXE_saddlefw");
+    let dir = tempfile::tempdir().unwrap();
+    let d = |p: &str| dir.path().join(p).display().to_string();
+    let run = |args: &[&str]| {
+        let o = Command::new(bin).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        o.status.code().unwrap()
+    };
+    let cases = "lmo-po/c-sc/";
+    assert_eq!(
+        run(&["-q", "verify", "--cases", cases, "--out", &d("whole")]),
+        0
+    );
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let out = d(&format!("s{i}"));
+        assert_eq!(
+            run(&["-q", "verify", "--cases", cases, "--shard", &shard, "--out", &out]),
+            0
+        );
+    }
+    assert_eq!(
+        run(&[
+            "-q",
+            "merge",
+            &d("s1"),
+            &d("s2"),
+            &d("s3"),
+            "--out",
+            &d("m")
+        ]),
+        0
+    );
+    let read = |p: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(dir.path().join(p)).unwrap();
+        without_timings(&serde_json::from_str(&text).unwrap())
+    };
+    let (merged, whole) = (read("m/verify.json"), read("whole/verify.json"));
+    assert!(
+        merged["entries"][0]["hard"].is_object(),
+        "the merge ran the hard instance"
+    );
+    assert_eq!(merged, whole);
+    // a shard's own report is partial: it differs from the whole one
+    assert_ne!(read("s1/verify.json"), whole);
+}
