@@ -8,7 +8,7 @@
 use super::context::{RunCtx, Snap};
 use super::primal::Tr;
 use super::real::e_ab;
-use super::{Check, Eval, Hyp, Invariant, Kind, Scope, Seq, XStar, NO_HYP};
+use super::{Eval, Hyp, Invariant, Kind, Seq, XStar, NO_HYP};
 use crate::linalg::{dist, dot, norm};
 
 fn steps(r: &RunCtx, t: usize, f: impl Fn(&Tr) -> Vec<Eval>) -> Vec<Eval> {
@@ -53,24 +53,6 @@ const ALG2: Hyp = Hyp {
     extra: Some(alg2_params),
     ..NO_HYP
 };
-
-macro_rules! inv {
-    ($scope:ident, $name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr) => {
-        inv!($scope, $name, $label, $stmt, $hyp, $f, Kind::Proven)
-    };
-    ($scope:ident, $name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr, $kind:expr) => {
-        Invariant {
-            name: $name,
-            label: $label,
-            statement: $stmt,
-            hyp: $hyp,
-            scope: Scope::$scope,
-            gating: !matches!($kind, Kind::Printed { .. }),
-            kind: $kind,
-            check: Check::$scope($f),
-        }
-    };
-}
 
 pub(super) static INVARIANTS: &[Invariant] = &[
     inv!(Step, "dual-step-unit", "def:cg-seq (eq:dual:LMO)",

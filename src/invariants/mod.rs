@@ -41,6 +41,35 @@
 //! assert_eq!(names.len(), registry().len());
 //! ```
 
+/// `inv!(Scope, name, label, statement, hyp, check[, kind])`: one registry entry. The kind
+/// defaults to [`Kind::Proven`]; a [`Kind::Printed`] form never gates. Defined before the
+/// submodules so that every registry file uses this one constructor.
+macro_rules! inv {
+    ($scope:ident, $name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr) => {
+        inv!(
+            $scope,
+            $name,
+            $label,
+            $stmt,
+            $hyp,
+            $f,
+            $crate::invariants::Kind::Proven
+        )
+    };
+    ($scope:ident, $name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr, $kind:expr) => {
+        $crate::invariants::Invariant {
+            name: $name,
+            label: $label,
+            statement: $stmt,
+            hyp: $hyp,
+            scope: $crate::invariants::Scope::$scope,
+            gating: !matches!($kind, $crate::invariants::Kind::Printed { .. }),
+            kind: $kind,
+            check: $crate::invariants::Check::$scope($f),
+        }
+    };
+}
+
 pub mod check;
 pub mod context;
 pub mod controls;

@@ -21,7 +21,7 @@
 
 use super::context::RunCtx;
 use super::primal::Tr;
-use super::{Check, Eval, Hyp, Invariant, Kind, Scope, Seq, NO_HYP};
+use super::{Eval, Hyp, Invariant, Kind, Seq, NO_HYP};
 
 const ALG3: Hyp = Hyp {
     text: "A1; Alg 3 (PO-LMO), tau_t > 0, beta_t non-increasing, max{beta_t, mu} > 0",
@@ -60,24 +60,6 @@ const ALG3_SC_G2: Hyp = Hyp {
     extra: Some(g2_pos),
     ..ALG3_SC_MONO
 };
-
-macro_rules! inv {
-    ($scope:ident, $name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr) => {
-        inv!($scope, $name, $label, $stmt, $hyp, $f, Kind::Proven)
-    };
-    ($scope:ident, $name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr, $kind:expr) => {
-        Invariant {
-            name: $name,
-            label: $label,
-            statement: $stmt,
-            hyp: $hyp,
-            scope: Scope::$scope,
-            gating: !matches!($kind, Kind::Printed { .. }),
-            kind: $kind,
-            check: Check::$scope($f),
-        }
-    };
-}
 
 pub(super) static INVARIANTS: &[Invariant] = &[
     inv!(Step, "proj-fw-q-bounds", "lemma:proj-fw-recursive (definition of q_t; claims 1.5)",

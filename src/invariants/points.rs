@@ -17,64 +17,49 @@ const ANY: Hyp = Hyp {
     ..NO_HYP
 };
 
-macro_rules! point {
-    ($name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr) => {
-        Invariant {
-            name: $name,
-            label: $label,
-            statement: $stmt,
-            hyp: $hyp,
-            scope: Scope::Point,
-            gating: true,
-            kind: Kind::Proven,
-            check: Check::Point($f),
-        }
-    };
-}
-
 pub(super) static INVARIANTS: &[Invariant] = &[
-    point!("gy-nonneg", "L456 (gap:y)", "0 <= G_Y(x,y)", ANY, gy_nonneg),
-    point!("gy-lmo-nonneg", "L456 (L510)", "0 <= G_Y^LMO(x,y)", ANY, gy_lmo_nonneg),
-    point!("gx-lmo-nonneg", "L456 (gap:fw)", "0 <= G_X^LMO(x,y)", ANY, gx_lmo_nonneg),
-    point!("gx-po-nonneg", "L456 (gap:proj)", "0 <= G_X^PO(x,y) (any sigma > 0)", ANY, gx_po_nonneg),
-    point!("h-nonneg", "eq:H_t", "0 <= H = L_beta(x, y*_beta(x)) - L_beta(x, y)", SMOOTH, h_nonneg),
-    point!(
+    inv!(Point, "gy-nonneg", "L456 (gap:y)", "0 <= G_Y(x,y)", ANY, gy_nonneg),
+    inv!(Point, "gy-lmo-nonneg", "L456 (L510)", "0 <= G_Y^LMO(x,y)", ANY, gy_lmo_nonneg),
+    inv!(Point, "gx-lmo-nonneg", "L456 (gap:fw)", "0 <= G_X^LMO(x,y)", ANY, gx_lmo_nonneg),
+    inv!(Point, "gx-po-nonneg", "L456 (gap:proj)", "0 <= G_X^PO(x,y) (any sigma > 0)", ANY, gx_po_nonneg),
+    inv!(Point, "h-nonneg", "eq:H_t", "0 <= H = L_beta(x, y*_beta(x)) - L_beta(x, y)", SMOOTH, h_nonneg),
+    inv!(Point,
         "g-opt-nonneg",
         "L456 (gap:opt)",
         "0 <= G^Opt(x) = f(x) - min_X f",
         Hyp { text: "A1; f* known (saddle family)", xstar: XStar::Argmin, ..NO_HYP },
         g_opt_nonneg
     ),
-    point!(
+    inv!(Point,
         "g-dual-nonneg",
         "L456 (L437-439)",
         "0 <= G^Dual(x,y) = max_u L(x,u) - min_v L(v,y) (random points only: certified inner min)",
         Hyp { text: "A1, A3; any (x, y)", a3: true, ..NO_HYP },
         g_dual_nonneg
     ),
-    point!("gy-le-gy-lmo", "L510", "G_Y(x,y) <= G_Y^LMO(x,y)", ANY, gy_le_gy_lmo),
-    point!(
+    inv!(Point, "gy-le-gy-lmo", "L510", "G_Y(x,y) <= G_Y^LMO(x,y)", ANY, gy_le_gy_lmo),
+    inv!(Point,
         "repeat-proj-fw-lmo-by-po",
         "lemma:proj->fw / lemma:repeat-proj->fw (first)",
         "G_X^LMO(x,y) <= (sigma ||grad_x L(x,y)|| + Dx) G_X^PO(x,y; sigma)",
         ANY,
         proj_fw_lmo_by_po
     ),
-    point!(
+    inv!(Point,
         "repeat-proj-fw-po-by-lmo",
         "lemma:repeat-proj->fw (second)",
         "G_X^PO(x,y; sigma) <= sqrt(G_X^LMO(x,y) / sigma)",
         ANY,
         proj_fw_po_by_lmo
     ),
-    point!(
+    inv!(Point,
         "gradient-mapping-monotone",
         "L1705-1708 (Beck Thm 10.9)",
         "sigma' < sigma  =>  G_X^PO(x,y; sigma) <= G_X^PO(x,y; sigma')",
         ANY,
         gradient_mapping_monotone
     ),
-    point!(
+    inv!(Point,
         "calculus-i-strong-concavity",
         "lemma:calculus (i)",
         "(beta+mu)/2 ||y*_beta(x) - y||^2 <= L_beta(x, y*_beta(x)) - L_beta(x, y)",
@@ -101,49 +86,49 @@ pub(super) static INVARIANTS: &[Invariant] = &[
         kind: Kind::Corrected { printed: "calculus-ii-gradient-bound" },
         check: Check::Point(calculus_ii_sharp),
     },
-    point!(
+    inv!(Point,
         "calculus-iii-lipschitz",
         "lemma:calculus (iii)",
         "||y*_beta(x) - y*_beta(x')|| <= Lyx/(beta+mu) ||x - x'||",
         SMOOTH,
         calculus_iii
     ),
-    point!(
+    inv!(Point,
         "calculus-iv-danskin",
         "lemma:calculus (iv) (with (v))",
         "|f_beta(x') - f_beta(x) - grad_x L(x, y*_beta(x))^T (x'-x)| <= L_{f_beta}/2 ||x'-x||^2, L_{f_beta} = Lxx + Lyx^2/(beta+mu)",
         SMOOTH,
         calculus_iv
     ),
-    point!(
+    inv!(Point,
         "calculus-v-smooth",
         "lemma:calculus (v)",
         "||grad f_beta(x) - grad f_beta(x')|| <= (Lxx + Lyx^2/(beta+mu)) ||x - x'||, grad f_beta(x) = grad_x L(x, y*_beta(x))",
         SMOOTH,
         calculus_v
     ),
-    point!(
+    inv!(Point,
         "calculus-vi-changing-beta",
         "lemma:calculus (vi)",
         "0 <= f_{beta'}(x) - f_beta(x) <= Dy^2 (beta - beta')/2",
         SMOOTH,
         calculus_vi
     ),
-    point!(
+    inv!(Point,
         "difference",
         "lemma:difference",
         "||y*_beta(x) - y*_{beta'}(x)|| <= 2 Dy (beta - beta')/(beta' + mu) (where max{beta', mu} > 0)",
         SMOOTH,
         difference
     ),
-    point!(
+    inv!(Point,
         "h-lower-bound",
         "eq:H_t consequence (L1383-1385)",
         "(beta+mu)/2 ||y*_beta(x) - y||^2 <= H (H from the measure set)",
         SMOOTH,
         h_lower_bound
     ),
-    point!(
+    inv!(Point,
         "common-upper-bounds-1",
         "lemma:common-upper-bounds (1)",
         "G_Y(x,y) <= H_beta(x,y) + Dy^2 beta/2 (any y)",

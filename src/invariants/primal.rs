@@ -9,7 +9,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::context::{RunCtx, Snap, StepData, Structure};
-use super::{Check, Eval, Hyp, Invariant, Kind, Scope, Seq, XStar, NO_HYP};
+use super::{Eval, Hyp, Invariant, Kind, Seq, XStar, NO_HYP};
 use crate::linalg::{dist, dot};
 
 /// The quantities of transition t that almost every step check reads.
@@ -104,24 +104,6 @@ const PRIMAL_PO: Hyp = Hyp {
     seq: Seq::PrimalPo,
     ..CONNECT
 };
-
-macro_rules! inv {
-    ($scope:ident, $name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr) => {
-        inv!($scope, $name, $label, $stmt, $hyp, $f, Kind::Proven)
-    };
-    ($scope:ident, $name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr, $kind:expr) => {
-        Invariant {
-            name: $name,
-            label: $label,
-            statement: $stmt,
-            hyp: $hyp,
-            scope: Scope::$scope,
-            gating: !matches!($kind, Kind::Printed { .. }),
-            kind: $kind,
-            check: Check::$scope($f),
-        }
-    };
-}
 
 pub(super) static INVARIANTS: &[Invariant] = &[
     inv!(Step, "iterates-feasible", "eq:minimax (x_t in X, y_t in Y)",

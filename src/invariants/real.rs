@@ -2,7 +2,7 @@
 //! `lemma:compact-ht`, `lemma:compact-sc-ht`, `lemma:massive-sum`), checked on fixed grids.
 //! Each evaluation carries a description of its grid point.
 
-use super::{Check, Eval, Hyp, Invariant, Kind, Scope, NO_HYP};
+use super::{Eval, Hyp, Invariant, Kind, NO_HYP};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -20,71 +20,53 @@ const REAL: Hyp = Hyp {
     ..NO_HYP
 };
 
-macro_rules! real {
-    ($name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr) => {
-        real!($name, $label, $stmt, $hyp, $f, Kind::Proven)
-    };
-    ($name:expr, $label:expr, $stmt:expr, $hyp:expr, $f:expr, $kind:expr) => {
-        Invariant {
-            name: $name,
-            label: $label,
-            statement: $stmt,
-            hyp: $hyp,
-            scope: Scope::Real,
-            gating: !matches!($kind, Kind::Printed { .. }),
-            kind: $kind,
-            check: Check::Real($f),
-        }
-    };
-}
-
 pub(super) static INVARIANTS: &[Invariant] = &[
-    real!("chebyshev", "lemma:Chebyshev (sum over [t], claims 7.25)",
+    inv!(Real, "chebyshev", "lemma:Chebyshev (sum over [t], claims 7.25)",
         "a_1 <= ... <= a_t, b_1 >= ... >= b_t  =>  t sum_{i=1}^t a_i b_i <= (sum a_i)(sum b_i) (300 random seeded sequences, t <= 30)",
         REAL, chebyshev),
-    real!("mean-value", "lemma:mean-value",
+    inv!(Real, "mean-value", "lemma:mean-value",
         "(t+k)^(-alpha) - (t+1+k)^(-alpha) <= alpha t^(-(alpha+1)), alpha > 0, k >= 0, t > 0 (k = 0 as used by the paper)",
         REAL, mean_value),
-    real!("mean-value-sharp", "lemma:mean-value (proof)",
+    inv!(Real, "mean-value-sharp", "lemma:mean-value (proof)",
         "(t+k)^(-alpha) - (t+1+k)^(-alpha) <= alpha (t+k)^(-(alpha+1))",
         REAL, mean_value_sharp),
-    real!("zeta-lower", "lemma:zeta-function (first inequality)",
+    inv!(Real, "zeta-lower", "lemma:zeta-function (first inequality)",
         "((T+1)^(1-s) - 1)/(1-s) <= sum_{t=1}^T t^(-s), s >= 0, s != 1, 1 <= T <= 300",
         REAL, zeta_lower),
-    real!("zeta-upper", "lemma:zeta-function (second inequality)",
+    inv!(Real, "zeta-upper", "lemma:zeta-function (second inequality)",
         "sum_{t=1}^T t^(-s) <= 1 + (T^(1-s) - 1)/(1-s)",
         REAL, zeta_upper),
-    real!("zeta-last", "lemma:zeta-function (third inequality, 0 <= s < 1; claims 7.25)",
+    inv!(Real, "zeta-last", "lemma:zeta-function (third inequality, 0 <= s < 1; claims 7.25)",
         "1 + (T^(1-s) - 1)/(1-s) <= T^(1-s)/(1-s) for 0 <= s < 1",
         REAL, zeta_last, Kind::Corrected { printed: "zeta-last-printed" }),
-    real!("zeta-last-printed", "lemma:zeta-function (third inequality as printed: every s >= 0, s != 1)",
+    inv!(Real, "zeta-last-printed", "lemma:zeta-function (third inequality as printed: every s >= 0, s != 1)",
         "1 + (T^(1-s) - 1)/(1-s) <= T^(1-s)/(1-s) for s >= 0, s != 1",
         REAL, zeta_last_printed, Kind::Printed { corrected: "zeta-last" }),
-    real!("zeta-harmonic", "lemma:zeta-function (s = 1)",
+    inv!(Real, "zeta-harmonic", "lemma:zeta-function (s = 1)",
         "log(T+1) <= sum_{t=1}^T 1/t <= log T + 1",
         REAL, zeta_harmonic),
-    real!("ugly-sum-1", "lemma:ugly-sum (first)",
+    inv!(Real, "ugly-sum-1", "lemma:ugly-sum (first)",
         "sum_{i=1}^t (1-g/2)^(-i) i^(-(2a-b)) <= (2/g)(1-g/2)^(-floor(2/g)+1) + (1-g/2)^(-t) 8 E(a,b)/(g t^(2a-b)), g in (0,1], 2a > b, a, b in (0,1], t >= floor(2/g)",
         REAL, ugly_sum_1),
-    real!("ugly-sum-2", "lemma:ugly-sum (second)",
+    inv!(Real, "ugly-sum-2", "lemma:ugly-sum (second)",
         "sum_{i=1}^t (1-g/2)^(-i) i^(-2a) <= (2/g)(1-g/2)^(-floor(2/g)) + (1-g/2)^(-t) (8/g) {E(a,0)/t^(2a) (a<1); log(t)/t^2 (a=1)}",
         REAL, ugly_sum_2),
-    real!("massive-sum-1", "lemma:massive-sum (1) with 8^b (claims 4.9, 7.17)",
+    inv!(Real, "massive-sum-1", "lemma:massive-sum (1) with 8^b (claims 4.9, 7.17)",
         "sum_{t=0}^{T-1} Q_t <= 2 (Lyy+mu+2C)^2 (Lyx Dx + 2bC Dy)^2/(C^2+mu^2)^2 sum_{t=0}^{T-1} (C 8^b/(t+1)^(2a-3b) + mu/(t+1)^(2a)), Q_t = 2 (Lyy+mu+beta_t+beta_{t+1})^2 (Lyx Dx tau_t + 2 Dy (beta_t - beta_{t+1}))^2/(beta_{t+1}+mu)^3, tau_t = (t+1)^-a, beta_t = C (t+1)^-b, 0 < b < 1",
         Hyp { text: "Condition eq:fw-proj-stepsize with 0 < b < 1, max{C, mu} > 0 (grid of constants and schedules, T <= 200)", ..NO_HYP },
         massive_sum_1, Kind::Corrected { printed: "massive-sum-1-printed" }),
-    real!("massive-sum-1-printed", "lemma:massive-sum (1) as printed (4^b)",
+    inv!(Real, "massive-sum-1-printed", "lemma:massive-sum (1) as printed (4^b)",
         "same with C 4^b in place of C 8^b",
         Hyp { text: "as massive-sum-1", ..NO_HYP },
         massive_sum_1_printed, Kind::Printed { corrected: "massive-sum-1" }),
-    real!("massive-sum-inv-beta", "lemma:massive-sum (proof of (2))",
+    inv!(Real, "massive-sum-inv-beta", "lemma:massive-sum (proof of (2))",
         "sum_{t=1}^T 1/(beta_{t-1}+mu) <= (C T^(1+b) + mu T)/(C+mu)^2",
         Hyp { text: "Condition eq:fw-proj-stepsize, max{C, mu} > 0", ..NO_HYP },
         massive_sum_inv_beta),
-    real!("compact-ht-start-index", "lemma:compact-ht (proof: t - floor(2 t^(2/3)) >= 0 for t >= 5)",
+    inv!(Real, "compact-ht-start-index", "lemma:compact-ht (proof: t - floor(2 t^(2/3)) >= 0 for t >= 5)",
         "floor(2 t^(2/3)) <= t for 5 <= t <= 10000",
         REAL, compact_ht_start_index),
-    real!("compact-sc-ht-start-index", "lemma:compact-sc-ht (proof: t - floor(4 sqrt t) >= 0 for t >= 14)",
+    inv!(Real, "compact-sc-ht-start-index", "lemma:compact-sc-ht (proof: t - floor(4 sqrt t) >= 0 for t >= 14)",
         "floor(4 sqrt(t)) <= t for 14 <= t <= 10000",
         REAL, compact_sc_ht_start_index),
 ];
