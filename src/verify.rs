@@ -511,6 +511,22 @@ struct Job<'a> {
     entries: Vec<&'a TheoremEntry>,
 }
 
+/// Runs `work` (which uses rayon's parallel iterators) on `jobs` worker threads, or on rayon's
+/// global pool (one thread per core) for `None`: the `--jobs N` of verify and tighten.
+pub(crate) fn with_jobs<R: Send>(
+    jobs: Option<usize>,
+    work: impl FnOnce() -> R + Send,
+) -> Result<R> {
+    match jobs {
+        Some(n) => Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+            .map_err(|e| Error::invalid("--jobs", e.to_string()))?
+            .install(work)),
+        None => Ok(work()),
+    }
+}
+
 /// The job list of a verify run, keyed and sorted by (case, family label, seed index): the
 /// same list on every machine, which `--shard I/N` partitions by position.
 fn job_list<'a>(
@@ -584,14 +600,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             })
             .collect()
     };
-    let outputs = match opts.jobs {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .map_err(|e| Error::invalid("--jobs", e.to_string()))?
-            .install(work),
-        None => work(),
-    };
+    let outputs = with_jobs(opts.jobs, work)?;
     progress.finish();
     let mut per_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
     for out in outputs {

@@ -1057,36 +1057,23 @@ pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
         })?;
         parsed.push((name.as_str(), f, part));
     }
-    let (_, first, first_part) = parsed
+    let (_, first, _) = parsed
         .first()
         .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?;
-    let (cases, seed, count) = (first.cases, first.seed, first_part.shard.count);
+    let labels: Vec<Shard> = parsed.iter().map(|(_, _, part)| part.shard).collect();
+    crate::verify::shard::check_labels(&labels)?;
+    let (cases, seed) = (first.cases, first.seed);
     // the job list of this check: its length follows from --cases (never trusted from a file)
     let total = job_count(cases, super::witness::witness_cases()?.len());
-    let mut seen = std::collections::BTreeSet::new();
     let mut results: std::collections::BTreeMap<usize, CaseResult> = Default::default();
     for &(name, ref f, ref part) in &parsed {
         let s = part.shard;
-        if s.count != count || s.index == 0 || s.index > count {
-            return Err(Error::input(
-                name,
-                "shard",
-                format!("shard {s} does not belong to a split into {count}"),
-            ));
-        }
         if f.cases != cases || f.seed != seed || f.horizon != DEFAULT_HORIZON || part.jobs != total
         {
             return Err(Error::input(
                 name,
                 "cases/seed",
                 format!("shard {s} was run with other settings ({} cases, seed {}) than the first ({cases} cases, seed {seed})", f.cases, f.seed),
-            ));
-        }
-        if !seen.insert(s.index) {
-            return Err(Error::input(
-                name,
-                "shard",
-                format!("shard {s} given twice"),
             ));
         }
         for jt in &part.results {
@@ -1100,13 +1087,6 @@ pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
             }
             results.insert(job, jt.clone().into_result(&reg, name)?);
         }
-    }
-    if seen.len() != count {
-        let missing = (1..=count).find(|i| !seen.contains(i)).unwrap_or(count);
-        return Err(Error::invalid(
-            "merge",
-            format!("shard {missing}/{count} is missing"),
-        ));
     }
     if results.len() != total {
         let p = (0..total).find(|p| !results.contains_key(p)).unwrap_or(0);

@@ -5,7 +5,7 @@ use super::{evaluate, fixture_file, note, HardFixture, HardSource};
 use crate::fit::Verdict;
 use crate::theorems::TheoremEntry;
 use crate::verify::{EntryResult, GateStatus, Gates, InstanceRun, VerifyOptions, VerifyReport};
-use crate::{Error, Result};
+use crate::Result;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -101,14 +101,7 @@ pub fn attach(
             })
             .collect()
     };
-    let outputs = match opts.jobs {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .map_err(|e| Error::invalid("--jobs", e.to_string()))?
-            .install(work),
-        None => work(),
-    };
+    let outputs = crate::verify::with_jobs(opts.jobs, work)?;
     progress.finish();
     let mut runs: BTreeMap<String, (InstanceRun, f64)> = BTreeMap::new();
     for o in outputs {

@@ -858,7 +858,7 @@ pub fn search(
         return Err(Error::invalid("search horizon", "must be at least 64"));
     }
     let progress = crate::progress::Jobs::new("tighten", selected.len() as u64);
-    let mut run = || -> Result<Vec<EntrySearch>> {
+    let run = || -> Result<Vec<EntrySearch>> {
         let mut out = Vec::new();
         for e in &selected {
             progress.start(&format!("{} (budget {} s)", e.id, cfg.budget_s));
@@ -870,14 +870,7 @@ pub fn search(
         progress.finish();
         Ok(out)
     };
-    match cfg.jobs {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .map_err(|e| Error::invalid("--jobs", e.to_string()))?
-            .install(run),
-        None => run(),
-    }
+    crate::verify::with_jobs(cfg.jobs, run)?
 }
 
 /// Whether an entry's quantity is G^Opt (needs an exact f*: every convex hard instance has

@@ -87,30 +87,16 @@ pub fn select<T>(jobs: Vec<T>, shard: Option<Shard>) -> Vec<T> {
     }
 }
 
-/// Merges the outputs of shards `1..=N` of one verify run into the unsharded report.
-/// `opts` supplies the baselines and the gate flags (tier and control come from the shards
-/// and must agree with each other).
-pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyReport> {
-    let first = shards
+/// Checks the labels of a set of shard outputs (of verify or check): all of one split into N
+/// (the first label's), each index in `1..=N` exactly once. Returns N. The labels come from
+/// files, so N is never used to allocate.
+pub fn check_labels(labels: &[Shard]) -> Result<usize> {
+    let count = labels
         .first()
-        .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?;
-    let count = first
-        .shard
-        .ok_or_else(|| {
-            Error::invalid(
-                "merge",
-                "the first input is not a shard output (no \"shard\" field)",
-            )
-        })?
+        .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?
         .count;
     let mut seen = std::collections::BTreeSet::new();
-    for r in &shards {
-        let s = r.shard.ok_or_else(|| {
-            Error::invalid(
-                "merge",
-                "an input is not a shard output (no \"shard\" field)",
-            )
-        })?;
+    for s in labels {
         if s.count != count || s.index == 0 || s.index > s.count {
             return Err(Error::invalid(
                 "merge",
@@ -120,6 +106,38 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
         if !seen.insert(s.index) {
             return Err(Error::invalid("merge", format!("shard {s} given twice")));
         }
+    }
+    if seen.len() != count {
+        // the first index not given (at most labels.len() + 1 candidates)
+        let missing = (1..=count).find(|i| !seen.contains(i)).unwrap_or(count);
+        return Err(Error::invalid(
+            "merge",
+            format!("shard {missing}/{count} is missing"),
+        ));
+    }
+    Ok(count)
+}
+
+/// Merges the outputs of shards `1..=N` of one verify run into the unsharded report.
+/// `opts` supplies the baselines and the gate flags (tier and control come from the shards
+/// and must agree with each other).
+pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyReport> {
+    let first = shards
+        .first()
+        .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?;
+    let labels = shards
+        .iter()
+        .map(|r| {
+            r.shard.ok_or_else(|| {
+                Error::invalid(
+                    "merge",
+                    "an input is not a shard output (no \"shard\" field)",
+                )
+            })
+        })
+        .collect::<Result<Vec<Shard>>>()?;
+    check_labels(&labels)?;
+    for (r, s) in shards.iter().zip(&labels) {
         let same = r.tier == first.tier
             && r.t_max == first.t_max
             && r.dim_x == first.dim_x
@@ -133,14 +151,6 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
                 format!("shard {s} was run with other settings (tier, sizes, seeds, control or --cases differ)"),
             ));
         }
-    }
-    if seen.len() != count {
-        // the first index not given (at most shards.len() + 1 candidates)
-        let missing = (1..=count).find(|i| !seen.contains(i)).unwrap_or(count);
-        return Err(Error::invalid(
-            "merge",
-            format!("shard {missing}/{count} is missing"),
-        ));
     }
     let table = crate::theorems::builtin();
     let mut opts = opts.clone();
