@@ -279,6 +279,10 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
     usage_error(&saddlefw(&["run", "--frobnicate"]), &["--frobnicate"]);
     usage_error(&saddlefw(&["check", "--cases", "0"]), &["--cases"]);
     usage_error(
+        &saddlefw(&["check", "--cases", "1000001"]),
+        &["--cases", "1..=1000000", "1000001"],
+    );
+    usage_error(
         &saddlefw(&["check", "--cases", "many"]),
         &["--cases", "many"],
     );

@@ -515,3 +515,28 @@ mod props {
         }
     }
 }
+
+/// Where the log factor's allowance reaches p (po-lmo/nc-c at the quick horizon), no exponent
+/// can fail the rate gate: the entry says so in its notes; an entry with room below p does not.
+#[test]
+fn a_rate_gate_that_cannot_fail_says_so() {
+    let table = builtin();
+    let note = "the rate gate cannot fail at this horizon";
+    let mut opts = VerifyOptions::new(Tier::Quick).filter("po-lmo/nc-c/primal");
+    opts.hard = None;
+    let r = verify::run(&table, &opts).unwrap();
+    let e = &r.entries[0];
+    assert!(
+        e.p - e.tol.unwrap() <= 0.0,
+        "precondition: tol {:?} >= p {}",
+        e.tol,
+        e.p
+    );
+    assert!(e.notes.iter().any(|n| n.contains(note)), "{:?}", e.notes);
+    let mut opts = VerifyOptions::new(Tier::Quick).filter("lmo-po/c-sc/dual");
+    opts.hard = None;
+    let r = verify::run(&table, &opts).unwrap();
+    let e = &r.entries[0];
+    assert!(e.p - e.tol.unwrap() > 0.0);
+    assert!(!e.notes.iter().any(|n| n.contains(note)), "{:?}", e.notes);
+}
