@@ -164,6 +164,32 @@ fn merged_check_shards_equal_the_unsharded_check() {
         check_json(&whole),
         "merged shards differ from the unsharded check"
     );
+    // the merged counts are the sums over every job of every shard, computed here from the
+    // shard files (the Real invariants count only the grids, which no job touches)
+    let mut sums: std::collections::BTreeMap<String, u64> = Default::default();
+    for (_, text) in &shards {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        for job in v["shard"]["results"].as_array().unwrap() {
+            for (name, t) in job["tallies"].as_object().unwrap() {
+                *sums.entry(name.clone()).or_default() += t["evaluations"].as_u64().unwrap();
+            }
+        }
+    }
+    let mut checked = 0;
+    for r in merged
+        .invariants
+        .iter()
+        .filter(|r| format!("{:?}", r.scope) != "Real")
+    {
+        assert_eq!(
+            r.evaluations as u64,
+            sums.get(r.name).copied().unwrap_or(0),
+            "{}",
+            r.name
+        );
+        checked += (r.evaluations > 0) as usize;
+    }
+    assert!(checked > 50, "only {checked} invariants were evaluated");
     // the order of the inputs does not matter
     let mut rev = shards.clone();
     rev.reverse();
