@@ -14,23 +14,7 @@
 use std::path::Path;
 use std::process::Command;
 
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn saddlefw(args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_saddlefw"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
+use crate::common::{saddlefw, Out};
 
 /// Exit code 2, one stderr line `error: ...` containing every needle, no panic.
 #[track_caller]

@@ -831,3 +831,23 @@ pub fn set_case_large() -> impl Strategy<Value = SetCase> {
         SetCase { kind, n, m, seed }
     })
 }
+
+/// What the binary did: exit code (-1 when killed by a signal), stdout and stderr.
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the `saddlefw` binary with `args` and collects its output.
+pub fn saddlefw(args: &[&str]) -> Out {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
