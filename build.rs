@@ -1,12 +1,18 @@
-//! Embeds the stored hardest instances (`fixtures/hard/*.json`) into the binary, so that
-//! `saddlefw verify` runs the hard gates from any working directory: writes
-//! `$OUT_DIR/hard_fixtures.rs`, a list of `(file name, include_str!(...))` pairs.
+//! Embeds into the binary what must not depend on the working directory:
+//! * the stored hardest instances (`fixtures/hard/*.json`), so that `saddlefw verify` runs the
+//!   hard gates from anywhere: `$OUT_DIR/hard_fixtures.rs`, a list of
+//!   `(file name, include_str!(...))` pairs;
+//! * the git commit the binary is built from (`SADDLEFW_GIT_COMMIT`, with `+dirty` when tracked
+//!   files differ from it; empty outside a git checkout), which the reports' metadata shows.
+//!   Asking git at run time would report whatever repository the user stands in.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn main() {
-    let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"))
-        .join("fixtures/hard");
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    embed_git_commit(&root);
+    let dir = root.join("fixtures/hard");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|rd| {
@@ -29,4 +35,50 @@ fn main() {
     let out =
         PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo")).join("hard_fixtures.rs");
     std::fs::write(out, code).expect("write hard_fixtures.rs");
+}
+
+/// `cargo:rustc-env=SADDLEFW_GIT_COMMIT=<12 hex digits>[+dirty]`, or empty when `root` is not a
+/// git checkout (a crate tarball) or git is missing. Re-run when HEAD moves or a tracked input
+/// of the build changes (so `+dirty` follows edits).
+fn embed_git_commit(root: &Path) {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = match git(&["rev-parse", "--short=12", "HEAD"]).filter(|s| !s.is_empty()) {
+        Some(head) => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{head}+dirty")
+            } else {
+                head
+            }
+        }
+        None => String::new(),
+    };
+    println!("cargo:rustc-env=SADDLEFW_GIT_COMMIT={commit}");
+    if let Some(git_dir) = git(&["rev-parse", "--absolute-git-dir"]) {
+        let git_dir = PathBuf::from(git_dir);
+        for f in ["HEAD", "packed-refs", "refs/heads"] {
+            println!("cargo:rerun-if-changed={}", git_dir.join(f).display());
+        }
+    }
+    for f in [
+        "src",
+        "tests",
+        "benches",
+        "fixtures",
+        "Cargo.toml",
+        "Cargo.lock",
+        "build.rs",
+    ] {
+        println!("cargo:rerun-if-changed={}", root.join(f).display());
+    }
 }

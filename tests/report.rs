@@ -825,37 +825,6 @@ fn multi_algorithm_plots_use_distinct_pens() {
     assert!(out.notes.iter().any(|n| n.contains("skipped")));
 }
 
-/// With `SADDLEFW_SCREENSHOT=1` (and Debian's chromium installed), renders the synthetic
-/// verify page with `scripts/screenshot.sh`: the page must load without console errors.
-#[test]
-fn screenshot_when_requested() {
-    if std::env::var_os("SADDLEFW_SCREENSHOT").is_none() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("index.html");
-    let html = verify_page(
-        &meta(),
-        &synthetic_entries(),
-        &synthetic_invariants(),
-        &synthetic_errata(),
-    );
-    write_atomic(&page, html.as_bytes()).unwrap();
-    let png = dir.path().join("index.png");
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/screenshot.sh");
-    let status = std::process::Command::new("bash")
-        .arg(script)
-        .arg(&page)
-        .arg(&png)
-        .status()
-        .unwrap();
-    assert!(
-        status.success(),
-        "screenshot failed or the page logged console errors"
-    );
-    assert!(std::fs::metadata(&png).unwrap().len() > 10_000);
-}
-
 /// Writes the synthetic pages and the README illustration when `SADDLEFW_WRITE_SAMPLE` is set
 /// (a no-op otherwise, so the suite never writes into the tree by accident).
 #[test]

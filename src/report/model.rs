@@ -371,20 +371,12 @@ impl Meta {
     }
 }
 
+/// The commit the binary was built from (embedded by build.rs; `+dirty` when tracked files
+/// differed from it), or `None` for a build outside a git checkout.
 fn git_commit() -> Option<String> {
-    let run = |args: &[&str]| {
-        std::process::Command::new("git")
-            .args(args)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    let head = run(&["rev-parse", "--short=12", "HEAD"]).filter(|s| !s.is_empty())?;
-    let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
-        .map(|s| !s.is_empty())
-        .unwrap_or(false);
-    Some(if dirty { format!("{head}+dirty") } else { head })
+    Some(env!("SADDLEFW_GIT_COMMIT"))
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
 }
 
 fn machine_description() -> String {
