@@ -540,6 +540,22 @@ fn rejects(text: &str, field: &str, reason: &str) {
     }
 }
 
+/// A rejected file's error is `test.json: FIELD: ...` (the field named is exactly `field`,
+/// not merely mentioned) and contains `reason`.
+fn rejects_field(text: &str, field: &str, reason: &str) {
+    match load_text(text) {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(
+                msg.starts_with(&format!("test.json: {field}")),
+                "error {msg:?} does not name the field {field:?} first"
+            );
+            assert!(msg.contains(reason), "error {msg:?} lacks {reason:?}");
+        }
+    }
+}
+
 fn with(edit: impl FnOnce(&mut serde_json::Value)) -> String {
     let mut v = sample_file();
     edit(&mut v);
@@ -644,7 +660,41 @@ fn quadratic_file_rejections_name_the_field() {
     );
     rejects(&with(|v| v["B"] = json!([[1.0, 0.0]])), "B", "rows");
     rejects(&with(|v| v["B"][2] = json!([1.0])), "B[2]", "columns");
-    rejects(&with(|v| v["C"] = json!([[1.0]])), "C", "rows");
+    rejects(
+        &with(|v| v["C"] = json!([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])),
+        "C",
+        "2 rows x 3 columns",
+    );
+    // dimensions come from the rows of A and C: a wrong-length `a` or `c` is blamed on
+    // itself, not on the matrix whose shape it would otherwise set (the old code derived dx
+    // and dy from `a` and `c` and blamed A and B)
+    rejects_field(&with(|v| v["a"] = json!([0.1])), "a", "expected length 2 (dx), got 1");
+    rejects_field(
+        &with(|v| v["c"] = json!([0.0, 0.3])),
+        "c",
+        "expected length 3 (dy), got 2",
+    );
+    rejects_field(&with(|v| v["A"] = json!([[1.0, 0.0]])), "A", "1 rows x 2 columns");
+    rejects_field(&with(|v| v["B"] = json!([[1.0, 0.0]])), "B", "expected 3 rows");
+    // a missing field is named alone, without the location of the field before it
+    for name in ["C", "format", "y0", "a"] {
+        let text = with(|v| {
+            v.as_object_mut().unwrap().remove(name);
+        });
+        match load_text(&text) {
+            Ok(_) => panic!("accepted without {name}"),
+            Err(e) => assert_eq!(
+                e.to_string(),
+                format!("test.json: {name}: missing field (required by the v1 format)")
+            ),
+        }
+    }
+    // a field missing inside a set still names the set (and its location)
+    rejects_field(
+        &with(|v| v["x_set"] = json!({"kind": "l1_ball"})),
+        "field \"x_set\"",
+        "missing field `radius`",
+    );
     rejects(&with(|v| v["x0"] = json!([0.0])), "x0", "length");
     rejects(&with(|v| v["y0"] = json!([1.0, 0.0])), "y0", "length");
     rejects(
@@ -660,12 +710,41 @@ fn quadratic_file_rejections_name_the_field() {
     );
     rejects(&with(|v| v["C"][2][0] = json!(1e-9)), "C", "symmetric");
     assert!(load_text(&with(|v| v["A"][0][1] = json!(0.5 + 1e-14))).is_ok());
+    // ... relative to the largest entry also for small matrices (the old scale max(1, |entry|)
+    // accepted this A): 5e-13 against entries of 1e-6 is an asymmetry of 5e-7
+    let small_a = |off: f64| {
+        with(|v| {
+            v["A"] = json!([[1e-6, off], [0.0, 1e-6]]);
+        })
+    };
+    rejects_field(&small_a(5e-13), "A", "must be symmetric");
+    assert!(load_text(&small_a(5e-19)).is_ok());
+    assert!(load_text(&small_a(0.0)).is_ok());
+    // the zero matrix is symmetric and PSD
+    let zero = with(|v| {
+        v["A"] = json!([[0.0, 0.0], [0.0, 0.0]]);
+        v["C"] = json!([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]);
+    });
+    let z = load_text(&zero).unwrap();
+    assert_eq!((z.problem.constants().mu, z.problem.convex_in_x()), (0.0, true));
     // C not PSD
     rejects(
         &with(|v| v["C"][1][1] = json!(-0.5)),
         "C",
         "positive semidefinite",
     );
+    // ... relative to ||C||_2 also for small matrices (the old scale max(1, ||C||) accepted
+    // this C with mu = 0): eigenvalues 1e-6, 1e-6 and -5e-13
+    let small_c = |low: f64| {
+        with(|v| {
+            v["C"] = json!([[1e-6, 0.0, 0.0], [0.0, 1e-6, 0.0], [0.0, 0.0, low]]);
+        })
+    };
+    rejects_field(&small_c(-5e-13), "C", "positive semidefinite");
+    let ok = load_text(&small_c(-5e-19)).unwrap();
+    assert_eq!(ok.problem.constants().mu, 0.0);
+    let ok = load_text(&small_c(5e-7)).unwrap();
+    assert_eq!(ok.problem.constants().mu, 5e-7);
     // starts outside the sets
     rejects(&with(|v| v["x0"] = json!([0.9, 0.5])), "x0", "not in X");
     rejects(

@@ -30,7 +30,8 @@ use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::sync::{Mutex, OnceLock};
 
-/// Absolute symmetry / PSD tolerance relative to the matrix scale (contract: 1e-12).
+/// Symmetry / PSD tolerance relative to the matrix's scale (contract: 1e-12): the largest
+/// entry for symmetry, `||C||_2` for PSD (and `||A||_2` for convexity in x).
 pub const SYM_TOL: f64 = 1e-12;
 
 /// A quadratic saddle problem with dense row-major matrices.
@@ -88,7 +89,9 @@ impl Quadratic {
         check_symmetric("C", &c, dy)?;
         let (lxx, lmin_a) = sym_extreme_eigs(&a, dx);
         let (lyy, lmin_c) = sym_extreme_eigs(&c, dy);
-        let scale_c = lyy.max(1.0);
+        // relative to the matrix's own scale, so a small matrix is held to the same standard
+        // (MIN_POSITIVE only guards the zero matrix)
+        let scale_c = lyy.max(f64::MIN_POSITIVE);
         if lmin_c < -SYM_TOL * scale_c {
             return Err(Error::invalid(
                 "C",
@@ -102,7 +105,7 @@ impl Quadratic {
         } else {
             0.0
         };
-        let convex = lmin_a >= -SYM_TOL * lxx.max(1.0);
+        let convex = lmin_a >= -SYM_TOL * lxx.max(f64::MIN_POSITIVE);
         let lyx = spectral_norm(&b, dy, dx);
         let isotropic = {
             let d = c[0];
@@ -182,7 +185,8 @@ impl Quadratic {
 }
 
 fn check_symmetric(name: &str, m: &[f64], n: usize) -> Result<()> {
-    let scale = m.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+    // relative to the largest entry (MIN_POSITIVE only guards the zero matrix)
+    let scale = m.iter().fold(f64::MIN_POSITIVE, |s, v| s.max(v.abs()));
     for i in 0..n {
         for j in (i + 1)..n {
             if (m[i * n + j] - m[j * n + i]).abs() > SYM_TOL * scale {
@@ -353,6 +357,11 @@ fn top_level_field(text: &str, line: usize, column: usize) -> Option<String> {
     key
 }
 
+/// The top-level fields of a v1 file (all required).
+const TOP_FIELDS: [&str; 10] = [
+    "format", "A", "B", "C", "a", "c", "x_set", "y_set", "x0", "y0",
+];
+
 /// Tolerance for "x0 in X" and "y0 in Y" when loading a file.
 pub const START_TOL: f64 = 1e-9;
 
@@ -360,6 +369,24 @@ impl QuadraticFile {
     /// Parses JSON text; `input` names the source in errors (with line and column).
     pub fn parse(text: &str, input: &str) -> Result<Self> {
         serde_json::from_str(text).map_err(|e| {
+            // serde reports a missing top-level field at the end of the object, where the
+            // location would point at the last field present: name the missing field alone
+            // (a field missing inside a set keeps the set's field and location)
+            let msg = e.to_string();
+            if let Some(name) = msg
+                .strip_prefix("missing field `")
+                .and_then(|r| r.split('`').next())
+            {
+                let top = serde_json::from_str::<serde_json::Value>(text).ok();
+                if TOP_FIELDS.contains(&name)
+                    && top
+                    .as_ref()
+                    .and_then(|v| v.as_object())
+                    .is_some_and(|o| !o.contains_key(name))
+                {
+                    return Error::input(input, name, "missing field (required by the v1 format)");
+                }
+            }
             let field = top_level_field(text, e.line(), e.column());
             crate::error::json_error(input, &e, field.as_deref())
         })
@@ -381,16 +408,32 @@ impl QuadraticFile {
                 format!("unknown format {:?} (expected {FORMAT_V1:?})", self.format),
             ));
         }
-        let dx = self.a.len();
-        let dy = self.c.len();
-        if dx == 0 || dy == 0 {
-            return Err(field_err("a / c", "dimensions must be at least 1".into()));
+        // dimensions come from the matrices' rows; every other field is checked against them
+        let dx = self.a_mat.len();
+        let dy = self.c_mat.len();
+        for (field, n, d) in [("A", dx, "dx"), ("C", dy, "dy")] {
+            if n == 0 {
+                return Err(field_err(
+                    field,
+                    format!("has no rows: {d} (its number of rows) must be at least 1"),
+                ));
+            }
         }
-        let flatten = |field: &str, m: &[Vec<f64>], r: usize, c: usize| -> Result<Vec<f64>> {
+        let flatten = |field: &str, m: &[Vec<f64>], r: usize, c: usize, dims: &str| {
             if m.len() != r {
                 return Err(field_err(
                     field,
-                    format!("expected {r} rows ({r} x {c}), got {}", m.len()),
+                    format!("expected {r} rows ({dims} = {r} x {c}), got {}", m.len()),
+                ));
+            }
+            // every row of one wrong length: the matrix's shape is wrong, not one row
+            if m.iter().all(|row| row.len() == m[0].len()) && m[0].len() != c {
+                return Err(field_err(
+                    field,
+                    format!(
+                        "expected {dims} = {r} x {c}, got {r} rows x {} columns",
+                        m[0].len()
+                    ),
                 ));
             }
             let mut out = Vec::with_capacity(r * c);
@@ -405,9 +448,17 @@ impl QuadraticFile {
             }
             Ok(out)
         };
-        let a = flatten("A", &self.a_mat, dx, dx)?;
-        let b = flatten("B", &self.b_mat, dy, dx)?;
-        let c = flatten("C", &self.c_mat, dy, dy)?;
+        let a = flatten("A", &self.a_mat, dx, dx, "dx x dx, dx = the number of rows of A")?;
+        let c = flatten("C", &self.c_mat, dy, dy, "dy x dy, dy = the number of rows of C")?;
+        let b = flatten("B", &self.b_mat, dy, dx, "dy x dx")?;
+        for (field, v, n, d) in [("a", &self.a, dx, "dx"), ("c", &self.c, dy, "dy")] {
+            if v.len() != n {
+                return Err(field_err(
+                    field,
+                    format!("expected length {n} ({d}), got {}", v.len()),
+                ));
+            }
+        }
         let x_set = self
             .x_set
             .build(dx, "x_set")
