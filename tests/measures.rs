@@ -916,3 +916,41 @@ fn measure_checks_on_experiment_families() {
         }
     }
 }
+
+#[test]
+fn dbg_f_star_saddle() {
+    for fam in ["quadratic", "saddle"] {
+        for set in ["c-c", "c-c+sc"] {
+            for x in ["l1", "l2", "simplex", "box"] {
+                for (dx, dy) in [(20, 10), (50, 50), (5, 40)] {
+                    let sp = format!("{fam}/{set}:dx={dx},dy={dy},seed=3,x={x}");
+                    let inst = sp.parse::<GeneratorSpec>().unwrap().generate().unwrap();
+                    let p = inst.problem.as_ref();
+                    let t = std::time::Instant::now();
+                    let s = inner::approximate_saddle(
+                        p,
+                        inner::SADDLE_REL_TOL,
+                        inner::SADDLE_MAX_ITER,
+                    );
+                    let t1 = t.elapsed().as_secs_f64();
+                    let lo = inner::min_x_certified_from(p, &s.y, &s.x, inner::DUALITY_MIN_ITER);
+                    let t2 = t.elapsed().as_secs_f64() - t1;
+                    let up = p.f(&s.x);
+                    let t3 = t.elapsed().as_secs_f64() - t1 - t2;
+                    let ex = if fam == "saddle" { p.f_star().unwrap().mid() } else { f64::NAN };
+                    println!(
+                        "{sp:45} it {:6} w {:.1e} minx {:.1e} (lo-gain {:.1e}) f {:.1e} (up-gain {:.1e}) ex-in {} t {:.3} {:.3} {:.3}",
+                        s.iterations,
+                        s.bound.width(),
+                        lo.width(),
+                        lo.lower - s.bound.lower,
+                        up.width(),
+                        s.bound.upper - up.upper,
+                        ex.is_nan() || (s.bound.lower.max(lo.lower) <= ex && ex <= s.bound.upper.min(up.upper)),
+                        t1, t2, t3
+                    );
+                }
+            }
+        }
+    }
+}

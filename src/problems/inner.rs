@@ -213,22 +213,33 @@ pub fn y_star_certified<P: SaddleProblem + ?Sized>(
 /// `min_{v in X} L(v, y)` as a certified interval. Valid only when `L(., y)` is convex
 /// (Assumption 3); with `L_xx = 0` (linear in x) it is exact via the LMO.
 pub fn min_x_certified<P: SaddleProblem + ?Sized>(p: &P, y: &[f64]) -> Interval {
+    let start = p.x_set().default_point();
+    min_x_certified_from(p, y, &start, INNER_MAX_ITER)
+}
+
+/// [`min_x_certified`] warm-started at `start`, with an iteration cap (the interval is valid
+/// whatever the cap).
+pub fn min_x_certified_from<P: SaddleProblem + ?Sized>(
+    p: &P,
+    y: &[f64],
+    start: &[f64],
+    max_iter: usize,
+) -> Interval {
     let k = p.constants();
     let value = |x: &[f64]| -p.value(x, y);
     let grad = |x: &[f64], out: &mut [f64]| {
         p.grad_x(x, y, out);
         out.iter_mut().for_each(|v| *v = -*v);
     };
-    let start = p.x_set().default_point();
     let c = maximize(
         p.x_set(),
-        &start,
+        start,
         k.lxx,
         0.0,
         &value,
         &grad,
         INNER_REL_TOL,
-        INNER_MAX_ITER,
+        max_iter,
     );
     Interval {
         lower: -c.value.upper,
@@ -283,6 +294,175 @@ pub fn f_star_smooth<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
     let upper = inner.value.upper;
     let lower = p.min_x(&inner.y).lower.min(upper);
     Some(Interval { lower, upper })
+}
+
+/// Relative width (in the sense of [`Interval::relative_width`]) at which the approximate
+/// saddle solve of [`f_star_saddle`] stops.
+pub const SADDLE_REL_TOL: f64 = 1e-11;
+/// Iteration cap of that saddle solve; the certified interval is valid regardless.
+pub const SADDLE_MAX_ITER: usize = 100_000;
+
+/// Certified bounds on `min_{v in X} L(v, y)` from one candidate `v` (Assumption 3:
+/// `L(., y)` convex): `[L(v,y) - max_w grad_x L(v,y)^T (v - w), L(v,y)]`. The lower end is
+/// the Frank-Wolfe-gap correction (one LMO, exact gradient); the upper end alone is NOT a
+/// lower bound.
+pub fn min_x_bounds_at<P: SaddleProblem + ?Sized>(p: &P, y: &[f64], v: &[f64]) -> Interval {
+    let mut g = vec![0.0; v.len()];
+    p.grad_x(v, y, &mut g);
+    // w = argmin_X g'w, gap = g'(v - w) >= 0
+    let mut w = vec![0.0; v.len()];
+    p.x_set().lmo(&g, &mut w);
+    let val = p.value(v, y);
+    Interval {
+        lower: val - fw_gap(&g, v, &w).max(0.0),
+        upper: val,
+    }
+}
+
+/// Certified bounds on `max_{u in Y} L(x, u)` from one candidate `u` (`L(x, .)` concave):
+/// `[L(x,u), L(x,u) + max_w grad_y L(x,u)^T (w - u)]`.
+pub fn max_y_bounds_at<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], u: &[f64]) -> Interval {
+    let mut g = vec![0.0; u.len()];
+    p.grad_y(x, u, &mut g);
+    // w = argmax_Y g'w, gap = g'(w - u) >= 0
+    let neg: Vec<f64> = g.iter().map(|t| -t).collect();
+    let mut w = vec![0.0; u.len()];
+    p.y_set().lmo(&neg, &mut w);
+    let val = p.value(x, u);
+    Interval {
+        lower: val,
+        upper: val + fw_gap(&g, &w, u).max(0.0),
+    }
+}
+
+/// Iteration cap of the inner minimisation in [`duality_interval`] (warm-started at `xbar`).
+pub const DUALITY_MIN_ITER: usize = 20_000;
+
+/// Weak duality at a feasible pair (Assumption 3):
+/// `min_{v in X} L(v, ybar) <= f* <= f(xbar) = max_{u in Y} L(xbar, u)`, with the lower end of
+/// the certified inner minimisation (warm-started at `xbar`, at most [`DUALITY_MIN_ITER`]
+/// iterations) and the upper end of the certified inner maximisation.
+pub fn duality_interval<P: SaddleProblem + ?Sized>(p: &P, xbar: &[f64], ybar: &[f64]) -> Interval {
+    Interval {
+        lower: min_x_certified_from(p, ybar, xbar, DUALITY_MIN_ITER).lower,
+        upper: p.f(xbar).upper,
+    }
+}
+
+/// An approximate saddle point with the certified interval for f* it gives.
+#[derive(Debug, Clone)]
+pub struct SaddleApprox {
+    /// The x with the best certified upper bound on f* seen.
+    pub x: Vec<f64>,
+    /// The y with the best certified lower bound on f* seen.
+    pub y: Vec<f64>,
+    /// `[best lower, best upper]` of the Frank-Wolfe certificates along the run.
+    pub bound: Interval,
+    pub iterations: usize,
+}
+
+/// Extragradient (Korpelevich) on the monotone operator `F(x,y) = (grad_x L, -grad_y L)` of a
+/// convex-concave problem, with Euclidean projections and the step `1/(max(L_xx, L_yy) +
+/// L_yx)` (`F` is Lipschitz with that constant, Assumption 1 (iv)). Every 10 iterations the
+/// extrapolated pair `(x, y)` gives the certificate
+/// `L(x,y) - FW_x(x,y) <= min_v L(v,y) <= f* <= f(x) <= L(x,y) + FW_y(x,y)`
+/// ([`min_x_bounds_at`], [`max_y_bounds_at`]); it stops when the best of these has relative
+/// width <= `rel_tol` or after `max_iter` iterations.
+pub fn approximate_saddle<P: SaddleProblem + ?Sized>(
+    p: &P,
+    rel_tol: f64,
+    max_iter: usize,
+) -> SaddleApprox {
+    let k = p.constants();
+    let (nx, ny) = (p.x_set().dim(), p.y_set().dim());
+    let mut x = p.x_set().default_point();
+    let mut y = p.y_set().default_point();
+    let (mut gx, mut gy) = (vec![0.0; nx], vec![0.0; ny]);
+    let (mut xh, mut yh) = (vec![0.0; nx], vec![0.0; ny]);
+    let (mut tx, mut ty) = (vec![0.0; nx], vec![0.0; ny]);
+    let mut best = SaddleApprox {
+        x: x.clone(),
+        y: y.clone(),
+        bound: Interval {
+            lower: f64::NEG_INFINITY,
+            upper: f64::INFINITY,
+        },
+        iterations: 0,
+    };
+    let record = |best: &mut SaddleApprox, x: &[f64], y: &[f64]| {
+        let lo = min_x_bounds_at(p, y, x).lower;
+        let hi = max_y_bounds_at(p, x, y).upper;
+        if lo > best.bound.lower {
+            best.bound.lower = lo;
+            best.y.copy_from_slice(y);
+        }
+        if hi < best.bound.upper {
+            best.bound.upper = hi;
+            best.x.copy_from_slice(x);
+        }
+        best.bound.relative_width() <= rel_tol
+    };
+    let lip = k.lxx.max(k.lyy) + k.lyx;
+    if !(lip > 0.0) || record(&mut best, &x, &y) {
+        // L(x,y) = a'x - c'y (no curvature, no coupling): the FW certificate at any pair is
+        // exact after one LMO per block
+        if !(lip > 0.0) {
+            p.grads(&x, &y, &mut gx, &mut gy);
+            let neg: Vec<f64> = gy.iter().map(|t| -t).collect();
+            p.x_set().lmo(&gx, &mut xh);
+            p.y_set().lmo(&neg, &mut yh);
+            record(&mut best, &xh, &yh);
+        }
+        return best;
+    }
+    let eta = 1.0 / lip;
+    for it in 1..=max_iter {
+        best.iterations = it;
+        // extrapolation: (xh, yh) = P(z - eta F(z))
+        p.grads(&x, &y, &mut gx, &mut gy);
+        for i in 0..nx {
+            tx[i] = x[i] - eta * gx[i];
+        }
+        for i in 0..ny {
+            ty[i] = y[i] + eta * gy[i];
+        }
+        p.x_set().project(&tx, &mut xh);
+        p.y_set().project(&ty, &mut yh);
+        // update: z = P(z - eta F(zh))
+        p.grads(&xh, &yh, &mut gx, &mut gy);
+        for i in 0..nx {
+            tx[i] = x[i] - eta * gx[i];
+        }
+        for i in 0..ny {
+            ty[i] = y[i] + eta * gy[i];
+        }
+        p.x_set().project(&tx, &mut x);
+        p.y_set().project(&ty, &mut y);
+        if it % 10 == 0 && record(&mut best, &xh, &yh) {
+            break;
+        }
+    }
+    best
+}
+
+/// `f* = min_x max_y L(x,y)` for a convex-concave problem (Assumption 3) without strong
+/// concavity, where f may be nonsmooth: an approximate saddle point `(xbar, ybar)` from
+/// [`approximate_saddle`], then weak duality ([`duality_interval`]) intersected with the
+/// Frank-Wolfe certificates of the run. Both ends are certified: the upper end bounds
+/// `f(xbar)` from above, the lower end bounds `min_v L(v, ybar)` from below (the FW-gap
+/// correction of a convex minimisation).
+pub fn f_star_saddle<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
+    if !p.convex_in_x() {
+        return None;
+    }
+    let s = approximate_saddle(p, SADDLE_REL_TOL, SADDLE_MAX_ITER);
+    let d = duality_interval(p, &s.x, &s.y);
+    let lower = s.bound.lower.max(d.lower);
+    let upper = s.bound.upper.min(d.upper);
+    Some(Interval {
+        lower: lower.min(upper),
+        upper,
+    })
 }
 
 /// Convenience: `g^T (u - y)` for the FW gap.

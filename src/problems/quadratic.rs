@@ -286,10 +286,12 @@ impl SaddleProblem for Quadratic {
             if let Some((x, y)) = &self.saddle {
                 return Some(Interval::exact(self.value(x, y)));
             }
-            if self.convex {
+            if !self.convex {
+                None
+            } else if self.constants.mu > 0.0 {
                 inner::f_star_smooth(self)
             } else {
-                None
+                inner::f_star_saddle(self)
             }
         })
     }
