@@ -917,40 +917,150 @@ fn measure_checks_on_experiment_families() {
     }
 }
 
+/// f* for convex-concave problems with mu = 0 (issue 2, scope 3; `inner::f_star_saddle`):
+/// on `saddle/c-c` and `saddle/c-c+sc` instances (exact f* = L(x*, y*)) the certified interval
+/// contains the exact value and is narrow. Negative control: the lower end without its
+/// Frank-Wolfe correction (`L(v, y*)` for a rough minimiser v of `L(., y*)`, whose minimum is
+/// f*) exceeds the exact value on every instance.
 #[test]
-fn dbg_f_star_saddle() {
-    for fam in ["quadratic", "saddle"] {
-        for set in ["c-c", "c-c+sc"] {
-            for x in ["l1", "l2", "simplex", "box"] {
-                for (dx, dy) in [(20, 10), (50, 50), (5, 40)] {
-                    let sp = format!("{fam}/{set}:dx={dx},dy={dy},seed=3,x={x}");
-                    let inst = sp.parse::<GeneratorSpec>().unwrap().generate().unwrap();
-                    let p = inst.problem.as_ref();
-                    let t = std::time::Instant::now();
-                    let s = inner::approximate_saddle(
-                        p,
-                        inner::SADDLE_REL_TOL,
-                        inner::SADDLE_MAX_ITER,
-                    );
-                    let t1 = t.elapsed().as_secs_f64();
-                    let lo = inner::min_x_certified_from(p, &s.y, &s.x, inner::DUALITY_MIN_ITER);
-                    let t2 = t.elapsed().as_secs_f64() - t1;
-                    let up = p.f(&s.x);
-                    let t3 = t.elapsed().as_secs_f64() - t1 - t2;
-                    let ex = if fam == "saddle" { p.f_star().unwrap().mid() } else { f64::NAN };
-                    println!(
-                        "{sp:45} it {:6} w {:.1e} minx {:.1e} (lo-gain {:.1e}) f {:.1e} (up-gain {:.1e}) ex-in {} t {:.3} {:.3} {:.3}",
-                        s.iterations,
-                        s.bound.width(),
-                        lo.width(),
-                        lo.lower - s.bound.lower,
-                        up.width(),
-                        s.bound.upper - up.upper,
-                        ex.is_nan() || (s.bound.lower.max(lo.lower) <= ex && ex <= s.bound.upper.min(up.upper)),
-                        t1, t2, t3
-                    );
-                }
+fn f_star_saddle_contains_exact_saddle_value() {
+    let (mut cases, mut uncorrected_low_fails) = (0, 0);
+    for seed in 0..6u64 {
+        for setting in ["c-c", "c-c+sc"] {
+            for x in XKINDS {
+                let (dx, dy) = [(20, 10), (3, 7), (10, 20)][seed as usize % 3];
+                let spec = GeneratorSpec {
+                    x,
+                    ..GeneratorSpec::new(Family::Saddle, setting.parse().unwrap(), dx, dy, seed)
+                };
+                let inst = spec.generate().unwrap();
+                let p = inst.problem.as_ref();
+                assert_eq!(p.constants().mu, 0.0, "{spec}");
+                let (xs, ys) = p.known_saddle().unwrap();
+                let exact = p.f_star().unwrap();
+                assert_eq!(exact.width(), 0.0, "{spec}: the known saddle gives f* exactly");
+                let exact = exact.mid();
+                let t = 1e-12 * value_scale(p, &xs, &ys);
+                let cert = inner::f_star_saddle(p).unwrap();
+                assert!(
+                    cert.lower <= exact + t && exact <= cert.upper + t,
+                    "{spec}: {cert:?} misses the exact {exact}"
+                );
+                assert!(cert.relative_width() <= 1e-9, "{spec}: {cert:?}");
+                // the lower-end bound at y* and a rough (truncated) approximate minimiser v:
+                // min_x L(., y*) = f*, so L(v, y*) >= f* (strictly unless v minimises), and
+                // only the FW-corrected end is a lower bound
+                let rough = inner::approximate_saddle(p, 0.0, 20);
+                let low = inner::min_x_bounds_at(p, &ys, &rough.x);
+                assert!(low.lower <= exact + t, "{spec}: {low:?} vs {exact}");
+                uncorrected_low_fails += (low.upper > exact + t) as usize;
+                // the same for the upper end at x* (meaningful only where L(x*, .) is not
+                // constant: with mu = 0 and an interior saddle, grad_y L(x*, .) = 0)
+                let up = inner::max_y_bounds_at(p, &xs, &rough.y);
+                assert!(exact <= up.upper + t, "{spec}: {up:?} vs {exact}");
+                cases += 1;
             }
         }
     }
+    assert_eq!(uncorrected_low_fails, cases, "uncorrected lower ends that exceed f*");
 }
+
+/// `L_beta(x,y) = L(x,y) - beta/2 ||y - y0||^2`: strongly concave in y, with the closed form
+/// of the wrapped problem's y-model (an independent route to f*: `f_beta* <= f* <= f_beta* +
+/// beta/2 D_Y^2`).
+struct Smoothed<'a> {
+    p: &'a dyn SaddleProblem,
+    beta: f64,
+    y0: Vec<f64>,
+}
+
+impl SaddleProblem for Smoothed<'_> {
+    fn name(&self) -> String {
+        format!("smoothed {}", self.p.name())
+    }
+    fn x_set(&self) -> &dyn ConvexSet {
+        self.p.x_set()
+    }
+    fn y_set(&self) -> &dyn ConvexSet {
+        self.p.y_set()
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        let d2: f64 = y.iter().zip(&self.y0).map(|(a, b)| (a - b) * (a - b)).sum();
+        self.p.value(x, y) - 0.5 * self.beta * d2
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.p.grad_x(x, y, out)
+    }
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.p.grad_y(x, y, out);
+        for i in 0..out.len() {
+            out[i] -= self.beta * (y[i] - self.y0[i]);
+        }
+    }
+    fn constants(&self) -> saddlefw::problems::Constants {
+        let mut k = self.p.constants();
+        k.mu += self.beta;
+        k.lyy += self.beta;
+        k
+    }
+    fn convex_in_x(&self) -> bool {
+        self.p.convex_in_x()
+    }
+    fn y_model(&self, x: &[f64]) -> Option<saddlefw::problems::YModel> {
+        let mut m = self.p.y_model(x)?;
+        m.h -= 0.5 * self.beta * dot(&self.y0, &self.y0);
+        for i in 0..m.c.len() {
+            m.c[i] += self.beta * self.y0[i];
+        }
+        m.m += self.beta;
+        Some(m)
+    }
+}
+
+/// f* of `quadratic/c-c` instances (mu = 0, no known saddle point; f is nonsmooth) is now
+/// certified, narrow, and lies in the bracket of an independent long solve: accelerated
+/// gradient on the smoothed `f_beta` (`f_star_smooth`, a different algorithm on a different
+/// function), widened by the smoothing error `beta/2 D_Y^2`. The measures that use f* follow:
+/// G^Opt is defined and certified to contain 0 at the approximate saddle point.
+#[test]
+fn f_star_c_c_quadratic_against_smoothed_solve() {
+    let beta = 1e-5;
+    for (i, spec) in [
+        "quadratic/c-c:dx=20,dy=10,seed=1",
+        "quadratic/c-c:dx=12,dy=6,seed=2,x=simplex",
+        "quadratic/c-c+sc:dx=20,dy=10,seed=3,x=box",
+        "quadratic/c-c+sc:dx=8,dy=8,seed=4,x=l2",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let inst = spec.parse::<GeneratorSpec>().unwrap().generate().unwrap();
+        let p = inst.problem.as_ref();
+        assert!(p.known_saddle().is_none() && p.constants().mu == 0.0 && p.convex_in_x());
+        let fs = p.f_star().unwrap_or_else(|| panic!("{spec}: f* missing"));
+        assert!(fs.relative_width() <= 1e-9, "{spec}: {fs:?}");
+        let y0 = p.y_set().default_point();
+        let sm = Smoothed { p, beta, y0 };
+        let fb = f_star_smooth(&sm).unwrap();
+        let dy = p.constants().dy;
+        let (lo, hi) = (fb.lower, fb.upper + 0.5 * beta * dy * dy);
+        let t = 1e-12 * (1.0 + fs.upper.abs());
+        assert!(
+            lo <= fs.lower + t && fs.upper <= hi + t,
+            "{spec}: f* {fs:?} outside the smoothed bracket [{lo}, {hi}]"
+        );
+        // and the bracket is not vacuous: f* sits within its width of f_beta*
+        assert!(hi - lo <= 1e-4, "{spec}: [{lo}, {hi}]");
+        // G^Opt is defined; near zero at the approximate saddle, clearly positive at x0 for
+        // at least one instance
+        let s = inner::approximate_saddle(p, inner::SADDLE_REL_TOL, inner::SADDLE_MAX_ITER);
+        let g = measures::g_opt(p, &s.x).unwrap();
+        assert!(g.lower <= t && g.upper >= -t && g.upper <= 1e-9, "{spec}: {g:?}");
+        let g0 = measures::g_opt(p, &inst.x0).unwrap();
+        assert!(g0.lower >= -t, "{spec}: {g0:?}");
+        if i == 0 {
+            assert!(g0.lower > 1e-3, "{spec}: {g0:?}");
+        }
+    }
+}
+
