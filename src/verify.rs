@@ -1757,7 +1757,7 @@ pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) 
             ));
         }
         if let Some(p) = &res.proof_rate {
-            let envelope = match (res.envelope_ratio, res.envelope_role.as_deref()) {
+            let envelope = |ratio: Option<f64>| match (ratio, res.envelope_role.as_deref()) {
                 (Some(r), Some("gate")) if r <= 1.0 + ENVELOPE_RTOL => format!(
                     "envelope ratio {r:.3} <= 1: the envelope of claims.md Sec. 5 holds, so the slower decay is pre-asymptotic"
                 ),
@@ -1770,21 +1770,24 @@ pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) 
                 (None, _) => "no explicit envelope (claims.md D12; pre-asymptotic if one held)".to_string(),
             };
             let rate = format!("O(T^-{} log^{} T)", res.p_frac, fmt_power(p.k));
-            let mut slow: Vec<(String, ProofRate)> = p
+            // the envelope ratio of the runs checked: the random families' or the hard run's
+            let mut slow: Vec<(String, ProofRate, Option<f64>)> = p
                 .random
                 .iter()
                 .filter(|f| !f.check.holds)
-                .map(|f| (f.family.clone(), f.check))
+                .map(|f| (f.family.clone(), f.check, res.envelope_ratio))
                 .collect();
             if let (Some(h), Some(hr)) = (p.hard.filter(|h| !h.holds), &res.hard) {
-                slow.push((format!("hard instance {}", hr.fixture), h));
+                slow.push((format!("hard instance {}", hr.fixture), h, hr.envelope_ratio));
             }
-            for (who, c) in slow {
-                res.notes.push(format!(
-                    "proof-rate check (report only): {who} is slower than the proven rate {rate} at this horizon (p_hat {:.3} [{:.3}, {:.3}], window [{}, {}], tol {:.3} with k = {}; the gate allows k = {}); {envelope}",
-                    c.p_hat, c.ci[0], c.ci[1], c.window[0], c.window[1], c.tol, fmt_power(p.k), fmt_power(p.gate_k)
+            let mut new_notes = Vec::new();
+            for (who, c, ratio) in slow {
+                new_notes.push(format!(
+                    "proof-rate check (report only): {who} is slower than the proven rate {rate} at this horizon (p_hat {:.3} [{:.3}, {:.3}], window [{}, {}], tol {:.3} with k = {}; the gate allows k = {}); {}",
+                    c.p_hat, c.ci[0], c.ci[1], c.window[0], c.window[1], c.tol, fmt_power(p.k), fmt_power(p.gate_k), envelope(ratio)
                 ));
             }
+            res.notes.extend(new_notes);
         }
     }
 }
