@@ -549,7 +549,9 @@ fn positive(what: &str, v: f64) -> std::result::Result<f64, String> {
     } else if v.abs() <= 1e-12 {
         Err(format!("division by zero: {what} = 0"))
     } else {
-        Err(format!("{what} = {v:.4} < 0 (outside the printed hypotheses)"))
+        Err(format!(
+            "{what} = {v:.4} < 0 (outside the printed hypotheses)"
+        ))
     }
 }
 

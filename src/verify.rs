@@ -1248,22 +1248,23 @@ impl VerifyReport {
                     .iter()
                     .filter(|f| !f.check.holds)
                     .map(|f| (f.family.clone(), f.check));
-                let hard = p.hard.filter(|h| !h.holds).map(|h| ("hard instance".to_string(), h));
-                random
-                    .chain(hard)
-                    .map(move |(who, c)| {
-                        (
-                            id,
-                            format!(
-                                "{who}: p_hat {:.3} [{:.3}, {:.3}], tol {:.3} (k = {})",
-                                c.p_hat,
-                                c.ci[0],
-                                c.ci[1],
-                                c.tol,
-                                fmt_power(p.k)
-                            ),
-                        )
-                    })
+                let hard = p
+                    .hard
+                    .filter(|h| !h.holds)
+                    .map(|h| ("hard instance".to_string(), h));
+                random.chain(hard).map(move |(who, c)| {
+                    (
+                        id,
+                        format!(
+                            "{who}: p_hat {:.3} [{:.3}, {:.3}], tol {:.3} (k = {})",
+                            c.p_hat,
+                            c.ci[0],
+                            c.ci[1],
+                            c.tol,
+                            fmt_power(p.k)
+                        ),
+                    )
+                })
             })
             .collect();
         s += &format!(
@@ -1601,7 +1602,12 @@ fn errata_of(e: &TheoremEntry, runs: &[InstanceRun]) -> Vec<ErratumResult> {
             };
             let of_form: Vec<(&InstanceRun, &PrintedRun)> = runs
                 .iter()
-                .flat_map(|r| r.printed.iter().filter(|p| p.form == form).map(move |p| (r, p)))
+                .flat_map(|r| {
+                    r.printed
+                        .iter()
+                        .filter(|p| p.form == form)
+                        .map(move |p| (r, p))
+                })
                 .collect();
             if let Some(why) = of_form.iter().find_map(|(_, p)| p.undefined.clone()) {
                 out.status = format!("undefined ({why})");
@@ -1613,7 +1619,10 @@ fn errata_of(e: &TheoremEntry, runs: &[InstanceRun]) -> Vec<ErratumResult> {
                         .iter()
                         .filter(|(_, p)| p.worst.is_some())
                         .max_by(|a, b| {
-                            a.1.worst.unwrap().ratio.total_cmp(&b.1.worst.unwrap().ratio)
+                            a.1.worst
+                                .unwrap()
+                                .ratio
+                                .total_cmp(&b.1.worst.unwrap().ratio)
                         });
                     if let Some((r, p)) = worst {
                         let w = p.worst.unwrap();
@@ -1631,7 +1640,8 @@ fn errata_of(e: &TheoremEntry, runs: &[InstanceRun]) -> Vec<ErratumResult> {
                     }
                 }
                 PrintedCheck::Bounded { .. } => {
-                    let mut names: Vec<&str> = of_form.iter().map(|(r, _)| r.family.as_str()).collect();
+                    let mut names: Vec<&str> =
+                        of_form.iter().map(|(r, _)| r.family.as_str()).collect();
                     names.dedup();
                     let highest = names
                         .iter()
@@ -1645,13 +1655,16 @@ fn errata_of(e: &TheoremEntry, runs: &[InstanceRun]) -> Vec<ErratumResult> {
                         })
                         .max_by(|a, b| a.ci[0].total_cmp(&b.ci[0]));
                     if let Some(f) = highest {
-                        let run = of_form
-                            .iter()
-                            .filter(|(r, _)| r.family == f.family)
-                            .max_by(|a, b| {
-                                let s = |p: &PrintedRun| p.mhat.map_or(f64::NEG_INFINITY, |m| m.slope);
-                                s(a.1).total_cmp(&s(b.1))
-                            });
+                        let run =
+                            of_form
+                                .iter()
+                                .filter(|(r, _)| r.family == f.family)
+                                .max_by(|a, b| {
+                                    let s = |p: &PrintedRun| {
+                                        p.mhat.map_or(f64::NEG_INFINITY, |m| m.slope)
+                                    };
+                                    s(a.1).total_cmp(&s(b.1))
+                                });
                         out.status = if f.ci[0] > envelopes::MHAT_SLOPE_TOL {
                             ERRATUM_CONFIRMED
                         } else {
@@ -1716,8 +1729,8 @@ pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) 
             let hard_errata = h.errata.clone();
             res.errata = std::mem::take(&mut res.errata)
                 .into_iter()
-                .map(|r| {
-                    match hard_errata.iter().find(|x| x.name == r.name).cloned() {
+                .map(
+                    |r| match hard_errata.iter().find(|x| x.name == r.name).cloned() {
                         Some(mut x) => {
                             if x.instance.is_some() {
                                 x.instance = Some(format!("{} ({})", h.fixture, h.params));
@@ -1726,10 +1739,11 @@ pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) 
                             r.join(x)
                         }
                         None => r,
-                    }
-                })
+                    },
+                )
                 .collect();
-            if let (Some(ph), Some(ci), Some(w), false) = (h.p_hat, h.ci, h.window, claim.disputed) {
+            if let (Some(ph), Some(ci), Some(w), false) = (h.p_hat, h.ci, h.window, claim.disputed)
+            {
                 let check = fit::proof_rate(&claim, ph, ci, w);
                 match &mut res.proof_rate {
                     Some(p) => p.hard = Some(check),
@@ -1757,7 +1771,8 @@ pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) 
             ));
         }
         if let Some(p) = &res.proof_rate {
-            let envelope = |ratio: Option<f64>| match (ratio, res.envelope_role.as_deref()) {
+            let envelope = |ratio: Option<f64>| {
+                match (ratio, res.envelope_role.as_deref()) {
                 (Some(r), Some("gate")) if r <= 1.0 + ENVELOPE_RTOL => format!(
                     "envelope ratio {r:.3} <= 1: the envelope of claims.md Sec. 5 holds, so the slower decay is pre-asymptotic"
                 ),
@@ -1768,6 +1783,7 @@ pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) 
                     "envelope ratio {r:.3} is a consistency check only (pre-asymptotic if an explicit envelope held)"
                 ),
                 (None, _) => "no explicit envelope (claims.md D12; pre-asymptotic if one held)".to_string(),
+            }
             };
             let rate = format!("O(T^-{} log^{} T)", res.p_frac, fmt_power(p.k));
             // the envelope ratio of the runs checked: the random families' or the hard run's
@@ -1778,7 +1794,11 @@ pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) 
                 .map(|f| (f.family.clone(), f.check, res.envelope_ratio))
                 .collect();
             if let (Some(h), Some(hr)) = (p.hard.filter(|h| !h.holds), &res.hard) {
-                slow.push((format!("hard instance {}", hr.fixture), h, hr.envelope_ratio));
+                slow.push((
+                    format!("hard instance {}", hr.fixture),
+                    h,
+                    hr.envelope_ratio,
+                ));
             }
             let mut new_notes = Vec::new();
             for (who, c, ratio) in slow {

@@ -410,7 +410,11 @@ fn proof_rate_check_uses_the_proven_log_power_where_the_gate_uses_at_least_one()
     let e = est(0.167, [0.163, 0.170], w);
     assert_eq!(c.gate_log_power(), 1.0);
     assert_eq!(c.proven_log_power(), 0.5);
-    assert_eq!(judge(&c, Some(&e)).verdict, Verdict::Pass, "the printed ~O claim passes");
+    assert_eq!(
+        judge(&c, Some(&e)).verdict,
+        Verdict::Pass,
+        "the printed ~O claim passes"
+    );
     let pr = judge_proven(&c, Some(&e)).unwrap();
     assert!(!pr.holds, "slower than O(T^-1/3 sqrt(log T)): {pr:?}");
     assert_eq!(pr.tol, tolerance_k(0.5, w));
@@ -427,7 +431,11 @@ fn proof_rate_check_uses_the_proven_log_power_where_the_gate_uses_at_least_one()
     let pr0 = judge_proven(&c0, Some(&e0)).unwrap();
     assert!(!pr0.holds && pr0.k == 0.0 && pr0.tol == saddlefw::fit::BASE_TOL);
     // a run at the proven rate holds; disputed claims and missing estimates are not checked
-    assert!(judge_proven(&c, Some(&est(0.30, [0.29, 0.31], w))).unwrap().holds);
+    assert!(
+        judge_proven(&c, Some(&est(0.30, [0.29, 0.31], w)))
+            .unwrap()
+            .holds
+    );
     let d = RateClaim {
         disputed: true,
         ..c
@@ -436,5 +444,8 @@ fn proof_rate_check_uses_the_proven_log_power_where_the_gate_uses_at_least_one()
     // without a log factor the proof-rate check is the gate
     let plain = claim(0.25);
     let e1 = est(0.18, [0.17, 0.19], w);
-    assert_eq!(judge_proven(&plain, Some(&e1)).unwrap().tol, tolerance(&plain, w));
+    assert_eq!(
+        judge_proven(&plain, Some(&e1)).unwrap().tol,
+        tolerance(&plain, w)
+    );
 }
