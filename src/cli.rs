@@ -161,7 +161,7 @@ Examples:
   saddlefw verify --shard 1/3 --out s1             # and 2/3, 3/3 on other machines
   saddlefw merge s1 s2 s3 --out reports/verify
   saddlefw check --shard 1/2 --out c1/CHECK.json   # and 2/2
-  saddlefw merge c1 c2 --out reports/check         # CHECK.json and CHECK.html
+  saddlefw merge c1 c2 --out reports/check         # CHECK.json and index.html
 
 Exit codes: 0 every gate passes, 1 a gate failed, 2 usage or input error (a bad shard).")]
     Merge(MergeArgs),
@@ -263,7 +263,7 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "DIR|FILE")]
     pub dirs: Vec<PathBuf>,
     /// Where to write the merged report: verify.json and index.html (default reports/verify),
-    /// or CHECK.json and CHECK.html (default reports/check).
+    /// or CHECK.json and index.html (default reports/check).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Stored exponents for the regression gate, instead of the copy built into the binary.
@@ -285,8 +285,9 @@ pub struct CheckArgs {
     /// Base seed of the cases.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub seed: u64,
-    /// Write the report as JSON (atomically), and the HTML page beside it (CHECK.html).
-    #[arg(long, value_name = "CHECK.json")]
+    /// Where to write the report: `FILE.json` (the HTML page goes beside it, `FILE.html`) or
+    /// a directory `DIR` (`DIR/CHECK.json` and `DIR/index.html`). Files are written atomically.
+    #[arg(long, value_name = "CHECK.json|DIR")]
     pub out: Option<PathBuf>,
     /// List the registry (names, labels, hypotheses, statements) and exit.
     #[arg(long)]
@@ -336,7 +337,8 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
     )?;
     out!("{}", report.table());
     if let Some(out) = &args.out {
-        write_check_outputs(&report, out)?;
+        let (json, html) = write_check_outputs(&report, out)?;
+        outln!("wrote {} and {}", json.display(), html.display());
     }
     Ok(if report.passed() {
         EXIT_OK
@@ -907,18 +909,37 @@ pub(crate) fn positive_jobs(jobs: Option<i64>) -> Result<Option<usize>> {
     }
 }
 
-/// Writes CHECK.json (atomically) and the HTML page beside it (CHECK.html).
-fn write_check_outputs(report: &crate::invariants::CheckReport, out: &Path) -> Result<()> {
+/// Where `check --out OUT` writes: a path ending in `.json` is the JSON file itself, with the
+/// page beside it (`CHECK.json` and `CHECK.html`); any other path is a directory receiving
+/// `CHECK.json` and `index.html`, like `verify --out DIR`.
+pub fn check_output_paths(out: &Path) -> (PathBuf, PathBuf) {
+    let is_json = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if is_json {
+        (out.to_path_buf(), out.with_extension("html"))
+    } else {
+        (out.join("CHECK.json"), out.join("index.html"))
+    }
+}
+
+/// Writes the check report's JSON and HTML page (atomically) where [`check_output_paths`]
+/// says, creating missing directories; returns the two paths.
+fn write_check_outputs(
+    report: &crate::invariants::CheckReport,
+    out: &Path,
+) -> Result<(PathBuf, PathBuf)> {
+    let (json_path, html_path) = check_output_paths(out);
     let json = serde_json::to_string_pretty(report)
         .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+    if let Some(dir) = json_path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
     }
-    crate::trace::write_atomic(out, (json + "\n").as_bytes())?;
-    let html = out.with_extension("html");
+    crate::trace::write_atomic(&json_path, (json + "\n").as_bytes())?;
     let meta = crate::report::Meta::current(None, &[report.seed]);
     let page = crate::report::check_page(&meta, &report.invariant_rows(), &report.errata_rows());
-    crate::trace::write_atomic(&html, page.as_bytes())
+    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    Ok((json_path, html_path))
 }
 
 /// Which command's shard outputs `saddlefw merge` was given.
@@ -995,17 +1016,10 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
     }
     if kind == ShardKind::Check {
         let merged = crate::invariants::check::merge_shards(&texts)?;
-        let out = args
-            .out
-            .unwrap_or_else(|| PathBuf::from("reports/check"))
-            .join("CHECK.json");
-        write_check_outputs(&merged, &out)?;
+        let out = args.out.unwrap_or_else(|| PathBuf::from("reports/check"));
+        let (json, html) = write_check_outputs(&merged, &out)?;
         out!("{}", merged.table());
-        outln!(
-            "wrote {} and {}",
-            out.display(),
-            out.with_extension("html").display()
-        );
+        outln!("wrote {} and {}", json.display(), html.display());
         return Ok(if merged.passed() {
             EXIT_OK
         } else {

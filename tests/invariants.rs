@@ -342,6 +342,28 @@ fn cli_check() {
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["cases"], 3);
     assert!(v["errata"].as_array().unwrap().len() >= 10);
+    // the page beside a .json file; a directory gets CHECK.json and index.html like verify
+    assert!(dir.path().join("CHECK.html").is_file());
+    assert!(!dir.path().join("index.html").exists());
+    let sub = dir.path().join("page");
+    let code = main_with_args([
+        "saddlefw",
+        "check",
+        "--cases",
+        "3",
+        "--seed",
+        "1",
+        "--out",
+        sub.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read(sub.join("CHECK.json")).unwrap(),
+        std::fs::read(&out).unwrap(),
+        "the same report whichever form of --out"
+    );
+    let page = std::fs::read_to_string(sub.join("index.html")).unwrap();
+    assert!(page.contains("id=\"invariants\"") && page.contains("id=\"errata\""));
     assert_eq!(main_with_args(["saddlefw", "check", "--list"]), 0);
     assert_eq!(main_with_args(["saddlefw", "check", "--cases", "0"]), 2);
 }
