@@ -834,7 +834,9 @@ impl CheckReport {
     /// The printable table and errata list.
     pub fn table(&self) -> String {
         let mut s = match &self.control {
-            Some(c) => format!("NEGATIVE CONTROL {c}\n(a deliberately broken variant: this check must FAIL)\n\n"),
+            Some(c) => format!(
+                "NEGATIVE CONTROL {c}\n(a deliberately broken variant: this check must FAIL)\n\n"
+            ),
             None => String::new(),
         };
         s += &format!(
@@ -856,7 +858,12 @@ impl CheckReport {
         }
         s.push_str("\nErrata (printed forms of recorded slips):\n");
         for e in &self.errata {
-            s.push_str(&format!("  {} ({}):\n      {}\n", e.printed, e.label, e.outcome()));
+            s.push_str(&format!(
+                "  {} ({}):\n      {}\n",
+                e.printed,
+                e.label,
+                e.outcome()
+            ));
         }
         if !self.build_errors.is_empty() {
             s.push_str(&format!(

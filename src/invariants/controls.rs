@@ -84,7 +84,7 @@ impl Control {
         match self {
             Control::GammaUnclipped => "Algorithm 1 with gamma_t without min{., 1} (dual-step-unit, iterates-feasible)",
             Control::BetaIgnored => "Algorithm 1 with beta_t left out of the dual gradient (almost-recursion)",
-            Control::PrimalSignFlip => "Algorithm 1 with the primal step in the ascent direction (adaptive-connect)",
+            Control::PrimalSignFlip => "Algorithm 1 with the primal step in the ascent direction (adaptive-connect-2a, adaptive-connect-2b)",
             Control::WrongSignMeasure => "G_Y computed as L(x,y) - max_u L(x,u) (gy-nonneg)",
             Control::WrongSignGxLmo => "G_X^LMO of the wrong sign (gx-lmo-nonneg)",
             Control::NoSmoothingH => "H_t computed with beta = 0 (h-lower-bound)",

@@ -398,7 +398,12 @@ fn common_convex_concave_b(r: &RunCtx, t: usize) -> Vec<Eval> {
     common_cc(r, t, true)
 }
 
-fn envelope(r: &RunCtx, t: usize, denom: impl Fn(&Tr) -> f64, undefined: &'static str) -> Vec<Eval> {
+fn envelope(
+    r: &RunCtx,
+    t: usize,
+    denom: impl Fn(&Tr) -> f64,
+    undefined: &'static str,
+) -> Vec<Eval> {
     steps(r, t, |c| {
         r.xstars
             .iter()
@@ -731,7 +736,11 @@ fn saddle_bound(r: &RunCtx, primal: impl Fn(&Snap) -> f64) -> Vec<Eval> {
         let Some(g) = crate::measures::g_dual(r.problem, &xbar, &ybar) else {
             continue;
         };
-        let rhs: f64 = r.snaps[1..=tt].iter().map(|s| primal(s) + s.gy).sum::<f64>() / n;
+        let rhs: f64 = r.snaps[1..=tt]
+            .iter()
+            .map(|s| primal(s) + s.gy)
+            .sum::<f64>()
+            / n;
         out.push(Eval::le(g.lower, rhs, 2.0 * r.fmax).at(tt));
     }
     out
