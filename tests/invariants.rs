@@ -389,7 +389,7 @@ fn check_control_through_the_binary() {
         assert!(o.stdout.contains(&format!("NEGATIVE CONTROL {}", c.name())));
         assert!(o.stdout.contains("FAIL"), "{}", c.name());
         // the first invariant the description names is in the table with violations
-        let want = c.description().split('(').nth(1).unwrap();
+        let want = c.description().rsplit('(').next().unwrap();
         let want = want.split([',', ')']).next().unwrap();
         let line = o
             .stdout
