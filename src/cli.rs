@@ -303,6 +303,14 @@ pub struct CheckArgs {
     /// combine the shards with `saddlefw merge`.
     #[arg(long, value_name = "I/N", requires = "out")]
     pub shard: Option<String>,
+    /// Run a negative control instead of the real check: a deliberately broken variant that
+    /// must make a named invariant fail (exit 1). NAME is one of: gamma-without-min (Alg 1,
+    /// gamma_t without min{., 1}), beta-ignored (Alg 1, beta_t left out of the dual gradient),
+    /// primal-sign-flip (Alg 1, primal ascent step), wrong-sign-measure (G_Y negated),
+    /// wrong-sign-gx-lmo (G_X^LMO negated), no-smoothing-h (H_t with beta = 0),
+    /// understated-constants (Lxx, Lyx reported 10x too small). See `saddlefw list`.
+    #[arg(long, value_name = "NAME", conflicts_with = "shard")]
+    pub control: Option<String>,
 }
 
 /// Runs `saddlefw check`.
@@ -328,13 +336,12 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
     }
     let jobs = positive_jobs(args.jobs)?.unwrap_or_else(invariants::check::available_threads);
     let shard = args.shard.as_deref().map(str::parse).transpose()?;
-    let report = invariants::check::run_check_shard(
-        args.cases as usize,
-        args.seed,
-        &invariants::check::CaseOptions::default(),
-        jobs,
-        shard,
-    )?;
+    let control: Option<invariants::controls::Control> =
+        args.control.as_deref().map(str::parse).transpose()?;
+    let opts = control.map_or_else(invariants::check::CaseOptions::default, |c| c.options());
+    let mut report =
+        invariants::check::run_check_shard(args.cases as usize, args.seed, &opts, jobs, shard)?;
+    report.control = control.map(|c| format!("{}: {}", c.name(), c.description()));
     out!("{}", report.table());
     if let Some(out) = &args.out {
         let (json, html) = write_check_outputs(&report, out)?;
@@ -741,6 +748,10 @@ pub fn cmd_list() -> Result<i32> {
             e.quantity_text,
             e.label
         );
+    }
+    outln!("\nnegative controls (`saddlefw check --control NAME`, must exit 1):");
+    for c in crate::invariants::controls::Control::ALL {
+        outln!("  {:<22} {}", c.name(), c.description());
     }
     outln!("\ninvariants (`saddlefw check`; `saddlefw check --list` for statements):");
     for inv in crate::invariants::registry() {
