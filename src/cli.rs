@@ -161,7 +161,7 @@ Examples:
   saddlefw verify --shard 1/3 --out s1             # and 2/3, 3/3 on other machines
   saddlefw merge s1 s2 s3 --out reports/verify
   saddlefw check --shard 1/2 --out c1/CHECK.json   # and 2/2
-  saddlefw merge c1 c2 --out reports/check         # CHECK.json and CHECK.html
+  saddlefw merge c1 c2 --out reports/check         # CHECK.json and index.html
 
 Exit codes: 0 every gate passes, 1 a gate failed, 2 usage or input error (a bad shard).")]
     Merge(MergeArgs),
@@ -263,7 +263,7 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "DIR|FILE")]
     pub dirs: Vec<PathBuf>,
     /// Where to write the merged report: verify.json and index.html (default reports/verify),
-    /// or CHECK.json and CHECK.html (default reports/check).
+    /// or CHECK.json and index.html (default reports/check).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Stored exponents for the regression gate, instead of the copy built into the binary.
@@ -285,8 +285,9 @@ pub struct CheckArgs {
     /// Base seed of the cases.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub seed: u64,
-    /// Write the report as JSON (atomically), and the HTML page beside it (CHECK.html).
-    #[arg(long, value_name = "CHECK.json")]
+    /// Where to write the report: `FILE.json` (the HTML page goes beside it, `FILE.html`) or
+    /// a directory `DIR` (`DIR/CHECK.json` and `DIR/index.html`). Files are written atomically.
+    #[arg(long, value_name = "CHECK.json|DIR")]
     pub out: Option<PathBuf>,
     /// List the registry (names, labels, hypotheses, statements) and exit.
     #[arg(long)]
@@ -302,6 +303,14 @@ pub struct CheckArgs {
     /// combine the shards with `saddlefw merge`.
     #[arg(long, value_name = "I/N", requires = "out")]
     pub shard: Option<String>,
+    /// Run a negative control instead of the real check: a deliberately broken variant that
+    /// must make a named invariant fail (exit 1). NAME is one of: gamma-without-min (Alg 1,
+    /// gamma_t without min{., 1}), beta-ignored (Alg 1, beta_t left out of the dual gradient),
+    /// primal-sign-flip (Alg 1, primal ascent step), wrong-sign-measure (G_Y negated),
+    /// wrong-sign-gx-lmo (G_X^LMO negated), no-smoothing-h (H_t with beta = 0),
+    /// understated-constants (Lxx, Lyx reported 10x too small). See `saddlefw list`.
+    #[arg(long, value_name = "NAME", conflicts_with = "shard")]
+    pub control: Option<String>,
 }
 
 /// Runs `saddlefw check`.
@@ -327,16 +336,16 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
     }
     let jobs = positive_jobs(args.jobs)?.unwrap_or_else(invariants::check::available_threads);
     let shard = args.shard.as_deref().map(str::parse).transpose()?;
-    let report = invariants::check::run_check_shard(
-        args.cases as usize,
-        args.seed,
-        &invariants::check::CaseOptions::default(),
-        jobs,
-        shard,
-    )?;
+    let control: Option<invariants::controls::Control> =
+        args.control.as_deref().map(str::parse).transpose()?;
+    let opts = control.map_or_else(invariants::check::CaseOptions::default, |c| c.options());
+    let mut report =
+        invariants::check::run_check_shard(args.cases as usize, args.seed, &opts, jobs, shard)?;
+    report.control = control.map(|c| format!("{}: {}", c.name(), c.description()));
     out!("{}", report.table());
     if let Some(out) = &args.out {
-        write_check_outputs(&report, out)?;
+        let (json, html) = write_check_outputs(&report, out)?;
+        outln!("wrote {} and {}", json.display(), html.display());
     }
     Ok(if report.passed() {
         EXIT_OK
@@ -740,6 +749,10 @@ pub fn cmd_list() -> Result<i32> {
             e.label
         );
     }
+    outln!("\nnegative controls (`saddlefw check --control NAME`, must exit 1):");
+    for c in crate::invariants::controls::Control::ALL {
+        outln!("  {:<22} {}", c.name(), c.description());
+    }
     outln!("\ninvariants (`saddlefw check`; `saddlefw check --list` for statements):");
     for inv in crate::invariants::registry() {
         outln!(
@@ -907,18 +920,37 @@ pub(crate) fn positive_jobs(jobs: Option<i64>) -> Result<Option<usize>> {
     }
 }
 
-/// Writes CHECK.json (atomically) and the HTML page beside it (CHECK.html).
-fn write_check_outputs(report: &crate::invariants::CheckReport, out: &Path) -> Result<()> {
+/// Where `check --out OUT` writes: a path ending in `.json` is the JSON file itself, with the
+/// page beside it (`CHECK.json` and `CHECK.html`); any other path is a directory receiving
+/// `CHECK.json` and `index.html`, like `verify --out DIR`.
+pub fn check_output_paths(out: &Path) -> (PathBuf, PathBuf) {
+    let is_json = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if is_json {
+        (out.to_path_buf(), out.with_extension("html"))
+    } else {
+        (out.join("CHECK.json"), out.join("index.html"))
+    }
+}
+
+/// Writes the check report's JSON and HTML page (atomically) where [`check_output_paths`]
+/// says, creating missing directories; returns the two paths.
+fn write_check_outputs(
+    report: &crate::invariants::CheckReport,
+    out: &Path,
+) -> Result<(PathBuf, PathBuf)> {
+    let (json_path, html_path) = check_output_paths(out);
     let json = serde_json::to_string_pretty(report)
         .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+    if let Some(dir) = json_path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
     }
-    crate::trace::write_atomic(out, (json + "\n").as_bytes())?;
-    let html = out.with_extension("html");
+    crate::trace::write_atomic(&json_path, (json + "\n").as_bytes())?;
     let meta = crate::report::Meta::current(None, &[report.seed]);
     let page = crate::report::check_page(&meta, &report.invariant_rows(), &report.errata_rows());
-    crate::trace::write_atomic(&html, page.as_bytes())
+    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    Ok((json_path, html_path))
 }
 
 /// Which command's shard outputs `saddlefw merge` was given.
@@ -995,17 +1027,10 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
     }
     if kind == ShardKind::Check {
         let merged = crate::invariants::check::merge_shards(&texts)?;
-        let out = args
-            .out
-            .unwrap_or_else(|| PathBuf::from("reports/check"))
-            .join("CHECK.json");
-        write_check_outputs(&merged, &out)?;
+        let out = args.out.unwrap_or_else(|| PathBuf::from("reports/check"));
+        let (json, html) = write_check_outputs(&merged, &out)?;
         out!("{}", merged.table());
-        outln!(
-            "wrote {} and {}",
-            out.display(),
-            out.with_extension("html").display()
-        );
+        outln!("wrote {} and {}", json.display(), html.display());
         return Ok(if merged.passed() {
             EXIT_OK
         } else {

@@ -39,8 +39,18 @@
 //! `tol = 0.05 + k / max(ln T_mid, 2)` with `T_mid = sqrt(T_start T_end)` the geometric middle of
 //! the window and `k = max(1, log_power)` when the entry allows a log factor (0 otherwise).
 //! Reason: over a window, `ln(log^k T)` has slope `k/ln T` against `ln T`, so a `log^k T`
-//! factor the theorem permits lowers the apparent exponent by about `k/ln T_mid` (0.14 for
-//! k = 1 around T = 1000); 0.05 absorbs pre-asymptotic curvature and fitting noise.
+//! factor lowers the apparent exponent by about `k/ln T_mid` (0.14 for k = 1 around
+//! T = 1000); 0.05 absorbs pre-asymptotic curvature and fitting noise. Why `max(1, ..)`: the
+//! gate tests the *printed* claim, and a printed `~O(T^-p)` hides polylog factors of
+//! unspecified power, so at least `log^1 T` is allowed even where the detailed bound carries
+//! `log^0.5 T` (a `sqrt(log T)`) or none (D21).
+//!
+//! **Proof-rate check** (reported, never a gate; [`judge_proven`]): the same test with `k` =
+//! the proven `log_power` of the detailed bound, i.e. against `O(T^-p log^k T)` as proven. An
+//! entry can pass the gate and fail this check (e.g. `p = 1/3`, `log_power = 0.5`, interval
+//! `[0.163, 0.170]` around `T_mid ~ 1000`: `1/3 - 0.05 - 1/6.9 = 0.139` passes,
+//! `1/3 - 0.05 - 0.5/6.9 = 0.211` fails); verify then notes that the run is slower than the
+//! proven rate at this horizon, which is pre-asymptotic when the explicit envelope holds.
 //!
 //! # Regression baselines
 //! `fixtures/rate_baselines.json` maps entry ids to a previous `p_hat`: `{"id": p_hat, ...}`.
@@ -445,13 +455,32 @@ pub struct RateClaim {
     pub p: f64,
     /// Whether a log factor is allowed.
     pub log_factor: bool,
-    /// Power k of the allowed `log^k T` (used as `max(1, k)` when `log_factor`).
+    /// Power k of `log^k T` in the detailed bound (the gate uses `max(1, k)` when
+    /// `log_factor`, the proof-rate check `k` itself).
     pub log_power: f64,
     /// Entry marked disputed in the table.
     pub disputed: bool,
 }
 
 impl RateClaim {
+    /// `k` of the rate gate: `max(1, log_power)` when a log factor is allowed, else 0 (module
+    /// doc, "Verdict").
+    pub fn gate_log_power(&self) -> f64 {
+        if self.log_factor {
+            self.log_power.max(1.0)
+        } else {
+            0.0
+        }
+    }
+    /// `k` of the proof-rate check: the log power the detailed bound proves (0 without a log
+    /// factor).
+    pub fn proven_log_power(&self) -> f64 {
+        if self.log_factor {
+            self.log_power
+        } else {
+            0.0
+        }
+    }
     /// The claim of a table entry.
     pub fn of(e: &crate::theorems::TheoremEntry) -> Self {
         RateClaim {
@@ -468,13 +497,48 @@ pub const BASE_TOL: f64 = 0.05;
 
 /// `tol = 0.05 + k / max(ln sqrt(T_start T_end), 2)` (module doc).
 pub fn tolerance(claim: &RateClaim, window: [u64; 2]) -> f64 {
-    let k = if claim.log_factor {
-        claim.log_power.max(1.0)
-    } else {
-        0.0
-    };
+    tolerance_k(claim.gate_log_power(), window)
+}
+
+/// `tol = 0.05 + k / max(ln sqrt(T_start T_end), 2)` for an explicit log power `k`.
+pub fn tolerance_k(k: f64, window: [u64; 2]) -> f64 {
     let ln_mid = 0.5 * ((window[0].max(1) as f64).ln() + (window[1].max(1) as f64).ln());
     BASE_TOL + k / ln_mid.max(2.0)
+}
+
+/// The report-only proof-rate check: the same one-sided test as [`judge`], with `k` = the
+/// proven log power ([`RateClaim::proven_log_power`]) instead of the gate's `max(1, k)`.
+/// `None` for disputed claims and without an estimate.
+pub fn judge_proven(claim: &RateClaim, est: Option<&Estimate>) -> Option<ProofRate> {
+    let e = est.filter(|_| !claim.disputed)?;
+    Some(proof_rate(claim, e.p_hat, e.ci, e.window))
+}
+
+/// [`judge_proven`] from a bare `p_hat`, interval and window (e.g. a hard instance's).
+pub fn proof_rate(claim: &RateClaim, p_hat: f64, ci: [f64; 2], window: [u64; 2]) -> ProofRate {
+    let k = claim.proven_log_power();
+    let tol = tolerance_k(k, window);
+    ProofRate {
+        k,
+        tol,
+        p_hat,
+        ci,
+        window,
+        holds: ci[1] >= claim.p - tol,
+    }
+}
+
+/// Outcome of the proof-rate check (reported, never a gate).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ProofRate {
+    /// The proven log power used.
+    pub k: f64,
+    pub tol: f64,
+    pub p_hat: f64,
+    pub ci: [f64; 2],
+    pub window: [u64; 2],
+    /// False iff `ci_high < p - tol`: slower than `O(T^-p log^k T)` at this horizon.
+    pub holds: bool,
 }
 
 /// The gate's answer.

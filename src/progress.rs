@@ -172,6 +172,31 @@ impl Lines {
     }
 }
 
+/// The message of a run's line: iterations, elapsed time, the last measured value, then the
+/// time limit, in that order so that a narrow terminal (indicatif cuts the line at its width)
+/// loses the limit first. With the 8-column name and the spinner, everything up to the gap
+/// fits in 60 columns and the whole line in 80 for limits below 10^5 s.
+///
+/// ```
+/// let m = saddlefw::progress::message(268, 0.123, 4.1234e-3, 0.6);
+/// assert_eq!(m, "       268 it    0.1 s elapsed  gap 4.123e-3  (limit 0.6 s solver)");
+/// assert!(11 + m.chars().count() <= 80); // name (8), space, spinner, space
+/// assert!(saddlefw::progress::message(0, 0.0, f64::NAN, f64::INFINITY).ends_with("gap -"));
+/// ```
+pub fn message(iterations: usize, elapsed_s: f64, gap: f64, time_limit_s: f64) -> String {
+    let gap = if gap.is_finite() {
+        format!("{gap:.3e}")
+    } else {
+        "-".into()
+    };
+    let limit = if time_limit_s.is_finite() {
+        format!("  (limit {time_limit_s} s solver)")
+    } else {
+        String::new()
+    };
+    format!("{iterations:>10} it {elapsed_s:>6.1} s elapsed  gap {gap}{limit}")
+}
+
 /// One run's line.
 pub struct Line {
     bar: ProgressBar,
@@ -184,21 +209,11 @@ pub struct Line {
 
 impl Line {
     fn draw(&self) {
-        let v = self.value.get();
-        let limit = if self.time_limit_s.is_finite() {
-            format!(" (limit {} s of solver time)", self.time_limit_s)
-        } else {
-            String::new()
-        };
-        self.bar.set_message(format!(
-            "{:>10} it  {:>7.1} s elapsed{limit}  gap {}",
+        self.bar.set_message(message(
             self.iterations.get(),
             self.start.elapsed().as_secs_f64(),
-            if v.is_finite() {
-                format!("{v:.3e}")
-            } else {
-                "-".into()
-            }
+            self.value.get(),
+            self.time_limit_s,
         ));
         self.last_draw.set(Instant::now());
     }

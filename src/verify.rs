@@ -44,12 +44,22 @@
 //! |---|---|
 //! | `rate` | the rate verdict is FAIL |
 //! | `run` | a run diverged or its quantity could not be formed |
-//! | `envelope` | `quantity_T / bound(T) > 1 + 1e-9` at some checkpoint of some run (explicit envelopes of claims.md Sec. 5, [`envelopes`]; [`ENVELOPE_RTOL`]) |
+//! | `envelope` | `quantity_T / bound(T) > 1 + 1e-9` at some checkpoint of some run (explicit envelopes of claims.md Sec. 5, [`envelopes`]; [`ENVELOPE_RTOL`]). Not applicable to the LMO-LMO dual entries: with the empirical `M_T` their envelope `M_T/(T+1)^c + C Dy^2/(2(T+1)^b) >= H_T + Dy^2 beta_T/2 >= G_Y` holds by construction (with C = 0 the ratio is 1 where the running maximum is attained), so it is reported as a consistency check (`envelope_role`) and the `mhat` gate carries those entries |
 //! | `mhat` | the empirical constant `M_hat(T)` still grows over the last decade of the horizon, `T_max/10 <= T <= T_max`: for some family the Student-t interval (across seeds) of the log-log slopes of M_hat lies entirely above 0.05 ([`envelopes::mhat_bounded`], [`envelopes::MHAT_SLOPE_TOL`]). A quantity decaying slower than `T^-c` makes the running maximum grow at rate `c - p_observed` over any late window; a transient that ended earlier is not held against the constant, and, as for the rate, one slowly converging seed does not decide alone |
 //! | `baseline` | `p_hat < baseline - 0.1` ([`fit::baseline_gate`]; the stored baselines are the quick tier's, so the gate applies to the quick tier only) |
 //! | `hard-*` | a gate above fails on the entry's stored hardest instance (`fixtures/hard/`, run when [`VerifyOptions::hard`] is set; [`crate::tightness::attach`], which also attaches the tightness record) |
 //!
 //! Disputed entries report every gate but do not gate.
+//!
+//! # Reported, never gating
+//! * `errata`: the printed closed forms of the bounds that claims.md Sec. 5 corrects
+//!   ([`envelopes::PrintedForm`]: D1, D2, D7, D8, D22, ...), evaluated on the same runs (and
+//!   the hard instance): `erratum confirmed numerically` (with the instance, T, quantity and
+//!   printed bound), `printed form holds on all tested instances`, or `undefined (..)` where
+//!   the printed bound divides by zero for the entry's schedule.
+//! * `proof_rate`: the rate test with `k` = the proven log power instead of the gate's
+//!   `max(1, k)` ([`fit::judge_proven`]), per family and on the hard instance; a note says when
+//!   a run is slower than the proven rate at this horizon, with the envelope ratio.
 //!
 //! # Determinism and parallelism
 //! Jobs are independent and single-threaded; `--jobs N` runs them on a rayon pool of N threads
@@ -71,8 +81,8 @@
 pub mod controls;
 pub mod shard;
 
-use crate::envelopes::{self, EnvelopeInputs, MhatCheck, WorstRatio};
-use crate::fit::{self, Baselines, Estimate, FitConfig, RateClaim, SeriesFit, Verdict};
+use crate::envelopes::{self, EnvelopeInputs, MhatCheck, PrintedCheck, PrintedForm, WorstRatio};
+use crate::fit::{self, Baselines, Estimate, FitConfig, ProofRate, RateClaim, SeriesFit, Verdict};
 use crate::generators::{Family, GeneratorSpec, Setting, XKind};
 use crate::harness::{self, CheckpointRule, RunConfig};
 use crate::problems::Constants;
@@ -314,6 +324,9 @@ pub struct InstanceRun {
     pub series: Vec<(u64, f64)>,
     /// The envelope at the checkpoints where it is defined.
     pub envelope_series: Vec<(u64, f64)>,
+    /// The printed forms of the entry's bound on this run (errata twins, never gates).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub printed: Vec<PrintedRun>,
     /// PO-LMO appendix schedule: `G_1` or `G_2` over `t < T_max` (the analysis needs it
     /// positive; claims.md 1.5, D20).
     pub po_lmo_g: Option<GReport>,
@@ -450,6 +463,19 @@ pub struct EntryResult {
     /// Worst quantity/envelope over all runs, where claims.md Sec. 5 gives an envelope.
     pub envelope_ratio: Option<f64>,
     pub envelope_label: Option<String>,
+    /// `gate`, or `consistency check` when the envelope cannot fail by construction
+    /// ([`envelopes::EnvelopeKind::consistency_only`]; its gate is then not applicable and a
+    /// note says why). `None` without an envelope.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub envelope_role: Option<String>,
+    /// The printed forms of the bound (claims.md Sec. 5 "check both printed and chain"):
+    /// never gates ([`ErratumResult`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errata: Vec<ErratumResult>,
+    /// The report-only check against the proven rate `O(T^-p log^k T)`, `k` = the proven log
+    /// power ([`fit::judge_proven`]); never a gate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof_rate: Option<ProofRateResult>,
     pub mhat: Option<MhatSummary>,
     /// The stored exponent this entry is compared with.
     pub baseline: Option<f64>,
@@ -497,10 +523,12 @@ pub struct VerifyReport {
     pub wall_time_s: f64,
 }
 
-/// Relative rounding allowance of the envelope gate: `quantity <= (1 + 1e-9) bound`. With an
-/// empirical constant and beta_t = 0 (LMO-LMO dual, C = 0) the bound `M_T/(T+1)^c` equals the
-/// quantity `G_Y = H_T` at the T where the running maximum is attained, up to the rounding of
-/// evaluating the same number two ways; there the gate's content is the `mhat` gate.
+/// Relative rounding allowance of the envelope gate: `quantity <= (1 + 1e-9) bound` (also the
+/// threshold above which a printed form counts as crossed). With an empirical constant and
+/// beta_t = 0 (LMO-LMO dual, C = 0) the bound `M_T/(T+1)^c` equals the quantity `G_Y = H_T` at
+/// the T where the running maximum is attained, up to the rounding of evaluating the same
+/// number two ways; that envelope is a consistency check, not a gate
+/// ([`envelopes::EnvelopeKind::consistency_only`]).
 pub const ENVELOPE_RTOL: f64 = 1e-9;
 
 /// One job: a case on one instance (serves every selected entry of the case on that family).
@@ -620,6 +648,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             crate::tightness::attach(&selected, &mut entries, source, opts)?;
         }
     }
+    annotate(&selected, &mut entries);
     let mut report = assemble(
         opts.tier,
         (0..cfg.seeds).collect(),
@@ -818,6 +847,7 @@ pub fn run_instance(
             mhat: None,
             series: Vec::new(),
             envelope_series: Vec::new(),
+            printed: Vec::new(),
             po_lmo_g: po_lmo_g.clone(),
             time_s: 0.0,
         };
@@ -842,6 +872,10 @@ pub fn run_instance(
                     .iter()
                     .zip(&bounds)
                     .filter_map(|(&t, b)| b.map(|b| (t, b)))
+                    .collect();
+                run.printed = PrintedForm::of(e)
+                    .into_iter()
+                    .map(|form| printed_run(form, e, &k, &series, &inputs))
                     .collect();
                 if let Some(m) = &e.mhat {
                     let v: Vec<(u64, f64)> = match m.of {
@@ -946,6 +980,24 @@ pub(crate) fn judge_entry(
         .iter()
         .filter_map(|r| r.envelope.map(|w| w.ratio))
         .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.max(r))));
+    let consistency_only = envelopes::EnvelopeKind::of(e).and_then(|k| k.consistency_only(e));
+    let proof_rate = {
+        let random: Vec<ProofRateFamily> = families
+            .iter()
+            .filter_map(|f| {
+                fit::judge_proven(&claim, f.estimate.as_ref()).map(|check| ProofRateFamily {
+                    family: f.family.clone(),
+                    check,
+                })
+            })
+            .collect();
+        (!random.is_empty()).then(|| ProofRateResult {
+            k: claim.proven_log_power(),
+            gate_k: claim.gate_log_power(),
+            random,
+            hard: None,
+        })
+    };
     let mhat = e.mhat.as_ref().map(|m| {
         let max_slope = runs
             .iter()
@@ -988,9 +1040,11 @@ pub(crate) fn judge_entry(
             _ => GateStatus::NotApplicable,
         },
         run: gate(run_ok),
-        envelope: envelope_ratio.map_or(GateStatus::NotApplicable, |r| {
-            gate(r <= 1.0 + ENVELOPE_RTOL)
-        }),
+        // an envelope that cannot fail by construction is no gate (module doc, "Gates")
+        envelope: match (envelope_ratio, consistency_only) {
+            (Some(r), None) => gate(r <= 1.0 + ENVELOPE_RTOL),
+            _ => GateStatus::NotApplicable,
+        },
         mhat: mhat
             .as_ref()
             .map_or(GateStatus::NotApplicable, |m| gate(m.bounded)),
@@ -1018,6 +1072,11 @@ pub(crate) fn judge_entry(
         .iter()
         .map(|n| format!("{}: {}", n.id, n.text))
         .collect();
+    if let (Some(why), Some(r)) = (consistency_only, envelope_ratio) {
+        notes.push(format!(
+            "envelope ratio {r:.3} is a {why}; the envelope gate is not applicable to this entry"
+        ));
+    }
     for f in &families {
         if f.runs_floor > 0 {
             notes.push(format!(
@@ -1096,6 +1155,15 @@ pub(crate) fn judge_entry(
         failed_gates,
         envelope_ratio,
         envelope_label: envelopes::EnvelopeKind::of(e).map(|k| k.label().to_string()),
+        envelope_role: envelopes::EnvelopeKind::of(e).map(|k| {
+            if k.consistency_only(e).is_some() {
+                "consistency check".to_string()
+            } else {
+                "gate".to_string()
+            }
+        }),
+        errata: errata_of(e, &runs),
+        proof_rate,
         mhat,
         baseline,
         families,
@@ -1159,6 +1227,53 @@ impl VerifyReport {
             self.t_max,
             self.wall_time_s
         );
+        let errata: Vec<(&str, &ErratumResult)> = self
+            .entries
+            .iter()
+            .flat_map(|e| e.errata.iter().map(move |r| (e.id.as_str(), r)))
+            .collect();
+        if !errata.is_empty() {
+            s += "\nprinted forms of the bounds (claims.md Sec. 5 errata; reported, never gating):\n";
+            for (id, r) in errata {
+                s += &format!("  {id:<28} {}\n", r.describe());
+            }
+        }
+        let slow: Vec<(&str, String)> = self
+            .entries
+            .iter()
+            .filter_map(|e| e.proof_rate.as_ref().map(|p| (e.id.as_str(), p)))
+            .flat_map(|(id, p)| {
+                let random = p
+                    .random
+                    .iter()
+                    .filter(|f| !f.check.holds)
+                    .map(|f| (f.family.clone(), f.check));
+                let hard = p
+                    .hard
+                    .filter(|h| !h.holds)
+                    .map(|h| ("hard instance".to_string(), h));
+                random.chain(hard).map(move |(who, c)| {
+                    (
+                        id,
+                        format!(
+                            "{who}: p_hat {:.3} [{:.3}, {:.3}], tol {:.3} (k = {})",
+                            c.p_hat,
+                            c.ci[0],
+                            c.ci[1],
+                            c.tol,
+                            fmt_power(p.k)
+                        ),
+                    )
+                })
+            })
+            .collect();
+        s += &format!(
+            "\nproof-rate check (k = the proven log power; reported, never gating): {} slower than the proven rate at this horizon\n",
+            if slow.is_empty() { "no run".to_string() } else { format!("{} runs/families", slow.len()) }
+        );
+        for (id, line) in slow {
+            s += &format!("  {id:<28} {line}\n");
+        }
         s
     }
 }
@@ -1266,10 +1381,7 @@ impl VerifyReport {
                         if let Some(r) = e.envelope_ratio.filter(|r| *r > 1.0 && *r <= 1.0 + ENVELOPE_RTOL) {
                             n.insert(
                                 0,
-                                format!(
-                                    "envelope ratio 1 + {:.1e}: with beta_t = 0 the empirical envelope M_T/(T+1)^c equals the quantity where the running maximum is attained; within the rounding allowance 1e-9 (the mhat gate carries this entry's content)",
-                                    r - 1.0
-                                ),
+                                format!("envelope ratio 1 + {:.1e}, shown as 1: within the rounding allowance 1e-9", r - 1.0),
                             );
                         }
                         if !e.failed_gates.is_empty() {
@@ -1329,4 +1441,373 @@ fn assumption_names(setting: &str) -> Vec<String> {
     .filter(|(on, _)| *on)
     .map(|(_, n)| n.to_string())
     .collect()
+}
+
+/// One printed form of the entry's bound on one run (a non-gating twin of the envelope).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrintedRun {
+    pub form: PrintedForm,
+    /// Worst quantity/printed bound over the checkpoints (explicit forms).
+    pub worst: Option<WorstRatio>,
+    /// The quantity and the printed bound at the worst checkpoint.
+    pub lhs: Option<f64>,
+    pub rhs: Option<f64>,
+    /// Why the printed bound is undefined for the schedule and constants.
+    pub undefined: Option<String>,
+    /// `M_hat` of the quantity without the log factor (existential-constant forms).
+    pub mhat: Option<MhatCheck>,
+}
+
+/// Evaluates `form` on one run's quantity series.
+fn printed_run(
+    form: PrintedForm,
+    e: &TheoremEntry,
+    k: &Constants,
+    series: &[(u64, f64)],
+    inputs: &EnvelopeInputs,
+) -> PrintedRun {
+    let mut r = PrintedRun {
+        form,
+        worst: None,
+        lhs: None,
+        rhs: None,
+        undefined: None,
+        mhat: None,
+    };
+    match form.check(e) {
+        PrintedCheck::Explicit => {
+            let ts: Vec<u64> = series.iter().map(|p| p.0).collect();
+            match envelopes::printed_series(form, e, k, &ts, inputs) {
+                Err(why) => r.undefined = Some(why),
+                Ok(bounds) => {
+                    r.worst = envelopes::worst_ratio(series, &bounds);
+                    if let Some(i) = r.worst.and_then(|w| ts.iter().position(|&t| t == w.t)) {
+                        r.lhs = Some(series[i].1);
+                        r.rhs = bounds[i];
+                    }
+                }
+            }
+        }
+        PrintedCheck::Bounded { c } => {
+            // the `mhat` gate's rule, with log power 0 (module doc, "Gates")
+            let m = envelopes::m_hat(series, c, 0.0);
+            let from = m.last().map_or(0, |p| p.0 / 10);
+            let i = m.iter().position(|p| p.0 >= from).unwrap_or(0);
+            r.mhat = envelopes::mhat_bounded(&m[i..]);
+        }
+    }
+    r
+}
+
+/// Status of a printed form whose bound was crossed (or whose constant kept growing).
+pub const ERRATUM_CONFIRMED: &str = "erratum confirmed numerically";
+/// Status of a printed form that held on every run.
+pub const PRINTED_HOLDS: &str = "printed form holds on all tested instances";
+
+/// The outcome of one printed form over an entry's runs (verify.json `errata`); never a gate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErratumResult {
+    pub name: String,
+    pub label: String,
+    pub printed_form: String,
+    /// [`ERRATUM_CONFIRMED`], [`PRINTED_HOLDS`], `undefined (REASON)` or `not evaluated (no
+    /// run formed the quantity)`.
+    pub status: String,
+    /// The run with the worst ratio (or the fastest-growing `M_hat`): generator spec or hard
+    /// fixture instance.
+    pub instance: Option<String>,
+    /// `random` (a verify family) or `hard` (the stored hardest instance).
+    pub source: Option<String>,
+    /// Horizon of the worst ratio, quantity and printed bound there, their ratio.
+    pub t: Option<u64>,
+    pub lhs: Option<f64>,
+    pub rhs: Option<f64>,
+    pub worst_ratio: Option<f64>,
+    /// Existential-constant forms: the family whose `M_hat` slope interval (log power 0, over
+    /// the last decade) lies highest, and that interval; confirmed iff it lies above
+    /// [`envelopes::MHAT_SLOPE_TOL`].
+    pub mhat_family: Option<String>,
+    pub mhat_slope_ci: Option<[f64; 2]>,
+}
+
+impl ErratumResult {
+    fn rank(&self) -> (u8, f64) {
+        let level = if self.status.starts_with("undefined") {
+            3
+        } else if self.status == ERRATUM_CONFIRMED {
+            2
+        } else if self.status == PRINTED_HOLDS {
+            1
+        } else {
+            0
+        };
+        let score = self
+            .worst_ratio
+            .or(self.mhat_slope_ci.map(|c| c[0]))
+            .unwrap_or(f64::NEG_INFINITY);
+        (level, score)
+    }
+    /// The more telling of two outcomes of the same form (undefined, then confirmed, then the
+    /// larger ratio): how the hard instance's outcome joins the random families'.
+    fn join(self, other: ErratumResult) -> ErratumResult {
+        let (a, b) = (self.rank(), other.rank());
+        if b.0 > a.0 || (b.0 == a.0 && b.1 > a.1) {
+            other
+        } else {
+            self
+        }
+    }
+    /// One line for notes and the printed summary.
+    pub fn describe(&self) -> String {
+        let mut s = format!("{}: {}", self.name, self.status);
+        if let (Some(t), Some(l), Some(r), Some(q)) = (self.t, self.lhs, self.rhs, self.worst_ratio)
+        {
+            let rel = if q > 1.0 { ">" } else { "<=" };
+            s += &format!(
+                " (worst: quantity {l:.4e} {rel} printed bound {r:.4e}, ratio {q:.3}, at T = {t} on {})",
+                self.instance.as_deref().unwrap_or("?")
+            );
+        }
+        if let (Some(c), Some(f)) = (self.mhat_slope_ci, &self.mhat_family) {
+            s += &format!(
+                " (M_hat without the log factor: last-decade slope interval [{:.3}, {:.3}] on {f}, bounded iff <= {})",
+                c[0],
+                c[1],
+                envelopes::MHAT_SLOPE_TOL
+            );
+        }
+        s
+    }
+}
+
+/// Aggregates the printed forms of an entry's runs.
+fn errata_of(e: &TheoremEntry, runs: &[InstanceRun]) -> Vec<ErratumResult> {
+    let level = FitConfig::default().level;
+    PrintedForm::of(e)
+        .into_iter()
+        .map(|form| {
+            let mut out = ErratumResult {
+                name: form.name().to_string(),
+                label: form.label().to_string(),
+                printed_form: form.printed_form().to_string(),
+                status: "not evaluated (no run formed the quantity)".to_string(),
+                instance: None,
+                source: None,
+                t: None,
+                lhs: None,
+                rhs: None,
+                worst_ratio: None,
+                mhat_family: None,
+                mhat_slope_ci: None,
+            };
+            let of_form: Vec<(&InstanceRun, &PrintedRun)> = runs
+                .iter()
+                .flat_map(|r| {
+                    r.printed
+                        .iter()
+                        .filter(|p| p.form == form)
+                        .map(move |p| (r, p))
+                })
+                .collect();
+            if let Some(why) = of_form.iter().find_map(|(_, p)| p.undefined.clone()) {
+                out.status = format!("undefined ({why})");
+                return out;
+            }
+            match form.check(e) {
+                PrintedCheck::Explicit => {
+                    let worst = of_form
+                        .iter()
+                        .filter(|(_, p)| p.worst.is_some())
+                        .max_by(|a, b| {
+                            a.1.worst
+                                .unwrap()
+                                .ratio
+                                .total_cmp(&b.1.worst.unwrap().ratio)
+                        });
+                    if let Some((r, p)) = worst {
+                        let w = p.worst.unwrap();
+                        out.status = if w.ratio > 1.0 + ENVELOPE_RTOL {
+                            ERRATUM_CONFIRMED
+                        } else {
+                            PRINTED_HOLDS
+                        }
+                        .to_string();
+                        out.instance = Some(r.spec.clone());
+                        out.t = Some(w.t);
+                        out.lhs = p.lhs;
+                        out.rhs = p.rhs;
+                        out.worst_ratio = Some(w.ratio);
+                    }
+                }
+                PrintedCheck::Bounded { .. } => {
+                    let mut names: Vec<&str> =
+                        of_form.iter().map(|(r, _)| r.family.as_str()).collect();
+                    names.dedup();
+                    let highest = names
+                        .iter()
+                        .filter_map(|name| {
+                            let slopes: Vec<f64> = of_form
+                                .iter()
+                                .filter(|(r, _)| r.family == *name)
+                                .filter_map(|(_, p)| p.mhat.map(|m| m.slope))
+                                .collect();
+                            (!slopes.is_empty()).then(|| mhat_family(name, &slopes, level))
+                        })
+                        .max_by(|a, b| a.ci[0].total_cmp(&b.ci[0]));
+                    if let Some(f) = highest {
+                        let run =
+                            of_form
+                                .iter()
+                                .filter(|(r, _)| r.family == f.family)
+                                .max_by(|a, b| {
+                                    let s = |p: &PrintedRun| {
+                                        p.mhat.map_or(f64::NEG_INFINITY, |m| m.slope)
+                                    };
+                                    s(a.1).total_cmp(&s(b.1))
+                                });
+                        out.status = if f.ci[0] > envelopes::MHAT_SLOPE_TOL {
+                            ERRATUM_CONFIRMED
+                        } else {
+                            PRINTED_HOLDS
+                        }
+                        .to_string();
+                        out.instance = run.map(|(r, _)| r.spec.clone());
+                        out.t = run.and_then(|(_, p)| p.mhat.map(|m| m.window[1]));
+                        out.mhat_family = Some(f.family.clone());
+                        out.mhat_slope_ci = Some(f.ci);
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// The proof-rate check of one family.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProofRateFamily {
+    pub family: String,
+    #[serde(flatten)]
+    pub check: ProofRate,
+}
+
+/// The report-only check against the proven rate (fit module doc, "Proof-rate check").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProofRateResult {
+    /// The proven log power `k` of `O(T^-p log^k T)`.
+    pub k: f64,
+    /// The gate's log power (`max(1, k)` with a log factor), for comparison.
+    pub gate_k: f64,
+    /// Per fitted random family.
+    pub random: Vec<ProofRateFamily>,
+    /// On the stored hardest instance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hard: Option<ProofRate>,
+}
+
+impl ProofRateResult {
+    /// True when every checked run is at least as fast as the proven rate (within tol).
+    pub fn holds(&self) -> bool {
+        self.random.iter().all(|f| f.check.holds) && self.hard.map_or(true, |h| h.holds)
+    }
+}
+
+/// `0.5`, `1`, `0.667`: a log power as the notes print it.
+fn fmt_power(k: f64) -> String {
+    let s = format!("{k:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Finishes the entries after the hard instances were attached: joins the hard instance's
+/// printed-form outcomes and proof-rate check into the entry, and writes the errata and
+/// proof-rate notes (verify.json notes, HTML entry notes). Reports only: no verdict changes.
+pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) {
+    for (e, res) in selected.iter().zip(entries.iter_mut()) {
+        debug_assert_eq!(e.id, res.id);
+        let claim = RateClaim::of(e);
+        if let Some(h) = &res.hard {
+            let hard_errata = h.errata.clone();
+            res.errata = std::mem::take(&mut res.errata)
+                .into_iter()
+                .map(
+                    |r| match hard_errata.iter().find(|x| x.name == r.name).cloned() {
+                        Some(mut x) => {
+                            if x.instance.is_some() {
+                                x.instance = Some(format!("{} ({})", h.fixture, h.params));
+                                x.source = Some("hard".into());
+                            }
+                            r.join(x)
+                        }
+                        None => r,
+                    },
+                )
+                .collect();
+            if let (Some(ph), Some(ci), Some(w), false) = (h.p_hat, h.ci, h.window, claim.disputed)
+            {
+                let check = fit::proof_rate(&claim, ph, ci, w);
+                match &mut res.proof_rate {
+                    Some(p) => p.hard = Some(check),
+                    None => {
+                        res.proof_rate = Some(ProofRateResult {
+                            k: claim.proven_log_power(),
+                            gate_k: claim.gate_log_power(),
+                            random: Vec::new(),
+                            hard: Some(check),
+                        })
+                    }
+                }
+            }
+        }
+        for r in res.errata.iter_mut() {
+            if r.source.is_none() && r.instance.is_some() {
+                r.source = Some("random".into());
+            }
+        }
+        for r in &res.errata {
+            res.notes.push(format!(
+                "printed form (non-gating; {}): {}",
+                r.label,
+                r.describe()
+            ));
+        }
+        if let Some(p) = &res.proof_rate {
+            let envelope = |ratio: Option<f64>| {
+                match (ratio, res.envelope_role.as_deref()) {
+                (Some(r), Some("gate")) if r <= 1.0 + ENVELOPE_RTOL => format!(
+                    "envelope ratio {r:.3} <= 1: the envelope of claims.md Sec. 5 holds, so the slower decay is pre-asymptotic"
+                ),
+                (Some(r), Some("gate")) => {
+                    format!("envelope ratio {r:.3} > 1 (the envelope gate fails)")
+                }
+                (Some(r), _) => format!(
+                    "envelope ratio {r:.3} is a consistency check only (pre-asymptotic if an explicit envelope held)"
+                ),
+                (None, _) => "no explicit envelope (claims.md D12; pre-asymptotic if one held)".to_string(),
+            }
+            };
+            let rate = format!("O(T^-{} log^{} T)", res.p_frac, fmt_power(p.k));
+            // the envelope ratio of the runs checked: the random families' or the hard run's
+            let mut slow: Vec<(String, ProofRate, Option<f64>)> = p
+                .random
+                .iter()
+                .filter(|f| !f.check.holds)
+                .map(|f| (f.family.clone(), f.check, res.envelope_ratio))
+                .collect();
+            if let (Some(h), Some(hr)) = (p.hard.filter(|h| !h.holds), &res.hard) {
+                slow.push((
+                    format!("hard instance {}", hr.fixture),
+                    h,
+                    hr.envelope_ratio,
+                ));
+            }
+            let mut new_notes = Vec::new();
+            for (who, c, ratio) in slow {
+                new_notes.push(format!(
+                    "proof-rate check (report only): {who} is slower than the proven rate {rate} at this horizon (p_hat {:.3} [{:.3}, {:.3}], window [{}, {}], tol {:.3} with k = {}; the gate allows k = {}); {}",
+                    c.p_hat, c.ci[0], c.ci[1], c.window[0], c.window[1], c.tol, fmt_power(p.k), fmt_power(p.gate_k), envelope(ratio)
+                ));
+            }
+            res.notes.extend(new_notes);
+        }
+    }
 }

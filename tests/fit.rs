@@ -382,3 +382,70 @@ mod props {
         }
     }
 }
+
+// ---- proof-rate check (report only) --------------------------------------------------------
+
+fn est(p_hat: f64, ci: [f64; 2], window: [u64; 2]) -> saddlefw::fit::Estimate {
+    saddlefw::fit::Estimate {
+        p_hat,
+        ci,
+        method: CiMethod::AcrossSeeds,
+        exponents: vec![p_hat; 4],
+        seeds_floor: 0,
+        window,
+    }
+}
+
+#[test]
+fn proof_rate_check_uses_the_proven_log_power_where_the_gate_uses_at_least_one() {
+    use saddlefw::fit::{judge_proven, tolerance_k};
+    // lmo-po/c-c/primal on its hard instance: p = 1/3, proven log^0.5 T, p_hat 0.167
+    let c = RateClaim {
+        p: 1.0 / 3.0,
+        log_factor: true,
+        log_power: 0.5,
+        disputed: false,
+    };
+    let w = [64, 16384];
+    let e = est(0.167, [0.163, 0.170], w);
+    assert_eq!(c.gate_log_power(), 1.0);
+    assert_eq!(c.proven_log_power(), 0.5);
+    assert_eq!(
+        judge(&c, Some(&e)).verdict,
+        Verdict::Pass,
+        "the printed ~O claim passes"
+    );
+    let pr = judge_proven(&c, Some(&e)).unwrap();
+    assert!(!pr.holds, "slower than O(T^-1/3 sqrt(log T)): {pr:?}");
+    assert_eq!(pr.tol, tolerance_k(0.5, w));
+    assert!(pr.tol < tolerance(&c, w));
+    // po-lmo/nc-c (D21: proven log power 0): p = 1/6, p_hat 0.072
+    let c0 = RateClaim {
+        p: 1.0 / 6.0,
+        log_factor: true,
+        log_power: 0.0,
+        ..c
+    };
+    let e0 = est(0.072, [0.065, 0.079], w);
+    assert_eq!(judge(&c0, Some(&e0)).verdict, Verdict::Pass);
+    let pr0 = judge_proven(&c0, Some(&e0)).unwrap();
+    assert!(!pr0.holds && pr0.k == 0.0 && pr0.tol == saddlefw::fit::BASE_TOL);
+    // a run at the proven rate holds; disputed claims and missing estimates are not checked
+    assert!(
+        judge_proven(&c, Some(&est(0.30, [0.29, 0.31], w)))
+            .unwrap()
+            .holds
+    );
+    let d = RateClaim {
+        disputed: true,
+        ..c
+    };
+    assert!(judge_proven(&d, Some(&e)).is_none() && judge_proven(&c, None).is_none());
+    // without a log factor the proof-rate check is the gate
+    let plain = claim(0.25);
+    let e1 = est(0.18, [0.17, 0.19], w);
+    assert_eq!(
+        judge_proven(&plain, Some(&e1)).unwrap().tol,
+        tolerance(&plain, w)
+    );
+}

@@ -267,35 +267,229 @@ fn control_report_fails() {
     assert!(r.table().contains("FAIL"));
 }
 
-/// The printed forms with a recorded slip that the check must confirm numerically (their
-/// corrected twins gate and hold).
+/// The printed forms with a recorded slip: a finite violation confirms the erratum; a printed
+/// formula that is only undefined (not finite) is reported as such, with the reason, never as
+/// a confirmation; finite and undefined violations are counted apart in CHECK.json, in the
+/// printed list and in the HTML rows. The corrected twins gate and hold.
 #[test]
 fn errata_are_confirmed() {
+    use saddlefw::invariants::check::ErratumStatus;
     let r = run_check_with(32, 0, &CaseOptions::default(), 2).unwrap();
     assert!(r.passed(), "{}", r.table());
-    // finite violations: the printed inequality is false at the witness
+    let json: serde_json::Value = serde_json::to_value(&r).unwrap();
+    let rows = r.errata_rows();
+    let table = r.table();
+    let find = |name: &str| {
+        let i = r.errata.iter().position(|e| e.printed == name).unwrap();
+        (&r.errata[i], &json["errata"][i], &rows[i])
+    };
+    // finite violations: the printed inequality is false at the witness, with finite numbers
     for name in [
         "massive-sum-1-printed",
         "zeta-last-printed",
         "strongly-concave-iterate-1-printed",
     ] {
-        let e = r.errata.iter().find(|e| e.printed == name).unwrap();
-        assert_eq!(e.status, "erratum confirmed numerically", "{name}");
+        let (e, j, row) = find(name);
+        assert_eq!(e.status, ErratumStatus::Confirmed.text(), "{name}");
         let w = e.witness.as_ref().unwrap();
-        assert!(w.lhs > w.rhs, "{name}: {w:?}");
-    }
-    // the printed formula divides by zero where the corrected one holds
-    for name in ["fw-proj-dual-bound-printed", "envelope-smooth-printed"] {
-        let e = r.errata.iter().find(|e| e.printed == name).unwrap();
         assert!(
-            e.status.starts_with("erratum confirmed numerically"),
-            "{name}"
+            w.lhs.is_finite() && w.rhs.is_finite() && w.lhs > w.rhs,
+            "{name}: {w:?}"
+        );
+        assert!(e.finite_violations > 0 && e.reason.is_none(), "{name}");
+        assert_eq!(j["finite_violations"], e.finite_violations, "{name}");
+        assert_eq!(row.confirmed, Some(true), "{name}");
+        assert!(
+            row.outcome.starts_with("erratum confirmed numerically ("),
+            "{}",
+            row.outcome
+        );
+    }
+    // undefined: the printed formula is not finite (a division by zero, a non-positive
+    // denominator) and never false with finite numbers on these instances
+    for (name, why) in [
+        ("fw-proj-dual-bound-printed", "1 - 2a + 3b = 0"),
+        ("envelope-smooth-printed", "beta_t = 0"),
+        ("proj-fw-general-bound-2-printed", "U_1 undefined"),
+    ] {
+        let (e, j, row) = find(name);
+        assert_eq!(e.status, ErratumStatus::Undefined.text(), "{name}");
+        assert_eq!(e.finite_violations, 0, "{name}");
+        assert!(e.undefined > 0 && e.undefined == e.violations, "{name}");
+        let w = e.witness.as_ref().unwrap();
+        assert!(!(w.lhs.is_finite() && w.rhs.is_finite()), "{name}: {w:?}");
+        assert!(
+            e.reason.as_deref().unwrap().contains(why),
+            "{name}: {:?}",
+            e.reason
+        );
+        assert_eq!(j["finite_violations"], 0, "{name}");
+        assert_eq!(j["undefined"], e.undefined, "{name}");
+        assert_eq!(
+            row.confirmed,
+            Some(false),
+            "{name}: undefined is not a confirmation"
         );
         assert!(
-            e.undefined > 0 && !e.witness.as_ref().unwrap().rhs.is_finite(),
-            "{name}"
+            row.outcome.starts_with("printed form undefined (") && row.outcome.contains(why),
+            "{}",
+            row.outcome
+        );
+        assert!(
+            table.contains(&row.outcome),
+            "{name}: the printed list has the outcome"
         );
     }
+    // holds: every evaluation finite and satisfied
+    let (e, _, row) = find("calculus-ii-gradient-bound");
+    assert_eq!(e.status, ErratumStatus::Holds.text());
+    assert_eq!((e.finite_violations, e.undefined), (0, 0));
+    assert_eq!(row.confirmed, Some(false));
+    assert!(table.contains("0 finite violations, 0 undefined"));
+}
+
+/// The Sec. 4 mapping has the L450 corollary of lemma:saddle (as an invariant) and the
+/// existence of M_3, M_4 (lemma:compact-sc-ht (1), (2)) as a left-out item; the corollary can
+/// fail (a G_Y of the wrong sign breaks it).
+#[test]
+fn mapping_has_saddle_corollary_and_m3_m4() {
+    let item = |needle: &str| {
+        COVERAGE
+            .iter()
+            .find(|(i, _)| i.contains(needle))
+            .unwrap_or_else(|| panic!("no mapping item mentions {needle}"))
+            .1
+    };
+    assert_eq!(item("L450"), "repeat-saddle-po");
+    let inv = invariants::find("repeat-saddle-po").unwrap();
+    assert!(inv.gating && inv.label.starts_with("lemma:saddle") && inv.hyp.a3);
+    let m34 = item("M_3, M_4");
+    assert!(m34.starts_with("not a finite inequality"), "{m34}");
+    let r = run_check_with(16, 0, &Control::WrongSignMeasure.options(), 2).unwrap();
+    let v = r
+        .invariants
+        .iter()
+        .find(|i| i.name == "repeat-saddle-po")
+        .unwrap();
+    assert!(v.cases > 0 && v.violations > 0, "{v:?}");
+}
+
+/// `saddlefw check --control NAME` through the binary: every control exits 1 and prints the
+/// invariant its description names with violations; the same command without --control exits
+/// 0; an unknown name is a one-line usage error (exit 2); `list` and `--help` name the controls.
+#[test]
+fn check_control_through_the_binary() {
+    use crate::common::saddlefw;
+    let ok = saddlefw(&["check", "--cases", "6"]);
+    assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
+    assert!(ok.stdout.contains("PASS") && !ok.stdout.contains("NEGATIVE CONTROL"));
+    for c in Control::ALL {
+        let o = saddlefw(&["check", "--cases", "6", "--control", c.name()]);
+        assert_eq!(o.code, 1, "{}: {}{}", c.name(), o.stdout, o.stderr);
+        assert!(o.stdout.contains(&format!("NEGATIVE CONTROL {}", c.name())));
+        assert!(o.stdout.contains("FAIL"), "{}", c.name());
+        // the first invariant the description names is in the table with violations
+        let want = c.description().rsplit('(').next().unwrap();
+        let want = want.split([',', ')']).next().unwrap();
+        let line = o
+            .stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(want))
+            .unwrap_or_else(|| panic!("{}: no row for {want}", c.name()));
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(cols[1], "yes", "{line}");
+        assert!(
+            cols[4].parse::<usize>().unwrap() > 0,
+            "{}: {line}",
+            c.name()
+        );
+    }
+    let bad = saddlefw(&["check", "--cases", "2", "--control", "no-such-control"]);
+    assert_eq!(bad.code, 2);
+    assert_eq!(bad.stderr.trim().lines().count(), 1, "{}", bad.stderr);
+    assert!(bad.stderr.contains("unknown control") && bad.stderr.contains("gamma-without-min"));
+    let list = saddlefw(&["list"]);
+    let help = saddlefw(&["check", "--help"]);
+    for c in Control::ALL {
+        assert!(list.stdout.contains(c.name()), "list: {}", c.name());
+        assert!(help.stdout.contains(c.name()), "--help: {}", c.name());
+    }
+}
+
+/// A failure of a property is persisted as a regression (a `cc` line with the shrunk case)
+/// and replayed first by the next run: a negative control (G_Y of the wrong sign) under
+/// proptest with the persistence file in a temporary directory.
+#[test]
+fn failures_are_persisted_and_replayed() {
+    use std::cell::RefCell;
+    let dir = tempfile::tempdir().unwrap();
+    let path: &'static str = Box::leak(
+        dir.path()
+            .join("regressions.txt")
+            .to_str()
+            .unwrap()
+            .to_string()
+            .into_boxed_str(),
+    );
+    let opts = Control::WrongSignMeasure.options();
+    // (cases evaluated in order, index of the first failing one, the result)
+    let run = |seed: u8, persist: bool| {
+        let config = Config {
+            cases: 100,
+            failure_persistence: if persist {
+                Some(Box::new(FileFailurePersistence::Direct(path)))
+            } else {
+                None
+            },
+            max_shrink_iters: 500,
+            ..Config::default()
+        };
+        let mut runner = TestRunner::new_with_rng(
+            config,
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
+        );
+        let seen = RefCell::new(Vec::new());
+        let first_fail = RefCell::new(None);
+        let result = runner.run(&cases(), |case| {
+            seen.borrow_mut().push(case.clone());
+            let r = no_gating_violation(&case, &opts);
+            if r.is_err() && first_fail.borrow().is_none() {
+                *first_fail.borrow_mut() = Some(seen.borrow().len() - 1);
+            }
+            r
+        });
+        (seen.into_inner(), first_fail.into_inner(), result)
+    };
+    let (seen1, fail1, result1) = run(1, true);
+    let minimal = match result1 {
+        Err(TestError::Fail(_, m)) => m,
+        other => panic!("the control did not fail: {other:?}"),
+    };
+    let fail1 = fail1.unwrap();
+    let original = seen1[fail1].clone();
+    assert!(
+        minimal.dims().0 <= 3 && minimal.dims().1 <= 3,
+        "{minimal:?}"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let cc: Vec<&str> = text.lines().filter(|l| l.starts_with("cc ")).collect();
+    assert_eq!(cc.len(), 1, "{text}");
+    assert!(
+        cc[0].contains(&format!("# shrinks to {minimal:?}")),
+        "{text}"
+    );
+    // the next run (another seed) replays the persisted case before any new one
+    let (seen2, fail2, result2) = run(2, true);
+    assert!(matches!(result2, Err(TestError::Fail(..))));
+    assert_eq!(
+        fail2,
+        Some(0),
+        "the persisted case is the first one evaluated"
+    );
+    assert_eq!(seen2[0], original);
+    // without the file, that seed starts elsewhere: the replay came from the file
+    let (seen3, _, _) = run(2, false);
+    assert_ne!(seen3[0], original);
 }
 
 /// Two further measure controls: the point invariants on G_X^LMO and H can fail too.
@@ -342,6 +536,28 @@ fn cli_check() {
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["cases"], 3);
     assert!(v["errata"].as_array().unwrap().len() >= 10);
+    // the page beside a .json file; a directory gets CHECK.json and index.html like verify
+    assert!(dir.path().join("CHECK.html").is_file());
+    assert!(!dir.path().join("index.html").exists());
+    let sub = dir.path().join("page");
+    let code = main_with_args([
+        "saddlefw",
+        "check",
+        "--cases",
+        "3",
+        "--seed",
+        "1",
+        "--out",
+        sub.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read(sub.join("CHECK.json")).unwrap(),
+        std::fs::read(&out).unwrap(),
+        "the same report whichever form of --out"
+    );
+    let page = std::fs::read_to_string(sub.join("index.html")).unwrap();
+    assert!(page.contains("id=\"invariants\"") && page.contains("id=\"errata\""));
     assert_eq!(main_with_args(["saddlefw", "check", "--list"]), 0);
     assert_eq!(main_with_args(["saddlefw", "check", "--cases", "0"]), 2);
 }

@@ -337,6 +337,7 @@ fn synthetic_runs() -> Vec<RunSummary> {
                 status: "time-limit".to_string(),
                 iterations: 10_000 / (1 + (i as u64 % 3)),
                 wall_time_s: Some(10.0),
+                cpu_share: None,
                 by_iteration: Some(Series::new(*name, by_iteration)),
                 by_time: Some(Series::new(*name, by_time)),
             }
@@ -682,6 +683,7 @@ fn table3_data_and_iteration_claim() {
                 status: "time-limit".to_string(),
                 iterations: paper_iterations(col, name)?,
                 wall_time_s: None,
+                cpu_share: None,
                 by_iteration: None,
                 by_time: None,
             })

@@ -252,6 +252,7 @@ fn run_with(series: Vec<(u64, f64)>) -> verify::InstanceRun {
         mhat: None,
         series,
         envelope_series: Vec::new(),
+        printed: Vec::new(),
         po_lmo_g: None,
         time_s: 0.0,
     }

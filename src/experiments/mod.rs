@@ -243,7 +243,7 @@ fn notes(
             _ => String::new(),
         }
     ));
-    n.push(format!("Claims: 'keeps decreasing' = best-so-far measure at the end < {} x its value at half the run's solver time; 'marginal' = decrease by less than a factor {} over the run.", claims::KEEP_DECREASING, claims::MARGINAL));
+    n.push(format!("Claims: 'keeps decreasing' = best-so-far measure at the end < {} x its value at half the run's solver time; 'marginal' = decrease by less than a factor {} over the run; two methods within a factor {} of each other are a tie (inconclusive); Table 3 is judged on iterations per CPU-second of the solver, inconclusive (contended) when a run got less than {} of a CPU and the wall-clock reading disagrees.", claims::KEEP_DECREASING, claims::MARGINAL, claims::TIE_BAND, claims::CONTENDED_SHARE));
     n.push("Timing: solver time only (measures excluded); checkpoints at about ten per decade of iterations. cpu_time_s in experiment.json is the CPU time the run's thread actually got: well below the run's wall time means other processes shared the cores, and iteration counts are low by that factor.".into());
     n
 }

@@ -286,6 +286,31 @@ impl RunRecord {
         self.best_until(f64::INFINITY)
     }
 
+    /// The share of a CPU the run's thread got while it ran: `cpu_time_s / (wall_time_s +
+    /// measure_time_s)`, capped at 1 (None when the CPU time was not recorded, e.g. records
+    /// written before `cpu_time_s` existed, or the run did not iterate). Below about 0.9 the
+    /// machine was busy with other work and counts per second of solver time are low by that
+    /// factor.
+    pub fn cpu_share(&self) -> Option<f64> {
+        let elapsed = self.wall_time_s + self.measure_time_s;
+        let cpu = self.cpu_time_s?;
+        (elapsed > 0.0 && cpu.is_finite() && cpu >= 0.0).then(|| (cpu / elapsed).min(1.0))
+    }
+
+    /// Iterations per second of solver time (wall clock, measurements excluded); None without
+    /// solver time.
+    pub fn iterations_per_second(&self) -> Option<f64> {
+        (self.wall_time_s > 0.0).then(|| self.iterations as f64 / self.wall_time_s)
+    }
+
+    /// Iterations per CPU-second of the solver: the solver time scaled by the run's
+    /// [`cpu_share`](Self::cpu_share) (the measurements got the same share); None without a
+    /// recorded CPU time.
+    pub fn iterations_per_cpu_second(&self) -> Option<f64> {
+        let share = self.cpu_share().filter(|s| *s > 0.0)?;
+        self.iterations_per_second().map(|r| r / share)
+    }
+
     /// The status as shown on the page.
     pub fn status_text(&self) -> String {
         match &self.status_detail {
@@ -360,6 +385,7 @@ impl ExperimentRecord {
                     status: r.status_text(),
                     iterations: r.iterations as u64,
                     wall_time_s: r.status.ran().then_some(r.wall_time_s),
+                    cpu_share: r.status.ran().then(|| r.cpu_share()).flatten(),
                     by_iteration: series(pts(false)),
                     by_time: series(pts(true)),
                 }

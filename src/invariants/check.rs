@@ -304,6 +304,9 @@ pub struct CaseOptions {
     pub points: usize,
     /// Evaluate Point invariants at every iterate of every run.
     pub points_at_iterates: bool,
+    /// Negative control: report `Lxx` and `Lyx` of the random cases multiplied by this factor
+    /// (< 1: understated; [`super::controls::Understated`]). The witnesses are left as they are.
+    pub understate: Option<f64>,
 }
 
 impl Default for CaseOptions {
@@ -313,6 +316,7 @@ impl Default for CaseOptions {
             solvers: None,
             points: POINTS_PER_CASE,
             points_at_iterates: true,
+            understate: None,
         }
     }
 }
@@ -332,6 +336,9 @@ pub struct Worst {
     pub slack: f64,
     #[serde(serialize_with = "ser_f64", deserialize_with = "de_f64")]
     pub rel_slack: f64,
+    /// Why a side is not finite (set only then; e.g. a printed formula dividing by zero).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 fn ser_f64<S: serde::Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -409,6 +416,7 @@ impl Tally {
                 rhs: e.rhs,
                 slack: e.slack(),
                 rel_slack: rel,
+                reason: e.undefined_reason().map(str::to_string),
             };
             if e.violated() {
                 self.violations += 1;
@@ -600,8 +608,18 @@ fn eval_run(reg: &[&'static Invariant], run: &RunCtx, opts: &CaseOptions, tallie
 
 /// Runs one case: random points and runs of the solvers on the generated instance.
 pub fn check_case(case: &CaseSpec, opts: &CaseOptions) -> Result<CaseResult> {
-    let inst = case.instance.generate()?;
-    let name = case.instance.to_string();
+    let mut inst = case.instance.generate()?;
+    let mut name = case.instance.to_string();
+    if let Some(factor) = opts.understate {
+        inst = Instance {
+            problem: Box::new(super::controls::Understated {
+                inner: inst.problem,
+                factor,
+            }),
+            ..inst
+        };
+        name = format!("{name} (constants x{factor})");
+    }
     let solvers = opts
         .solvers
         .clone()
@@ -704,24 +722,88 @@ pub struct InvariantReport {
     pub worst: Option<Worst>,
 }
 
+/// The outcome categories of a printed form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErratumStatus {
+    /// A violation with finite sides: the printed inequality is false at the witness.
+    Confirmed,
+    /// No finite violation, but the printed formula is not finite somewhere (a division by
+    /// zero, a negative denominator): undefined there, which is not a confirmation.
+    Undefined,
+    /// Every evaluation finite and satisfied.
+    Holds,
+    /// The hypotheses never held on the tested instances.
+    NotApplicable,
+}
+
+impl ErratumStatus {
+    /// The `status` string of CHECK.json.
+    pub fn text(self) -> &'static str {
+        match self {
+            ErratumStatus::Confirmed => "erratum confirmed numerically",
+            ErratumStatus::Undefined => "printed form undefined",
+            ErratumStatus::Holds => "printed form holds on all tested instances",
+            ErratumStatus::NotApplicable => "not applicable on the tested instances",
+        }
+    }
+}
+
 /// The outcome of a printed form.
 #[derive(Debug, Clone, Serialize)]
 pub struct Erratum {
     pub printed: &'static str,
     pub corrected: &'static str,
     pub label: &'static str,
-    /// "erratum confirmed numerically" (a finite violation), "erratum confirmed numerically:
-    /// the printed formula is undefined ..." (only non-finite values), "printed form holds on
+    /// One of the [`ErratumStatus`] texts: "erratum confirmed numerically" (a finite
+    /// violation), "printed form undefined" (only non-finite values), "printed form holds on
     /// all tested instances" or "not applicable on the tested instances".
     pub status: String,
     pub cases: usize,
+    pub evaluations: usize,
+    /// All violations (`finite_violations + undefined`).
     pub violations: usize,
-    /// Violations where the printed formula is not finite (division by zero, negative
+    /// Violations with finite sides (lhs > rhs beyond the tolerance): the confirmations.
+    pub finite_violations: usize,
+    /// Evaluations where the printed formula is not finite (division by zero, a non-positive
     /// denominator).
     pub undefined: usize,
-    /// The witness: the worst finite evaluation (for a finite violation: instance, t, lhs,
-    /// rhs), or the first undefined one.
+    /// For "printed form undefined": why the formula is not finite.
+    pub reason: Option<String>,
+    /// The witness: for a finite violation the worst one (instance, t, lhs, rhs); for an
+    /// undefined form the first undefined evaluation; otherwise the tightest evaluation.
     pub witness: Option<Worst>,
+}
+
+impl Erratum {
+    /// The outcome in one line, e.g. "erratum confirmed numerically (instance, t, lhs, rhs)",
+    /// "printed form undefined (reason; instance, t)" or "printed form holds on all tested
+    /// instances", with the counts.
+    pub fn outcome(&self) -> String {
+        let counts = format!(
+            "{} cases, {} evaluations: {} finite violations, {} undefined",
+            self.cases, self.evaluations, self.finite_violations, self.undefined
+        );
+        match (&self.witness, self.finite_violations, self.undefined) {
+            (Some(w), f, _) if f > 0 => format!("{} ({}) [{counts}]", self.status, w.describe()),
+            (Some(w), 0, u) if u > 0 => format!(
+                "{} ({}; {}{}, t = {}); {} [{counts}]",
+                self.status,
+                self.reason.as_deref().unwrap_or("a side is not finite"),
+                w.instance,
+                w.solver
+                    .as_deref()
+                    .map(|s| format!(" ({s})"))
+                    .unwrap_or_default(),
+                w.t.map_or("-".into(), |t| t.to_string()),
+                if self.evaluations > u {
+                    "where finite, the printed form holds"
+                } else {
+                    "never finite on the tested instances"
+                }
+            ),
+            _ => format!("{} [{counts}]", self.status),
+        }
+    }
 }
 
 /// The report of `saddlefw check`.
@@ -738,6 +820,9 @@ pub struct CheckReport {
     /// Set on the output of `check --shard I/N`: the per-job tallies [`merge_shards`] needs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<CheckShard>,
+    /// Set by `check --control NAME`: the negative control that ran (name: what is broken).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub control: Option<String>,
 }
 
 impl CheckReport {
@@ -748,7 +833,13 @@ impl CheckReport {
 
     /// The printable table and errata list.
     pub fn table(&self) -> String {
-        let mut s = format!(
+        let mut s = match &self.control {
+            Some(c) => format!(
+                "NEGATIVE CONTROL {c}\n(a deliberately broken variant: this check must FAIL)\n\n"
+            ),
+            None => String::new(),
+        };
+        s += &format!(
             "saddlefw check: {} cases, seed {}, horizon {} ({})\n\n{:<40} {:<6} {:>6} {:>8} {:>5} {:>12}  label\n",
             self.cases, self.seed, self.horizon, self.tolerance, "invariant", "gate", "cases", "evals", "viol", "min rel slk"
         );
@@ -768,24 +859,11 @@ impl CheckReport {
         s.push_str("\nErrata (printed forms of recorded slips):\n");
         for e in &self.errata {
             s.push_str(&format!(
-                "  {} ({}): {} [{} cases, {} violations, {} undefined]",
-                e.printed, e.label, e.status, e.cases, e.violations, e.undefined
+                "  {} ({}):\n      {}\n",
+                e.printed,
+                e.label,
+                e.outcome()
             ));
-            if let Some(w) = &e.witness {
-                if e.violations > 0 {
-                    s.push_str(&format!(
-                        "\n      instance {}{}, t = {}, lhs = {:.6e}, rhs = {:.6e}",
-                        w.instance,
-                        w.solver
-                            .as_ref()
-                            .map_or(String::new(), |v| format!(", solver {v}")),
-                        w.t.map_or("-".into(), |t| t.to_string()),
-                        w.lhs,
-                        w.rhs
-                    ));
-                }
-            }
-            s.push('\n');
         }
         if !self.build_errors.is_empty() {
             s.push_str(&format!(
@@ -1135,28 +1213,31 @@ fn report(
         .zip(tallies)
         .filter_map(|(inv, t)| match inv.kind {
             Kind::Printed { corrected } => {
-                let finite_viol = t.violations - t.nonfinite;
+                let finite_violations = t.violations - t.nonfinite;
                 let (status, witness) = if t.cases == 0 {
-                    ("not applicable on the tested instances".to_string(), None)
-                } else if finite_viol > 0 {
-                    ("erratum confirmed numerically".to_string(), t.worst_finite.clone())
+                    (ErratumStatus::NotApplicable, None)
+                } else if finite_violations > 0 {
+                    (ErratumStatus::Confirmed, t.worst_finite.clone())
                 } else if t.nonfinite > 0 {
-                    (
-                        "erratum confirmed numerically: the printed formula is undefined (not finite) where the corrected one holds"
-                            .to_string(),
-                        t.first_violation.clone(),
-                    )
+                    (ErratumStatus::Undefined, t.first_violation.clone())
                 } else {
-                    ("printed form holds on all tested instances".to_string(), t.worst.clone())
+                    (ErratumStatus::Holds, t.worst.clone())
                 };
                 Some(Erratum {
                     printed: inv.name,
                     corrected,
                     label: inv.label,
-                    status,
+                    status: status.text().to_string(),
                     cases: t.cases,
+                    evaluations: t.evaluations,
                     violations: t.violations,
+                    finite_violations,
                     undefined: t.nonfinite,
+                    reason: if status == ErratumStatus::Undefined {
+                        witness.as_ref().and_then(|w| w.reason.clone())
+                    } else {
+                        None
+                    },
                     witness,
                 })
             }
@@ -1182,6 +1263,7 @@ fn report(
         gating_violations,
         build_errors,
         shard: None,
+        control: None,
     }
 }
 
@@ -1210,11 +1292,8 @@ impl CheckReport {
                 label: e.label.to_string(),
                 printed: e.printed.to_string(),
                 corrected: e.corrected.to_string(),
-                outcome: match &e.witness {
-                    Some(w) if e.violations > 0 => format!("{} ({})", e.status, w.describe()),
-                    _ => e.status.clone(),
-                },
-                confirmed: Some(e.violations > 0),
+                outcome: e.outcome(),
+                confirmed: Some(e.finite_violations > 0),
             })
             .collect()
     }

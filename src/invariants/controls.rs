@@ -9,8 +9,11 @@
 //! | [`Control::BetaIgnored`] | `beta_t` left out of the dual gradient | `almost-recursion-ascent`, `almost-recursion`, ... |
 //! | [`Control::PrimalSignFlip`] | primal step in the ascent direction | `adaptive-connect-2a`, ... |
 //! | [`Control::WrongSignMeasure`] | `G_Y` computed as `L(x,y) - max_u L(x,u)` | `gy-nonneg` |
-//! | [`WRONG_SIGN_GX_LMO`] | `G_X^LMO` of the wrong sign | `gx-lmo-nonneg` |
-//! | [`NO_SMOOTHING_H`] | `H_t` computed with beta = 0 | `h-lower-bound` |
+//! | [`Control::WrongSignGxLmo`] | `G_X^LMO` of the wrong sign ([`WRONG_SIGN_GX_LMO`]) | `gx-lmo-nonneg` |
+//! | [`Control::NoSmoothingH`] | `H_t` computed with beta = 0 ([`NO_SMOOTHING_H`]) | `h-lower-bound` |
+//! | [`Control::UnderstatedConstants`] | `Lxx`, `Lyx` reported 10x too small ([`Understated`]) | `calculus-iii-lipschitz`, ... |
+//!
+//! Each runs with `saddlefw check --control NAME` ([`Control::name`]), which must exit 1.
 //!
 //! ```
 //! use saddlefw::generators::GeneratorSpec;
@@ -35,23 +38,59 @@ use super::context::{MeasureSet, EXACT_MEASURES};
 use crate::problems::{Interval, SaddleProblem};
 use crate::solvers::smoothing::{Fault, PaperAlgorithm};
 
-/// The four negative controls required by the issue.
+/// The negative controls of `saddlefw check --control NAME` (the four of the issue, the two
+/// further broken measures and the understated constants).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Control {
     GammaUnclipped,
     BetaIgnored,
     PrimalSignFlip,
     WrongSignMeasure,
+    WrongSignGxLmo,
+    NoSmoothingH,
+    UnderstatedConstants,
 }
 
+/// The factor of [`Control::UnderstatedConstants`]: `Lxx` and `Lyx` reported 10 times too small.
+pub const UNDERSTATE_FACTOR: f64 = 0.1;
+
 impl Control {
-    /// All controls.
-    pub const ALL: [Control; 4] = [
+    /// All controls (the order of `--help` and `saddlefw list`).
+    pub const ALL: [Control; 7] = [
         Control::GammaUnclipped,
         Control::BetaIgnored,
         Control::PrimalSignFlip,
         Control::WrongSignMeasure,
+        Control::WrongSignGxLmo,
+        Control::NoSmoothingH,
+        Control::UnderstatedConstants,
     ];
+
+    /// The command-line name (`--control NAME`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Control::GammaUnclipped => "gamma-without-min",
+            Control::BetaIgnored => "beta-ignored",
+            Control::PrimalSignFlip => "primal-sign-flip",
+            Control::WrongSignMeasure => "wrong-sign-measure",
+            Control::WrongSignGxLmo => "wrong-sign-gx-lmo",
+            Control::NoSmoothingH => "no-smoothing-h",
+            Control::UnderstatedConstants => "understated-constants",
+        }
+    }
+
+    /// What is broken, and the invariants expected to fail.
+    pub fn description(&self) -> &'static str {
+        match self {
+            Control::GammaUnclipped => "Algorithm 1 with gamma_t without min{., 1} (dual-step-unit, iterates-feasible)",
+            Control::BetaIgnored => "Algorithm 1 with beta_t left out of the dual gradient (almost-recursion)",
+            Control::PrimalSignFlip => "Algorithm 1 with the primal step in the ascent direction (adaptive-connect-2a, adaptive-connect-2b)",
+            Control::WrongSignMeasure => "G_Y computed as L(x,y) - max_u L(x,u) (gy-nonneg)",
+            Control::WrongSignGxLmo => "G_X^LMO of the wrong sign (gx-lmo-nonneg)",
+            Control::NoSmoothingH => "H_t computed with beta = 0 (h-lower-bound)",
+            Control::UnderstatedConstants => "Lxx and Lyx reported 10 times too small (calculus-iii-lipschitz, calculus-v-smooth, general-connect-1)",
+        }
+    }
 
     /// The case options that inject the defect (solvers: Algorithm 1 only, with the fault).
     pub fn options(&self) -> CaseOptions {
@@ -62,6 +101,11 @@ impl Control {
                 b: None,
                 fault,
             }])
+        };
+        let measures = |measures| CaseOptions {
+            measures,
+            solvers: Some(vec![SolverSpec::paper(PaperAlgorithm::LmoLmo)]),
+            ..CaseOptions::default()
         };
         match self {
             Control::GammaUnclipped => CaseOptions {
@@ -76,12 +120,30 @@ impl Control {
                 solvers: faulty(Fault::PrimalSignFlip),
                 ..CaseOptions::default()
             },
-            Control::WrongSignMeasure => CaseOptions {
-                measures: WRONG_SIGN_GY,
-                solvers: Some(vec![SolverSpec::paper(PaperAlgorithm::LmoLmo)]),
+            Control::WrongSignMeasure => measures(WRONG_SIGN_GY),
+            Control::WrongSignGxLmo => measures(WRONG_SIGN_GX_LMO),
+            Control::NoSmoothingH => measures(NO_SMOOTHING_H),
+            Control::UnderstatedConstants => CaseOptions {
+                understate: Some(UNDERSTATE_FACTOR),
                 ..CaseOptions::default()
             },
         }
+    }
+}
+
+impl std::str::FromStr for Control {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> crate::Result<Control> {
+        Control::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Control::ALL.iter().map(|c| c.name()).collect();
+                crate::Error::invalid(
+                    "--control",
+                    format!("unknown control {s:?} (one of: {})", names.join(", ")),
+                )
+            })
     }
 }
 

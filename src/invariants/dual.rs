@@ -695,7 +695,12 @@ fn dual_bound(r: &RunCtx, printed: bool) -> Vec<Eval> {
         } else {
             2.0 * 8f64.powf(b) * pre / (e * t.powf(2.0 * a - 3.0 * b))
         };
-        out.push(Eval::le(sg / t, common + last, r.fmax).at(tt));
+        let e = Eval::le(sg / t, common + last, r.fmax).at(tt);
+        out.push(if printed {
+            e.undefined_if("the printed bound divides by 1 - 2a + 3b = 0 (a = 1, b = 1/3)")
+        } else {
+            e
+        });
     }
     out
 }

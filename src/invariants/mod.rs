@@ -22,10 +22,11 @@
 //!
 //! # Printed vs corrected
 //! Where claims.md records a slip, both forms are registered: the corrected one gates, the
-//! printed one ([`Kind::Printed`]) never gates and its outcome is reported as an erratum
-//! ("erratum confirmed numerically" with the witness, or "printed form holds on all tested
-//! instances"). A printed form that divides by zero evaluates to a non-finite side, which counts
-//! as a confirmation (the printed formula is undefined there).
+//! printed one ([`Kind::Printed`]) never gates and its outcome is reported as an erratum:
+//! "erratum confirmed numerically" (a violation with finite sides: instance, t, lhs, rhs),
+//! "printed form undefined" (only non-finite sides, e.g. a division by zero; reported with the
+//! reason, instance and t, never as a confirmation) or "printed form holds on all tested
+//! instances". Finite and undefined violations are counted separately.
 //!
 //! # Example
 //! ```
@@ -202,6 +203,10 @@ pub struct Eval {
     pub scale: f64,
     /// Iteration (Step: t of the transition; Run: the horizon T; Real: grid index).
     pub t: Option<usize>,
+    /// Why a side can be non-finite (e.g. a printed formula dividing by zero): reported with
+    /// the evaluation when it is not finite ([`Eval::undefined_if`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undefined: Option<&'static str>,
 }
 
 impl Eval {
@@ -212,6 +217,7 @@ impl Eval {
             rhs,
             scale: lhs.abs() + rhs.abs() + extra.abs(),
             t: None,
+            undefined: None,
         }
     }
     /// `lhs >= rhs`, i.e. `rhs <= lhs`.
@@ -222,6 +228,23 @@ impl Eval {
     pub fn at(mut self, t: usize) -> Eval {
         self.t = Some(t);
         self
+    }
+    /// Records why the formula can be undefined here (the reason is reported only when a side
+    /// is not finite).
+    pub fn undefined_if(mut self, reason: &'static str) -> Eval {
+        self.undefined = Some(reason);
+        self
+    }
+    /// The reason a side is not finite (`None` when both are finite).
+    pub fn undefined_reason(&self) -> Option<&'static str> {
+        if self.finite() {
+            None
+        } else {
+            Some(
+                self.undefined
+                    .unwrap_or("a side is not finite (overflow or an undefined operation)"),
+            )
+        }
     }
     /// `rhs - lhs`.
     pub fn slack(&self) -> f64 {
@@ -304,6 +327,7 @@ pub fn find(name: &str) -> Option<&'static Invariant> {
 pub const COVERAGE: &[(&str, &str)] = &[
     ("4.1 lemma:proj->fw / lemma:repeat-proj->fw (a), (b)", "repeat-proj-fw-lmo-by-po, repeat-proj-fw-po-by-lmo"),
     ("4.1 lemma:saddle / lemma:repeat-saddle", "repeat-saddle"),
+    ("4.1 lemma:saddle corollary with G_X^PO via lemma:proj->fw (L450)", "repeat-saddle-po"),
     ("4.1 dual-gap comparison G_Y <= G_Y^LMO (L510)", "gy-le-gy-lmo"),
     ("4.1 non-negativity of the measures (L456)", "gy-nonneg, gy-lmo-nonneg, gx-lmo-nonneg, gx-po-nonneg, g-dual-nonneg, g-opt-nonneg, h-nonneg"),
     ("4.1 gradient-mapping monotonicity (Beck Thm 10.9) and its Alg-3 consequence", "gradient-mapping-monotone, gx-po-le-step-ratio"),
@@ -317,6 +341,7 @@ pub const COVERAGE: &[(&str, &str)] = &[
     ("4.5 lemma:almost-strongly-convex-recursion (+ intermediate L1692-1700)", "almost-sc-recursion, almost-sc-recursion-grad, almost-sc-recursion-sharp"),
     ("4.5 lemma:compact-ht: one-step (L2020-2023), recursion (L2040), explicit large-t bounds", "compact-ht-one-step, compact-ht-recursion, compact-ht-explicit, compact-ht-explicit-printed, compact-ht-start-index"),
     ("4.5 lemma:compact-ht existence of M_1, M_2", "not a finite inequality (existential constant); covered by the explicit bounds and by lemma:general-convergence with the empirical M_t"),
+    ("4.5 lemma:compact-sc-ht existence of M_3, M_4 ((1), (2))", "not a finite inequality (existential constant); covered by the explicit bounds (t >= 14) and by lemma:general-convergence with the empirical M_t"),
     ("4.5 lemma:compact-sc-ht: recursion (L2156), explicit bounds", "compact-sc-ht-recursion, compact-sc-ht-explicit, compact-sc-ht-explicit-printed, compact-sc-ht-start-index"),
     ("4.6 lemma:general-convergence (empirical M_t)", "general-convergence"),
     ("4.6 lemma:general-convex-convergence (+ recursion L2325)", "general-convex-convergence, general-convex-convergence-recursion"),

@@ -367,7 +367,11 @@ fn general_bound_2(r: &RunCtx, printed: bool) -> Vec<Eval> {
                 / (bb * bb);
         let n = (t + 1) as f64;
         let rhs = (f_mult * f1 / n * (2.0 * sup_s[t] + st)).sqrt() + k.dy * k.dy * sb / (2.0 * n);
-        out.push(Eval::le(sg / n, rhs, r.fmax).at(t));
+        out.push(Eval::le(sg / n, rhs, r.fmax).at(t).undefined_if(if printed {
+            "U_1 undefined: the printed denominator 1/(4 tau_t) - 5 Lxx/2 - (12 Lyy^2 + Lyx^2)/(2(beta_{t+1}+mu)) is <= 0 at some t of the run"
+        } else {
+            "U_1 undefined: the denominator 1/(4 tau_t) - 5 Lxx/2 - 13 Lyx^2/(2(beta_{t+1}+mu)) is <= 0 at some t of the run"
+        }));
     }
     out
 }
@@ -527,7 +531,11 @@ fn sc_general_bound_2(r: &RunCtx, printed: bool) -> Vec<Eval> {
         let rhs = k.dy * k.dy * sb / (2.0 * n)
             + (2.0 * ff * sup_s[t] / (n * (r.snaps[t].beta + k.mu).sqrt())).powf(2.0 / 3.0)
             + (ff / n * st).powf(2.0 / 3.0);
-        out.push(Eval::le(sg / n, rhs, r.fmax).at(t));
+        out.push(Eval::le(sg / n, rhs, r.fmax).at(t).undefined_if(if printed {
+            "U_2 undefined: the denominator 13/(16 tau_t) - 5 Lxx/2 - 13 Lyx^2/(2(beta_t+mu)) (printed beta_t) is <= 0 at some t of the run"
+        } else {
+            "U_2 undefined: the denominator 13/(16 tau_t) - 5 Lxx/2 - 13 Lyx^2/(2(beta_{t+1}+mu)) is <= 0 at some t of the run"
+        }));
     }
     out
 }

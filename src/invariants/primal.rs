@@ -10,7 +10,7 @@
 
 use super::context::{RunCtx, Snap, StepData, Structure};
 use super::{Eval, Hyp, Invariant, Kind, Seq, XStar, NO_HYP};
-use crate::linalg::{dist, dot};
+use crate::linalg::{dist, dot, norm};
 
 /// The quantities of transition t that almost every step check reads.
 pub(super) struct Tr<'r> {
@@ -203,6 +203,9 @@ pub(super) static INVARIANTS: &[Invariant] = &[
     inv!(Run, "repeat-saddle", "lemma:saddle / lemma:repeat-saddle",
         "G^Dual(xbar_T, ybar_T) <= (1/T) sum_{t=1}^T [G_X^LMO(x_t,y_t) + G_Y(x_t,y_t)], xbar_T, ybar_T averages of t = 1..T (T = horizon and horizon/2)",
         Hyp { text: "A1, A3; any sequence", a3: true, ..NO_HYP }, repeat_saddle),
+    inv!(Run, "repeat-saddle-po", "lemma:saddle with lemma:proj->fw (a) (corollary in the text, L450)",
+        "G^Dual(xbar_T, ybar_T) <= (1/T) sum_{t=1}^T [(sigma ||grad_x L(x_t,y_t)|| + Dx) G_X^PO(x_t,y_t; sigma) + G_Y(x_t,y_t)], sigma = the run's sigma (T = horizon and horizon/2)",
+        Hyp { text: "A1, A3; any sequence, any sigma > 0 (tau_0 on PO-primal runs, 1 otherwise)", a3: true, ..NO_HYP }, repeat_saddle_po),
 ];
 
 /// `dist(x_t, X) = 0`, `dist(y_t, Y) = 0`.
@@ -217,7 +220,7 @@ fn iterates_feasible(r: &RunCtx, t: usize) -> Vec<Eval> {
         ] {
             let mut p = vec![0.0; z.len()];
             set.project(z, &mut p);
-            out.push(Eval::le(dist(&p, z), 0.0, diam + crate::linalg::norm(z)).at(t + i));
+            out.push(Eval::le(dist(&p, z), 0.0, diam + norm(z)).at(t + i));
         }
     }
     out
@@ -395,7 +398,12 @@ fn common_convex_concave_b(r: &RunCtx, t: usize) -> Vec<Eval> {
     common_cc(r, t, true)
 }
 
-fn envelope(r: &RunCtx, t: usize, denom: impl Fn(&Tr) -> f64) -> Vec<Eval> {
+fn envelope(
+    r: &RunCtx,
+    t: usize,
+    denom: impl Fn(&Tr) -> f64,
+    undefined: &'static str,
+) -> Vec<Eval> {
     steps(r, t, |c| {
         r.xstars
             .iter()
@@ -409,7 +417,7 @@ fn envelope(r: &RunCtx, t: usize, denom: impl Fn(&Tr) -> f64) -> Vec<Eval> {
                         + c.lyx * c.lyx * c.dxd * c.dxd / (2.0 * denom(c)))
                         * c.tau
                         * c.tau;
-                Eval::le(lhs, rhs, 2.0 * c.vs)
+                Eval::le(lhs, rhs, 2.0 * c.vs).undefined_if(undefined)
             })
             .collect()
     })
@@ -417,12 +425,17 @@ fn envelope(r: &RunCtx, t: usize, denom: impl Fn(&Tr) -> f64) -> Vec<Eval> {
 
 /// `eq:envelope-smooth` (corrected): `f_t(x_{t+1}) - f_t(x*) <= (1-tau_t)(f_t(x_t) - f_t(x*)) + 2 Lyx Dx tau_t e_t + (Lxx Dx^2/2 + Lyx^2 Dx^2/(2(beta_t+mu))) tau_t^2`.
 fn envelope_smooth(r: &RunCtx, t: usize) -> Vec<Eval> {
-    envelope(r, t, |c| c.b + c.mu)
+    envelope(r, t, |c| c.b + c.mu, "beta_t + mu = 0")
 }
 
 /// `eq:envelope-smooth` as printed: `... + (Lxx Dx^2/2 + Lyx^2 Dx^2/(2 beta_t)) tau_t^2` (divides by 0 when beta_t = 0).
 fn envelope_smooth_printed(r: &RunCtx, t: usize) -> Vec<Eval> {
-    envelope(r, t, |c| c.b)
+    envelope(
+        r,
+        t,
+        |c| c.b,
+        "the printed Lyx^2 Dx^2/(2 beta_t) divides by beta_t = 0",
+    )
 }
 
 /// `eq:non-neg`: `f(x_t) - f(x*) <= f_t(x_t) - f_t(x*) + Dy^2 beta_t/2` and `0 <= f(x_t) - f(x*)`, x* = argmin f.
@@ -609,7 +622,7 @@ fn proj_envelope(r: &RunCtx, t: usize) -> Vec<Eval> {
 /// `grad^T (x_{t+1} - x_t) <= -dx_t^2/tau_t`.
 fn projection_inequality(r: &RunCtx, t: usize) -> Vec<Eval> {
     steps(r, t, |c| {
-        let g = crate::linalg::norm(&c.s.gx);
+        let g = norm(&c.s.gx);
         vec![Eval::le(
             c.lin(),
             -c.d.dx * c.d.dx / c.tau,
@@ -625,7 +638,7 @@ fn gx_po_le_step_ratio(r: &RunCtx, t: usize) -> Vec<Eval> {
         return vec![];
     }
     let s = &r.snaps[t];
-    let scale = crate::linalg::norm(&s.gx) + r.k.dx / tau;
+    let scale = norm(&s.gx) + r.k.dx / tau;
     vec![Eval::le(s.gx_po, r.steps[t].dx / tau, scale).at(t)]
 }
 
@@ -687,6 +700,19 @@ fn proj_fw_convex_bound(r: &RunCtx) -> Vec<Eval> {
 /// `lemma:repeat-saddle` at T = horizon and T = horizon/2:
 /// `G^Dual(xbar_T, ybar_T) <= (1/T) sum_{t=1}^T [G_X^LMO(x_t,y_t) + G_Y(x_t,y_t)]` (lhs: certified lower end).
 fn repeat_saddle(r: &RunCtx) -> Vec<Eval> {
+    saddle_bound(r, |s| s.gx_lmo)
+}
+
+/// The corollary of `lemma:saddle` stated after it (L450), through `lemma:proj->fw` (a):
+/// `G^Dual(xbar_T, ybar_T) <= (1/T) sum_{t=1}^T [(sigma ||grad_x L(x_t,y_t)|| + Dx) G_X^PO(x_t,y_t; sigma) + G_Y(x_t,y_t)]`.
+fn repeat_saddle_po(r: &RunCtx) -> Vec<Eval> {
+    let (sigma, dx) = (r.sigma, r.k.dx);
+    saddle_bound(r, |s| (sigma * norm(&s.gx) + dx) * s.gx_po)
+}
+
+/// `G^Dual(xbar_T, ybar_T) <= (1/T) sum_{t=1}^T [primal(x_t,y_t) + G_Y(x_t,y_t)]` at T = horizon
+/// and T = horizon/2, for a primal measure that bounds G_X^LMO from above.
+fn saddle_bound(r: &RunCtx, primal: impl Fn(&Snap) -> f64) -> Vec<Eval> {
     let big_t = r.horizon();
     let mut out = Vec::new();
     let mut ts = vec![big_t];
@@ -710,7 +736,11 @@ fn repeat_saddle(r: &RunCtx) -> Vec<Eval> {
         let Some(g) = crate::measures::g_dual(r.problem, &xbar, &ybar) else {
             continue;
         };
-        let rhs: f64 = r.snaps[1..=tt].iter().map(|s| s.gx_lmo + s.gy).sum::<f64>() / n;
+        let rhs: f64 = r.snaps[1..=tt]
+            .iter()
+            .map(|s| primal(s) + s.gy)
+            .sum::<f64>()
+            / n;
         out.push(Eval::le(g.lower, rhs, 2.0 * r.fmax).at(tt));
     }
     out

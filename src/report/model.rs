@@ -288,6 +288,9 @@ pub struct RunSummary {
     pub iterations: u64,
     #[serde(default)]
     pub wall_time_s: Option<f64>,
+    /// Share of a CPU the run got while it ran (experiments; None: not recorded).
+    #[serde(default)]
+    pub cpu_share: Option<f64>,
     /// The measure against the iteration counter.
     #[serde(default)]
     pub by_iteration: Option<Series>,

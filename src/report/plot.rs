@@ -1173,11 +1173,7 @@ pub fn rate_plot(entry: &RateEntry) -> PlotOutput {
     let mut out = render(&Figure {
         title: format!("{}: {}", entry.case, entry.quantity_text),
         x: Axis::log("iterations T"),
-        y: Axis::log(if entry.quantity_text.chars().count() <= 34 {
-            entry.quantity_text.clone()
-        } else {
-            "quantity (see title)".to_string()
-        }),
+        y: Axis::log(quantity_axis_label(&entry.quantity_text)),
         layers,
         width: PLOT_SIZE.0,
         height: PLOT_SIZE.1,
@@ -1185,6 +1181,35 @@ pub fn rate_plot(entry: &RateEntry) -> PlotOutput {
     });
     out.notes.splice(0..0, notes);
     out
+}
+
+/// A y-axis label for a theorem quantity: the quantity itself when it is short, otherwise its
+/// measure (`mean of G_X^LMO(x_t, y_t) over t = 0..T` -> `running mean of G_X^LMO`; the title
+/// keeps the full text).
+///
+/// ```
+/// use saddlefw::report::plot::quantity_axis_label;
+/// assert_eq!(quantity_axis_label("G^Opt(x_T)"), "G^Opt(x_T)");
+/// assert_eq!(
+///     quantity_axis_label("mean of G_X^LMO(x_t, y_t) over t = 0..T"),
+///     "running mean of G_X^LMO"
+/// );
+/// ```
+pub fn quantity_axis_label(quantity: &str) -> String {
+    const MAX: usize = 34;
+    if quantity.chars().count() <= MAX {
+        return quantity.to_string();
+    }
+    if let Some(rest) = quantity.strip_prefix("mean of ") {
+        let measure = rest.split(['(', ' ']).next().unwrap_or(rest);
+        let label = format!("running mean of {measure}");
+        if label.chars().count() <= MAX {
+            return label;
+        }
+    }
+    let mut short: String = quantity.chars().take(MAX - 1).collect();
+    short.push('\u{2026}');
+    short
 }
 
 /// The local-slope plot: `d ln q / d ln T` against T (log x, linear y), with the theorem's

@@ -108,6 +108,7 @@ pub fn summary(trace: &Trace, measure: RunMeasure) -> RunSummary {
         status,
         iterations: trace.iterations as u64,
         wall_time_s: Some(trace.wall_time_s),
+        cpu_share: None,
         by_iteration: Some(Series::new(alg.to_uppercase(), by_iteration)),
         by_time: Some(Series::new(alg.to_uppercase(), by_time)),
     }

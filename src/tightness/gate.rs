@@ -51,6 +51,9 @@ pub struct HardResult {
     /// The quantity at the checkpoints.
     pub series: Vec<(u64, f64)>,
     pub envelope_ratio: Option<f64>,
+    /// The printed forms of the bound on the hard run (joined into the entry's `errata`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errata: Vec<crate::verify::ErratumResult>,
     pub time_s: f64,
 }
 
@@ -208,6 +211,7 @@ fn hard_result(
         },
         series: run.series.clone(),
         envelope_ratio: j.envelope_ratio,
+        errata: j.errata.clone(),
         time_s,
     }
 }

@@ -188,6 +188,7 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
     if let Some(source) = &opts.hard {
         crate::tightness::attach(&selected, &mut entries, source, &opts)?;
     }
+    super::annotate(&selected, &mut entries);
     let mut merged = super::assemble(
         first.tier,
         first.seeds.clone(),
