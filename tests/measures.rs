@@ -668,14 +668,26 @@ fn quadratic_file_rejections_name_the_field() {
     // dimensions come from the rows of A and C: a wrong-length `a` or `c` is blamed on
     // itself, not on the matrix whose shape it would otherwise set (the old code derived dx
     // and dy from `a` and `c` and blamed A and B)
-    rejects_field(&with(|v| v["a"] = json!([0.1])), "a", "expected length 2 (dx), got 1");
+    rejects_field(
+        &with(|v| v["a"] = json!([0.1])),
+        "a",
+        "expected length 2 (dx), got 1",
+    );
     rejects_field(
         &with(|v| v["c"] = json!([0.0, 0.3])),
         "c",
         "expected length 3 (dy), got 2",
     );
-    rejects_field(&with(|v| v["A"] = json!([[1.0, 0.0]])), "A", "1 rows x 2 columns");
-    rejects_field(&with(|v| v["B"] = json!([[1.0, 0.0]])), "B", "expected 3 rows");
+    rejects_field(
+        &with(|v| v["A"] = json!([[1.0, 0.0]])),
+        "A",
+        "1 rows x 2 columns",
+    );
+    rejects_field(
+        &with(|v| v["B"] = json!([[1.0, 0.0]])),
+        "B",
+        "expected 3 rows",
+    );
     // a missing field is named alone, without the location of the field before it
     for name in ["C", "format", "y0", "a"] {
         let text = with(|v| {
@@ -726,7 +738,10 @@ fn quadratic_file_rejections_name_the_field() {
         v["C"] = json!([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]);
     });
     let z = load_text(&zero).unwrap();
-    assert_eq!((z.problem.constants().mu, z.problem.convex_in_x()), (0.0, true));
+    assert_eq!(
+        (z.problem.constants().mu, z.problem.convex_in_x()),
+        (0.0, true)
+    );
     // C not PSD
     rejects(
         &with(|v| v["C"][1][1] = json!(-0.5)),
@@ -938,7 +953,11 @@ fn f_star_saddle_contains_exact_saddle_value() {
                 assert_eq!(p.constants().mu, 0.0, "{spec}");
                 let (xs, ys) = p.known_saddle().unwrap();
                 let exact = p.f_star().unwrap();
-                assert_eq!(exact.width(), 0.0, "{spec}: the known saddle gives f* exactly");
+                assert_eq!(
+                    exact.width(),
+                    0.0,
+                    "{spec}: the known saddle gives f* exactly"
+                );
                 let exact = exact.mid();
                 let t = 1e-12 * value_scale(p, &xs, &ys);
                 let cert = inner::f_star_saddle(p).unwrap();
@@ -962,7 +981,10 @@ fn f_star_saddle_contains_exact_saddle_value() {
             }
         }
     }
-    assert_eq!(uncorrected_low_fails, cases, "uncorrected lower ends that exceed f*");
+    assert_eq!(
+        uncorrected_low_fails, cases,
+        "uncorrected lower ends that exceed f*"
+    );
 }
 
 /// `L_beta(x,y) = L(x,y) - beta/2 ||y - y0||^2`: strongly concave in y, with the closed form
@@ -1055,7 +1077,10 @@ fn f_star_c_c_quadratic_against_smoothed_solve() {
         // at least one instance
         let s = inner::approximate_saddle(p, inner::SADDLE_REL_TOL, inner::SADDLE_MAX_ITER);
         let g = measures::g_opt(p, &s.x).unwrap();
-        assert!(g.lower <= t && g.upper >= -t && g.upper <= 1e-9, "{spec}: {g:?}");
+        assert!(
+            g.lower <= t && g.upper >= -t && g.upper <= 1e-9,
+            "{spec}: {g:?}"
+        );
         let g0 = measures::g_opt(p, &inst.x0).unwrap();
         assert!(g0.lower >= -t, "{spec}: {g0:?}");
         if i == 0 {
@@ -1063,4 +1088,3 @@ fn f_star_c_c_quadratic_against_smoothed_solve() {
         }
     }
 }
-

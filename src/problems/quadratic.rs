@@ -382,9 +382,9 @@ impl QuadraticFile {
                 let top = serde_json::from_str::<serde_json::Value>(text).ok();
                 if TOP_FIELDS.contains(&name)
                     && top
-                    .as_ref()
-                    .and_then(|v| v.as_object())
-                    .is_some_and(|o| !o.contains_key(name))
+                        .as_ref()
+                        .and_then(|v| v.as_object())
+                        .is_some_and(|o| !o.contains_key(name))
                 {
                     return Error::input(input, name, "missing field (required by the v1 format)");
                 }
@@ -450,8 +450,20 @@ impl QuadraticFile {
             }
             Ok(out)
         };
-        let a = flatten("A", &self.a_mat, dx, dx, "dx x dx, dx = the number of rows of A")?;
-        let c = flatten("C", &self.c_mat, dy, dy, "dy x dy, dy = the number of rows of C")?;
+        let a = flatten(
+            "A",
+            &self.a_mat,
+            dx,
+            dx,
+            "dx x dx, dx = the number of rows of A",
+        )?;
+        let c = flatten(
+            "C",
+            &self.c_mat,
+            dy,
+            dy,
+            "dy x dy, dy = the number of rows of C",
+        )?;
         let b = flatten("B", &self.b_mat, dy, dx, "dy x dx")?;
         for (field, v, n, d) in [("a", &self.a, dx, "dx"), ("c", &self.c, dy, "dy")] {
             if v.len() != n {
