@@ -879,8 +879,8 @@ proptest! {
 }
 
 /// Isotropic C = m I is detected (closed form), also when written with -0.0 off-diagonals;
-/// a non-isotropic C is not; a tiny negative isotropic C (inside the PSD tolerance) never
-/// yields a negative mu.
+/// a non-isotropic C is not; a tiny negative eigenvalue (inside the relative PSD tolerance)
+/// never yields a negative mu, and a tiny negative isotropic C is rejected.
 #[test]
 fn quadratic_isotropic_detection() {
     let a = vec![1.0, 0.0, 0.0, 1.0];
@@ -892,8 +892,19 @@ fn quadratic_isotropic_detection() {
     assert!(q.y_model(&[0.1, 0.2]).is_none());
     let q = quadratic(a.clone(), b.clone(), vec![0.0; 4], 2, 2).unwrap();
     assert_eq!(q.y_model(&[0.1, 0.2]).map(|m| m.m), Some(0.0));
-    let q = quadratic(a, b, vec![-1e-14, 0.0, 0.0, -1e-14], 2, 2).unwrap();
+    // the PSD tolerance is relative to ||C||: a negative isotropic C is negative definite at
+    // every scale and rejected (the old absolute guard max(1, ||C||) accepted -1e-14 I) ...
+    let e = quadratic(a.clone(), b.clone(), vec![-1e-14, 0.0, 0.0, -1e-14], 2, 2)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("C") && e.contains("positive semidefinite"),
+        "{e}"
+    );
+    // ... while an eigenvalue inside the tolerance of ||C|| is accepted as 0
+    let q = quadratic(a, b, vec![1.0, 0.0, 0.0, -1e-14], 2, 2).unwrap();
     let k = q.constants();
+    assert_eq!(k.mu, 0.0);
     assert!(k.mu >= 0.0, "negative mu {}", k.mu);
     if let Some(m) = q.y_model(&[0.1, 0.2]) {
         assert!(m.m >= 0.0, "negative curvature in the y-model: {}", m.m);

@@ -441,6 +441,10 @@ pub fn approximate_saddle<P: SaddleProblem + ?Sized>(
         if it % 10 == 0 && record(&mut best, &xh, &yh) {
             break;
         }
+        if !(x.iter().chain(&y).all(|v| v.is_finite())) {
+            // overflowing data: the certificate stays as wide as it is, valid
+            break;
+        }
     }
     best
 }
