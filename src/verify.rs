@@ -498,6 +498,9 @@ pub struct EntryResult {
 /// The result of `verify`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerifyReport {
+    /// The saddlefw build that wrote the report (version and git commit).
+    #[serde(default)]
+    pub build: crate::report::Build,
     pub tier: Tier,
     /// Seed indices per family (generator seeds: [`derived_seed`]).
     pub seeds: Vec<u32>,
@@ -689,6 +692,7 @@ pub(crate) fn assemble(
             .or_default() += 1;
     }
     VerifyReport {
+        build: crate::report::Build::current(),
         tier,
         seeds,
         seed_rule: "generator seed = FNV-1a-64(\"CASE|FAMILY|INDEX\")".into(),

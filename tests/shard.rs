@@ -319,6 +319,11 @@ fn cli_check_shards_merge_to_the_same_bytes() {
         std::fs::read(&whole).unwrap()
     );
     assert!(std::path::Path::new(&d("m/index.html")).is_file());
+    // the report names the build that wrote it; shards of another build are refused
+    let edited = other_build(&d("s2/CHECK.json"));
+    let (code, stderr) = run(&["merge", &d("s1"), &edited]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("another build"), "{stderr}");
     // a shard needs --out; a verify and a check shard do not merge; one shard is not all
     assert_eq!(run(&["check", "--cases", "4", "--shard", "1/2"]).0, 2);
     std::fs::create_dir_all(d("v")).unwrap();
@@ -383,4 +388,29 @@ fn cli_verify_shards_merge_to_the_unsharded_report() {
     assert_eq!(merged, whole);
     // a shard's own report is partial: it differs from the whole one
     assert_ne!(read("s1/verify.json"), whole);
+    // the report names the build that wrote it; shards of another build are refused
+    assert_eq!(whole["build"]["version"], env!("CARGO_PKG_VERSION"));
+    let edited = other_build(&d("s3/verify.json"));
+    let o = Command::new(bin)
+        .args(["merge", &d("s1"), &d("s2"), &edited, "--out", &d("m2")])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("another build"), "{stderr}");
+}
+
+/// A copy of a shard output (verify.json or CHECK.json) as if written by another build: its
+/// `build.git_commit` changed. Returns the copy's path (in a sibling directory `PATH-other`).
+fn other_build(path: &str) -> String {
+    let p = std::path::Path::new(path);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+    assert!(v["build"].is_object(), "{path} names its build");
+    v["build"]["git_commit"] = serde_json::json!("0123456789ab");
+    let dir = format!("{}-other", p.parent().unwrap().display());
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = format!("{dir}/{}", p.file_name().unwrap().to_str().unwrap());
+    std::fs::write(&out, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    out
 }

@@ -809,6 +809,9 @@ impl Erratum {
 /// The report of `saddlefw check`.
 #[derive(Debug, Clone, Serialize)]
 pub struct CheckReport {
+    /// The saddlefw build that wrote the report (version and git commit).
+    #[serde(default)]
+    pub build: crate::report::Build,
     pub cases: usize,
     pub seed: u64,
     pub horizon: usize,
@@ -1105,6 +1108,8 @@ impl JobTallies {
 /// What [`merge_shards`] reads from a shard's CHECK.json (other fields are ignored).
 #[derive(Debug, Deserialize)]
 struct ShardFile {
+    #[serde(default)]
+    build: crate::report::Build,
     cases: usize,
     seed: u64,
     horizon: usize,
@@ -1146,6 +1151,16 @@ pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
     let mut results: std::collections::BTreeMap<usize, CaseResult> = Default::default();
     for &(name, ref f, ref part) in &parsed {
         let s = part.shard;
+        if f.build != first.build {
+            return Err(Error::input(
+                name,
+                "build",
+                format!(
+                    "shard {s} was written by another build ({}) than the first ({})",
+                    f.build, first.build
+                ),
+            ));
+        }
         if f.cases != cases || f.seed != seed || f.horizon != DEFAULT_HORIZON || part.jobs != total
         {
             return Err(Error::input(
@@ -1250,6 +1265,7 @@ fn report(
         .map(|r| r.violations)
         .sum();
     CheckReport {
+        build: crate::report::Build::current(),
         cases,
         seed,
         horizon: DEFAULT_HORIZON,

@@ -138,6 +138,15 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
         .collect::<Result<Vec<Shard>>>()?;
     check_labels(&labels)?;
     for (r, s) in shards.iter().zip(&labels) {
+        if r.build != first.build {
+            return Err(Error::invalid(
+                "merge",
+                format!(
+                    "shard {s} was written by another build ({}) than the first ({})",
+                    r.build, first.build
+                ),
+            ));
+        }
         let same = r.tier == first.tier
             && r.t_max == first.t_max
             && r.dim_x == first.dim_x
