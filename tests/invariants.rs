@@ -520,18 +520,20 @@ fn measure_controls_are_rejected() {
 fn cli_check() {
     use saddlefw::cli::main_with_args;
     let dir = tempfile::tempdir().unwrap();
+    let check_to = |out: &std::path::Path| {
+        main_with_args([
+            "saddlefw",
+            "check",
+            "--cases",
+            "3",
+            "--seed",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
     let out = dir.path().join("CHECK.json");
-    let code = main_with_args([
-        "saddlefw",
-        "check",
-        "--cases",
-        "3",
-        "--seed",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0);
+    assert_eq!(check_to(&out), 0);
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["cases"], 3);
@@ -540,17 +542,7 @@ fn cli_check() {
     assert!(dir.path().join("CHECK.html").is_file());
     assert!(!dir.path().join("index.html").exists());
     let sub = dir.path().join("page");
-    let code = main_with_args([
-        "saddlefw",
-        "check",
-        "--cases",
-        "3",
-        "--seed",
-        "1",
-        "--out",
-        sub.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0);
+    assert_eq!(check_to(&sub), 0);
     assert_eq!(
         std::fs::read(sub.join("CHECK.json")).unwrap(),
         std::fs::read(&out).unwrap(),

@@ -273,16 +273,8 @@ fn merge_of_check_shards_can_fail_and_refuses_bad_sets() {
 
 #[test]
 fn cli_check_shards_merge_to_the_same_bytes() {
-    use std::process::Command;
-    let bin = env!("CARGO_BIN_EXE_saddlefw");
     let dir = tempfile::tempdir().unwrap();
     let d = |p: &str| dir.path().join(p).display().to_string();
-    let run = |args: &[&str]| {
-        let o = Command::new(bin).args(args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&o.stderr).to_string();
-        assert!(!stderr.contains("panicked"), "{stderr}");
-        (o.status.code().unwrap(), stderr)
-    };
     let whole = d("whole/CHECK.json");
     assert_eq!(
         run(&["-q", "check", "--cases", "4", "--seed", "2", "--out", &whole]).0,
@@ -341,16 +333,9 @@ fn cli_check_shards_merge_to_the_same_bytes() {
 /// in the merge); the shards exit 0, the merge gates.
 #[test]
 fn cli_verify_shards_merge_to_the_unsharded_report() {
-    use std::process::Command;
-    let bin = env!("CARGO_BIN_EXE_saddlefw");
     let dir = tempfile::tempdir().unwrap();
     let d = |p: &str| dir.path().join(p).display().to_string();
-    let run = |args: &[&str]| {
-        let o = Command::new(bin).args(args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&o.stderr).to_string();
-        assert!(!stderr.contains("panicked"), "{stderr}");
-        o.status.code().unwrap()
-    };
+    let run = |args: &[&str]| run(args).0;
     let cases = "lmo-po/c-sc/";
     assert_eq!(
         run(&["-q", "verify", "--cases", cases, "--out", &d("whole")]),
@@ -391,13 +376,16 @@ fn cli_verify_shards_merge_to_the_unsharded_report() {
     // the report names the build that wrote it; shards of another build are refused
     assert_eq!(whole["build"]["version"], env!("CARGO_PKG_VERSION"));
     let edited = other_build(&d("s3/verify.json"));
-    let o = Command::new(bin)
-        .args(["merge", &d("s1"), &d("s2"), &edited, "--out", &d("m2")])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    let (code, stderr) = self::run(&["merge", &d("s1"), &d("s2"), &edited, "--out", &d("m2")]);
+    assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("another build"), "{stderr}");
+}
+
+/// Runs the binary; a panic is never an acceptable outcome. Returns the exit code and stderr.
+fn run(args: &[&str]) -> (i32, String) {
+    let o = crate::common::saddlefw(args);
+    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    (o.code, o.stderr)
 }
 
 /// A copy of a shard output (verify.json or CHECK.json) as if written by another build: its

@@ -419,23 +419,25 @@ pub fn approximate_saddle<P: SaddleProblem + ?Sized>(
     for it in 1..=max_iter {
         best.iterations = it;
         // extrapolation: (xh, yh) = P(z - eta F(z))
-        p.grads(&x, &y, &mut gx, &mut gy);
-        for i in 0..nx {
-            tx[i] = x[i] - eta * gx[i];
-        }
-        for i in 0..ny {
-            ty[i] = y[i] + eta * gy[i];
-        }
+        operator_step(
+            p,
+            eta,
+            (&x, &y),
+            (&x, &y),
+            (&mut gx, &mut gy),
+            (&mut tx, &mut ty),
+        );
         p.x_set().project(&tx, &mut xh);
         p.y_set().project(&ty, &mut yh);
         // update: z = P(z - eta F(zh))
-        p.grads(&xh, &yh, &mut gx, &mut gy);
-        for i in 0..nx {
-            tx[i] = x[i] - eta * gx[i];
-        }
-        for i in 0..ny {
-            ty[i] = y[i] + eta * gy[i];
-        }
+        operator_step(
+            p,
+            eta,
+            (&x, &y),
+            (&xh, &yh),
+            (&mut gx, &mut gy),
+            (&mut tx, &mut ty),
+        );
         p.x_set().project(&tx, &mut x);
         p.y_set().project(&ty, &mut y);
         if it % 10 == 0 && record(&mut best, &xh, &yh) {
@@ -447,6 +449,25 @@ pub fn approximate_saddle<P: SaddleProblem + ?Sized>(
         }
     }
     best
+}
+
+/// `(tx, ty) = z - eta F(at)` with `z = (x, y)` and `F = (grad_x L, -grad_y L)` evaluated at
+/// `at` (the gradients land in `g`): one extragradient half-step before its projection.
+fn operator_step<P: SaddleProblem + ?Sized>(
+    p: &P,
+    eta: f64,
+    (x, y): (&[f64], &[f64]),
+    (ax, ay): (&[f64], &[f64]),
+    (gx, gy): (&mut [f64], &mut [f64]),
+    (tx, ty): (&mut [f64], &mut [f64]),
+) {
+    p.grads(ax, ay, gx, gy);
+    for ((t, &xi), &g) in tx.iter_mut().zip(x).zip(gx.iter()) {
+        *t = xi - eta * g;
+    }
+    for ((t, &yi), &g) in ty.iter_mut().zip(y).zip(gy.iter()) {
+        *t = yi + eta * g;
+    }
 }
 
 /// `f* = min_x max_y L(x,y)` for a convex-concave problem (Assumption 3) without strong

@@ -362,9 +362,10 @@ impl Meta {
     /// when `git` is available (with `+dirty` for uncommitted changes), OS, architecture,
     /// CPU model and count, and the current UTC time.
     pub fn current(tier: Option<&str>, seeds: &[u64]) -> Self {
+        let build = Build::current();
         Meta {
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            git_commit: git_commit(),
+            version: build.version,
+            git_commit: build.git_commit,
             seeds: seeds.to_vec(),
             tier: tier.map(str::to_string),
             machine: machine_description(),
