@@ -245,3 +245,56 @@ fn verify_page_renders_in_headless_chromium_without_console_errors() {
     assert_eq!(code, 1, "a console error must be reported: {err}");
     assert!(err.contains("broken"), "{err}");
 }
+
+/// The reports name the commit the binary was built from, not the repository the command runs
+/// in: run inside a fresh, unrelated git repository, CHECK.json and its page still carry the
+/// build's commit (a run-time `git rev-parse` would print the other repository's).
+#[test]
+fn reports_name_the_build_commit_not_the_working_directory_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    if !(git(&["init", "-q"]) && git(&["commit", "-q", "--allow-empty", "-m", "other"])) {
+        eprintln!("SKIPPED: git is not available");
+        return;
+    }
+    let other = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let other = String::from_utf8_lossy(&other.stdout).trim().to_string();
+    assert_eq!(other.len(), 12);
+    let o = bin()
+        .args(["-q", "check", "--cases", "1", "--out", "c"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("c/CHECK.json")).unwrap())
+            .unwrap();
+    let page = std::fs::read_to_string(dir.path().join("c/index.html")).unwrap();
+    let built = env!("SADDLEFW_GIT_COMMIT");
+    let recorded = json["build"]["git_commit"].as_str().unwrap_or("");
+    assert_eq!(recorded, built, "the build's commit");
+    assert!(
+        !page.contains(&other),
+        "the page shows the working directory's commit"
+    );
+    if !built.is_empty() {
+        assert!(page.contains(built.split('+').next().unwrap()));
+    }
+}
