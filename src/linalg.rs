@@ -686,9 +686,19 @@ pub fn spectral_norm(a: &[f64], rows: usize, cols: usize) -> f64 {
 
 /// Euclidean projection of `z` onto `{s : s >= 0, sum s = scale}` (sorting method),
 /// written into `out` (which also serves as the sort buffer: no allocation).
+///
+/// The projection is invariant under `z -> z + c 1`, so the threshold is computed on
+/// `z - max z` (entries in `(-inf, 0]`): without the shift, a `z` of magnitude `1e19 scale`
+/// loses `scale` in the running sums and the result leaves the simplex (issue 19: a dual
+/// step of `1/mu` with `mu = 1e-300`). With it, the result is feasible up to rounding of
+/// `scale` at every magnitude of `z`.
 pub fn project_simplex(z: &[f64], scale: f64, out: &mut [f64]) {
+    let top = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let shift = if top.is_finite() { top } else { 0.0 };
     let u = &mut *out;
-    u.copy_from_slice(z);
+    for (ui, &zi) in u.iter_mut().zip(z) {
+        *ui = zi - shift;
+    }
     u.sort_unstable_by(|a, b| b.total_cmp(a));
     let mut css = 0.0;
     let mut theta = 0.0;
@@ -700,7 +710,7 @@ pub fn project_simplex(z: &[f64], scale: f64, out: &mut [f64]) {
         }
     }
     for (o, &zi) in out.iter_mut().zip(z) {
-        *o = (zi - theta).max(0.0);
+        *o = ((zi - shift) - theta).max(0.0);
     }
 }
 
