@@ -250,4 +250,7 @@ impl SaddleProblem for Counting<'_> {
         self.inner_solves.fetch_add(1, Ordering::Relaxed);
         self.inner.min_x(y)
     }
+    fn first_order_rounding(&self, x: &[f64], y: &[f64], dx: &[f64], dy: &[f64]) -> f64 {
+        self.inner.first_order_rounding(x, y, dx, dy)
+    }
 }

@@ -244,4 +244,7 @@ impl SaddleProblem for Understated {
     fn min_x(&self, y: &[f64]) -> Interval {
         self.inner.min_x(y)
     }
+    fn first_order_rounding(&self, x: &[f64], y: &[f64], dx: &[f64], dy: &[f64]) -> f64 {
+        self.inner.first_order_rounding(x, y, dx, dy)
+    }
 }

@@ -53,6 +53,28 @@ pub fn maximize(
     rel_tol: f64,
     max_iter: usize,
 ) -> Certified {
+    maximize_with_allowance(
+        set,
+        start,
+        (smooth, strong),
+        (value, grad),
+        &|_, _| 0.0,
+        rel_tol,
+        max_iter,
+    )
+}
+
+/// [`maximize`] whose certificates `phi(p) + g^T (u - p)` at a point `p` with LMO vertex `u`
+/// are widened by `allowance(p, u)` (the rounding bound of that expression).
+pub fn maximize_with_allowance(
+    set: &dyn ConvexSet,
+    start: &[f64],
+    (smooth, strong): (f64, f64),
+    (value, grad): (&dyn Fn(&[f64]) -> f64, &dyn Fn(&[f64], &mut [f64])),
+    allowance: &dyn Fn(&[f64], &[f64]) -> f64,
+    rel_tol: f64,
+    max_iter: usize,
+) -> Certified {
     let n = set.dim();
     let mut y = vec![0.0; n];
     set.project(start, &mut y);
@@ -68,7 +90,7 @@ pub fn maximize(
         set.lmo(neg, u);
         let gap: f64 = (0..n).map(|i| g[i] * (u[i] - p[i])).sum::<f64>().max(0.0);
         let v = value(p);
-        (v, v + gap)
+        (v, v + gap + allowance(p, u))
     };
     let (mut lo, mut hi) = certify(&y, &mut g, &mut u, &mut neg);
     let mut best = y.clone();
@@ -249,14 +271,16 @@ pub fn min_x_certified_from<P: SaddleProblem + ?Sized>(
 
 /// `f* = min_x max_y L(x,y)` for a convex-concave problem whose f is smooth (`mu > 0`):
 /// accelerated projected gradient on f with `grad f(x) = grad_x L(x, y*(x))`
-/// (`lemma:calculus` (iv)).
+/// (`lemma:calculus` (iv)), then the weak-duality certificate ([`duality_certificate`]) at
+/// `(xbar, y*(xbar))`.
 ///
-/// Certificate: with a closed-form y* (exact f and gradient),
-/// `f(x) - max_v grad f(x)^T (x - v) <= f* <= f(x)`. Without one, f and its gradient come from
-/// certified inner solves whose points are only close to y*, so that Frank-Wolfe bound is not
-/// rigorous (a gradient error e moves it by up to `Dx ||e||`); the interval is then built from
-/// weak duality instead: `min_v L(v, y) <= f* <= f(x)` with `y` the inner maximiser at the
-/// final x, both ends certified (Assumption 3).
+/// With a closed-form y*, the certificate's lower end `L(xbar, ybar) - FW_x` is the
+/// Frank-Wolfe bound `f(xbar) - max_v grad f(xbar)^T (xbar - v)` of the convex f, but it is
+/// rigorous for any feasible `ybar`, so an inaccurate `y*` (a target `(Bx - c)/mu` of
+/// magnitude `1/mu`) widens it instead of making it wrong. Without a closed form the lower end
+/// is refined by a certified minimisation of `L(., ybar)`. The solve's step is `1/(L_xx +
+/// L_yx^2/mu)`: for tiny `mu` it stalls and the interval stays wide ([`f_star_certified`] then
+/// falls back to the saddle route).
 pub fn f_star_smooth<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
     let k = p.constants();
     if !p.convex_in_x() || k.mu <= 0.0 {
@@ -272,28 +296,104 @@ pub fn f_star_smooth<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
         p.grad_x(x, &s.y, out);
         out.iter_mut().for_each(|v| *v = -*v);
     };
+    // the certificate -(f(x) - grad f(x)^T (x - v)) of the solve is minus the duality lower
+    // bound at (x, y*(x)), so it carries that bound's rounding allowance
+    let allowance = |x: &[f64], v: &[f64]| {
+        let y = p.y_star(x, 0.0, &y0).y;
+        let dir: Vec<f64> = v.iter().zip(x).map(|(a, b)| a - b).collect();
+        p.first_order_rounding(x, &y, &dir, &vec![0.0; y.len()])
+    };
     let lf = k.lxx + k.lyx * k.lyx / k.mu;
     let start = p.x_set().default_point();
-    let c = maximize(
+    let c = maximize_with_allowance(
         p.x_set(),
         &start,
-        lf,
-        0.0,
-        &value,
-        &grad,
+        (lf, 0.0),
+        (&value, &grad),
+        &allowance,
         INNER_REL_TOL,
         INNER_MAX_ITER,
     );
-    if p.y_model(&start).is_some() {
-        return Some(Interval {
-            lower: -c.value.upper,
-            upper: -c.value.lower,
-        });
+    let ybar = p.y_star(&c.point, 0.0, &y0).y;
+    let closed_form = p.y_model(&start).is_some();
+    let d = duality_certificate(p, &c.point, &ybar, !closed_form)?;
+    // with a closed-form y* (feasible, so the solve's lower ends are duality bounds) the
+    // solve's best lower end counts too; without one its f and gradient are inexact
+    let lower = if closed_form {
+        d.lower.max(-c.value.upper)
+    } else {
+        d.lower
+    };
+    Some(Interval {
+        lower: lower.min(d.upper),
+        upper: d.upper,
+    })
+}
+
+/// `f*` of a convex-concave problem (Assumption 3), certified at every scale: the smooth route
+/// ([`f_star_smooth`]) when `mu > 0`; when it is unavailable or its interval is wider than
+/// [`SADDLE_REL_TOL`] (tiny `mu` relative to `L_yx^2 / L_xx`, where its step vanishes), the
+/// `mu = 0` route ([`f_star_saddle`]) too, and the intersection of the two (each end of each is
+/// certified, so the intersection is). `None` (not certified) for a problem that is not convex
+/// in x, or when no finite certificate exists (overflowing data). Each end carries the
+/// rounding allowance of [`SaddleProblem::first_order_rounding`].
+pub fn f_star_certified<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
+    if !p.convex_in_x() {
+        return None;
     }
-    let inner = p.y_star(&c.point, 0.0, &y0);
-    let upper = inner.value.upper;
-    let lower = p.min_x(&inner.y).lower.min(upper);
-    Some(Interval { lower, upper })
+    let smooth = f_star_smooth(p);
+    if let Some(i) = smooth {
+        if i.relative_width() <= SADDLE_REL_TOL {
+            return Some(i);
+        }
+    }
+    let saddle = f_star_saddle(p);
+    let both = [smooth, saddle];
+    let mut ends = both.iter().flatten();
+    let first = *ends.next()?;
+    let i = ends.fold(first, |acc, i| intersect(&acc, i));
+    (i.lower.is_finite() && i.upper.is_finite()).then_some(i)
+}
+
+/// The intersection of two certified intervals for the same value; when rounding beyond the
+/// allowance makes them cross, the hull of the crossing ends (never a narrower claim).
+fn intersect(a: &Interval, b: &Interval) -> Interval {
+    let (lower, upper) = (a.lower.max(b.lower), a.upper.min(b.upper));
+    if lower <= upper {
+        Interval { lower, upper }
+    } else {
+        Interval {
+            lower: upper,
+            upper: lower,
+        }
+    }
+}
+
+/// Weak duality at `(xbar, ybar)` (Assumption 3) with Frank-Wolfe certificates:
+/// `L(xbar,ybar) - FW_x(xbar,ybar) <= min_v L(v, ybar) <= f* <= f(xbar) <= L(xbar,ybar) +
+/// FW_y(xbar,ybar)`, each end widened by the rounding allowance; with `refine_lower`, the
+/// lower end also from a certified minimisation of `L(., ybar)` warm-started at `xbar`
+/// ([`DUALITY_MIN_ITER`] iterations, re-certified at its point). The chain needs `xbar in X`
+/// and `ybar in Y` (checked to `1e-9`): `None` otherwise, and when an end is not finite.
+pub fn duality_certificate<P: SaddleProblem + ?Sized>(
+    p: &P,
+    xbar: &[f64],
+    ybar: &[f64],
+    refine_lower: bool,
+) -> Option<Interval> {
+    if !p.x_set().contains(xbar, 1e-9) || !p.y_set().contains(ybar, 1e-9) {
+        return None;
+    }
+    let mut lower = min_x_bounds_at(p, ybar, xbar).lower;
+    if refine_lower {
+        let v = min_x_point(p, ybar, xbar, DUALITY_MIN_ITER);
+        lower = lower.max(min_x_bounds_at(p, ybar, &v).lower);
+    }
+    let upper = max_y_bounds_at(p, xbar, ybar).upper;
+    (lower.is_finite() && upper.is_finite()).then(|| Interval {
+        lower: lower.min(upper),
+        upper,
+    })
 }
 
 /// Relative width (in the sense of [`Interval::relative_width`]) at which the approximate
@@ -303,9 +403,10 @@ pub const SADDLE_REL_TOL: f64 = 1e-11;
 pub const SADDLE_MAX_ITER: usize = 100_000;
 
 /// Certified bounds on `min_{v in X} L(v, y)` from one candidate `v` (Assumption 3:
-/// `L(., y)` convex): `[L(v,y) - max_w grad_x L(v,y)^T (v - w), L(v,y)]`. The lower end is
-/// the Frank-Wolfe-gap correction (one LMO, exact gradient); the upper end alone is NOT a
-/// lower bound.
+/// `L(., y)` convex on the whole space, so `v` need not lie in X):
+/// `[L(v,y) - max_w grad_x L(v,y)^T (v - w), L(v,y)]`. The lower end is the Frank-Wolfe-gap
+/// correction (one LMO, exact gradient), widened by the rounding allowance
+/// ([`SaddleProblem::first_order_rounding`]); the upper end alone is NOT a lower bound.
 pub fn min_x_bounds_at<P: SaddleProblem + ?Sized>(p: &P, y: &[f64], v: &[f64]) -> Interval {
     let mut g = vec![0.0; v.len()];
     p.grad_x(v, y, &mut g);
@@ -313,14 +414,17 @@ pub fn min_x_bounds_at<P: SaddleProblem + ?Sized>(p: &P, y: &[f64], v: &[f64]) -
     let mut w = vec![0.0; v.len()];
     p.x_set().lmo(&g, &mut w);
     let val = p.value(v, y);
+    let dir: Vec<f64> = w.iter().zip(v).map(|(a, b)| a - b).collect();
+    let allowance = p.first_order_rounding(v, y, &dir, &vec![0.0; y.len()]);
     Interval {
-        lower: val - fw_gap(&g, v, &w).max(0.0),
+        lower: val - fw_gap(&g, v, &w).max(0.0) - allowance,
         upper: val,
     }
 }
 
-/// Certified bounds on `max_{u in Y} L(x, u)` from one candidate `u` (`L(x, .)` concave):
-/// `[L(x,u), L(x,u) + max_w grad_y L(x,u)^T (w - u)]`.
+/// Certified bounds on `max_{u in Y} L(x, u)` from one candidate `u` (`L(x, .)` concave on the
+/// whole space, so `u` need not lie in Y): `[L(x,u), L(x,u) + max_w grad_y L(x,u)^T (w - u)]`,
+/// the upper end widened by the rounding allowance.
 pub fn max_y_bounds_at<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], u: &[f64]) -> Interval {
     let mut g = vec![0.0; u.len()];
     p.grad_y(x, u, &mut g);
@@ -329,24 +433,43 @@ pub fn max_y_bounds_at<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], u: &[f64]) -
     let mut w = vec![0.0; u.len()];
     p.y_set().lmo(&neg, &mut w);
     let val = p.value(x, u);
+    let dir: Vec<f64> = w.iter().zip(u).map(|(a, b)| a - b).collect();
+    let allowance = p.first_order_rounding(x, u, &vec![0.0; x.len()], &dir);
     Interval {
         lower: val,
-        upper: val + fw_gap(&g, &w, u).max(0.0),
+        upper: val + fw_gap(&g, &w, u).max(0.0) + allowance,
     }
 }
 
-/// Iteration cap of the inner minimisation in [`duality_interval`] (warm-started at `xbar`).
+/// Iteration cap of the inner minimisation in [`duality_certificate`] (warm-started at
+/// `xbar`).
 pub const DUALITY_MIN_ITER: usize = 20_000;
 
-/// Weak duality at a feasible pair (Assumption 3):
-/// `min_{v in X} L(v, ybar) <= f* <= f(xbar) = max_{u in Y} L(xbar, u)`, with the lower end of
-/// the certified inner minimisation (warm-started at `xbar`, at most [`DUALITY_MIN_ITER`]
-/// iterations) and the upper end of the certified inner maximisation.
-pub fn duality_interval<P: SaddleProblem + ?Sized>(p: &P, xbar: &[f64], ybar: &[f64]) -> Interval {
-    Interval {
-        lower: min_x_certified_from(p, ybar, xbar, DUALITY_MIN_ITER).lower,
-        upper: p.f(xbar).upper,
-    }
+/// The best point of a certified minimisation of `L(., y)` over X from `start` (at most
+/// `max_iter` iterations).
+fn min_x_point<P: SaddleProblem + ?Sized>(
+    p: &P,
+    y: &[f64],
+    start: &[f64],
+    max_iter: usize,
+) -> Vec<f64> {
+    let value = |x: &[f64]| -p.value(x, y);
+    let grad = |x: &[f64], out: &mut [f64]| {
+        p.grad_x(x, y, out);
+        out.iter_mut().for_each(|v| *v = -*v);
+    };
+    let k = p.constants();
+    maximize(
+        p.x_set(),
+        start,
+        k.lxx,
+        0.0,
+        &value,
+        &grad,
+        INNER_REL_TOL,
+        max_iter,
+    )
+    .point
 }
 
 /// An approximate saddle point with the certified interval for f* it gives.
@@ -472,22 +595,20 @@ fn operator_step<P: SaddleProblem + ?Sized>(
 
 /// `f* = min_x max_y L(x,y)` for a convex-concave problem (Assumption 3) without strong
 /// concavity, where f may be nonsmooth: an approximate saddle point `(xbar, ybar)` from
-/// [`approximate_saddle`], then weak duality ([`duality_interval`]) intersected with the
-/// Frank-Wolfe certificates of the run. Both ends are certified: the upper end bounds
-/// `f(xbar)` from above, the lower end bounds `min_v L(v, ybar)` from below (the FW-gap
-/// correction of a convex minimisation).
+/// [`approximate_saddle`], then weak duality ([`duality_certificate`], lower end refined by
+/// an inner minimisation) intersected with the Frank-Wolfe certificates of the run. Both ends
+/// are certified: the upper end bounds `f(xbar)` from above, the lower end bounds
+/// `min_v L(v, ybar)` from below, each with the rounding allowance.
 pub fn f_star_saddle<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
     if !p.convex_in_x() {
         return None;
     }
     let s = approximate_saddle(p, SADDLE_REL_TOL, SADDLE_MAX_ITER);
-    let d = duality_interval(p, &s.x, &s.y);
-    let lower = s.bound.lower.max(d.lower);
-    let upper = s.bound.upper.min(d.upper);
-    Some(Interval {
-        lower: lower.min(upper),
-        upper,
-    })
+    let run = (s.bound.lower.is_finite() && s.bound.upper.is_finite()).then_some(s.bound);
+    match (run, duality_certificate(p, &s.x, &s.y, true)) {
+        (Some(a), Some(b)) => Some(intersect(&a, &b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Convenience: `g^T (u - y)` for the FW gap.

@@ -205,6 +205,20 @@ pub trait SaddleProblem: Send + Sync {
     fn min_x(&self, y: &[f64]) -> Interval {
         inner::min_x_certified(self, y)
     }
+
+    /// A bound on the absolute rounding error of the first-order expression
+    /// `L(x,y) + grad_x L(x,y)^T dx + grad_y L(x,y)^T dy` as computed in f64: the allowance by
+    /// which the Frank-Wolfe certificates of [`inner`] (and so `f*`) are widened. The default
+    /// is an estimate from the computed magnitudes, `16 eps (|L| + |g_x|^T |dx| + |g_y|^T |dy|)`,
+    /// blind to cancellation inside `L` and its gradients; a family whose terms can cancel
+    /// (the quadratic) overrides it with a rigorous bound.
+    fn first_order_rounding(&self, x: &[f64], y: &[f64], dx: &[f64], dy: &[f64]) -> f64 {
+        let (mut gx, mut gy) = (vec![0.0; x.len()], vec![0.0; y.len()]);
+        self.grads(x, y, &mut gx, &mut gy);
+        let abs_dot =
+            |g: &[f64], d: &[f64]| g.iter().zip(d).map(|(a, b)| (a * b).abs()).sum::<f64>();
+        16.0 * f64::EPSILON * (self.value(x, y).abs() + abs_dot(&gx, dx) + abs_dot(&gy, dy))
+    }
 }
 
 impl<P: SaddleProblem + ?Sized> SaddleProblem for Box<P> {
@@ -249,6 +263,9 @@ impl<P: SaddleProblem + ?Sized> SaddleProblem for Box<P> {
     }
     fn y_star(&self, x: &[f64], beta: f64, y0: &[f64]) -> InnerMax {
         (**self).y_star(x, beta, y0)
+    }
+    fn first_order_rounding(&self, x: &[f64], y: &[f64], dx: &[f64], dy: &[f64]) -> f64 {
+        (**self).first_order_rounding(x, y, dx, dy)
     }
     fn f(&self, x: &[f64]) -> Interval {
         (**self).f(x)
