@@ -641,12 +641,15 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
     trace.po_lmo_g = built.g.map(|g| g.report(trace.iterations.max(1)));
     trace.write(&plan.out)?;
     let diverged = match &trace.status {
-        Status::Diverged { iteration, reason } => Some(format!(
-            "{} ({}): iteration {iteration}: the run diverged: {reason} ({} keeps every checkpoint before it)",
-            plan.problem,
-            trace.algorithm,
-            plan.out.display()
-        )),
+        Status::Diverged { iteration, .. } | Status::Inconsistent { iteration, .. } => {
+            Some(format!(
+                "{} ({}): iteration {iteration}: {} ({} keeps every checkpoint before it)",
+                plan.problem,
+                trace.algorithm,
+                trace.status.failure().unwrap_or_default(),
+                plan.out.display()
+            ))
+        }
         _ => None,
     };
     if !plan.quiet {
@@ -659,6 +662,7 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
                 Status::Completed => "completed".to_string(),
                 Status::TimeLimit => "time limit".to_string(),
                 Status::Diverged { .. } => "diverged".to_string(),
+                Status::Inconsistent { .. } => "inconsistent".to_string(),
             },
             trace.iterations,
             trace.wall_time_s,

@@ -12,7 +12,9 @@
 //!   ("measure_time_s"). The time limit applies to solver time.
 //! * Status: `completed`; `time_limit` (the iterate reached when the limit passed is measured);
 //!   `diverged` when a step hands out a non-finite gradient, step parameter or iterate: the
-//!   iteration and the reason are recorded, checkpoints before it are kept.
+//!   iteration and the reason are recorded, checkpoints before it are kept; `inconsistent` when
+//!   a measured iterate has a non-finite measure or a gap below minus the rounding tolerance
+//!   ([`measures::inconsistency`]): the iterate and the measure are recorded, the run stops.
 //!
 //! ```
 //! use saddlefw::generators::GeneratorSpec;
@@ -136,6 +138,8 @@ pub fn run_monitored(
     solver.init(&counting, x0, y0);
 
     let mut checkpoints = Vec::new();
+    // measures iterate t; `Some(status)` when its measures are inconsistent (the checkpoint is
+    // then not recorded and the run stops)
     let mut measure = |t: usize, solver: &dyn Solver, time_s: f64, measure_time: &mut f64| {
         let clock = Instant::now();
         let beta = solver.beta_at(t);
@@ -147,6 +151,17 @@ pub fn run_monitored(
             solver.y_ref(),
             config.sigma,
         );
+        if let Some((measure, value, tolerance)) =
+            measures::inconsistency(problem, solver.x(), solver.y(), &m)
+        {
+            *measure_time += clock.elapsed().as_secs_f64();
+            return Some(Status::Inconsistent {
+                iteration: t,
+                measure: measure.to_string(),
+                value,
+                tolerance,
+            });
+        }
         checkpoints.push(Checkpoint {
             t,
             time_s,
@@ -161,15 +176,21 @@ pub fn run_monitored(
         });
         on_checkpoint(checkpoints.last().expect("just pushed"));
         *measure_time += clock.elapsed().as_secs_f64();
+        None
     };
 
     let mut solver_time = 0.0;
     let mut status = Status::Completed;
     let mut done = 0;
     if measured {
-        measure(0, &*solver, 0.0, &mut measure_time);
+        if let Some(s) = measure(0, &*solver, 0.0, &mut measure_time) {
+            status = s;
+        }
     }
     for t in 0..config.iterations {
+        if status != Status::Completed {
+            break;
+        }
         let clock = Instant::now();
         let info = solver.step(&counting, t);
         solver_time += clock.elapsed().as_secs_f64();
@@ -195,7 +216,10 @@ pub fn run_monitored(
         let last = done == config.iterations;
         let over_time = config.time_limit.is_some_and(|l| solver_time >= l);
         if measured && (last || over_time || config.checkpoints.includes(done)) {
-            measure(done, &*solver, solver_time, &mut measure_time);
+            if let Some(s) = measure(done, &*solver, solver_time, &mut measure_time) {
+                status = s;
+                break;
+            }
         }
         if over_time && !last {
             status = Status::TimeLimit;

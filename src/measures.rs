@@ -129,6 +129,52 @@ pub struct PointMeasures {
     pub width: f64,
 }
 
+/// Relative rounding tolerance of the consistency check ([`inconsistency`]), the same as the
+/// invariant checks' relative slack.
+pub const CONSISTENCY_RTOL: f64 = 1e-9;
+
+/// The first inconsistent measure of `m` at `(x, y)`, as `(name, value, tolerance)`: a
+/// non-finite measure (value `None`), or a gap below `-tolerance`. Every measure is
+/// non-negative in exact arithmetic (`L456`, `L510`, `eq:H_t`), and each is a sum of terms
+/// bounded by `S = |L(x,y)| + ||grad_x L|| D_X + ||grad_y L|| D_Y` (`G^Opt` also by the width
+/// of f*), so `tolerance = CONSISTENCY_RTOL * S`: negative values below it are rounding, values
+/// beyond it mean the measures (or the iterates: a point outside its set) are wrong. A
+/// non-finite measure is inconsistent whatever the reason (its exact value overflows f64, or
+/// an undefined `inf - inf`): no run reports `completed` with a missing measure.
+pub fn inconsistency<P: SaddleProblem + ?Sized>(
+    p: &P,
+    x: &[f64],
+    y: &[f64],
+    m: &PointMeasures,
+) -> Option<(&'static str, Option<f64>, f64)> {
+    let (mut gx, mut gyv) = (vec![0.0; x.len()], vec![0.0; y.len()]);
+    p.grads(x, y, &mut gx, &mut gyv);
+    let k = p.constants();
+    let scale = p.value(x, y).abs() + norm(&gx) * k.dx + norm(&gyv) * k.dy;
+    let opt_scale = p.f_star().map_or(0.0, |i| i.width().abs());
+    let checks = [
+        ("gx_lmo", Some(m.gx_lmo), 0.0),
+        ("gx_po", Some(m.gx_po), 0.0),
+        ("gy", Some(m.gy), 0.0),
+        ("gy_lmo", Some(m.gy_lmo), 0.0),
+        ("h", Some(m.h), 0.0),
+        ("gap_opt", m.gap_opt, opt_scale),
+    ];
+    for (name, value, extra) in checks {
+        let Some(v) = value else { continue };
+        // an overflowing scale (terms beyond the f64 range) gives an infinite tolerance: a
+        // finite measure is then within rounding of its terms whatever its sign
+        let tolerance = CONSISTENCY_RTOL * (scale + extra);
+        if !v.is_finite() {
+            return Some((name, None, tolerance));
+        }
+        if v < -tolerance {
+            return Some((name, Some(v), tolerance));
+        }
+    }
+    None
+}
+
 /// Evaluates every per-point measure, sharing the gradient computation.
 pub fn evaluate<P: SaddleProblem + ?Sized>(
     p: &P,

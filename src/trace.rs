@@ -14,7 +14,8 @@
 //!   "constants": {"lxx", "lyx", "lyy", "mu", "alpha", "dx", "dy", "diam_x", "diam_y"},
 //!   "f_star": {"lower": .., "upper": ..} | null,
 //!   "sigma": 1.0, "checkpoint_rule": "log2", "iterations_requested": 1000, "time_limit_s": null,
-//!   "status": "completed" | "time_limit" | {"diverged": {"iteration": 17, "reason": ".."}},
+//!   "status": "completed" | "time_limit" | {"diverged": {"iteration": 17, "reason": ".."}}
+//!             | {"inconsistent": {"iteration": 1, "measure": "gy_lmo", "value": -0.3 | null, "tolerance": ..}},
 //!   "iterations": 1000, "wall_time_s": .., "measure_time_s": .., "total_time_s": ..,
 //!   "oracle_calls": {"lmo_x", "lmo_y", "proj_x", "proj_y", "grad_x", "grad_y", "value", "inner"},
 //!   "po_lmo_g": {"name": "G_1", "value": .., "horizon": 1000} | null,
@@ -63,6 +64,57 @@ pub enum Status {
     TimeLimit,
     /// Iteration `iteration` produced a non-finite value; checkpoints before it are kept.
     Diverged { iteration: usize, reason: String },
+    /// A measure at iterate `iteration` is non-finite (`value` null) or a gap is below
+    /// `-tolerance` ([`crate::measures::inconsistency`]): an internal inconsistency, not a
+    /// result. The checkpoints before it are kept; the run stops there.
+    Inconsistent {
+        iteration: usize,
+        measure: String,
+        value: Option<f64>,
+        /// null when the measures' scale overflows.
+        #[serde(with = "nan_null")]
+        tolerance: f64,
+    },
+}
+
+impl Status {
+    /// The one-line description used by every report, e.g. `completed`,
+    /// `diverged at t = 17: non-finite grad_x at iteration 17`.
+    pub fn describe(&self) -> String {
+        match self {
+            Status::Completed => "completed".to_string(),
+            Status::TimeLimit => "time limit".to_string(),
+            Status::Diverged { iteration, reason } => {
+                format!("diverged at t = {iteration}: {reason}")
+            }
+            Status::Inconsistent { iteration, .. } => {
+                format!(
+                    "inconsistent at t = {iteration}: {}",
+                    self.failure().unwrap_or_default()
+                )
+            }
+        }
+    }
+    /// Why the run failed (diverged or inconsistent), `None` for a run that ended normally.
+    pub fn failure(&self) -> Option<String> {
+        match self {
+            Status::Completed | Status::TimeLimit => None,
+            Status::Diverged { reason, .. } => Some(format!("the run diverged: {reason}")),
+            Status::Inconsistent {
+                measure,
+                value,
+                tolerance,
+                ..
+            } => Some(match value {
+                Some(v) => format!(
+                    "measure {measure} = {v:e} is below -{tolerance:e} (the rounding tolerance): the measures are inconsistent at this scale"
+                ),
+                None => format!(
+                    "measure {measure} is not finite (overflow or an undefined value at this scale)"
+                ),
+            }),
+        }
+    }
 }
 
 /// Which iterates are measured.

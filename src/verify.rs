@@ -88,7 +88,6 @@ use crate::harness::{self, CheckpointRule, RunConfig};
 use crate::problems::Constants;
 use crate::solvers::schedule::{GReport, GSpec, Schedule};
 use crate::theorems::{Aggregate, Algorithm, IterMeasures, Measure, MhatOf, TheoremEntry};
-use crate::trace::Status;
 use crate::{Error, Result};
 use controls::Control;
 use rayon::prelude::*;
@@ -797,11 +796,7 @@ pub fn run_instance(
         sigma,
     };
     let trace = harness::run(inst, solver.as_mut(), &config);
-    let status = match &trace.status {
-        Status::Completed => "completed".to_string(),
-        Status::TimeLimit => "time limit".to_string(),
-        Status::Diverged { iteration, reason } => format!("diverged at t = {iteration}: {reason}"),
-    };
+    let status = trace.status.describe();
     let record: Vec<IterMeasures> = trace
         .checkpoints
         .iter()

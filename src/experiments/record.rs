@@ -131,6 +131,8 @@ pub enum RunStatus {
     Completed,
     TimeLimit,
     Diverged,
+    /// A measure was non-finite or a gap negative beyond rounding (`Status::Inconsistent`).
+    Inconsistent,
     /// Not run by default (R-PDCG on the robust problem, as in the paper).
     Skipped,
     /// The registry refused it for this problem (R-PDCG without a strongly convex Y).
@@ -146,6 +148,7 @@ impl RunStatus {
             RunStatus::Completed => "completed",
             RunStatus::TimeLimit => "time_limit",
             RunStatus::Diverged => "diverged",
+            RunStatus::Inconsistent => "inconsistent",
             RunStatus::Skipped => "skipped",
             RunStatus::NotApplicable => "not_applicable",
             RunStatus::Failed => "failed",
@@ -155,7 +158,10 @@ impl RunStatus {
     pub fn ran(&self) -> bool {
         matches!(
             self,
-            RunStatus::Completed | RunStatus::TimeLimit | RunStatus::Diverged
+            RunStatus::Completed
+                | RunStatus::TimeLimit
+                | RunStatus::Diverged
+                | RunStatus::Inconsistent
         )
     }
 }
@@ -226,6 +232,13 @@ impl RunRecord {
             Status::Diverged { iteration, reason } => (
                 RunStatus::Diverged,
                 Some(format!("at iteration {iteration}: {reason}")),
+            ),
+            s @ Status::Inconsistent { iteration, .. } => (
+                RunStatus::Inconsistent,
+                Some(format!(
+                    "at iteration {iteration}: {}",
+                    s.failure().unwrap_or_default()
+                )),
             ),
         };
         RunRecord {

@@ -96,9 +96,8 @@ pub fn summary(trace: &Trace, measure: RunMeasure) -> RunSummary {
         }
     }
     let status = match &trace.status {
-        Status::Completed => "completed".to_string(),
         Status::TimeLimit => "time-limit".to_string(),
-        Status::Diverged { iteration, reason } => format!("diverged at t = {iteration}: {reason}"),
+        s => s.describe(),
     };
     RunSummary {
         algorithm: alg.to_uppercase(),
