@@ -27,6 +27,21 @@ pub fn norm(a: &[f64]) -> f64 {
     dot(a, a).sqrt()
 }
 
+/// Euclidean norm without overflow or underflow: [`norm`] where its squares stay in range
+/// (the result is then the same bits), otherwise `m ||a / m||` with `m = max |a_i|` (a vector of
+/// entries `1e155` has `||a||^2 = inf`, one of `1e-170` has `||a||^2 = 0`).
+pub fn norm_robust(a: &[f64]) -> f64 {
+    let n = norm(a);
+    if n.is_finite() && n > 1e-140 {
+        return n;
+    }
+    let m = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    if m == 0.0 || !m.is_finite() {
+        return m;
+    }
+    m * a.iter().map(|v| (v / m) * (v / m)).sum::<f64>().sqrt()
+}
+
 /// Euclidean distance.
 #[inline]
 pub fn dist(a: &[f64], b: &[f64]) -> f64 {

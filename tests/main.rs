@@ -24,6 +24,7 @@ mod problems;
 mod rates;
 mod report;
 mod report_cli;
+mod scales;
 mod sets;
 mod shard;
 mod solvers;

@@ -1,7 +1,7 @@
 //! The Euclidean ball, the prototypical strongly convex set.
 
 use super::{positive, ConvexSet, SetSpec};
-use crate::linalg::{dist, norm};
+use crate::linalg::{dist, norm_robust};
 
 /// The Euclidean ball `{x : ||x - center|| <= radius}`.
 ///
@@ -51,7 +51,8 @@ impl ConvexSet for L2Ball {
         format!("l2_ball(n={}, r={})", self.center.len(), self.radius)
     }
     fn lmo(&self, g: &[f64], out: &mut [f64]) {
-        let ng = norm(g);
+        // robust: ||g||^2 overflows for entries of 1e155 (the LMO would return the centre)
+        let ng = norm_robust(g);
         out.copy_from_slice(&self.center);
         if ng > 0.0 {
             for (o, gi) in out.iter_mut().zip(g) {
@@ -62,7 +63,11 @@ impl ConvexSet for L2Ball {
         }
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
-        let d = dist(z, &self.center);
+        let mut d = dist(z, &self.center);
+        if !d.is_finite() {
+            let diff: Vec<f64> = z.iter().zip(&self.center).map(|(a, b)| a - b).collect();
+            d = norm_robust(&diff);
+        }
         if d <= self.radius {
             out.copy_from_slice(z);
         } else {
