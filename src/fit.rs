@@ -8,7 +8,9 @@
 //! ordinary least-squares line of `ln q_T` on `ln T` over the fit window.
 //!
 //! 1. **Floor.** `floor = 64 eps scale`, where `scale` is the quantity's natural scale if the
-//!    caller gives one ([`FitConfig::scale`]) and otherwise `max_T |q_T|`. The series is cut at
+//!    caller gives one ([`FitConfig::scale`]) and otherwise `max_T |q_T|`, raised to the
+//!    quantity's own resolution where it has one ([`FitConfig::floor_min`]: `G^Opt` against a
+//!    certified f* interval cannot fall below its width). The series is cut at
 //!    the first checkpoint with `q_T <= floor` (that point and every later one are excluded:
 //!    once a quantity has reached the rounding level, later values are rounding noise even when
 //!    they rise above it). Leading checkpoints at or below the floor (a running mean that is
@@ -188,8 +190,12 @@ pub struct FitConfig {
     pub spread_tol: f64,
     /// Minimum span of a stable window, in decades of T.
     pub min_span_decades: f64,
-    /// The floor is `floor_factor * eps * scale`.
+    /// The floor is `floor_factor * eps * scale`, or `floor_min` if that is larger.
     pub floor_factor: f64,
+    /// An absolute floor: the resolution of the quantity itself, e.g. twice the width of the
+    /// certified f* interval for `G^Opt = f(x) - f*.lower`, which cannot fall below that width.
+    #[serde(default)]
+    pub floor_min: f64,
     /// Natural scale of the quantity (`None`: the largest value of the series).
     pub scale: Option<f64>,
     /// Confidence level of intervals.
@@ -203,6 +209,7 @@ impl Default for FitConfig {
             spread_tol: 0.1,
             min_span_decades: 0.5,
             floor_factor: 64.0,
+            floor_min: 0.0,
             scale: None,
             level: 0.95,
         }
@@ -291,7 +298,7 @@ pub fn fit_series(points: &[(u64, f64)], cfg: &FitConfig) -> Result<SeriesFit> {
         }
         None => points.iter().fold(0.0f64, |m, p| m.max(p.1.abs())),
     };
-    let floor = cfg.floor_factor * f64::EPSILON * scale;
+    let floor = (cfg.floor_factor * f64::EPSILON * scale).max(cfg.floor_min);
     // Leading checkpoints at or below the floor (e.g. a running mean that is exactly 0 until
     // the first non-zero term) are skipped; the series is cut at the first floor point after
     // it has risen above the floor.

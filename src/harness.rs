@@ -151,9 +151,7 @@ pub fn run_monitored(
             solver.y_ref(),
             config.sigma,
         );
-        if let Some((measure, value, tolerance)) =
-            measures::inconsistency(problem, solver.x(), solver.y(), &m)
-        {
+        if let Some((measure, value, tolerance)) = measures::inconsistency(&m) {
             *measure_time += clock.elapsed().as_secs_f64();
             return Some(Status::Inconsistent {
                 iteration: t,

@@ -127,44 +127,39 @@ pub struct PointMeasures {
     pub gap_opt: Option<f64>,
     /// Largest width of the certified intervals used (0 when all closed forms).
     pub width: f64,
+    /// The magnitude of the terms the gaps are made of,
+    /// `|L(x,y)| + ||grad_x L|| D_X + ||grad_y L|| D_Y` (plus the width of f* when `gap_opt` is
+    /// known): the scale of [`inconsistency`]'s rounding tolerance.
+    #[serde(default, skip_serializing)]
+    pub scale: f64,
 }
 
 /// Relative rounding tolerance of the consistency check ([`inconsistency`]), the same as the
 /// invariant checks' relative slack.
 pub const CONSISTENCY_RTOL: f64 = 1e-9;
 
-/// The first inconsistent measure of `m` at `(x, y)`, as `(name, value, tolerance)`: a
-/// non-finite measure (value `None`), or a gap below `-tolerance`. Every measure is
-/// non-negative in exact arithmetic (`L456`, `L510`, `eq:H_t`), and each is a sum of terms
-/// bounded by `S = |L(x,y)| + ||grad_x L|| D_X + ||grad_y L|| D_Y` (`G^Opt` also by the width
-/// of f*), so `tolerance = CONSISTENCY_RTOL * S`: negative values below it are rounding, values
-/// beyond it mean the measures (or the iterates: a point outside its set) are wrong. A
-/// non-finite measure is inconsistent whatever the reason (its exact value overflows f64, or
-/// an undefined `inf - inf`): no run reports `completed` with a missing measure.
-pub fn inconsistency<P: SaddleProblem + ?Sized>(
-    p: &P,
-    x: &[f64],
-    y: &[f64],
-    m: &PointMeasures,
-) -> Option<(&'static str, Option<f64>, f64)> {
-    let (mut gx, mut gyv) = (vec![0.0; x.len()], vec![0.0; y.len()]);
-    p.grads(x, y, &mut gx, &mut gyv);
-    let k = p.constants();
-    let scale = p.value(x, y).abs() + norm(&gx) * k.dx + norm(&gyv) * k.dy;
-    let opt_scale = p.f_star().map_or(0.0, |i| i.width().abs());
+/// The first inconsistent measure of `m`, as `(name, value, tolerance)`: a non-finite
+/// measure (value `None`), or a gap below `-tolerance`. Every measure is non-negative in exact
+/// arithmetic (`L456`, `L510`, `eq:H_t`), and each is made of terms bounded by
+/// [`PointMeasures::scale`], so `tolerance = CONSISTENCY_RTOL * scale`: negative values above
+/// it are rounding, values below it mean the measures (or the iterates: a point outside its
+/// set) are wrong. A non-finite measure is inconsistent whatever the reason (its exact value
+/// overflows f64, or an undefined `inf - inf`): no run reports `completed` with a missing
+/// measure.
+pub fn inconsistency(m: &PointMeasures) -> Option<(&'static str, Option<f64>, f64)> {
+    // an overflowing scale (terms beyond the f64 range) gives an infinite tolerance: a finite
+    // measure is then within rounding of its terms whatever its sign
+    let tolerance = CONSISTENCY_RTOL * m.scale;
     let checks = [
-        ("gx_lmo", Some(m.gx_lmo), 0.0),
-        ("gx_po", Some(m.gx_po), 0.0),
-        ("gy", Some(m.gy), 0.0),
-        ("gy_lmo", Some(m.gy_lmo), 0.0),
-        ("h", Some(m.h), 0.0),
-        ("gap_opt", m.gap_opt, opt_scale),
+        ("gx_lmo", Some(m.gx_lmo)),
+        ("gx_po", Some(m.gx_po)),
+        ("gy", Some(m.gy)),
+        ("gy_lmo", Some(m.gy_lmo)),
+        ("h", Some(m.h)),
+        ("gap_opt", m.gap_opt),
     ];
-    for (name, value, extra) in checks {
+    for (name, value) in checks {
         let Some(v) = value else { continue };
-        // an overflowing scale (terms beyond the f64 range) gives an infinite tolerance: a
-        // finite measure is then within rounding of its terms whatever its sign
-        let tolerance = CONSISTENCY_RTOL * (scale + extra);
         if !v.is_finite() {
             return Some((name, None, tolerance));
         }
@@ -191,8 +186,11 @@ pub fn evaluate<P: SaddleProblem + ?Sized>(
     let h_i = h(p, x, y, beta, y0);
     let opt = g_opt(p, x);
     let mut width = gy_i.width().max(h_i.width());
+    let k = p.constants();
+    let mut scale = p.value(x, y).abs() + norm(&gx) * k.dx + norm(&gyv) * k.dy;
     if let Some(o) = opt {
         width = width.max(o.width());
+        scale += o.width().abs();
     }
     PointMeasures {
         gx_lmo: gx_lmo_from_grad(p, x, &gx),
@@ -202,5 +200,6 @@ pub fn evaluate<P: SaddleProblem + ?Sized>(
         h: h_i.upper,
         gap_opt: opt.map(|o| o.upper),
         width,
+        scale,
     }
 }

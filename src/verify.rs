@@ -797,6 +797,7 @@ pub fn run_instance(
     };
     let trace = harness::run(inst, solver.as_mut(), &config);
     let status = trace.status.describe();
+    let f_star = trace.f_star;
     let record: Vec<IterMeasures> = trace
         .checkpoints
         .iter()
@@ -856,7 +857,16 @@ pub fn run_instance(
         match crate::theorems::quantity_series(e, &record[..upto]) {
             Err(err) => run.error = Some(err.to_string()),
             Ok(series) => {
-                match fit::fit_series(&series, &FitConfig::default()) {
+                // G^Opt is measured against the lower end of f*: below twice the interval's
+                // width it is at the resolution of the certificate (issue 19)
+                let cfg = FitConfig {
+                    floor_min: match (e.quantity.measure, f_star) {
+                        (Measure::GapOpt, Some(i)) => 2.0 * i.width(),
+                        _ => 0.0,
+                    },
+                    ..FitConfig::default()
+                };
+                match fit::fit_series(&series, &cfg) {
                     Ok(f) => run.fit = Some(f),
                     Err(err) => run.error = Some(err.to_string()),
                 }

@@ -137,9 +137,17 @@ fn check_quadratic(text: &str) -> Outcome {
     for algo in ["lmo-lmo", "po-lmo"] {
         if let Ok(mut built) = registry::build(algo, p, &Default::default()) {
             let trace = run(&inst, built.solver.as_mut(), &RunConfig::new(4));
-            assert!(!trace.checkpoints.is_empty());
-            if let Status::Diverged { iteration, reason } = &trace.status {
-                assert!(*iteration < 4 && !reason.is_empty());
+            match &trace.status {
+                Status::Diverged { iteration, reason } => {
+                    assert!(*iteration < 4 && !reason.is_empty());
+                    assert!(!trace.checkpoints.is_empty());
+                }
+                // measures that overflow stop the run, possibly at the start (no checkpoint)
+                Status::Inconsistent { iteration, .. } => {
+                    assert!(*iteration <= 4);
+                    assert!(trace.checkpoints.iter().all(|c| c.t < *iteration));
+                }
+                Status::Completed | Status::TimeLimit => assert!(!trace.checkpoints.is_empty()),
             }
         }
     }
