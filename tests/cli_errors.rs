@@ -406,11 +406,12 @@ fn unwritable_outputs_are_io_errors_naming_the_path() {
 }
 
 #[test]
-fn a_diverging_run_records_the_iteration_and_cause_and_keeps_its_checkpoints() {
+fn a_run_stopped_by_overflow_records_the_iteration_and_cause_and_keeps_its_checkpoints() {
     let dir = tempfile::tempdir().unwrap();
-    // finite data whose gradients overflow at the start's neighbours (the start's own measures
-    // are finite: x0 is tiny, so G_X^LMO = 1e280 * 1e10 fits; a start whose measures overflow
-    // stops as inconsistent at t = 0 instead, tests/scales.rs)
+    // finite data whose gradients overflow at the start's neighbours: the first step lands on
+    // a vertex of norm 1e10 where grad_x = 1e310. The start's own measures are finite (x0 is
+    // tiny); the measures of x_1 are not, so the run stops there as inconsistent (issue 19)
+    // with the same one-line error form as a divergence inside a step.
     let big = file(
         dir.path(),
         "big.json",
@@ -429,26 +430,27 @@ fn a_diverging_run_records_the_iteration_and_cause_and_keeps_its_checkpoints() {
     // one error line naming the input, the location (iteration) and the reason
     assert!(
         lines[0].starts_with(&format!("error: {big} (lmo-lmo): iteration "))
-            && lines[0].contains("the run diverged: non-finite"),
+            && lines[0].contains("measure gx_lmo is not finite"),
         "{}",
         lines[0]
     );
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    let d = &v["status"]["diverged"];
+    let d = &v["status"]["inconsistent"];
     let it = d["iteration"]
         .as_u64()
         .expect("status records the iteration");
-    assert!(d["reason"].as_str().unwrap().contains("non-finite"), "{d}");
+    assert_eq!(d["measure"].as_str(), Some("gx_lmo"), "{d}");
+    assert!(d["value"].is_null(), "{d}");
     assert_eq!(v["iterations"].as_u64().unwrap(), it);
-    // every iterate before the divergent step was measured and written
+    // every iterate before the inconsistent one was measured and written
     let ts: Vec<u64> = v["checkpoints"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| c["t"].as_u64().unwrap())
         .collect();
-    assert_eq!(ts, (0..=it).collect::<Vec<_>>());
+    assert_eq!(ts, (0..it).collect::<Vec<_>>());
     // control: the same file with moderate data completes
     let tame = file(
         dir.path(),

@@ -64,8 +64,9 @@ pub fn maximize(
     )
 }
 
-/// [`maximize`] whose certificates `phi(p) + g^T (u - p)` at a point `p` with LMO vertex `u`
-/// are widened by `allowance(p, u)` (the rounding bound of that expression).
+/// [`maximize`] whose certificates `[phi(p), phi(p) + g^T (u - p)]` at a point `p` with LMO
+/// vertex `u` are widened at both ends by `allowance(p, u)` (the rounding bound of that
+/// expression).
 pub fn maximize_with_allowance(
     set: &dyn ConvexSet,
     start: &[f64],
@@ -90,7 +91,8 @@ pub fn maximize_with_allowance(
         set.lmo(neg, u);
         let gap: f64 = (0..n).map(|i| g[i] * (u[i] - p[i])).sum::<f64>().max(0.0);
         let v = value(p);
-        (v, v + gap + allowance(p, u))
+        let a = allowance(p, u);
+        (v - a, v + gap + a)
     };
     let (mut lo, mut hi) = certify(&y, &mut g, &mut u, &mut neg);
     let mut best = y.clone();
@@ -216,13 +218,17 @@ pub fn y_star_certified<P: SaddleProblem + ?Sized>(
             out[i] -= beta * (y[i] - y0[i]);
         }
     };
-    let c = maximize(
+    // the certificate L_beta(x,y) + g'(u - y) carries the rounding of L's first-order form
+    let allowance = |y: &[f64], u: &[f64]| {
+        let dir: Vec<f64> = u.iter().zip(y).map(|(a, b)| a - b).collect();
+        p.first_order_rounding(x, y, &vec![0.0; x.len()], &dir)
+    };
+    let c = maximize_with_allowance(
         p.y_set(),
         y0,
-        k.lyy + beta,
-        k.mu + beta,
-        &value,
-        &grad,
+        (k.lyy + beta, k.mu + beta),
+        (&value, &grad),
+        &allowance,
         INNER_REL_TOL,
         INNER_MAX_ITER,
     );
@@ -253,13 +259,16 @@ pub fn min_x_certified_from<P: SaddleProblem + ?Sized>(
         p.grad_x(x, y, out);
         out.iter_mut().for_each(|v| *v = -*v);
     };
-    let c = maximize(
+    let allowance = |x: &[f64], v: &[f64]| {
+        let dir: Vec<f64> = v.iter().zip(x).map(|(a, b)| a - b).collect();
+        p.first_order_rounding(x, y, &dir, &vec![0.0; y.len()])
+    };
+    let c = maximize_with_allowance(
         p.x_set(),
         start,
-        k.lxx,
-        0.0,
-        &value,
-        &grad,
+        (k.lxx, 0.0),
+        (&value, &grad),
+        &allowance,
         INNER_REL_TOL,
         max_iter,
     );
