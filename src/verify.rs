@@ -1184,7 +1184,7 @@ pub(crate) fn judge_entry(
 impl VerifyReport {
     /// Parses verify.json text (a shard's, for `saddlefw merge`); `input` names it in errors.
     pub fn parse(input: &str, text: &str) -> Result<VerifyReport> {
-        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
+        crate::files::parse_json(input, text, crate::files::JsonTop::Object)
     }
     /// verify.json (pretty-printed, with a final newline).
     pub fn to_json(&self) -> String {

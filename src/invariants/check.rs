@@ -1124,13 +1124,7 @@ pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
     let reg = registry();
     let mut parsed = Vec::new();
     for (name, text) in inputs {
-        let f: ShardFile = serde_json::from_str(text).map_err(|e| {
-            Error::input(
-                name,
-                format!("line {}, column {}", e.line(), e.column()),
-                e.to_string(),
-            )
-        })?;
+        let f: ShardFile = crate::files::parse_json(name, text, crate::files::JsonTop::Object)?;
         let part = f.shard.clone().ok_or_else(|| {
             Error::input(
                 name,
