@@ -221,7 +221,8 @@ pub struct VerifyArgs {
     /// Output directory (verify.json and index.html, written atomically).
     #[arg(long, value_name = "DIR", default_value = "reports/verify")]
     pub out: PathBuf,
-    /// Worker threads (default: one per core). Results do not depend on it.
+    /// Worker threads (default: one per core; at most one per job and 4 per core, a larger N
+    /// is capped). Results do not depend on it.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub jobs: Option<i64>,
     /// Stored exponents for the regression gate, instead of the copy built into the binary
@@ -295,7 +296,8 @@ pub struct CheckArgs {
     /// With --list: print the Markdown mapping (docs/invariants.md).
     #[arg(long, requires = "list")]
     pub markdown: bool,
-    /// Worker threads (default: one per core). Results do not depend on it.
+    /// Worker threads (default: one per core; at most one per job and 4 per core, a larger N
+    /// is capped). Results do not depend on it.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub jobs: Option<i64>,
     /// Run only shard I of N of the job list (random cases, then witness instances;
@@ -936,14 +938,21 @@ pub fn write_verify_outputs(
     Ok((json_path, html_path))
 }
 
-/// `--jobs N`: at least 1 (None: the default).
+/// `--jobs N`: at least 1 (None: the default), capped at
+/// [`crate::invariants::check::MAX_JOBS_PER_CORE`] per core (the runners also cap it at their
+/// number of jobs).
 pub(crate) fn positive_jobs(jobs: Option<i64>) -> Result<Option<usize>> {
     match jobs {
         Some(n) if n < 1 => Err(Error::invalid(
             "--jobs",
             format!("must be at least 1, got {n}"),
         )),
-        n => Ok(n.map(|n| n as usize)),
+        n => Ok(n.map(|n| {
+            crate::invariants::check::worker_threads(
+                usize::try_from(n).unwrap_or(usize::MAX),
+                usize::MAX,
+            )
+        })),
     }
 }
 

@@ -542,15 +542,17 @@ struct Job<'a> {
     entries: Vec<&'a TheoremEntry>,
 }
 
-/// Runs `work` (which uses rayon's parallel iterators) on `jobs` worker threads, or on rayon's
-/// global pool (one thread per core) for `None`: the `--jobs N` of verify and tighten.
+/// Runs `work` (which uses rayon's parallel iterators over `count` jobs) on `jobs` worker
+/// threads, capped by [`crate::invariants::check::worker_threads`], or on rayon's global pool
+/// (one thread per core) for `None`: the `--jobs N` of verify and tighten.
 pub(crate) fn with_jobs<R: Send>(
     jobs: Option<usize>,
+    count: usize,
     work: impl FnOnce() -> R + Send,
 ) -> Result<R> {
     match jobs {
         Some(n) => Ok(rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(crate::invariants::check::worker_threads(n, count))
             .build()
             .map_err(|e| Error::invalid("--jobs", e.to_string()))?
             .install(work)),
@@ -631,7 +633,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             })
             .collect()
     };
-    let outputs = with_jobs(opts.jobs, work)?;
+    let outputs = with_jobs(opts.jobs, jobs.len(), work)?;
     progress.finish();
     let mut per_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
     for out in outputs {

@@ -1,4 +1,5 @@
-//! The binary's files (issue 19, item 4): an output never replaces an input, and file errors (a byte-order mark, the
+//! The binary's files (issue 19, item 4): an output never replaces an input, `--jobs` is
+//! capped, and file errors (a byte-order mark, the
 //! wrong top-level JSON type, a directory where a file is written, operating-system errors)
 //! are one line `error: INPUT: LOCATION: REASON`. Everything runs through the binary, except
 //! the parser-level checks that every JSON reader shares the front door (`files::json_body`).
@@ -192,6 +193,66 @@ fn an_output_that_is_an_input_is_refused_before_any_work() {
         &fx,
         b"{}",
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. --jobs
+
+/// verify.json without its timing fields (keys containing `time`).
+fn without_timings(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.retain(|k, _| !k.contains("time"));
+            m.values_mut().for_each(without_timings);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(without_timings),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_huge_jobs_count_gives_the_result_of_two_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let verify = |jobs: &str| {
+        let out = d.join(format!("verify-{jobs}"));
+        ok(&saddlefw(&[
+            "verify",
+            "--cases",
+            "lmo-po/c-sc/dual",
+            "--jobs",
+            jobs,
+            "--out",
+            s(&out),
+            "-q",
+        ]));
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("verify.json")).unwrap()).unwrap();
+        without_timings(&mut v);
+        v
+    };
+    assert_eq!(verify("10000"), verify("2"));
+    // check reports have no timings: byte-identical
+    let check = |jobs: &str| {
+        let out = d.join(format!("check-{jobs}.json"));
+        ok(&saddlefw(&[
+            "check",
+            "--cases",
+            "4",
+            "--jobs",
+            jobs,
+            "--out",
+            s(&out),
+            "-q",
+        ]));
+        std::fs::read(out).unwrap()
+    };
+    assert_eq!(check("10000"), check("2"));
+    // the help says how --jobs is capped
+    for cmd in ["verify", "check", "tighten"] {
+        let o = saddlefw(&[cmd, "--help"]);
+        assert!(o.stdout.contains("4 per core"), "{cmd}: {}", o.stdout);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

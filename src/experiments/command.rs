@@ -48,7 +48,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "DIR", default_value = "reports/experiment")]
     pub out: PathBuf,
     /// Algorithms run concurrently (default 1: one after another, so timings do not disturb
-    /// each other).
+    /// each other; at most one per algorithm).
     #[arg(
         long,
         value_name = "N",

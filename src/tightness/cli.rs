@@ -25,7 +25,7 @@ pub struct TightenArgs {
     /// Output directory (tighten.json).
     #[arg(long, value_name = "DIR", default_value = "reports/tighten")]
     pub out: PathBuf,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most 4 per core, a larger N is capped).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub jobs: Option<i64>,
     /// Seed of the candidate sequence.
