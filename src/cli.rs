@@ -527,8 +527,10 @@ pub fn write_stderr(args: std::fmt::Arguments<'_>) {
     let _ = std::io::stderr().lock().write_fmt(args);
 }
 
-/// Entry point of the binary: parses `std::env::args_os()` and returns the exit code.
+/// Entry point of the binary: installs the signal handler ([`crate::interrupt`]), parses
+/// `std::env::args_os()` and returns the exit code.
 pub fn main() -> i32 {
+    crate::interrupt::install();
     main_with_args(std::env::args_os())
 }
 

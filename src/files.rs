@@ -14,7 +14,9 @@
 //!   output that is the same file as one of the command's inputs (after symlinks, and hard
 //!   links on Unix) or that names a directory where a file is written.
 //! * **Writes are atomic** ([`write_atomic`]): a temporary file beside the target, then a
-//!   rename.
+//!   rename. Temporary files in flight are registered, so an interrupting signal removes them
+//!   ([`exit_removing_temp_files`], called by [`crate::interrupt`]) instead of leaving
+//!   `.NAME.PID.N.tmp` behind.
 //!
 //! ```
 //! use saddlefw::files::{parse_json, JsonTop};
@@ -28,6 +30,7 @@ use crate::{Error, Result};
 use serde::de::DeserializeOwned;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 /// Reads a whole file as bytes; an error names the path and `read`.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
@@ -229,10 +232,53 @@ fn resolve(path: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
+/// Temporary files being written by [`write_atomic`] (removed on an interrupting signal).
+static TEMP_FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn temp_files() -> MutexGuard<'static, Vec<PathBuf>> {
+    // a writer that panicked leaves the list itself intact
+    TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A temporary file of [`write_atomic`], registered while it exists.
+struct TempFile {
+    path: PathBuf,
+}
+
+impl TempFile {
+    /// Creates the file and registers it, in one step under the registry's lock: a signal
+    /// handled in between finds either no file or a registered one.
+    fn create(path: PathBuf) -> std::io::Result<(TempFile, std::fs::File)> {
+        let mut list = temp_files();
+        let file = std::fs::File::create(&path)?;
+        list.push(path.clone());
+        Ok((TempFile { path }, file))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        temp_files().retain(|p| p != &self.path);
+    }
+}
+
+/// Removes every temporary file [`write_atomic`] has in flight and exits the process with
+/// `code`, holding the registry's lock so that no writer creates another one meanwhile. Called
+/// by the signal handler ([`crate::interrupt`]).
+pub fn exit_removing_temp_files(code: i32) -> ! {
+    let list = temp_files();
+    for p in list.iter() {
+        let _ = std::fs::remove_file(p);
+    }
+    std::process::exit(code)
+}
+
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory is written,
 /// flushed to disk and renamed over `path`, so a reader never sees a half-written report.
 /// The parent directory is created when missing. The temporary file is removed when writing
-/// fails. Errors name the path and the operation (`create directory`, `write`, `rename`).
+/// fails and, in the binary, when SIGINT, SIGTERM or SIGHUP arrives during the write
+/// ([`crate::interrupt`]). Errors name the path and the operation (`create directory`,
+/// `write`, `rename`).
 pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -252,14 +298,14 @@ pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
-    let mut f = std::fs::File::create(&tmp).map_err(|e| Error::io(&shown, "write", e))?;
+    let (guard, mut f) = TempFile::create(tmp).map_err(|e| Error::io(&shown, "write", e))?;
     let written = f.write_all(bytes).and_then(|_| f.sync_all());
     drop(f);
     let result = written
         .map_err(|e| ("write", e))
-        .and_then(|_| std::fs::rename(&tmp, path).map_err(|e| ("rename", e)));
+        .and_then(|_| std::fs::rename(&guard.path, path).map_err(|e| ("rename", e)));
     if let Err((op, e)) = result {
-        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(&guard.path);
         return Err(Error::io(shown, op, e));
     }
     Ok(())

@@ -1,10 +1,12 @@
-//! The binary's files (issue 19, item 4): an output never replaces an input, `--jobs` is
-//! capped, and file errors (a byte-order mark, the
+//! The binary's files (issue 19, item 4): an interrupting signal leaves no temporary file, an
+//! output never replaces an input, `--jobs` is capped, and file errors (a byte-order mark, the
 //! wrong top-level JSON type, a directory where a file is written, operating-system errors)
 //! are one line `error: INPUT: LOCATION: REASON`. Everything runs through the binary, except
 //! the parser-level checks that every JSON reader shares the front door (`files::json_body`).
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::common::{saddlefw, Out};
 
@@ -84,6 +86,140 @@ fn check_shards(dir: &Path) -> Vec<PathBuf> {
             d
         })
         .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Signals during a write
+
+/// The temporary files (`.NAME.PID.N.tmp`) in `dir`.
+fn temp_files(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".tmp"))
+        .collect()
+}
+
+/// What happened when `signal` was sent while RUN.json was being written.
+struct Interrupted {
+    /// The exit code (None: killed by the signal).
+    code: Option<i32>,
+    stderr: String,
+    /// Temporary files left in the directory.
+    left: Vec<PathBuf>,
+}
+
+/// Starts a run whose RUN.json is large (`iters` iterations, every one a checkpoint), waits
+/// for its temporary file to appear, sends `signal`, and reports what is left. `None` when
+/// the signal came too late (RUN.json was renamed into place first): the caller retries with
+/// a larger file.
+fn interrupt_write(dir: &Path, signal: &str, iters: u64) -> Option<Interrupted> {
+    let out = dir.join("RUN.json");
+    let iters = iters.to_string();
+    let child = Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+        .args([
+            "run",
+            "--problem",
+            "quadratic/nc-c:dx=2,dy=2",
+            "--algo",
+            "lmo-lmo",
+        ])
+        .args([
+            "--iters",
+            &iters,
+            "--checkpoints",
+            "all",
+            "-q",
+            "--out",
+            s(&out),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut seen = false;
+    while start.elapsed() < Duration::from_secs(120) {
+        if !temp_files(dir).is_empty() {
+            seen = true;
+            break;
+        }
+        if out.exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    if seen {
+        let status = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let o = child.wait_with_output().unwrap();
+    if !seen || out.exists() {
+        // written before the signal arrived: too fast for this size
+        let _ = std::fs::remove_file(&out);
+        for t in temp_files(dir) {
+            std::fs::remove_file(t).unwrap();
+        }
+        return None;
+    }
+    Some(Interrupted {
+        code: o.status.code(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        left: temp_files(dir),
+    })
+}
+
+/// [`interrupt_write`] with a file of about 30 MB, doubled (up to three times) until the signal
+/// lands while the temporary file exists.
+fn interrupt_during_write(dir: &Path, signal: &str) -> Interrupted {
+    let mut iters = 100_000;
+    for _ in 0..4 {
+        if let Some(r) = interrupt_write(dir, signal, iters) {
+            return r;
+        }
+        iters *= 2;
+    }
+    panic!("{signal}: never caught RUN.json while it was being written");
+}
+
+#[test]
+fn a_signal_during_a_write_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (signal, code) in [("-TERM", 143), ("-INT", 130)] {
+        let r = interrupt_during_write(dir.path(), signal);
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        assert_eq!(r.code, Some(code), "{signal}: {}", r.stderr);
+        assert!(r.left.is_empty(), "{signal} left {:?}", r.left);
+        assert!(!dir.path().join("RUN.json").exists());
+    }
+    // the negative control: SIGKILL cannot be handled, and the same check sees its leftover
+    let r = interrupt_during_write(dir.path(), "-KILL");
+    assert_eq!(r.code, None);
+    assert_eq!(r.left.len(), 1, "{:?}", r.left);
+    // a signal before anything is written: the same exit code, nothing left
+    let mut child = Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+        .args([
+            "run",
+            "--problem",
+            "quadratic/nc-c:dx=2,dy=2",
+            "--algo",
+            "lmo-lmo",
+        ])
+        .args(["--iters", "100000000", "-q", "--out"])
+        .arg(dir.path().join("slow.json"))
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    assert!(!dir.path().join("slow.json").exists());
 }
 
 // ---------------------------------------------------------------------------------------------
