@@ -221,7 +221,8 @@ pub struct VerifyArgs {
     /// Output directory (verify.json and index.html, written atomically).
     #[arg(long, value_name = "DIR", default_value = "reports/verify")]
     pub out: PathBuf,
-    /// Worker threads (default: one per core). Results do not depend on it.
+    /// Worker threads (default: one per core; at most one per job and 4 per core, a larger N
+    /// is capped). Results do not depend on it.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub jobs: Option<i64>,
     /// Stored exponents for the regression gate, instead of the copy built into the binary
@@ -295,7 +296,8 @@ pub struct CheckArgs {
     /// With --list: print the Markdown mapping (docs/invariants.md).
     #[arg(long, requires = "list")]
     pub markdown: bool,
-    /// Worker threads (default: one per core). Results do not depend on it.
+    /// Worker threads (default: one per core; at most one per job and 4 per core, a larger N
+    /// is capped). Results do not depend on it.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub jobs: Option<i64>,
     /// Run only shard I of N of the job list (random cases, then witness instances;
@@ -333,6 +335,10 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
                 args.cases
             ),
         ));
+    }
+    if let Some(out) = &args.out {
+        let (json, html) = check_output_paths(out);
+        crate::files::check_outputs(&[], "--out", out, &[json, html])?;
     }
     let jobs = positive_jobs(args.jobs)?.unwrap_or_else(invariants::check::available_threads);
     let shard = args.shard.as_deref().map(str::parse).transpose()?;
@@ -521,8 +527,10 @@ pub fn write_stderr(args: std::fmt::Arguments<'_>) {
     let _ = std::io::stderr().lock().write_fmt(args);
 }
 
-/// Entry point of the binary: parses `std::env::args_os()` and returns the exit code.
+/// Entry point of the binary: installs the signal handler ([`crate::interrupt`]), parses
+/// `std::env::args_os()` and returns the exit code.
 pub fn main() -> i32 {
+    crate::interrupt::install();
     main_with_args(std::env::args_os())
 }
 
@@ -614,6 +622,13 @@ pub fn load_problem(arg: &str, seed: Option<u64>) -> Result<(Instance, String)> 
 
 /// `saddlefw run`.
 pub fn cmd_run(plan: RunPlan) -> Result<i32> {
+    let problem_file = Path::new(&plan.problem);
+    let inputs: Vec<PathBuf> = problem_file
+        .is_file()
+        .then(|| problem_file.to_path_buf())
+        .into_iter()
+        .collect();
+    crate::files::check_outputs(&inputs, "--out", &plan.out, &[plan.out.clone()])?;
     let info = registry::find(&plan.algo)?;
     let (inst, label) = load_problem(&plan.problem, plan.seed)?;
     let built = info.build(inst.problem.as_ref(), &plan.options)?;
@@ -837,6 +852,22 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         .baselines
         .clone()
         .unwrap_or_else(|| PathBuf::from("fixtures/rate_baselines.json"));
+    // the baselines file is an input, except that --write-baselines rewrites it on purpose
+    let mut inputs: Vec<PathBuf> = args
+        .baselines
+        .clone()
+        .filter(|_| !args.write_baselines)
+        .into_iter()
+        .collect();
+    if let (Some(dir), false) = (&args.hard, args.no_hard) {
+        inputs.extend(crate::files::json_files_in(dir));
+    }
+    crate::files::check_outputs(
+        &inputs,
+        "--out",
+        &args.out,
+        &[args.out.join("verify.json"), args.out.join("index.html")],
+    )?;
     let baselines = match &args.baselines {
         // a file that does not exist yet is where --write-baselines starts a new set
         Some(p) if args.write_baselines && !p.exists() => crate::fit::builtin_baselines(),
@@ -895,7 +926,7 @@ pub fn write_verify_outputs(
     report: &crate::verify::VerifyReport,
     out: &std::path::Path,
 ) -> Result<(PathBuf, PathBuf)> {
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out.display().to_string(), e))?;
+    crate::files::create_dir_all(out)?;
     let json_path = out.join("verify.json");
     crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
     let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
@@ -913,14 +944,21 @@ pub fn write_verify_outputs(
     Ok((json_path, html_path))
 }
 
-/// `--jobs N`: at least 1 (None: the default).
+/// `--jobs N`: at least 1 (None: the default), capped at
+/// [`crate::invariants::check::MAX_JOBS_PER_CORE`] per core (the runners also cap it at their
+/// number of jobs).
 pub(crate) fn positive_jobs(jobs: Option<i64>) -> Result<Option<usize>> {
     match jobs {
         Some(n) if n < 1 => Err(Error::invalid(
             "--jobs",
             format!("must be at least 1, got {n}"),
         )),
-        n => Ok(n.map(|n| n as usize)),
+        n => Ok(n.map(|n| {
+            crate::invariants::check::worker_threads(
+                usize::try_from(n).unwrap_or(usize::MAX),
+                usize::MAX,
+            )
+        })),
     }
 }
 
@@ -948,7 +986,7 @@ fn write_check_outputs(
     let json = serde_json::to_string_pretty(report)
         .map_err(|e| Error::invalid("CHECK.json", e.to_string()))?;
     if let Some(dir) = json_path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+        crate::files::create_dir_all(dir)?;
     }
     crate::trace::write_atomic(&json_path, (json + "\n").as_bytes())?;
     let meta = crate::report::Meta::current(None, &[report.seed]);
@@ -1023,15 +1061,27 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
             "mixes verify and check shard outputs",
         ));
     }
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from(match kind {
+            ShardKind::Verify => "reports/verify",
+            ShardKind::Check => "reports/check",
+        })
+    });
+    let outputs = match kind {
+        ShardKind::Verify => [out.join("verify.json"), out.join("index.html")],
+        ShardKind::Check => check_output_paths(&out).into(),
+    };
+    let mut read: Vec<PathBuf> = inputs.iter().map(|(_, p)| p.clone()).collect();
+    read.extend(args.baselines.clone());
+    crate::files::check_outputs(&read, "--out", &out, &outputs)?;
     let mut texts = Vec::new();
     for (_, path) in &inputs {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
+        let text = crate::files::read_text(path)?;
         texts.push((name, text));
     }
     if kind == ShardKind::Check {
         let merged = crate::invariants::check::merge_shards(&texts)?;
-        let out = args.out.unwrap_or_else(|| PathBuf::from("reports/check"));
         let (json, html) = write_check_outputs(&merged, &out)?;
         out!("{}", merged.table());
         outln!("wrote {} and {}", json.display(), html.display());
@@ -1054,7 +1104,6 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
         opts.baselines = crate::fit::load_baselines(p)?;
     }
     let merged = shard::merge(shards, &opts)?;
-    let out = args.out.unwrap_or_else(|| PathBuf::from("reports/verify"));
     let (json_path, html_path) = write_verify_outputs(&merged, &out)?;
     out!("{}", merged.table());
     outln!("wrote {} and {}", json_path.display(), html_path.display());
@@ -1064,6 +1113,7 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
 /// `saddlefw report`.
 pub fn cmd_report(args: ReportArgs) -> Result<i32> {
     let measure: crate::report::runs::RunMeasure = args.measure.parse()?;
+    crate::files::check_outputs(&args.runs, "--out", &args.out, &[args.out.clone()])?;
     let mut runs = Vec::new();
     for path in &args.runs {
         let trace = crate::trace::Trace::read(path)?;

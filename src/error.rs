@@ -19,10 +19,12 @@ pub enum Error {
         location: String,
         reason: String,
     },
-    /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
+    /// Reading or writing a file failed: the path, the operation (`read`, `write`, `rename`,
+    /// `create directory`) and the operating system's reason.
+    #[error("{path}: {op}: {source}")]
     Io {
         path: String,
+        op: &'static str,
         #[source]
         source: std::io::Error,
     },
@@ -48,10 +50,11 @@ impl Error {
             reason: reason.into(),
         }
     }
-    /// An I/O failure on `path`.
-    pub fn io(path: impl Into<String>, source: std::io::Error) -> Self {
+    /// An I/O failure of operation `op` (`read`, `write`, ...) on `path`.
+    pub fn io(path: impl Into<String>, op: &'static str, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
+            op,
             source,
         }
     }

@@ -586,8 +586,7 @@ pub const BASELINE_MARGIN: f64 = 0.1;
 
 /// Parses a baselines file `{"id": p_hat, ...}`; `input` names it in errors.
 pub fn parse_baselines(input: &str, text: &str) -> Result<Baselines> {
-    let b: Baselines =
-        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))?;
+    let b: Baselines = crate::files::parse_json(input, text, crate::files::JsonTop::Object)?;
     if let Some((id, v)) = b.iter().find(|(_, v)| !v.is_finite()) {
         return Err(Error::input(
             input,
@@ -600,8 +599,7 @@ pub fn parse_baselines(input: &str, text: &str) -> Result<Baselines> {
 
 /// Loads a baselines file.
 pub fn load_baselines(path: &Path) -> Result<Baselines> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| Error::io(path.display().to_string(), e))?;
+    let text = crate::files::read_text(path)?;
     parse_baselines(&path.display().to_string(), &text)
 }
 

@@ -28,9 +28,11 @@
 //! * [`invariants`] evaluates every inequality of the paper's lemmas on points and runs;
 //!   [`theorems`] is the theorem table, [`fit`] the observed exponents, [`envelopes`] the
 //!   explicit bounds; [`verify`] combines them into gated verdicts.
-//! * [`report`] renders HTML/SVG pages and holds the one atomic file writer; [`progress`]
-//!   draws progress bars; [`cli`] is the command line (exit codes 0/1/2); [`error`] the
-//!   user-facing errors (input, location, reason).
+//! * [`report`] renders HTML/SVG pages; [`files`] reads, parses (JSON) and atomically writes
+//!   the user's files and refuses an output that would replace an input; [`interrupt`] removes
+//!   in-flight temporary files on SIGINT/SIGTERM; [`progress`] draws progress bars; [`cli`] is
+//!   the command line (exit codes 0/1/2); [`error`] the user-facing errors (input, location,
+//!   reason).
 //! * [`data`] reads LIBSVM data (plain or `.bz2`) into CSR matrices; the experiment problems are
 //!   [`problems::dictionary`] and [`problems::dro`]; [`experiments`] holds the paper's
 //!   experimental parameters.
@@ -108,9 +110,11 @@ pub mod data;
 pub mod envelopes;
 pub mod error;
 pub mod experiments;
+pub mod files;
 pub mod fit;
 pub mod generators;
 pub mod harness;
+pub mod interrupt;
 pub mod invariants;
 pub mod linalg;
 pub mod measures;

@@ -708,8 +708,7 @@ fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)>
 
 /// Parses and validates a table from JSON text; `input` names the source in errors.
 pub fn parse_table(input: &str, text: &str) -> Result<Vec<TheoremEntry>> {
-    let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))?;
+    let v: serde_json::Value = crate::files::parse_json(input, text, crate::files::JsonTop::Array)?;
     let arr = v
         .as_array()
         .ok_or_else(|| Error::input(input, "top level", "expected a JSON array of entries"))?;
@@ -734,8 +733,7 @@ pub fn parse_table(input: &str, text: &str) -> Result<Vec<TheoremEntry>> {
 
 /// Loads and validates a table file.
 pub fn load_table(path: &Path) -> Result<Vec<TheoremEntry>> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| Error::io(path.display().to_string(), e))?;
+    let text = crate::files::read_text(path)?;
     parse_table(&path.display().to_string(), &text)
 }
 

@@ -292,12 +292,12 @@ impl Trace {
     }
     /// Parses RUN.json text; `input` names the source in errors.
     pub fn from_json(text: &str, input: &str) -> Result<Trace> {
-        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
+        crate::files::parse_json(input, text, crate::files::JsonTop::Object)
     }
     /// Reads a RUN.json file.
     pub fn read(path: &Path) -> Result<Trace> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
+        let text = crate::files::read_text(path)?;
         Trace::from_json(&text, &name)
     }
     /// Writes RUN.json atomically ([`write_atomic`]).

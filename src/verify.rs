@@ -541,15 +541,17 @@ struct Job<'a> {
     entries: Vec<&'a TheoremEntry>,
 }
 
-/// Runs `work` (which uses rayon's parallel iterators) on `jobs` worker threads, or on rayon's
-/// global pool (one thread per core) for `None`: the `--jobs N` of verify and tighten.
+/// Runs `work` (which uses rayon's parallel iterators over `count` jobs) on `jobs` worker
+/// threads, capped by [`crate::invariants::check::worker_threads`], or on rayon's global pool
+/// (one thread per core) for `None`: the `--jobs N` of verify and tighten.
 pub(crate) fn with_jobs<R: Send>(
     jobs: Option<usize>,
+    count: usize,
     work: impl FnOnce() -> R + Send,
 ) -> Result<R> {
     match jobs {
         Some(n) => Ok(rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(crate::invariants::check::worker_threads(n, count))
             .build()
             .map_err(|e| Error::invalid("--jobs", e.to_string()))?
             .install(work)),
@@ -630,7 +632,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             })
             .collect()
     };
-    let outputs = with_jobs(opts.jobs, work)?;
+    let outputs = with_jobs(opts.jobs, jobs.len(), work)?;
     progress.finish();
     let mut per_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
     for out in outputs {
@@ -1189,7 +1191,7 @@ pub(crate) fn judge_entry(
 impl VerifyReport {
     /// Parses verify.json text (a shard's, for `saddlefw merge`); `input` names it in errors.
     pub fn parse(input: &str, text: &str) -> Result<VerifyReport> {
-        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
+        crate::files::parse_json(input, text, crate::files::JsonTop::Object)
     }
     /// verify.json (pretty-printed, with a final newline).
     pub fn to_json(&self) -> String {

@@ -163,7 +163,10 @@ fn bad_problem_files_name_the_file_the_location_and_the_reason() {
     let binary = file(d, "binary.json", b"\xff\xfe{\x00");
     usage_error(&run(&binary, out, &[]), &["binary.json", "UTF-8"]);
     let empty = file(d, "empty.json", b"");
-    usage_error(&run(&empty, out, &[]), &["empty.json", "line 1"]);
+    usage_error(
+        &run(&empty, out, &[]),
+        &["empty.json", "top level", "the file is empty"],
+    );
     // nothing was written
     assert!(!Path::new(out).exists());
 }

@@ -160,7 +160,7 @@ fn quadratic_files() {
         .into_iter()
         .map(String::into_bytes)
         .collect();
-    let mut c = Campaign::new("quadratic", seeds, JSON_ALPHABET);
+    let mut c = Campaign::new("quadratic", seeds, JSON_ALPHABET).with_bom_seeds();
     c.tokens = QUADRATIC_TOKENS;
     c.run(|b| check_quadratic(&fuzz::text(b)));
 }
@@ -324,7 +324,7 @@ fn check_table(text: &str) -> Outcome {
 #[test]
 fn theorem_tables() {
     let seeds = table_seeds().into_iter().map(String::into_bytes).collect();
-    let mut c = Campaign::new("table", seeds, JSON_ALPHABET);
+    let mut c = Campaign::new("table", seeds, JSON_ALPHABET).with_bom_seeds();
     c.tokens = TABLE_TOKENS;
     c.max_mutations = 10;
     c.run(|b| check_table(&fuzz::text(b)));
@@ -377,7 +377,7 @@ fn check_trace(text: &str) -> Outcome {
 #[test]
 fn run_files() {
     let seeds = trace_seeds().into_iter().map(String::into_bytes).collect();
-    let mut c = Campaign::new("trace", seeds, JSON_ALPHABET);
+    let mut c = Campaign::new("trace", seeds, JSON_ALPHABET).with_bom_seeds();
     c.tokens = TRACE_TOKENS;
     c.max_mutations = 10;
     c.run(|b| check_trace(&fuzz::text(b)));
@@ -451,7 +451,7 @@ fn baseline_files() {
         include_bytes!("../fixtures/rate_baselines.json").to_vec(),
         b"{\"lmo-lmo/nc-c/primal\": 0.5}".to_vec(),
     ];
-    let mut c = Campaign::new("baselines", seeds, JSON_ALPHABET);
+    let mut c = Campaign::new("baselines", seeds, JSON_ALPHABET).with_bom_seeds();
     c.max_mutations = 6;
     c.run(|b| check_baselines(&fuzz::text(b)));
 }
@@ -494,7 +494,7 @@ fn hard_fixtures() {
         .iter()
         .map(|&i| std::fs::read(&paths[i]).unwrap())
         .collect();
-    let mut c = Campaign::new("fixture", seeds, JSON_ALPHABET);
+    let mut c = Campaign::new("fixture", seeds, JSON_ALPHABET).with_bom_seeds();
     c.max_mutations = 6;
     c.run(|b| check_fixture(&fuzz::text(b)));
 }
@@ -538,7 +538,7 @@ fn verify_reports() {
         dir.path(),
         "verify.json",
     );
-    let mut c = Campaign::new("verify", vec![seed], JSON_ALPHABET);
+    let mut c = Campaign::new("verify", vec![seed], JSON_ALPHABET).with_bom_seeds();
     c.cases = (fuzz::cases() / 4).max(1); // a large seed: each input is slower
     c.max_mutations = 6;
     c.run(|b| check_verify_json(&fuzz::text(b)));
@@ -577,8 +577,39 @@ fn experiment_records() {
         dir.path(),
         "experiment.json",
     );
-    let mut c = Campaign::new("experiment", vec![seed], JSON_ALPHABET);
+    let mut c = Campaign::new("experiment", vec![seed], JSON_ALPHABET).with_bom_seeds();
     c.cases = (fuzz::cases() / 4).max(1);
     c.max_mutations = 6;
     c.run(|b| check_experiment_json(&fuzz::text(b)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// CHECK.json shards (read by `saddlefw merge`)
+
+fn check_check_shard(text: &str) -> Outcome {
+    match saddlefw::invariants::check::merge_shards(&[("fuzz-CHECK.json".into(), text.into())]) {
+        Ok(r) => {
+            // what merge writes: the report's JSON and its table
+            assert!(serde_json::to_string(&r).is_ok());
+            let _ = r.table();
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-CHECK.json"),
+    }
+}
+
+#[test]
+fn check_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = produce(
+        &["check", "--cases", "1", "--shard", "1/1"],
+        dir.path(),
+        "CHECK.json",
+    );
+    let mut c = Campaign::new("check", vec![seed], JSON_ALPHABET).with_bom_seeds();
+    // an accepted shard is merged (its tallies folded, the real-number grids re-run): about
+    // 70 ms per input on 2 cores, so a tenth of the count
+    c.cases = (fuzz::cases() / 10).max(1);
+    c.max_mutations = 6;
+    c.run(|b| check_check_shard(&fuzz::text(b)));
 }

@@ -8,6 +8,7 @@
 
 mod cli;
 mod cli_errors;
+mod cli_files;
 mod common;
 mod data;
 mod determinism;

@@ -46,7 +46,7 @@ pub struct LibsvmOptions {
 /// Reads a LIBSVM file (plain or `.bz2`, detected by content). `path` names the input in errors.
 pub fn read_libsvm(path: &Path, opts: &LibsvmOptions) -> Result<Dataset> {
     let name = path.display().to_string();
-    let raw = std::fs::read(path).map_err(|e| Error::io(&name, e))?;
+    let raw = crate::files::read_bytes(path)?;
     let text = decompress_if_bzip2(&name, raw)?;
     parse_libsvm(&text, &name, opts)
 }

@@ -48,7 +48,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "DIR", default_value = "reports/experiment")]
     pub out: PathBuf,
     /// Algorithms run concurrently (default 1: one after another, so timings do not disturb
-    /// each other).
+    /// each other; at most one per algorithm).
     #[arg(
         long,
         value_name = "N",
@@ -218,6 +218,17 @@ impl ExperimentArgs {
 pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
     let rerender = args.rerender;
     let (plan, out, quiet) = args.validate()?;
+    // the data file is an input (a rerender reads only DIR/experiment.json, which it rewrites)
+    let inputs: Vec<PathBuf> = match plan.which.dataset() {
+        Some(known) if !rerender => vec![crate::data::resolve_path(&known, plan.data.as_deref())],
+        _ => Vec::new(),
+    };
+    crate::files::check_outputs(
+        &inputs,
+        "--out",
+        &out,
+        &[out.join("experiment.json"), out.join("index.html")],
+    )?;
     let record = if rerender {
         let mut r = super::record::ExperimentRecord::read(&out.join("experiment.json"))?;
         let which: Which = r.experiment.parse()?;

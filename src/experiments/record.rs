@@ -49,7 +49,7 @@ use crate::problems::lipschitz::SampledConstants;
 use crate::problems::Constants;
 use crate::report::{ClaimVerdict, ExperimentReport, Meta, RunSummary, Series};
 use crate::trace::{Checkpoint, Status, Trace};
-use crate::{Error, Result};
+use crate::Result;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -358,12 +358,12 @@ impl ExperimentRecord {
     /// Reads `experiment.json`.
     pub fn read(path: &Path) -> Result<Self> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
+        let text = crate::files::read_text(path)?;
         Self::parse(&name, &text)
     }
     /// Parses `experiment.json` text; `input` names it in errors.
     pub fn parse(input: &str, text: &str) -> Result<Self> {
-        serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))
+        crate::files::parse_json(input, text, crate::files::JsonTop::Object)
     }
     /// The run of `alg`, if recorded.
     pub fn run(&self, alg: Algorithm) -> Option<&RunRecord> {

@@ -226,7 +226,7 @@ pub fn read_dataset(path: &Path, known: &KnownDataset) -> Result<(Dataset, DataD
             ),
         ));
     }
-    let raw = std::fs::read(path).map_err(|e| Error::io(&name, e))?;
+    let raw = crate::files::read_bytes(path)?;
     let sha = sha256_hex(&raw);
     let compressed = raw.starts_with(b"BZh");
     let text = decompress_if_bzip2(&name, raw)?;

@@ -411,6 +411,7 @@ pub const START_TOL: f64 = 1e-9;
 impl QuadraticFile {
     /// Parses JSON text; `input` names the source in errors (with line and column).
     pub fn parse(text: &str, input: &str) -> Result<Self> {
+        let text = crate::files::json_body(input, text, crate::files::JsonTop::Object)?;
         serde_json::from_str(text).map_err(|e| {
             // serde reports a missing top-level field at the end of the object, where the
             // location would point at the last field present: name the missing field alone
@@ -438,7 +439,7 @@ impl QuadraticFile {
     /// Reads and validates a problem file into an [`Instance`].
     pub fn load(path: &std::path::Path) -> Result<Instance> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
+        let text = crate::files::read_text(path)?;
         Self::parse(&text, &name)?.into_instance(&name)
     }
 

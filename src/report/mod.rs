@@ -30,44 +30,8 @@ pub mod runs;
 pub use html::{check_page, experiment_page, runs_page, verify_page};
 pub use model::*;
 
-use crate::{Error, Result};
-use std::io::Write;
-use std::path::Path;
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory is written,
-/// flushed to disk and renamed over `path`, so a reader never sees a half-written report.
-/// The parent directory is created when missing.
-pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let path = path.as_ref();
-    let shown = path.display().to_string();
-    let name = path
-        .file_name()
-        .ok_or_else(|| Error::invalid("output path", format!("{shown} names no file")))?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(shown, e));
-    }
-    Ok(())
-}
+/// The atomic file writer, [`crate::files::write_atomic`] (re-exported for the report writers).
+pub use crate::files::write_atomic;
 
 /// Whether XML 1.0 forbids `c` in a document (control characters other than tab, newline and
 /// carriage return, and the non-characters U+FFFE, U+FFFF).

@@ -4,7 +4,7 @@
 use super::search::{self, EntrySearch, SearchConfig};
 use super::{fixture_file, load_dir, note, HardFixture};
 use crate::theorems::TheoremEntry;
-use crate::{Error, Result};
+use crate::Result;
 use std::path::PathBuf;
 
 /// `saddlefw tighten` flags.
@@ -25,7 +25,7 @@ pub struct TightenArgs {
     /// Output directory (tighten.json).
     #[arg(long, value_name = "DIR", default_value = "reports/tighten")]
     pub out: PathBuf,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most 4 per core, a larger N is capped).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub jobs: Option<i64>,
     /// Seed of the candidate sequence.
@@ -46,6 +46,12 @@ pub struct TightenArgs {
 /// `saddlefw tighten`.
 pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     let jobs = crate::cli::positive_jobs(args.jobs)?;
+    crate::files::check_outputs(
+        &crate::files::json_files_in(&args.fixtures),
+        "--out",
+        &args.out,
+        &[args.out.join("tighten.json")],
+    )?;
     let cfg = SearchConfig {
         budget_s: args.budget,
         horizon: args.horizon,
@@ -88,8 +94,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
                     note
                 );
                 if write {
-                    std::fs::create_dir_all(&fixtures_dir)
-                        .map_err(|e| Error::io(fixtures_dir.display().to_string(), e))?;
+                    crate::files::create_dir_all(&fixtures_dir)?;
                     let fx = HardFixture::from_winner(e, w, r, &cfg);
                     let p = fixtures_dir.join(fixture_file(&e.id));
                     crate::trace::write_atomic(&p, fx.to_json().as_bytes())?;
@@ -101,7 +106,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
         Ok(())
     };
     let results = search::search(&table, args.cases.as_deref(), &cfg, &incumbents, &mut done)?;
-    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display().to_string(), e))?;
+    crate::files::create_dir_all(&args.out)?;
     let json = serde_json::json!({ "config": cfg, "entries": results });
     let path = args.out.join("tighten.json");
     crate::trace::write_atomic(

@@ -103,8 +103,7 @@ pub fn default_dir() -> PathBuf {
 impl HardFixture {
     /// Parses and validates a fixture; `input` names it in errors.
     pub fn parse(input: &str, text: &str) -> Result<Self> {
-        let f: HardFixture =
-            serde_json::from_str(text).map_err(|e| crate::error::json_error(input, &e, None))?;
+        let f: HardFixture = crate::files::parse_json(input, text, crate::files::JsonTop::Object)?;
         if f.format != FIXTURE_FORMAT {
             return Err(Error::input(
                 input,
@@ -126,7 +125,7 @@ impl HardFixture {
     /// Reads a fixture file.
     pub fn load(path: &Path) -> Result<Self> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(&name, e))?;
+        let text = crate::files::read_text(path)?;
         Self::parse(&name, &text)
     }
     /// The fixture of a search winner.
@@ -209,8 +208,7 @@ pub fn load_dir(dir: &Path) -> Result<BTreeMap<String, HardFixture>> {
     paths.sort();
     let mut files = Vec::new();
     for p in paths {
-        let text =
-            std::fs::read_to_string(&p).map_err(|e| Error::io(p.display().to_string(), e))?;
+        let text = crate::files::read_text(&p)?;
         files.push((p.display().to_string(), text));
     }
     collect(files)

@@ -104,7 +104,7 @@ pub fn attach(
             })
             .collect()
     };
-    let outputs = crate::verify::with_jobs(opts.jobs, work)?;
+    let outputs = crate::verify::with_jobs(opts.jobs, jobs.len(), work)?;
     progress.finish();
     let mut runs: BTreeMap<String, (InstanceRun, f64)> = BTreeMap::new();
     for o in outputs {

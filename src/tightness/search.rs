@@ -870,7 +870,8 @@ pub fn search(
         progress.finish();
         Ok(out)
     };
-    crate::verify::with_jobs(cfg.jobs, run)?
+    // the candidates of a batch are the jobs: as many as the workers (search_entry)
+    crate::verify::with_jobs(cfg.jobs, usize::MAX, run)?
 }
 
 /// Whether an entry's quantity is G^Opt (needs an exact f*: every convex hard instance has

@@ -268,6 +268,18 @@ impl Campaign {
         }
     }
 
+    /// Adds a copy of every seed that starts with a UTF-8 byte-order mark (JSON readers skip
+    /// one: `files::json_body`), so the mutations also reach the parsers through that path.
+    pub fn with_bom_seeds(mut self) -> Self {
+        let bom: Vec<Vec<u8>> = self
+            .seeds
+            .iter()
+            .map(|s| [&b"\xef\xbb\xbf"[..], s].concat())
+            .collect();
+        self.seeds.extend(bom);
+        self
+    }
+
     /// Runs `check` on every mutated input (panics inside `check` are failures, shrunk to a
     /// minimal list of edits and persisted in `fixtures/proptest-regressions/fuzz-<name>.txt`),
     /// prints and returns the statistics. Every seed must be accepted (the negative control

@@ -1,0 +1,312 @@
+//! The user's files, in and out: every read, JSON parse and write of a file that a command
+//! names goes through this module, so the rules below hold for all of them.
+//!
+//! * **Operating-system errors** name the path and the operation, in the documented
+//!   `INPUT: LOCATION: REASON` form: `/x/RUN.json: write: Permission denied (os error 13)`
+//!   ([`read_text`], [`read_bytes`], [`create_dir_all`], [`write_atomic`]).
+//! * **JSON inputs** (problem files, theorem tables, rate baselines, hard-instance fixtures,
+//!   RUN.json, verify.json and CHECK.json shards, experiment.json) pass through [`json_body`]:
+//!   a leading UTF-8 byte-order mark is skipped (editors on Windows write one), an empty file
+//!   and a top level of the wrong JSON type are named as such (`top level: expected a JSON
+//!   object, found an array`) instead of serde's first type mismatch deep inside.
+//!   [`parse_json`] adds serde with [`crate::error::json_error`]'s locations.
+//! * **Outputs never replace inputs**: [`check_outputs`] refuses, before any work starts, an
+//!   output that is the same file as one of the command's inputs (after symlinks, and hard
+//!   links on Unix) or that names a directory where a file is written.
+//! * **Writes are atomic** ([`write_atomic`]): a temporary file beside the target, then a
+//!   rename. Temporary files in flight are registered, so an interrupting signal removes them
+//!   ([`exit_removing_temp_files`], called by [`crate::interrupt`]) instead of leaving
+//!   `.NAME.PID.N.tmp` behind.
+//!
+//! ```
+//! use saddlefw::files::{parse_json, JsonTop};
+//! let v: Vec<u32> = parse_json("t.json", "\u{feff}[1, 2]", JsonTop::Array).unwrap();
+//! assert_eq!(v, [1, 2]);
+//! let e = parse_json::<serde_json::Value>("p.json", "[1]", JsonTop::Object).unwrap_err();
+//! assert_eq!(e.to_string(), "p.json: top level: expected a JSON object, found an array");
+//! ```
+
+use crate::{Error, Result};
+use serde::de::DeserializeOwned;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+/// Reads a whole file as bytes; an error names the path and `read`.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::io(path.display().to_string(), "read", e))
+}
+
+/// Reads a whole text file; an error names the path and `read`, and text that is not UTF-8
+/// names the byte where it stops being UTF-8.
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = read_bytes(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        Error::input(
+            path.display().to_string(),
+            format!("byte {at}"),
+            "not UTF-8 text (saddlefw reads UTF-8)",
+        )
+    })
+}
+
+/// Creates a directory and its missing parents; an error names the directory and
+/// `create directory`.
+pub fn create_dir_all(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(dir.display().to_string(), "create directory", e))
+}
+
+/// The JSON type a file must have at its top level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonTop {
+    /// `{ ... }`: every format except the theorem table.
+    Object,
+    /// `[ ... ]`: the theorem table.
+    Array,
+}
+
+/// The JSON text of `text` with a leading UTF-8 byte-order mark removed, after checking that
+/// it is not empty and that its top-level value is of type `top` (a value that is not JSON
+/// at all is left to serde, which names the line and column). `input` names the source.
+pub fn json_body<'a>(input: &str, text: &'a str, top: JsonTop) -> Result<&'a str> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let expected = match top {
+        JsonTop::Object => "a JSON object",
+        JsonTop::Array => "a JSON array",
+    };
+    let found = match body
+        .bytes()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        None => {
+            return Err(Error::input(
+                input,
+                "top level",
+                format!("the file is empty (expected {expected})"),
+            ))
+        }
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b'-' | b'0'..=b'9') => "a number",
+        Some(b't' | b'f') => "true or false",
+        Some(b'n') => "null",
+        Some(_) => return Ok(body),
+    };
+    let ok = matches!(
+        (top, found),
+        (JsonTop::Object, "an object") | (JsonTop::Array, "an array")
+    );
+    if ok {
+        Ok(body)
+    } else {
+        Err(Error::input(
+            input,
+            "top level",
+            format!("expected {expected}, found {found}"),
+        ))
+    }
+}
+
+/// Parses JSON text of top-level type `top` into `T` ([`json_body`], then serde; a serde
+/// error becomes [`crate::error::json_error`]'s `line L column C: reason`).
+pub fn parse_json<T: DeserializeOwned>(input: &str, text: &str, top: JsonTop) -> Result<T> {
+    let body = json_body(input, text, top)?;
+    serde_json::from_str(body).map_err(|e| crate::error::json_error(input, &e, None))
+}
+
+/// Refuses, before a command starts its work, an output that would replace one of its inputs
+/// or that cannot be a file:
+/// * an output that is the same file as an input (its path after symlinks, or on Unix the same
+///   device and inode, so hard links count too) is an error naming the input, the option and
+///   the reason; the input stays untouched;
+/// * an output file whose path ends in `/` or is an existing directory names a directory where
+///   a file is written.
+///
+/// `inputs` are the files the command reads (a missing one is skipped: reading it reports
+/// it); `option` and `given` are the output option and its value (`--out`, `reports/verify`),
+/// `outputs` the files the command writes there (for a directory, each file it writes in
+/// it). Shared by every subcommand that writes files.
+///
+/// ```
+/// use saddlefw::files::check_outputs;
+/// use std::path::{Path, PathBuf};
+/// let dir = std::env::temp_dir().join(format!("saddlefw-doc-out-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let shard = dir.join("CHECK.json");
+/// std::fs::write(&shard, "{}").unwrap();
+/// let err = check_outputs(&[shard.clone()], "--out", &dir, &[shard.clone()]).unwrap_err();
+/// assert!(err.to_string().contains("refusing to overwrite an input"));
+/// assert!(check_outputs(&[shard], "--out", &dir, &[dir.join("merged.json")]).is_ok());
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn check_outputs(
+    inputs: &[PathBuf],
+    option: &str,
+    given: &Path,
+    outputs: &[PathBuf],
+) -> Result<()> {
+    let given_shown = given.display().to_string();
+    for out in outputs {
+        let shown = out.display().to_string();
+        let trailing_slash = shown.ends_with('/') || shown.ends_with(std::path::MAIN_SEPARATOR);
+        if trailing_slash || out.is_dir() {
+            return Err(Error::input(
+                shown,
+                option,
+                "names a directory, but this option writes a file: add a file name (missing directories are created)",
+            ));
+        }
+        for input in inputs {
+            if same_file(input, out) {
+                let location = if out == given {
+                    format!("{option} {given_shown}")
+                } else {
+                    format!("{option} {given_shown} (writes {shown})")
+                };
+                return Err(Error::input(
+                    input.display().to_string(),
+                    location,
+                    "the output is this input file: refusing to overwrite an input (choose another output path)",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `*.json` files directly in `dir` (none when it cannot be read): the inputs a command
+/// reads from a fixture directory, for [`check_outputs`].
+pub fn json_files_in(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether the output path `out` names the existing file `input`: the same device and inode
+/// on Unix when `out` exists (symlinks followed, hard links included), else the same path
+/// once `out` is resolved like the system will when the file is written ([`resolve`]).
+fn same_file(input: &Path, out: &Path) -> bool {
+    let Ok(canonical_input) = std::fs::canonicalize(input) else {
+        // an input that does not exist is reported when it is read
+        return false;
+    };
+    #[cfg(unix)]
+    if let (Ok(mi), Ok(mo)) = (std::fs::metadata(input), std::fs::metadata(out)) {
+        use std::os::unix::fs::MetadataExt;
+        if (mi.dev(), mi.ino()) == (mo.dev(), mo.ino()) {
+            return true;
+        }
+    }
+    resolve(out).is_some_and(|o| o == canonical_input)
+}
+
+/// The absolute path `path` will have once written: component by component, each existing
+/// prefix is canonicalised (symlinks followed) and `..` after a missing directory removes it
+/// (as `create_dir_all` then makes it a real directory). `None` when the current directory is
+/// unknown.
+fn resolve(path: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let mut out = std::env::current_dir().ok()?;
+    for c in path.components() {
+        match c {
+            Component::Prefix(_) | Component::RootDir => out.push(c.as_os_str()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(name) => {
+                out.push(name);
+                if let Ok(real) = std::fs::canonicalize(&out) {
+                    out = real;
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Temporary files being written by [`write_atomic`] (removed on an interrupting signal).
+static TEMP_FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn temp_files() -> MutexGuard<'static, Vec<PathBuf>> {
+    // a writer that panicked leaves the list itself intact
+    TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A temporary file of [`write_atomic`], registered while it exists.
+struct TempFile {
+    path: PathBuf,
+}
+
+impl TempFile {
+    /// Creates the file and registers it, in one step under the registry's lock: a signal
+    /// handled in between finds either no file or a registered one.
+    fn create(path: PathBuf) -> std::io::Result<(TempFile, std::fs::File)> {
+        let mut list = temp_files();
+        let file = std::fs::File::create(&path)?;
+        list.push(path.clone());
+        Ok((TempFile { path }, file))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        temp_files().retain(|p| p != &self.path);
+    }
+}
+
+/// Removes every temporary file [`write_atomic`] has in flight and exits the process with
+/// `code`, holding the registry's lock so that no writer creates another one meanwhile. Called
+/// by the signal handler ([`crate::interrupt`]).
+pub fn exit_removing_temp_files(code: i32) -> ! {
+    let list = temp_files();
+    for p in list.iter() {
+        let _ = std::fs::remove_file(p);
+    }
+    std::process::exit(code)
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory is written,
+/// flushed to disk and renamed over `path`, so a reader never sees a half-written report.
+/// The parent directory is created when missing. The temporary file is removed when writing
+/// fails and, in the binary, when SIGINT, SIGTERM or SIGHUP arrives during the write
+/// ([`crate::interrupt`]). Errors name the path and the operation (`create directory`,
+/// `write`, `rename`).
+pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let path = path.as_ref();
+    let shown = path.display().to_string();
+    let name = path
+        .file_name()
+        .ok_or_else(|| Error::input(&shown, "output path", "names no file"))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    create_dir_all(&dir)?;
+    let tmp = dir.join(format!(
+        ".{}.{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let (guard, mut f) = TempFile::create(tmp).map_err(|e| Error::io(&shown, "write", e))?;
+    let written = f.write_all(bytes).and_then(|_| f.sync_all());
+    drop(f);
+    let result = written
+        .map_err(|e| ("write", e))
+        .and_then(|_| std::fs::rename(&guard.path, path).map_err(|e| ("rename", e)));
+    if let Err((op, e)) = result {
+        let _ = std::fs::remove_file(&guard.path);
+        return Err(Error::io(shown, op, e));
+    }
+    Ok(())
+}
