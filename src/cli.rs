@@ -724,7 +724,7 @@ pub fn cmd_list() -> Result<i32> {
         outln!("  {syntax:<50} {formula}\n  {:<50} [{source}]", "");
     }
     outln!("\ndefault schedules of the paper's algorithms (theorem cases, claims.md 3.1; C = 1 where any C > 0 is allowed):");
-    for c in schedule::THEOREM_CASES.iter() {
+    for c in schedule::theorem_cases() {
         let beta = match c.b {
             Some(b) => format!("b = {}", schedule::fmt_num(b)),
             None => "beta_t = 0".to_string(),

@@ -551,6 +551,19 @@ pub enum Verdict {
     Disputed,
 }
 
+impl Verdict {
+    /// Lower-case name (`pass`, `fail`, `floor`, `disputed`), as in verify.json and in CSS
+    /// classes (`verdict-pass`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::Floor => "floor",
+            Verdict::Disputed => "disputed",
+        }
+    }
+}
+
 /// A verdict with the tolerance it used.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Judgement {

@@ -208,7 +208,7 @@ pub fn run_monitored(
         algorithm: solver.name().to_string(),
         problem: problem.name(),
         problem_name: problem.name(),
-        setting: problem.assumptions().setting(),
+        setting: problem.assumptions().setting().to_string(),
         schedule: solver.schedule(),
         theorem_case: None,
         schedule_notes: Vec::new(),

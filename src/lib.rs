@@ -114,6 +114,7 @@ pub mod harness;
 pub mod invariants;
 pub mod linalg;
 pub mod measures;
+pub mod paper;
 pub mod problems;
 pub mod progress;
 pub mod report;

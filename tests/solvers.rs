@@ -26,7 +26,7 @@ use saddlefw::solvers::cg_rpga::{cg_rpga, CgRpgaParams};
 use saddlefw::solvers::r_pdcg::{r_pdcg, RPdcgParams};
 use saddlefw::solvers::registry::{self, Options};
 use saddlefw::solvers::schedule::{
-    g_constant, theorem_case, GKind, PoLmoTau, Schedule, THEOREM_CASES,
+    g_constant, theorem_case, theorem_cases, GKind, PoLmoTau, Schedule,
 };
 use saddlefw::solvers::smoothing::PaperAlgorithm;
 use saddlefw::solvers::sp_fw::SpFw;
@@ -975,7 +975,7 @@ fn g1_is_not_guaranteed_positive_for_b_one_third() {
 
 #[test]
 fn theorem_table_covers_every_algorithm_and_setting() {
-    assert_eq!(THEOREM_CASES.len(), 19);
+    assert_eq!(theorem_cases().len(), 19);
     let algos = ["lmo-lmo", "lmo-po", "po-lmo"];
     for a in algos {
         for s in Setting::all() {

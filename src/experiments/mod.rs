@@ -185,10 +185,11 @@ impl Plan {
 /// sigma of `G_X^PO`: `tau_0` of the experiment's PO-LMO schedule (DL: `1e2/10^(3/5)`
 /// ~ 25.12; robust: 1000), the main text's choice for Algorithm 3 (claims.md 2.3).
 pub fn sigma_po(e: Experiment) -> f64 {
-    params::proposed_schedule(e, Algorithm::PoLmo)
+    let tau0 = params::proposed_schedule(e, Algorithm::PoLmo)
         .expect("PO-LMO has a schedule")
         .tau
-        .at(0)
+        .at(0);
+    crate::paper::Algorithm::PoLmo.default_sigma(tau0)
 }
 
 /// The notes shown on the page: every choice where the paper is unclear.

@@ -159,6 +159,15 @@ pub enum Oracle {
     Other,
 }
 
+impl From<crate::paper::Oracle> for Oracle {
+    fn from(o: crate::paper::Oracle) -> Oracle {
+        match o {
+            crate::paper::Oracle::Lmo => Oracle::Lmo,
+            crate::paper::Oracle::Po => Oracle::Po,
+        }
+    }
+}
+
 /// The sequence structure a solver claims (checked by the invariants, never trusted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Structure {
@@ -179,6 +188,14 @@ impl Structure {
         primal: Oracle::Po,
         dual: Oracle::Lmo,
     };
+    /// The paper's algorithm with this structure (Algorithms 1-3), if any.
+    pub fn paper_algorithm(&self) -> Option<crate::paper::Algorithm> {
+        use crate::paper::Algorithm;
+        Algorithm::ALL.into_iter().find(|a| {
+            let (p, d) = a.oracles();
+            Oracle::from(p) == self.primal && Oracle::from(d) == self.dual
+        })
+    }
     /// Whether the structure is the one a hypothesis asks for.
     pub fn satisfies(&self, seq: Seq) -> bool {
         match seq {
@@ -388,15 +405,16 @@ impl<'a> RunCtx<'a> {
             ys.push(v.y.to_vec());
         });
         let betas: Vec<f64> = (0..xs.len()).map(|t| solver.beta_at(t)).collect();
-        let sigma = if spec.structure.primal == Oracle::Po {
-            infos
-                .first()
-                .map(|i| i.tau)
-                .filter(|s| *s > 0.0)
-                .unwrap_or(1.0)
-        } else {
-            1.0
-        };
+        // the run's tau_0 (a non-positive one falls back to sigma = 1)
+        let tau0 = infos
+            .first()
+            .map(|i| i.tau)
+            .filter(|s| *s > 0.0)
+            .unwrap_or(crate::paper::BASELINE_SIGMA);
+        let sigma = spec
+            .structure
+            .paper_algorithm()
+            .map_or(crate::paper::BASELINE_SIGMA, |a| a.default_sigma(tau0));
         let mut xstars = Vec::new();
         if let Some((xs_, _)) = problem.known_saddle() {
             let f = problem.f(&xs_).mid();

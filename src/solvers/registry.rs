@@ -16,6 +16,7 @@ use super::smoothing::{DualSmoothing, PaperAlgorithm};
 use super::sp_fw::SpFw;
 use super::Solver;
 use crate::counting::OracleCounts;
+use crate::paper::{Oracle, BASELINE_SIGMA};
 use crate::problems::SaddleProblem;
 use crate::{Error, Result};
 
@@ -80,6 +81,18 @@ pub struct OracleProfile {
 }
 
 impl OracleProfile {
+    /// One gradient of each block and one call of each block's oracle per iteration.
+    pub const fn of(primal: Oracle, dual: Oracle) -> OracleProfile {
+        let (lmo_x, proj_x) = match primal {
+            Oracle::Lmo => (1, 0),
+            Oracle::Po => (0, 1),
+        };
+        let (lmo_y, proj_y) = match dual {
+            Oracle::Lmo => (1, 0),
+            Oracle::Po => (0, 1),
+        };
+        profile(lmo_x, lmo_y, proj_x, proj_y)
+    }
     /// The counts `iterations` iterations must produce (no value calls, no inner solves).
     pub fn expected(&self, iterations: u64) -> OracleCounts {
         OracleCounts {
@@ -190,6 +203,25 @@ const PAPER_FLAGS: &[&str] = &[
 ];
 const HORIZON_FLAGS: &[&str] = &["--tau0", "--beta0", "--horizon"];
 
+/// The registry entry of one of the paper's Algorithms 1-3: name, label, provenance and oracle
+/// profile are the algorithm's identity ([`PaperAlgorithm`]); only the title is the registry's.
+const fn paper_entry(alg: PaperAlgorithm, title: &'static str) -> AlgorithmInfo {
+    let (primal, dual) = alg.oracles();
+    AlgorithmInfo {
+        name: alg.name(),
+        title,
+        source: alg.label(),
+        provenance: alg.provenance(),
+        profile: OracleProfile::of(primal, dual),
+        accepts: PAPER_FLAGS,
+        build: match alg {
+            PaperAlgorithm::LmoLmo => |p, o| build_paper(PaperAlgorithm::LmoLmo, p, o),
+            PaperAlgorithm::LmoPo => |p, o| build_paper(PaperAlgorithm::LmoPo, p, o),
+            PaperAlgorithm::PoLmo => |p, o| build_paper(PaperAlgorithm::PoLmo, p, o),
+        },
+    }
+}
+
 const fn profile(lmo_x: u64, lmo_y: u64, proj_x: u64, proj_y: u64) -> OracleProfile {
     OracleProfile {
         lmo_x,
@@ -203,33 +235,18 @@ const fn profile(lmo_x: u64, lmo_y: u64, proj_x: u64, proj_y: u64) -> OracleProf
 
 /// Every algorithm, in `saddlefw list` order.
 pub static ALGORITHMS: [AlgorithmInfo; 7] = [
-    AlgorithmInfo {
-        name: "lmo-lmo",
-        title: "Algorithm 1: LMO on X and on Y, dual dynamic smoothing",
-        source: "alg:fw-fw",
-        provenance: "paper: alg:fw-fw (L495-507), Algorithm 1",
-        profile: profile(1, 1, 0, 0),
-        accepts: PAPER_FLAGS,
-        build: |p, o| build_paper(PaperAlgorithm::LmoLmo, p, o),
-    },
-    AlgorithmInfo {
-        name: "lmo-po",
-        title: "Algorithm 2: LMO on X, projection on Y",
-        source: "alg:fw-proj",
-        provenance: "paper: alg:fw-proj (L584-596), Algorithm 2",
-        profile: profile(1, 0, 0, 1),
-        accepts: PAPER_FLAGS,
-        build: |p, o| build_paper(PaperAlgorithm::LmoPo, p, o),
-    },
-    AlgorithmInfo {
-        name: "po-lmo",
-        title: "Algorithm 3: projection on X, LMO on Y",
-        source: "alg:proj-fw",
-        provenance: "paper: alg:proj-fw (L597-609), Algorithm 3",
-        profile: profile(0, 1, 1, 0),
-        accepts: PAPER_FLAGS,
-        build: |p, o| build_paper(PaperAlgorithm::PoLmo, p, o),
-    },
+    paper_entry(
+        PaperAlgorithm::LmoLmo,
+        "Algorithm 1: LMO on X and on Y, dual dynamic smoothing",
+    ),
+    paper_entry(
+        PaperAlgorithm::LmoPo,
+        "Algorithm 2: LMO on X, projection on Y",
+    ),
+    paper_entry(
+        PaperAlgorithm::PoLmo,
+        "Algorithm 3: projection on X, LMO on Y",
+    ),
     AlgorithmInfo {
         name: "sp-fw",
         title: "SP-FW baseline: joint Frank-Wolfe step 2/(t+2)",
@@ -242,7 +259,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
                 solver: Box::new(SpFw::new()),
                 theorem_case: None,
                 notes: vec![],
-                default_sigma: 1.0,
+                default_sigma: BASELINE_SIGMA,
                 g: None,
             })
         },
@@ -266,7 +283,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
                 solver: Box::new(Agp::new(params)),
                 theorem_case: None,
                 notes: vec![note.into()],
-                default_sigma: 1.0,
+                default_sigma: BASELINE_SIGMA,
                 g: None,
             })
         },
@@ -295,7 +312,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
                 solver: Box::new(r_pdcg(params, &k)?),
                 theorem_case: None,
                 notes,
-                default_sigma: 1.0,
+                default_sigma: BASELINE_SIGMA,
                 g: None,
             })
         },
@@ -325,7 +342,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
                 solver: Box::new(cg_rpga(params, &k)?),
                 theorem_case: None,
                 notes,
-                default_sigma: 1.0,
+                default_sigma: BASELINE_SIGMA,
                 g: None,
             })
         },
@@ -347,11 +364,7 @@ fn build_paper(alg: PaperAlgorithm, p: &dyn SaddleProblem, o: &Options) -> Resul
     let k = o.constants_for(p);
     let r = schedule::resolve_paper(alg.name(), &p.assumptions(), &k, o)?;
     let solver = DualSmoothing::new(alg, r.tau, r.beta, &k)?;
-    let default_sigma = if alg == PaperAlgorithm::PoLmo {
-        r.tau.at(0)
-    } else {
-        1.0
-    };
+    let default_sigma = alg.default_sigma(r.tau.at(0));
     Ok(Built {
         solver: Box::new(solver),
         theorem_case: r.theorem_case,

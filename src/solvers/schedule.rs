@@ -25,11 +25,13 @@
 //! ```
 
 use super::registry::Options;
+use crate::paper::theorems::ScheduleSpec;
 use crate::problems::{Assumptions, Constants};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 /// A schedule `t -> value` for t = 0, 1, 2, ... Every variant is non-increasing in t.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -473,9 +475,10 @@ impl GSpec {
 }
 
 // ------------------------------------------------------------------------------------------
-// Theorem cases: the defaults of Algorithms 1-3 (claims.md 3.1)
+// Theorem cases: the defaults of Algorithms 1-3 (claims.md 3.1), read from the theorem table
 
-/// One row of claims.md Sec. 3.1: the schedule exponents a theorem case prescribes.
+/// One row of claims.md Sec. 3.1 as the solvers read it from the theorem table
+/// ([`crate::paper::theorems`]): the schedule a theorem case prescribes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TheoremCase {
     /// Registry name of the algorithm.
@@ -488,49 +491,70 @@ pub struct TheoremCase {
     pub a: f64,
     /// Exponent b of `beta_t = C (t+1)^-b`; `None` for the "beta_t = 0" cases (C = 0, mu > 0).
     pub b: Option<f64>,
+    /// The table's schedule (for PO-LMO the appendix schedule's factor and A).
+    pub schedule: &'static ScheduleSpec,
 }
 
-const fn case(
-    algorithm: &'static str,
-    setting: &'static str,
-    label: &'static str,
-    a: f64,
-    b: Option<f64>,
-) -> TheoremCase {
-    TheoremCase {
-        algorithm,
-        setting,
-        label,
-        a,
-        b,
+/// The 19 theorem cases of claims.md Sec. 3.1 (rows 1-19) in table order: one per case of
+/// the built-in theorem table, the single source of the default schedules. When a theorem
+/// allows any `C > 0` the table uses `C = 1`; the PO-LMO rows use the appendix schedule with
+/// `A = 1` (factor 3/4 for the `+sc` rows, 1/5 otherwise).
+pub fn theorem_cases() -> &'static [TheoremCase] {
+    static CASES: OnceLock<Vec<TheoremCase>> = OnceLock::new();
+    CASES.get_or_init(|| {
+        let mut cases: Vec<TheoremCase> = Vec::new();
+        for e in crate::paper::theorems::table() {
+            if cases
+                .iter()
+                .any(|c| c.algorithm == e.algorithm.name() && c.setting == e.setting)
+            {
+                continue;
+            }
+            let (a, b, c) = e.schedule.abc();
+            cases.push(TheoremCase {
+                algorithm: e.algorithm.name(),
+                setting: &e.setting,
+                label: &e.label,
+                a,
+                b: (c != 0.0).then_some(b),
+                schedule: &e.schedule,
+            });
+        }
+        cases
+    })
+}
+
+/// The schedules a run of a theorem entry uses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunSchedules {
+    /// `tau_t`.
+    pub tau: Schedule,
+    /// `beta_t`.
+    pub beta: Schedule,
+}
+
+/// The solvers' reading of a theorem table schedule.
+impl ScheduleSpec {
+    /// The solvers' schedules: `tau_t = (t+1)^-a` (`anytime(c=1,a=a)`) or the PO-LMO
+    /// appendix step size ([`PoLmoTau`], which needs the problem's
+    /// constants), and `beta_t = C (t+1)^-b` (`anytime(c=C,a=b)`, or `zero` when C = 0).
+    /// Errors when the appendix schedule is undefined (C = 0 with mu = 0).
+    pub fn resolve(&self, k: &Constants) -> Result<RunSchedules> {
+        let (a, b, c) = self.abc();
+        let beta = if c == 0.0 {
+            Schedule::Zero
+        } else {
+            Schedule::Anytime { c, a: b }
+        };
+        let tau = match self {
+            ScheduleSpec::Poly(_) => Schedule::Anytime { c: 1.0, a },
+            ScheduleSpec::PoLmoAppendix(p) => {
+                Schedule::PoLmo(PoLmoTau::new(p.factor, p.big_a, a, b, c, k)?)
+            }
+        };
+        Ok(RunSchedules { tau, beta })
     }
 }
-
-/// The 19 theorem cases of claims.md Sec. 3.1 (rows 1-19), the single source of the default
-/// schedules. When a theorem allows any `C > 0` the defaults use `C = 1`; the PO-LMO rows use
-/// the appendix schedule with `A = 1` (factor 3/4 for the `+sc` rows, 1/5 otherwise).
-#[rustfmt::skip]
-pub const THEOREM_CASES: [TheoremCase; 19] = [
-    case("lmo-lmo", "nc-c", "theorem:fw-fw-unified-nc-c-convergence (i) fw-fw:nc-c", 5.0 / 6.0, Some(1.0 / 6.0)),
-    case("lmo-lmo", "nc-sc", "theorem:fw-fw-unified-nc-c-convergence (ii) fw-fw:nc-sc", 0.75, None),
-    case("lmo-lmo", "nc-c+sc", "theorem:fw-fw-unified-nc-c-convergence (iii) fw-fw:nc-c+sc", 0.8, Some(0.2)),
-    case("lmo-lmo", "nc-sc+sc", "theorem:fw-fw-unified-nc-c-convergence (iv) fw-fw:nc-sc+sc", 2.0 / 3.0, None),
-    case("lmo-lmo", "c-c", "theorem:fw-fw-unified-c-c-convergence (i) fw-fw:c-c", 1.0, Some(0.2)),
-    case("lmo-lmo", "c-sc", "theorem:fw-fw-unified-c-c-convergence (ii) fw-fw:c-sc", 1.0, None),
-    case("lmo-lmo", "c-c+sc", "theorem:fw-fw-unified-c-c-convergence (iii) fw-fw:c-c+sc", 1.0, Some(0.25)),
-    case("lmo-lmo", "c-sc+sc", "theorem:fw-fw-unified-c-c-convergence (iv) fw-fw:c-sc+sc", 1.0, None),
-    case("lmo-po", "nc-c", "theorem:fw-proj-nc-c-unified-convergence (i) pr-fw:nc-c", 0.75, Some(0.25)),
-    case("lmo-po", "nc-sc", "theorem:fw-proj-nc-c-unified-convergence (ii) pr-fw:nc-sc", 0.5, None),
-    case("lmo-po", "c-c", "theorem:fw-proj-c-c-unified-convergence (i) pr-fw:c-c", 1.0, Some(1.0 / 3.0)),
-    case("lmo-po", "c-sc", "theorem:fw-proj-c-c-unified-convergence (ii) pr-fw:c-sc", 1.0, None),
-    case("po-lmo", "nc-c", "theorem:proj-fw-unified-nc-c-convergence (i) fw-pr:nc-c", 2.0 / 3.0, Some(1.0 / 6.0)),
-    case("po-lmo", "nc-sc", "theorem:proj-fw-unified-nc-c-convergence (ii) fw-pr:nc-sc", 0.5, None),
-    case("po-lmo", "nc-c+sc", "theorem:proj-fw-unified-nc-c-convergence (iii) fw-pr:nc-c+sc", 0.6, Some(0.2)),
-    case("po-lmo", "nc-sc+sc", "theorem:proj-fw-unified-nc-c-convergence (iv) fw-pr:nc-sc+sc", 1.0 / 3.0, None),
-    case("po-lmo", "c-c", "theorem:proj-fw-unified-c-c-convergence (i) fw-pr:c-c", 2.0 / 3.0, Some(1.0 / 3.0)),
-    case("po-lmo", "c-sc", "theorem:proj-fw-unified-c-c-convergence (ii) fw-pr:c-sc", 0.5, None),
-    case("po-lmo", "c-sc+sc", "theorem:proj-fw-unified-c-c-convergence (iii) fw-pr:c-sc+sc", 1.0 / 3.0, None),
-];
 
 /// The theorem case whose schedule an algorithm uses by default on a problem `setting`, and a
 /// note when the setting has no theorem of its own for that algorithm:
@@ -541,7 +565,7 @@ pub fn theorem_case(
     setting: &str,
 ) -> Option<(&'static TheoremCase, Option<&'static str>)> {
     let find = |s: &str| {
-        THEOREM_CASES
+        theorem_cases()
             .iter()
             .find(|c| c.algorithm == algorithm && c.setting == s)
     };
@@ -595,7 +619,7 @@ pub fn resolve_paper(
     o: &Options,
 ) -> Result<Resolved> {
     let setting = assumptions.setting();
-    let (case, fallback) = theorem_case(algorithm, &setting).ok_or_else(|| {
+    let (case, fallback) = theorem_case(algorithm, &setting.to_string()).ok_or_else(|| {
         Error::invalid(
             "--algo",
             format!("no theorem case for {algorithm} on setting {setting}"),
@@ -695,10 +719,11 @@ pub fn resolve_paper(
                 }
             };
             let sc_y_case = case.setting.ends_with("+sc");
-            let factor = if sc_y_case {
-                PO_LMO_FACTOR_SC_Y
-            } else {
-                PO_LMO_FACTOR_PLAIN
+            let (factor, big_a) = match case.schedule {
+                ScheduleSpec::PoLmoAppendix(p) => (p.factor, p.big_a),
+                ScheduleSpec::Poly(_) => {
+                    unreachable!("validated table: PO-LMO rows use the appendix schedule")
+                }
             };
             notes.push(format!(
                 "PO-LMO appendix schedule with A = 1 and factor {} (claims.md 2.3){}",
@@ -709,7 +734,7 @@ pub fn resolve_paper(
                     ""
                 }
             ));
-            Schedule::PoLmo(PoLmoTau::new(factor, 1.0, a, b, c, constants)?)
+            Schedule::PoLmo(PoLmoTau::new(factor, big_a, a, b, c, constants)?)
         }
         (None, tau0) => {
             if algorithm == "po-lmo" {
