@@ -482,7 +482,7 @@ impl RateClaim {
         }
     }
     /// The claim of a table entry.
-    pub fn of(e: &crate::theorems::TheoremEntry) -> Self {
+    pub fn of(e: &crate::paper::theorems::TheoremEntry) -> Self {
         RateClaim {
             p: e.p(),
             log_factor: e.log_factor,

@@ -19,7 +19,7 @@
 
 pub use crate::paper::theorems::*;
 pub use crate::paper::{Algorithm, Assumption};
-pub use crate::solvers::schedule::RunSchedules;
+pub use crate::solvers::defaults::RunSchedules;
 
 use crate::error::{Error, Result};
 use crate::fit::log_checkpoints;

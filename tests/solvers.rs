@@ -23,11 +23,10 @@ use saddlefw::sets::{ConvexSet, L2Ball, Simplex};
 use saddlefw::solvers::agp::{Agp, AgpParams};
 use saddlefw::solvers::boroun::candidate_a;
 use saddlefw::solvers::cg_rpga::{cg_rpga, CgRpgaParams};
+use saddlefw::solvers::defaults::{theorem_case, theorem_cases};
 use saddlefw::solvers::r_pdcg::{r_pdcg, RPdcgParams};
 use saddlefw::solvers::registry::{self, Options};
-use saddlefw::solvers::schedule::{
-    g_constant, theorem_case, theorem_cases, GKind, PoLmoTau, Schedule,
-};
+use saddlefw::solvers::schedule::{g_constant, GKind, PoLmoTau, Schedule};
 use saddlefw::solvers::smoothing::PaperAlgorithm;
 use saddlefw::solvers::sp_fw::SpFw;
 use saddlefw::solvers::steps::short_step;

@@ -475,7 +475,7 @@ fn schedules_evaluate_as_documented() {
 /// table, with its exponents, label and (PO-LMO) appendix schedule.
 #[test]
 fn solver_defaults_are_read_from_the_table() {
-    use saddlefw::solvers::schedule::theorem_cases;
+    use saddlefw::solvers::defaults::theorem_cases;
     let cases = theorem_cases();
     assert_eq!(cases.len(), 19);
     for e in builtin() {

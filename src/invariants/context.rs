@@ -16,11 +16,11 @@
 //! assert!(fit_power(&bent, &betas).is_none());
 //! ```
 
-use super::{Hyp, Seq, XStar};
 use crate::linalg::{dist, dot, norm};
 use crate::measures;
 use crate::problems::{Assumptions, Constants, Interval, SaddleProblem};
 use crate::solvers::{Solver, StepInfo};
+use serde::Serialize;
 
 /// The measures the invariants read, as replaceable functions: the negative control "a measure
 /// with the wrong sign" swaps one of them ([`super::controls::WRONG_SIGN_GY`]).
@@ -640,3 +640,81 @@ impl Hyp {
 pub fn nrm(v: &[f64]) -> f64 {
     norm(v)
 }
+
+/// Which iterate sequences an invariant is about (`def:cg-seq`, `def:pg-seq`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Seq {
+    /// Any point / any sequence in `X x Y`.
+    Any,
+    /// `{x_t}` is a primal LMO sequence (Alg 1, Alg 2), any `{y_t}`.
+    PrimalLmo,
+    /// `{x_t}` is a primal PO sequence (Alg 3), any `{y_t}`.
+    PrimalPo,
+    /// `{y_t}` is a dual LMO sequence (Alg 1, Alg 3), any `{x_t}`.
+    DualLmo,
+    /// `{y_t}` is a dual PO sequence (Alg 2), any `{x_t}`.
+    DualPo,
+    /// Algorithm 1, LMO-LMO (`alg:fw-fw`).
+    Alg1,
+    /// Algorithm 2, LMO-PO (`alg:fw-proj`).
+    Alg2,
+    /// Algorithm 3, PO-LMO (`alg:proj-fw`).
+    Alg3,
+}
+
+/// Which reference point `x*` an invariant needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum XStar {
+    /// No `x*`.
+    None,
+    /// Any `x*` in X (the proofs work for every point; checked at the known minimiser when
+    /// there is one and at random points of X).
+    Any,
+    /// A minimiser of f over X (only instances with a known saddle point: `saddle` family).
+    Argmin,
+}
+
+/// Hypotheses of an invariant, checked on the instance and the run before it is evaluated.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Hyp {
+    /// Human-readable summary (shown by `--list`).
+    pub text: &'static str,
+    pub seq: Seq,
+    /// Assumption 2 (Y strongly convex, modulus alpha).
+    pub a2: bool,
+    /// Assumption 3 (convex-concave).
+    pub a3: bool,
+    /// mu > 0.
+    pub mu_pos: bool,
+    /// `max{beta_t, mu} > 0` for every t of the run (Point: for the sampled beta).
+    pub smoothing: bool,
+    /// `beta_{t+1} <= beta_t` along the run.
+    pub beta_nonincreasing: bool,
+    /// `tau_{t+1} <= tau_t` along the run.
+    pub tau_nonincreasing: bool,
+    /// The schedule is exactly `tau_t = (t+1)^-a`, `beta_t = C (t+1)^-b`
+    /// (`eq:fw-fw-stepsize` / `eq:fw-proj-stepsize`), with a, b, C inferred from the run.
+    pub power_schedule: bool,
+    /// `beta_t = 0` for every t (C = 0).
+    pub beta_zero: bool,
+    pub xstar: XStar,
+    /// Further run-level conditions (e.g. `2a > b`, `G_1 > 0`), with their text in `text`.
+    #[serde(skip)]
+    pub extra: Option<fn(&RunCtx) -> bool>,
+}
+
+/// The empty hypothesis set (used with struct update syntax in the registry).
+pub const NO_HYP: Hyp = Hyp {
+    text: "A1",
+    seq: Seq::Any,
+    a2: false,
+    a3: false,
+    mu_pos: false,
+    smoothing: false,
+    beta_nonincreasing: false,
+    tau_nonincreasing: false,
+    power_schedule: false,
+    beta_zero: false,
+    xstar: XStar::None,
+    extra: None,
+};

@@ -31,6 +31,8 @@
 pub mod agp;
 pub mod boroun;
 pub mod cg_rpga;
+pub mod defaults;
+pub mod options;
 pub mod r_pdcg;
 pub mod registry;
 pub mod schedule;
@@ -38,7 +40,8 @@ pub mod smoothing;
 pub mod sp_fw;
 pub mod steps;
 
-pub use registry::{AlgorithmInfo, Built, Options, OracleProfile};
+pub use options::Options;
+pub use registry::{AlgorithmInfo, Built, OracleProfile};
 pub use schedule::Schedule;
 pub use smoothing::{DualSmoothing, Fault, Oracle};
 

@@ -10,8 +10,9 @@
 
 use super::agp::{Agp, AgpParams};
 use super::cg_rpga::{cg_rpga, CgRpgaParams};
+pub use super::options::Options;
 use super::r_pdcg::{r_pdcg, RPdcgParams};
-use super::schedule::{self, GSpec, Schedule};
+use super::schedule::GSpec;
 use super::smoothing::{DualSmoothing, PaperAlgorithm};
 use super::sp_fw::SpFw;
 use super::Solver;
@@ -22,37 +23,6 @@ use crate::{Error, Result};
 
 /// The baselines' default horizon K (claims.md 2.4: K = 10^3 in DL).
 pub const DEFAULT_HORIZON: usize = 1000;
-
-/// User choices for building a solver (the `run` flags). `None` means "the default".
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Options {
-    /// Exponent a of `tau_t` (paper algorithms).
-    pub a: Option<f64>,
-    /// Exponent b of `beta_t` (paper algorithms).
-    pub b: Option<f64>,
-    /// C of `beta_t = C (t+1)^-b` (paper algorithms); the regularisation mu (R-PDCG, CG-RPGA).
-    pub beta0: Option<f64>,
-    /// tau0 of `tau_t = tau0 (t+1)^-a` (paper algorithms); the constant tau (R-PDCG, CG-RPGA).
-    pub tau0: Option<f64>,
-    /// An explicit tau schedule (paper algorithms).
-    pub tau: Option<Schedule>,
-    /// An explicit beta schedule (paper algorithms).
-    pub beta: Option<Schedule>,
-    /// Horizon K of the horizon-dependent baselines (R-PDCG, CG-RPGA).
-    pub horizon: Option<usize>,
-    /// The constants the parameter formulas use instead of the problem's certified ones
-    /// (AGP's Xu Thm 3.1/3.2 values, R-PDCG's alpha, CG-RPGA's sigma, the schedules' checks).
-    /// The experiments pass the paper's appendix constants, as the paper did (claims.md 2.4).
-    /// Not a command-line flag; every algorithm accepts it.
-    pub constants: Option<crate::problems::Constants>,
-}
-
-impl Options {
-    /// `constants` when given, else the problem's certified constants.
-    pub fn constants_for(&self, p: &dyn SaddleProblem) -> crate::problems::Constants {
-        self.constants.unwrap_or_else(|| p.constants())
-    }
-}
 
 /// A constructed solver and what the run file records about how it was configured.
 pub struct Built {
@@ -362,7 +332,7 @@ fn horizon_note(k: usize, mu: f64) -> String {
 
 fn build_paper(alg: PaperAlgorithm, p: &dyn SaddleProblem, o: &Options) -> Result<Built> {
     let k = o.constants_for(p);
-    let r = schedule::resolve_paper(alg.name(), &p.assumptions(), &k, o)?;
+    let r = super::defaults::resolve_paper(alg.name(), &p.assumptions(), &k, o)?;
     let solver = DualSmoothing::new(alg, r.tau, r.beta, &k)?;
     let default_sigma = alg.default_sigma(r.tau.at(0));
     Ok(Built {
