@@ -609,9 +609,6 @@ impl Solver for IncreasingBeta {
     fn y(&self) -> &[f64] {
         self.0.y()
     }
-    fn y_ref(&self) -> &[f64] {
-        self.0.y_ref()
-    }
     fn beta_at(&self, t: usize) -> f64 {
         t as f64
     }

@@ -390,7 +390,7 @@ impl<'a> RunCtx<'a> {
         let k = problem.constants();
         // the start as the solver sees it (init is deterministic; the run loop inits again)
         solver.init(problem, spec.x0, spec.y0);
-        let y0 = solver.y_ref().to_vec();
+        let y0 = spec.y0.to_vec();
         let mut xs = vec![solver.x().to_vec()];
         let mut ys = vec![solver.y().to_vec()];
         let mut infos = Vec::with_capacity(spec.horizon);

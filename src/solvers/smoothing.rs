@@ -76,6 +76,10 @@ pub struct DualSmoothing {
 }
 
 impl DualSmoothing {
+    /// The smoothing reference point y0 (= the initial dual iterate, `eq:fL:mu`).
+    pub fn y_ref(&self) -> &[f64] {
+        &self.y0
+    }
     /// Builds an algorithm with schedules `tau_t`, `beta_t` for a problem with `constants`.
     /// Errors when `max{beta_t, mu} > 0` fails (a zero `beta` with `mu = 0`), when a schedule is
     /// out of its domain, or when an LMO-PO dual step `1/(Lyy + beta_t)` would be infinite.
@@ -237,9 +241,6 @@ impl Solver for DualSmoothing {
     }
     fn y(&self) -> &[f64] {
         &self.y
-    }
-    fn y_ref(&self) -> &[f64] {
-        &self.y0
     }
     fn beta_at(&self, t: usize) -> f64 {
         self.beta.at(t)
