@@ -27,12 +27,7 @@ use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// Exit code: success.
-pub const EXIT_OK: i32 = 0;
-/// Exit code: a check or gate failed.
-pub const EXIT_FAILED: i32 = 1;
-/// Exit code: a usage or input error.
-pub const EXIT_USAGE: i32 = 2;
+pub use crate::error::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 
 /// The top-level help after the subcommand list.
 const MAIN_AFTER_HELP: &str = "\
@@ -743,7 +738,7 @@ pub fn cmd_list() -> Result<i32> {
         outln!("  {syntax:<50} {formula}\n  {:<50} [{source}]", "");
     }
     outln!("\ndefault schedules of the paper's algorithms (theorem cases, claims.md 3.1; C = 1 where any C > 0 is allowed):");
-    for c in schedule::THEOREM_CASES.iter() {
+    for c in crate::solvers::defaults::theorem_cases() {
         let beta = match c.b {
             Some(b) => format!("b = {}", schedule::fmt_num(b)),
             None => "beta_t = 0".to_string(),

@@ -6,6 +6,13 @@
 
 use thiserror::Error;
 
+/// Exit code: success.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: a check or gate failed.
+pub const EXIT_FAILED: i32 = 1;
+/// Exit code: a usage or input error (an [`enum@Error`] shown to the user).
+pub const EXIT_USAGE: i32 = 2;
+
 /// Every error saddlefw reports to a user.
 #[derive(Debug, Error)]
 pub enum Error {

@@ -489,7 +489,7 @@ impl RateClaim {
         }
     }
     /// The claim of a table entry.
-    pub fn of(e: &crate::theorems::TheoremEntry) -> Self {
+    pub fn of(e: &crate::paper::theorems::TheoremEntry) -> Self {
         RateClaim {
             p: e.p(),
             log_factor: e.log_factor,
@@ -556,6 +556,19 @@ pub enum Verdict {
     Fail,
     Floor,
     Disputed,
+}
+
+impl Verdict {
+    /// Lower-case name (`pass`, `fail`, `floor`, `disputed`), as in verify.json and in CSS
+    /// classes (`verdict-pass`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::Floor => "floor",
+            Verdict::Disputed => "disputed",
+        }
+    }
 }
 
 /// A verdict with the tolerance it used.

@@ -34,77 +34,7 @@ use rand_distr::StandardNormal;
 use std::fmt;
 use std::str::FromStr;
 
-/// The paper's problem settings (Sec. 3.1 rows).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Setting {
-    /// Assumption 3 (convex in x).
-    pub convex: bool,
-    /// mu > 0.
-    pub strongly_concave: bool,
-    /// Assumption 2 (Y strongly convex).
-    pub sc_y: bool,
-}
-
-impl fmt::Display for Setting {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}-{}{}",
-            if self.convex { "c" } else { "nc" },
-            if self.strongly_concave { "sc" } else { "c" },
-            if self.sc_y { "+sc" } else { "" }
-        )
-    }
-}
-
-impl FromStr for Setting {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        let (base, sc_y) = match s.strip_suffix("+sc") {
-            Some(b) => (b, true),
-            None => (s, false),
-        };
-        let (convex, strongly_concave) = match base {
-            "nc-c" => (false, false),
-            "nc-sc" => (false, true),
-            "c-c" => (true, false),
-            "c-sc" => (true, true),
-            _ => {
-                return Err(Error::input(
-                    "generator spec",
-                    "setting",
-                    format!(
-                        "unknown setting {s:?} (expected nc-c, nc-sc, c-c, c-sc, optionally +sc)"
-                    ),
-                ))
-            }
-        };
-        Ok(Setting {
-            convex,
-            strongly_concave,
-            sc_y,
-        })
-    }
-}
-
-impl Setting {
-    /// All eight settings.
-    pub fn all() -> Vec<Setting> {
-        let mut v = Vec::new();
-        for convex in [false, true] {
-            for strongly_concave in [false, true] {
-                for sc_y in [false, true] {
-                    v.push(Setting {
-                        convex,
-                        strongly_concave,
-                        sc_y,
-                    });
-                }
-            }
-        }
-        v
-    }
-}
+pub use crate::paper::Setting;
 
 /// Generator families.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

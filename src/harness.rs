@@ -6,7 +6,7 @@
 //! * Checkpoints ([`CheckpointRule`]): `log2` measures t = 0, 1, 2, 4, 8, ... and the last
 //!   iterate; `all` measures every t. Checkpoint t holds
 //!   [`measures::evaluate`] at `(x_t, y_t)` with `beta_t = solver.beta_at(t)`,
-//!   `y0 = solver.y_ref()` and the configured sigma.
+//!   the `y0` the solver was started from and the configured sigma.
 //! * Timing: only `solver.step` is inside the timed region ("wall_time_s", checkpoint
 //!   "time_s"); measures, f*, divergence checks and observers are timed separately
 //!   ("measure_time_s"). The time limit applies to solver time.
@@ -143,14 +143,7 @@ pub fn run_monitored(
     let mut measure = |t: usize, solver: &dyn Solver, time_s: f64, measure_time: &mut f64| {
         let clock = Instant::now();
         let beta = solver.beta_at(t);
-        let m = measures::evaluate(
-            problem,
-            solver.x(),
-            solver.y(),
-            beta,
-            solver.y_ref(),
-            config.sigma,
-        );
+        let m = measures::evaluate(problem, solver.x(), solver.y(), beta, y0, config.sigma);
         if let Some((measure, value, tolerance)) = measures::inconsistency(&m) {
             *measure_time += clock.elapsed().as_secs_f64();
             return Some(Status::Inconsistent {
@@ -230,7 +223,7 @@ pub fn run_monitored(
         algorithm: solver.name().to_string(),
         problem: problem.name(),
         problem_name: problem.name(),
-        setting: problem.assumptions().setting(),
+        setting: problem.assumptions().setting().to_string(),
         schedule: solver.schedule(),
         theorem_case: None,
         schedule_notes: Vec::new(),

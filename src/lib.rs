@@ -15,13 +15,16 @@
 //!                                                                        └─► report (HTML pages)
 //! ```
 //!
+//! * [`paper`] is the paper's vocabulary in one low layer: settings and assumptions, the
+//!   identity of Algorithms 1-3 (name, label, oracles, default sigma) and the theorem table
+//!   loaded from `fixtures/theorems.json`. Layout and data flow: `docs/architecture.md`.
 //! * [`generators`] builds seeded [`Instance`]s with certified constants from a spec string
 //!   ([`generators::GeneratorSpec`]); [`problems::quadratic::QuadraticFile`] reads problem files.
 //!   [`problems`] holds the [`SaddleProblem`] trait and the families; [`sets`] the constraint
 //!   sets and their oracles.
 //! * [`solvers`] holds Algorithms 1-3 and the baselines; a solver only steps.
 //!   [`solvers::registry`] names them (`--algo`) and builds them with the theorem's schedule
-//!   ([`solvers::schedule`]).
+//!   ([`solvers::defaults`], read from the theorem table; values in [`solvers::schedule`]).
 //! * [`harness`] is THE run loop: time limit, checkpoints, divergence status, oracle counts
 //!   ([`counting`]); it records a [`trace::Trace`].
 //! * [`measures`] computes the paper's gaps exactly (closed forms or certified intervals).
@@ -69,7 +72,10 @@
 //!   in `y` to get closed-form inner solutions. For random instances add a variant to
 //!   [`generators::Family`] (and to `Family::ALL`, which parsing and `saddlefw list` read) and
 //!   its arm in `GeneratorSpec::generate`.
-//! * **A solver**: one file in `src/solvers/` implementing [`solvers::Solver`] (it only steps),
+//! * **A theorem entry** for one of Algorithms 1-3: one JSON entry in `fixtures/theorems.json`
+//!   (validated by [`paper::theorems`]); the default schedules, `verify` and `list` read it.
+//! * **A solver**: one file in `src/solvers/` implementing [`solvers::Solver`] (it only steps;
+//!   required: `name`, `init`, `step`, `x`, `y`),
 //!   plus one entry of [`solvers::registry::ALGORITHMS`] (name, provenance, oracle profile,
 //!   accepted options, build function); `run`, `list` and the tests pick it up from there.
 //! * **An invariant**: one [`invariants::Invariant`] entry in the module of its lemma family
@@ -118,6 +124,7 @@ pub mod interrupt;
 pub mod invariants;
 pub mod linalg;
 pub mod measures;
+pub mod paper;
 pub mod problems;
 pub mod progress;
 pub mod report;

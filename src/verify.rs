@@ -87,7 +87,7 @@ use crate::generators::{Family, GeneratorSpec, Setting, XKind};
 use crate::harness::{self, CheckpointRule, RunConfig};
 use crate::problems::Constants;
 use crate::solvers::schedule::{GReport, GSpec, Schedule};
-use crate::theorems::{Aggregate, Algorithm, IterMeasures, Measure, MhatOf, TheoremEntry};
+use crate::theorems::{Aggregate, IterMeasures, Measure, MhatOf, TheoremEntry};
 use crate::{Error, Result};
 use controls::Control;
 use rayon::prelude::*;
@@ -688,9 +688,7 @@ pub(crate) fn assemble(
         summary.insert(v.to_string(), 0);
     }
     for e in &entries {
-        *summary
-            .entry(verdict_name(e.verdict).to_string())
-            .or_default() += 1;
+        *summary.entry(e.verdict.name().to_string()).or_default() += 1;
     }
     VerifyReport {
         build: crate::report::Build::current(),
@@ -708,16 +706,6 @@ pub(crate) fn assemble(
         filter: opts.filter.clone(),
         shard: None,
         wall_time_s,
-    }
-}
-
-/// `pass`, `fail`, `floor`, `disputed`.
-pub fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Pass => "pass",
-        Verdict::Fail => "fail",
-        Verdict::Floor => "floor",
-        Verdict::Disputed => "disputed",
     }
 }
 
@@ -786,11 +774,7 @@ pub fn run_instance(
         .iter()
         .any(|e| e.quantity.aggregate == Aggregate::MeanOptNext0T);
     let iterations = t_max as usize + usize::from(needs_next);
-    let sigma = if first.algorithm == Algorithm::PoLmo {
-        sched.tau.at(0)
-    } else {
-        1.0
-    };
+    let sigma = first.algorithm.default_sigma(sched.tau.at(0));
     let config = RunConfig {
         iterations,
         time_limit: None,
@@ -1222,7 +1206,7 @@ impl VerifyReport {
                 ci,
                 f(e.envelope_ratio),
                 e.time_s,
-                verdict_name(e.verdict),
+                e.verdict.name(),
                 e.failed_gates.join(",")
             );
         }
@@ -1356,7 +1340,11 @@ impl VerifyReport {
                         seed: Some(r.seed),
                         params: Some(r.spec.clone()),
                         constants: r.constants,
-                        assumptions: assumption_names(&e.setting),
+                        assumptions: e
+                            .setting
+                            .parse::<Setting>()
+                            .map(|s| s.assumption_names())
+                            .unwrap_or_default(),
                     })
                     .collect();
                 RateEntry {
@@ -1434,24 +1422,6 @@ impl VerifyReport {
             })
             .collect()
     }
-}
-
-/// The assumption names of a setting (`A1`, `mu>0`, `A2`, `A3`), as the report shows them.
-fn assumption_names(setting: &str) -> Vec<String> {
-    let s: Setting = match setting.parse() {
-        Ok(s) => s,
-        Err(_) => return Vec::new(),
-    };
-    [
-        (true, "A1"),
-        (s.strongly_concave, "mu>0"),
-        (s.sc_y, "A2"),
-        (s.convex, "A3"),
-    ]
-    .iter()
-    .filter(|(on, _)| *on)
-    .map(|(_, n)| n.to_string())
-    .collect()
 }
 
 /// One printed form of the entry's bound on one run (a non-gating twin of the envelope).

@@ -21,6 +21,7 @@ mod fuzz;
 mod invariants;
 mod kernels;
 mod measures;
+mod modules;
 mod problems;
 mod rates;
 mod report;

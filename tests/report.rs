@@ -396,13 +396,13 @@ fn verify_page_has_every_entry_plotted_and_is_self_contained() {
     assert_eq!(rows.len(), entries.len());
     for (row, e) in rows.iter().zip(&entries) {
         assert!(
-            row.starts_with(verdict_name(e.verdict)),
+            row.starts_with(e.verdict.name()),
             "row {row:.40} vs {:?}",
             e.verdict
         );
         assert!(row.contains(&format!(
             "<td class=\"verdict-cell\"><span class=\"verdict verdict-{}\">",
-            verdict_name(e.verdict)
+            e.verdict.name()
         )));
         assert!(row.contains(&format!("data-entry=\"entry-{}\"", e.id)));
     }

@@ -471,23 +471,22 @@ fn schedules_evaluate_as_documented() {
     assert!(e.schedule.resolve(&k0).is_err());
 }
 
-/// The table's schedules agree with the solvers' default schedules per theorem case (the
-/// two tables are kept in two places: fixtures/theorems.json and solvers::schedule).
+/// The solvers' default schedules are the table's: one case per (algorithm, setting) of the
+/// table, with its exponents, label and (PO-LMO) appendix schedule.
 #[test]
-fn table_schedules_match_the_solvers_defaults() {
-    use saddlefw::solvers::schedule::THEOREM_CASES;
+fn solver_defaults_are_read_from_the_table() {
+    use saddlefw::solvers::defaults::theorem_cases;
+    let cases = theorem_cases();
+    assert_eq!(cases.len(), 19);
     for e in builtin() {
-        let c = THEOREM_CASES
+        let c = cases
             .iter()
             .find(|c| c.algorithm == e.algorithm.name() && c.setting == e.setting)
             .unwrap_or_else(|| panic!("{}: no solver default", e.id));
         let (a, b, cc) = e.schedule.abc();
         assert_eq!(a, c.a, "{}", e.id);
         assert_eq!(if cc == 0.0 { None } else { Some(b) }, c.b, "{}", e.id);
-        assert!(
-            e.label.starts_with(c.label.split(' ').next().unwrap()),
-            "{}",
-            e.id
-        );
+        assert_eq!(e.label, c.label, "{}", e.id);
+        assert_eq!(&e.schedule, c.schedule, "{}", e.id);
     }
 }

@@ -202,7 +202,7 @@ impl Kernels {
         let g: Vec<f64> = gy
             .iter()
             .zip(&y)
-            .zip(solver.y_ref())
+            .zip(&inst.y0)
             .map(|((g, yi), y0)| g - beta * (yi - y0))
             .collect();
         Kernels {

@@ -74,9 +74,9 @@
 //! assert_eq!(order(1.2, 1.0), Order::Above);
 //! ```
 
+use super::params::Which;
 use super::params::{Algorithm, Experiment, PrimalOracle};
 use super::record::{RunRecord, RunStatus};
-use super::Which;
 use crate::report::ClaimVerdict;
 
 /// "Keeps decreasing": best-so-far at the end `<` this factor times best-so-far at half time.

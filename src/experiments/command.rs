@@ -281,5 +281,5 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
         outln!("  wrote {}", out.join("experiment.json").display());
         outln!("  wrote {}", out.join("index.html").display());
     }
-    Ok(crate::cli::EXIT_OK)
+    Ok(crate::error::EXIT_OK)
 }

@@ -52,6 +52,7 @@ use crate::problems::lipschitz::sample_constants;
 use crate::report::{self, Meta};
 use crate::solvers::registry;
 use crate::{Error, Result};
+pub use params::Which;
 use params::{Algorithm, Experiment};
 use record::{
     plotted_measure, ConstantsReport, ExperimentRecord, MeasureSpec, RunRecord, RunStatus,
@@ -60,72 +61,6 @@ use source::{DataDescription, Source};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// Which experiment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Which {
-    Dl,
-    News20,
-    Rcv1,
-}
-
-impl Which {
-    /// `dl`, `news20`, `rcv1`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Which::Dl => "dl",
-            Which::News20 => "news20",
-            Which::Rcv1 => "rcv1",
-        }
-    }
-    /// The parameter set.
-    pub fn experiment(&self) -> Experiment {
-        match self {
-            Which::Dl => Experiment::Dl,
-            _ => Experiment::Robust,
-        }
-    }
-    /// The data set of a robust experiment.
-    pub fn dataset(&self) -> Option<data::KnownDataset> {
-        match self {
-            Which::Dl => None,
-            Which::News20 => Some(data::NEWS20),
-            Which::Rcv1 => Some(data::RCV1),
-        }
-    }
-    /// Default time limit per algorithm: 300 s (DL: L3258; robust: not stated by the paper,
-    /// the DL value is used, [`params::ROBUST_TIME_LIMIT_S`]).
-    pub fn default_time_limit(&self) -> f64 {
-        match self {
-            Which::Dl => params::DL_TIME_LIMIT_S,
-            _ => params::ROBUST_TIME_LIMIT_S,
-        }
-    }
-    /// The paper's Table 3 count of `alg` on this experiment (None: N/A).
-    pub fn paper_iterations(&self, alg: Algorithm) -> Option<u64> {
-        let row = params::TABLE3.iter().find(|r| r.algorithm == alg)?;
-        match self {
-            Which::Dl => Some(row.dl),
-            Which::News20 => row.news20,
-            Which::Rcv1 => row.rcv1,
-        }
-    }
-}
-
-impl std::str::FromStr for Which {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        match s.to_ascii_lowercase().as_str() {
-            "dl" => Ok(Which::Dl),
-            "news20" => Ok(Which::News20),
-            "rcv1" => Ok(Which::Rcv1),
-            _ => Err(Error::invalid(
-                "experiment",
-                format!("unknown experiment {s:?} (dl, news20 or rcv1)"),
-            )),
-        }
-    }
-}
 
 /// Everything `saddlefw experiment` needs.
 #[derive(Debug, Clone)]
@@ -185,10 +120,11 @@ impl Plan {
 /// sigma of `G_X^PO`: `tau_0` of the experiment's PO-LMO schedule (DL: `1e2/10^(3/5)`
 /// ~ 25.12; robust: 1000), the main text's choice for Algorithm 3 (claims.md 2.3).
 pub fn sigma_po(e: Experiment) -> f64 {
-    params::proposed_schedule(e, Algorithm::PoLmo)
+    let tau0 = params::proposed_schedule(e, Algorithm::PoLmo)
         .expect("PO-LMO has a schedule")
         .tau
-        .at(0)
+        .at(0);
+    crate::paper::Algorithm::PoLmo.default_sigma(tau0)
 }
 
 /// The notes shown on the page: every choice where the paper is unclear.

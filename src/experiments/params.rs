@@ -27,7 +27,9 @@
 //! assert_eq!(Algorithm::LmoPo.primal_oracle(), PrimalOracle::Lmo);
 //! ```
 
+use crate::data;
 use crate::problems::Constants;
+use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// `scale * (num / (t + shift))^exponent` for t = 0, 1, ...
@@ -558,3 +560,69 @@ pub const TABLE3: [Table3Row; 7] = [
         news20: Some(305),
     },
 ];
+
+/// Which experiment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    Dl,
+    News20,
+    Rcv1,
+}
+
+impl Which {
+    /// `dl`, `news20`, `rcv1`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Which::Dl => "dl",
+            Which::News20 => "news20",
+            Which::Rcv1 => "rcv1",
+        }
+    }
+    /// The parameter set.
+    pub fn experiment(&self) -> Experiment {
+        match self {
+            Which::Dl => Experiment::Dl,
+            _ => Experiment::Robust,
+        }
+    }
+    /// The data set of a robust experiment.
+    pub fn dataset(&self) -> Option<data::KnownDataset> {
+        match self {
+            Which::Dl => None,
+            Which::News20 => Some(data::NEWS20),
+            Which::Rcv1 => Some(data::RCV1),
+        }
+    }
+    /// Default time limit per algorithm: 300 s (DL: L3258; robust: not stated by the paper,
+    /// the DL value is used, [`ROBUST_TIME_LIMIT_S`]).
+    pub fn default_time_limit(&self) -> f64 {
+        match self {
+            Which::Dl => DL_TIME_LIMIT_S,
+            _ => ROBUST_TIME_LIMIT_S,
+        }
+    }
+    /// The paper's Table 3 count of `alg` on this experiment (None: N/A).
+    pub fn paper_iterations(&self, alg: Algorithm) -> Option<u64> {
+        let row = TABLE3.iter().find(|r| r.algorithm == alg)?;
+        match self {
+            Which::Dl => Some(row.dl),
+            Which::News20 => row.news20,
+            Which::Rcv1 => row.rcv1,
+        }
+    }
+}
+
+impl std::str::FromStr for Which {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "dl" => Ok(Which::Dl),
+            "news20" => Ok(Which::News20),
+            "rcv1" => Ok(Which::Rcv1),
+            _ => Err(Error::invalid(
+                "experiment",
+                format!("unknown experiment {s:?} (dl, news20 or rcv1)"),
+            )),
+        }
+    }
+}

@@ -26,16 +26,13 @@
 //! assert_eq!((inst.x0.len(), inst.y0.len()), (dx, dy));
 //! ```
 
-use super::context::{MeasureSet, PointCtx, RunCtx, RunSpec, Structure, EXACT_MEASURES};
+pub use super::case::{CaseOptions, SolverSpec, POINTS_PER_CASE};
+use super::context::{MeasureSet, PointCtx, RunCtx, RunSpec};
 use super::{registry, Check, Eval, Invariant, Kind, Scope};
 use crate::generators::{Family, GeneratorSpec, Setting, XKind};
-use crate::problems::{Instance, Interval, SaddleProblem};
+use crate::problems::{Instance, Interval};
 use crate::sets::ConvexSet;
-use crate::solvers::registry::Options;
-use crate::solvers::schedule;
-use crate::solvers::smoothing::{DualSmoothing, Fault, PaperAlgorithm};
-use crate::solvers::sp_fw::SpFw;
-use crate::solvers::Solver;
+use crate::solvers::smoothing::{Fault, PaperAlgorithm};
 use crate::verify::shard::Shard;
 use crate::{Error, Result};
 use rand::{Rng, SeedableRng};
@@ -47,8 +44,6 @@ use serde::{Deserialize, Serialize};
 pub const DEFAULT_HORIZON: usize = 100;
 /// The largest `--cases` of one check (about a day of work on one core).
 pub const MAX_CASES: usize = 1_000_000;
-/// Random points per case.
-pub const POINTS_PER_CASE: usize = 4;
 
 /// The instance of a case: a crate generator spec, or a random diagonal-`C` quadratic
 /// ([`super::witness::DiagSpec`], `Lyy > mu`, which the generators never produce).
@@ -199,73 +194,6 @@ pub fn case_spec(seed: u64, index: usize) -> CaseSpec {
     )
 }
 
-/// A solver to run on a case.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SolverSpec {
-    /// One of Algorithms 1-3 with the default theorem-case schedule, optionally overriding
-    /// `C` and `b` of `beta_t = C (t+1)^-b`, and an optional injected [`Fault`] (negative
-    /// controls: the solver still claims the algorithm's structure).
-    Paper {
-        alg: PaperAlgorithm,
-        beta0: Option<f64>,
-        b: Option<f64>,
-        fault: Fault,
-    },
-    /// SP-FW (a primal LMO sequence with step 2/(t+2); its dual step is not one of the paper's).
-    SpFw,
-}
-
-impl SolverSpec {
-    /// A paper algorithm with its defaults.
-    pub fn paper(alg: PaperAlgorithm) -> Self {
-        SolverSpec::Paper {
-            alg,
-            beta0: None,
-            b: None,
-            fault: Fault::None,
-        }
-    }
-
-    /// Builds the solver for a problem; the structure it claims; a description.
-    pub fn build(&self, p: &dyn SaddleProblem) -> Result<(Box<dyn Solver>, Structure, String)> {
-        match *self {
-            SolverSpec::Paper {
-                alg,
-                beta0,
-                b,
-                fault,
-            } => {
-                let k = p.constants();
-                let o = Options {
-                    beta0,
-                    b,
-                    ..Options::default()
-                };
-                let r = schedule::resolve_paper(alg.name(), &p.assumptions(), &k, &o)?;
-                let s = DualSmoothing::new(alg, r.tau, r.beta, &k)?.with_fault(fault);
-                let structure = match alg {
-                    PaperAlgorithm::LmoLmo => Structure::LMO_LMO,
-                    PaperAlgorithm::LmoPo => Structure::LMO_PO,
-                    PaperAlgorithm::PoLmo => Structure::PO_LMO,
-                };
-                let mut desc = format!("{} [{}]", alg.name(), s.schedule());
-                if fault != Fault::None {
-                    desc.push_str(&format!(" fault={fault:?}"));
-                }
-                Ok((Box::new(s), structure, desc))
-            }
-            SolverSpec::SpFw => Ok((
-                Box::new(SpFw::new()),
-                Structure {
-                    primal: super::context::Oracle::Lmo,
-                    dual: super::context::Oracle::Other,
-                },
-                "sp-fw [gamma_t = 2/(t+2)]".into(),
-            )),
-        }
-    }
-}
-
 /// The solvers of a case: Algorithms 1-3 with their default schedules, a schedule variant of
 /// Algorithm 1 and 2 (mu > 0: `C = 1/2`, `b = 1/5`; mu = 0: `C = 0.05` with the theorem's b)
 /// on every other case, and SP-FW.
@@ -293,32 +221,6 @@ pub fn default_solvers(case: &CaseSpec) -> Vec<SolverSpec> {
     }
     v.push(SolverSpec::SpFw);
     v
-}
-
-/// What to run on a case.
-#[derive(Clone)]
-pub struct CaseOptions {
-    pub measures: MeasureSet,
-    /// `None`: [`default_solvers`].
-    pub solvers: Option<Vec<SolverSpec>>,
-    pub points: usize,
-    /// Evaluate Point invariants at every iterate of every run.
-    pub points_at_iterates: bool,
-    /// Negative control: report `Lxx` and `Lyx` of the random cases multiplied by this factor
-    /// (< 1: understated; [`super::controls::Understated`]). The witnesses are left as they are.
-    pub understate: Option<f64>,
-}
-
-impl Default for CaseOptions {
-    fn default() -> Self {
-        CaseOptions {
-            measures: EXACT_MEASURES,
-            solvers: None,
-            points: POINTS_PER_CASE,
-            points_at_iterates: true,
-            understate: None,
-        }
-    }
 }
 
 /// The worst evaluation of an invariant (smallest relative slack). Non-finite numbers are

@@ -16,11 +16,11 @@
 //! assert!(fit_power(&bent, &betas).is_none());
 //! ```
 
-use super::{Hyp, Seq, XStar};
 use crate::linalg::{dist, dot, norm};
 use crate::measures;
 use crate::problems::{Assumptions, Constants, Interval, SaddleProblem};
 use crate::solvers::{Solver, StepInfo};
+use serde::Serialize;
 
 /// The measures the invariants read, as replaceable functions: the negative control "a measure
 /// with the wrong sign" swaps one of them ([`super::controls::WRONG_SIGN_GY`]).
@@ -159,6 +159,15 @@ pub enum Oracle {
     Other,
 }
 
+impl From<crate::paper::Oracle> for Oracle {
+    fn from(o: crate::paper::Oracle) -> Oracle {
+        match o {
+            crate::paper::Oracle::Lmo => Oracle::Lmo,
+            crate::paper::Oracle::Po => Oracle::Po,
+        }
+    }
+}
+
 /// The sequence structure a solver claims (checked by the invariants, never trusted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Structure {
@@ -179,6 +188,14 @@ impl Structure {
         primal: Oracle::Po,
         dual: Oracle::Lmo,
     };
+    /// The paper's algorithm with this structure (Algorithms 1-3), if any.
+    pub fn paper_algorithm(&self) -> Option<crate::paper::Algorithm> {
+        use crate::paper::Algorithm;
+        Algorithm::ALL.into_iter().find(|a| {
+            let (p, d) = a.oracles();
+            Oracle::from(p) == self.primal && Oracle::from(d) == self.dual
+        })
+    }
     /// Whether the structure is the one a hypothesis asks for.
     pub fn satisfies(&self, seq: Seq) -> bool {
         match seq {
@@ -373,7 +390,7 @@ impl<'a> RunCtx<'a> {
         let k = problem.constants();
         // the start as the solver sees it (init is deterministic; the run loop inits again)
         solver.init(problem, spec.x0, spec.y0);
-        let y0 = solver.y_ref().to_vec();
+        let y0 = spec.y0.to_vec();
         let mut xs = vec![solver.x().to_vec()];
         let mut ys = vec![solver.y().to_vec()];
         let mut infos = Vec::with_capacity(spec.horizon);
@@ -388,15 +405,16 @@ impl<'a> RunCtx<'a> {
             ys.push(v.y.to_vec());
         });
         let betas: Vec<f64> = (0..xs.len()).map(|t| solver.beta_at(t)).collect();
-        let sigma = if spec.structure.primal == Oracle::Po {
-            infos
-                .first()
-                .map(|i| i.tau)
-                .filter(|s| *s > 0.0)
-                .unwrap_or(1.0)
-        } else {
-            1.0
-        };
+        // the run's tau_0 (a non-positive one falls back to sigma = 1)
+        let tau0 = infos
+            .first()
+            .map(|i| i.tau)
+            .filter(|s| *s > 0.0)
+            .unwrap_or(crate::paper::BASELINE_SIGMA);
+        let sigma = spec
+            .structure
+            .paper_algorithm()
+            .map_or(crate::paper::BASELINE_SIGMA, |a| a.default_sigma(tau0));
         let mut xstars = Vec::new();
         if let Some((xs_, _)) = problem.known_saddle() {
             let f = problem.f(&xs_).mid();
@@ -622,3 +640,81 @@ impl Hyp {
 pub fn nrm(v: &[f64]) -> f64 {
     norm(v)
 }
+
+/// Which iterate sequences an invariant is about (`def:cg-seq`, `def:pg-seq`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Seq {
+    /// Any point / any sequence in `X x Y`.
+    Any,
+    /// `{x_t}` is a primal LMO sequence (Alg 1, Alg 2), any `{y_t}`.
+    PrimalLmo,
+    /// `{x_t}` is a primal PO sequence (Alg 3), any `{y_t}`.
+    PrimalPo,
+    /// `{y_t}` is a dual LMO sequence (Alg 1, Alg 3), any `{x_t}`.
+    DualLmo,
+    /// `{y_t}` is a dual PO sequence (Alg 2), any `{x_t}`.
+    DualPo,
+    /// Algorithm 1, LMO-LMO (`alg:fw-fw`).
+    Alg1,
+    /// Algorithm 2, LMO-PO (`alg:fw-proj`).
+    Alg2,
+    /// Algorithm 3, PO-LMO (`alg:proj-fw`).
+    Alg3,
+}
+
+/// Which reference point `x*` an invariant needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum XStar {
+    /// No `x*`.
+    None,
+    /// Any `x*` in X (the proofs work for every point; checked at the known minimiser when
+    /// there is one and at random points of X).
+    Any,
+    /// A minimiser of f over X (only instances with a known saddle point: `saddle` family).
+    Argmin,
+}
+
+/// Hypotheses of an invariant, checked on the instance and the run before it is evaluated.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Hyp {
+    /// Human-readable summary (shown by `--list`).
+    pub text: &'static str,
+    pub seq: Seq,
+    /// Assumption 2 (Y strongly convex, modulus alpha).
+    pub a2: bool,
+    /// Assumption 3 (convex-concave).
+    pub a3: bool,
+    /// mu > 0.
+    pub mu_pos: bool,
+    /// `max{beta_t, mu} > 0` for every t of the run (Point: for the sampled beta).
+    pub smoothing: bool,
+    /// `beta_{t+1} <= beta_t` along the run.
+    pub beta_nonincreasing: bool,
+    /// `tau_{t+1} <= tau_t` along the run.
+    pub tau_nonincreasing: bool,
+    /// The schedule is exactly `tau_t = (t+1)^-a`, `beta_t = C (t+1)^-b`
+    /// (`eq:fw-fw-stepsize` / `eq:fw-proj-stepsize`), with a, b, C inferred from the run.
+    pub power_schedule: bool,
+    /// `beta_t = 0` for every t (C = 0).
+    pub beta_zero: bool,
+    pub xstar: XStar,
+    /// Further run-level conditions (e.g. `2a > b`, `G_1 > 0`), with their text in `text`.
+    #[serde(skip)]
+    pub extra: Option<fn(&RunCtx) -> bool>,
+}
+
+/// The empty hypothesis set (used with struct update syntax in the registry).
+pub const NO_HYP: Hyp = Hyp {
+    text: "A1",
+    seq: Seq::Any,
+    a2: false,
+    a3: false,
+    mu_pos: false,
+    smoothing: false,
+    beta_nonincreasing: false,
+    tau_nonincreasing: false,
+    power_schedule: false,
+    beta_zero: false,
+    xstar: XStar::None,
+    extra: None,
+};

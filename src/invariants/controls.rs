@@ -36,7 +36,7 @@
 //! }
 //! ```
 
-use super::check::{CaseOptions, SolverSpec};
+use super::case::{CaseOptions, SolverSpec};
 use super::context::{MeasureSet, EXACT_MEASURES};
 use crate::problems::{Interval, SaddleProblem};
 use crate::solvers::smoothing::{Fault, PaperAlgorithm};

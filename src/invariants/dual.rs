@@ -5,10 +5,11 @@
 //! `lemma:massive-sum` (2), `lemma:fw-proj-convex-concave`, `lemma:strongly-concave-iterate`,
 //! the D7 dual bound) (claims.md Sec. 4.5, 4.8, 4.9).
 
-use super::context::{RunCtx, Snap};
+use super::context::{Hyp, RunCtx, Seq, Snap, XStar, NO_HYP};
+use super::invariant::Invariant;
+use super::model::{Eval, Kind};
 use super::primal::Tr;
 use super::real::e_ab;
-use super::{Eval, Hyp, Invariant, Kind, Seq, XStar, NO_HYP};
 use crate::linalg::{dist, dot, norm};
 
 fn steps(r: &RunCtx, t: usize, f: impl Fn(&Tr) -> Vec<Eval>) -> Vec<Eval> {

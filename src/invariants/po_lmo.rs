@@ -19,9 +19,10 @@
 // Accumulations index several per-t sequences with the same t.
 #![allow(clippy::needless_range_loop)]
 
-use super::context::RunCtx;
+use super::context::{Hyp, RunCtx, Seq, NO_HYP};
+use super::invariant::Invariant;
+use super::model::{Eval, Kind};
 use super::primal::Tr;
-use super::{Eval, Hyp, Invariant, Kind, Seq, NO_HYP};
 
 const ALG3: Hyp = Hyp {
     text: "A1; Alg 3 (PO-LMO), tau_t > 0, beta_t non-increasing, max{beta_t, mu} > 0",

@@ -3,8 +3,9 @@
 //! every admissible `beta >= beta' >= 0` and `sigma > sigma' > 0`, so it is evaluated at random
 //! points and at every iterate of every run.
 
-use super::context::{grad_x, grad_y_beta, l_beta, PointCtx};
-use super::{Check, Eval, Hyp, Invariant, Kind, Scope, XStar, NO_HYP};
+use super::context::{grad_x, grad_y_beta, l_beta, Hyp, PointCtx, XStar, NO_HYP};
+use super::invariant::{Check, Invariant};
+use super::model::{Eval, Kind, Scope};
 use crate::linalg::{dist, norm};
 
 const SMOOTH: Hyp = Hyp {

@@ -8,8 +8,9 @@
 // Accumulations index several per-t sequences with the same t.
 #![allow(clippy::needless_range_loop)]
 
-use super::context::{RunCtx, Snap, StepData, Structure};
-use super::{Eval, Hyp, Invariant, Kind, Seq, XStar, NO_HYP};
+use super::context::{Hyp, RunCtx, Seq, Snap, StepData, Structure, XStar, NO_HYP};
+use super::invariant::Invariant;
+use super::model::{Eval, Kind};
 use crate::linalg::{dist, dot, norm};
 
 /// The quantities of transition t that almost every step check reads.

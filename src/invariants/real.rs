@@ -2,7 +2,9 @@
 //! `lemma:compact-ht`, `lemma:compact-sc-ht`, `lemma:massive-sum`), checked on fixed grids.
 //! Each evaluation carries a description of its grid point.
 
-use super::{Eval, Hyp, Invariant, Kind, NO_HYP};
+use super::context::{Hyp, NO_HYP};
+use super::invariant::Invariant;
+use super::model::{Eval, Kind};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -29,6 +29,7 @@ pub mod lipschitz;
 pub mod memo;
 pub mod quadratic;
 
+use crate::paper::Setting;
 use crate::sets::ConvexSet;
 use serde::{Deserialize, Serialize};
 
@@ -105,14 +106,13 @@ pub struct Assumptions {
 }
 
 impl Assumptions {
-    /// The setting label used by the theorems, e.g. `nc-c`, `c-sc+sc`.
-    pub fn setting(&self) -> String {
-        format!(
-            "{}-{}{}",
-            if self.a3 { "c" } else { "nc" },
-            if self.strongly_concave { "sc" } else { "c" },
-            if self.a2 { "+sc" } else { "" }
-        )
+    /// The setting these assumptions make (`nc-c`, `c-sc+sc`, ...; compares equal to its label).
+    pub fn setting(&self) -> Setting {
+        Setting {
+            convex: self.a3,
+            strongly_concave: self.strongly_concave,
+            sc_y: self.a2,
+        }
     }
 }
 

@@ -159,7 +159,7 @@ pub fn verdict_badge(v: Verdict) -> String {
     };
     format!(
         "<span class=\"verdict verdict-{}\">{sym} {text}</span>",
-        verdict_name(v)
+        v.name()
     )
 }
 
@@ -313,7 +313,7 @@ pub fn verify_page(
              <td>{q}</td><td class=\"num\">{p}</td><td class=\"num\">{ph}</td><td class=\"num\">{env}</td>\
              <td class=\"verdict-cell\">{badge}</td><td class=\"mono\">{label}</td>\
              <td><a href=\"#{id}\">plots &#8595;</a></td></tr>",
-            v = verdict_name(e.verdict),
+            v = e.verdict.name(),
             id = escape(id),
             n = i + 1,
             alg = escape(&e.algorithm),
@@ -422,7 +422,7 @@ fn entry_section(e: &RateEntry, id: &str) -> String {
     let _ = write!(
         s,
         "<article class=\"entry verdict-box-{v}\" id=\"{id}\"><h3>{badge} &#160;{alg} &#183; {set} &#8212; {q}</h3>",
-        v = verdict_name(e.verdict),
+        v = e.verdict.name(),
         id = escape(id),
         badge = verdict_badge(e.verdict),
         alg = escape(&e.algorithm),

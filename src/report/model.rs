@@ -19,7 +19,7 @@
 //! ```
 
 use crate::experiments::params::{Algorithm, PrimalOracle, TABLE3};
-use crate::problems::{Assumptions, Constants, Instance};
+use crate::problems::{Constants, Instance};
 use serde::{Deserialize, Serialize};
 
 /// How a series wants to be drawn. `Auto` lets the plot choose from the series' role.
@@ -62,16 +62,6 @@ impl Series {
 
 /// The verdict of a one-sided rate gate: the one defined by the gate in [`crate::fit`].
 pub use crate::fit::Verdict;
-
-/// Lower-case name of a verdict, as in verify.json and in CSS classes (`verdict-pass`, ...).
-pub fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Pass => "pass",
-        Verdict::Fail => "fail",
-        Verdict::Floor => "floor",
-        Verdict::Disputed => "disputed",
-    }
-}
 
 /// A least-squares line `ln q = intercept + slope * ln T`, fitted over `T in [t_start, t_end]`
 /// (natural logarithms; the observed exponent is `p_hat = -slope`).
@@ -120,23 +110,9 @@ impl InstanceInfo {
             seed: instance.seed,
             params,
             constants: p.constants(),
-            assumptions: assumption_names(&p.assumptions()),
+            assumptions: p.assumptions().setting().assumption_names(),
         }
     }
-}
-
-/// Names of the assumptions that hold: `A1`, `mu>0`, `A2`, `A3`.
-pub fn assumption_names(a: &Assumptions) -> Vec<String> {
-    [
-        (a.a1, "A1"),
-        (a.strongly_concave, "mu>0"),
-        (a.a2, "A2"),
-        (a.a3, "A3"),
-    ]
-    .iter()
-    .filter(|(on, _)| *on)
-    .map(|(_, n)| n.to_string())
-    .collect()
 }
 
 /// issue 10: the hardest instance found for one entry and how tight the theorem's rate looks.

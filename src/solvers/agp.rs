@@ -227,9 +227,6 @@ impl Solver for Agp {
     fn y(&self) -> &[f64] {
         &self.y
     }
-    fn y_ref(&self) -> &[f64] {
-        &self.y0
-    }
     fn beta_at(&self, t: usize) -> f64 {
         self.params.c_k(t + 1)
     }

@@ -157,9 +157,6 @@ impl Solver for Boroun {
     fn y(&self) -> &[f64] {
         &self.y
     }
-    fn y_ref(&self) -> &[f64] {
-        &self.y0
-    }
     fn beta_at(&self, _t: usize) -> f64 {
         self.mu
     }

@@ -6,7 +6,9 @@
 //!
 //! | module | content |
 //! |---|---|
-//! | [`schedule`] | step-size / smoothing schedules as values, the theorem-case defaults table, G_1 / G_2 |
+//! | [`schedule`] | step-size / smoothing schedules as values, G_1 / G_2 |
+//! | [`defaults`] | the theorem-case default schedules, read from the theorem table |
+//! | [`options`] | the user's choices ([`Options`]: the `run` flags as typed values) |
 //! | [`steps`] | the oracle steps every method is composed of (LMO move, projected step, short step gamma_t) |
 //! | [`smoothing`] | Algorithms 1-3 (one generic dual-dynamic-smoothing solver, three compositions) |
 //! | [`sp_fw`], [`r_pdcg`], [`cg_rpga`], [`agp`] | the baselines |
@@ -23,14 +25,15 @@
 //!     let info = s.step(p, t);
 //!     assert!((0.0..=1.0).contains(&info.tau) && (0.0..=1.0).contains(&info.gamma), "{info:?}");
 //! }
-//! // a solver only steps: the iterates stay feasible, y0 stays the smoothing centre
+//! // a solver only steps: the iterates stay feasible
 //! assert!(p.x_set().contains(s.x(), 1e-9) && p.y_set().contains(s.y(), 1e-9));
-//! assert_eq!(s.y_ref(), &inst.y0[..]);
 //! ```
 
 pub mod agp;
 pub mod boroun;
 pub mod cg_rpga;
+pub mod defaults;
+pub mod options;
 pub mod r_pdcg;
 pub mod registry;
 pub mod schedule;
@@ -38,7 +41,8 @@ pub mod smoothing;
 pub mod sp_fw;
 pub mod steps;
 
-pub use registry::{AlgorithmInfo, Built, Options, OracleProfile};
+pub use options::Options;
+pub use registry::{AlgorithmInfo, Built, OracleProfile};
 pub use schedule::Schedule;
 pub use smoothing::{DualSmoothing, Fault, Oracle};
 
@@ -55,7 +59,12 @@ pub struct StepInfo {
     pub gamma: f64,
 }
 
-/// One iterative method for `min_x max_y L(x,y)`.
+/// One iterative method for `min_x max_y L(x,y)`: the trait a new solver implements.
+///
+/// Required: a name, `init`, `step` (returning the step's parameters) and read access to the
+/// iterates. Everything else has a default: a solver that does not smooth the dual needs to
+/// know nothing about smoothing ([`Solver::beta_at`] is 0), and the harness measures `H_t`
+/// around the `y0` it passed to `init`.
 pub trait Solver: Send {
     /// Registry name, e.g. `lmo-lmo`.
     fn name(&self) -> &'static str;
@@ -67,11 +76,11 @@ pub trait Solver: Send {
     fn x(&self) -> &[f64];
     /// Current dual iterate y_t.
     fn y(&self) -> &[f64];
-    /// The smoothing reference point y0 (= initial dual iterate).
-    fn y_ref(&self) -> &[f64];
-    /// beta_t of the schedule at iteration t (0 for methods without smoothing); the measure
-    /// H_t at checkpoint t uses it.
-    fn beta_at(&self, t: usize) -> f64;
+    /// beta_t of the dual smoothing (`eq:fL:mu`) at iteration t, centred at the initial dual
+    /// iterate y0; the measure H_t at checkpoint t uses it. Default: 0 (no smoothing).
+    fn beta_at(&self, _t: usize) -> f64 {
+        0.0
+    }
     /// The parameters in their round-trip notation, e.g.
     /// `tau=anytime(c=1,a=0.75); beta=zero` (written into RUN.json as "schedule").
     fn schedule(&self) -> String {

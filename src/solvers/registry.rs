@@ -10,48 +10,19 @@
 
 use super::agp::{Agp, AgpParams};
 use super::cg_rpga::{cg_rpga, CgRpgaParams};
+pub use super::options::Options;
 use super::r_pdcg::{r_pdcg, RPdcgParams};
-use super::schedule::{self, GSpec, Schedule};
+use super::schedule::GSpec;
 use super::smoothing::{DualSmoothing, PaperAlgorithm};
 use super::sp_fw::SpFw;
 use super::Solver;
 use crate::counting::OracleCounts;
+use crate::paper::{Oracle, BASELINE_SIGMA};
 use crate::problems::SaddleProblem;
 use crate::{Error, Result};
 
 /// The baselines' default horizon K (claims.md 2.4: K = 10^3 in DL).
 pub const DEFAULT_HORIZON: usize = 1000;
-
-/// User choices for building a solver (the `run` flags). `None` means "the default".
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Options {
-    /// Exponent a of `tau_t` (paper algorithms).
-    pub a: Option<f64>,
-    /// Exponent b of `beta_t` (paper algorithms).
-    pub b: Option<f64>,
-    /// C of `beta_t = C (t+1)^-b` (paper algorithms); the regularisation mu (R-PDCG, CG-RPGA).
-    pub beta0: Option<f64>,
-    /// tau0 of `tau_t = tau0 (t+1)^-a` (paper algorithms); the constant tau (R-PDCG, CG-RPGA).
-    pub tau0: Option<f64>,
-    /// An explicit tau schedule (paper algorithms).
-    pub tau: Option<Schedule>,
-    /// An explicit beta schedule (paper algorithms).
-    pub beta: Option<Schedule>,
-    /// Horizon K of the horizon-dependent baselines (R-PDCG, CG-RPGA).
-    pub horizon: Option<usize>,
-    /// The constants the parameter formulas use instead of the problem's certified ones
-    /// (AGP's Xu Thm 3.1/3.2 values, R-PDCG's alpha, CG-RPGA's sigma, the schedules' checks).
-    /// The experiments pass the paper's appendix constants, as the paper did (claims.md 2.4).
-    /// Not a command-line flag; every algorithm accepts it.
-    pub constants: Option<crate::problems::Constants>,
-}
-
-impl Options {
-    /// `constants` when given, else the problem's certified constants.
-    pub fn constants_for(&self, p: &dyn SaddleProblem) -> crate::problems::Constants {
-        self.constants.unwrap_or_else(|| p.constants())
-    }
-}
 
 /// A constructed solver and what the run file records about how it was configured.
 pub struct Built {
@@ -80,6 +51,18 @@ pub struct OracleProfile {
 }
 
 impl OracleProfile {
+    /// One gradient of each block and one call of each block's oracle per iteration.
+    pub const fn of(primal: Oracle, dual: Oracle) -> OracleProfile {
+        let (lmo_x, proj_x) = match primal {
+            Oracle::Lmo => (1, 0),
+            Oracle::Po => (0, 1),
+        };
+        let (lmo_y, proj_y) = match dual {
+            Oracle::Lmo => (1, 0),
+            Oracle::Po => (0, 1),
+        };
+        profile(lmo_x, lmo_y, proj_x, proj_y)
+    }
     /// The counts `iterations` iterations must produce (no value calls, no inner solves).
     pub fn expected(&self, iterations: u64) -> OracleCounts {
         OracleCounts {
@@ -190,6 +173,25 @@ const PAPER_FLAGS: &[&str] = &[
 ];
 const HORIZON_FLAGS: &[&str] = &["--tau0", "--beta0", "--horizon"];
 
+/// The registry entry of one of the paper's Algorithms 1-3: name, label, provenance and oracle
+/// profile are the algorithm's identity ([`PaperAlgorithm`]); only the title is the registry's.
+const fn paper_entry(alg: PaperAlgorithm, title: &'static str) -> AlgorithmInfo {
+    let (primal, dual) = alg.oracles();
+    AlgorithmInfo {
+        name: alg.name(),
+        title,
+        source: alg.label(),
+        provenance: alg.provenance(),
+        profile: OracleProfile::of(primal, dual),
+        accepts: PAPER_FLAGS,
+        build: match alg {
+            PaperAlgorithm::LmoLmo => |p, o| build_paper(PaperAlgorithm::LmoLmo, p, o),
+            PaperAlgorithm::LmoPo => |p, o| build_paper(PaperAlgorithm::LmoPo, p, o),
+            PaperAlgorithm::PoLmo => |p, o| build_paper(PaperAlgorithm::PoLmo, p, o),
+        },
+    }
+}
+
 const fn profile(lmo_x: u64, lmo_y: u64, proj_x: u64, proj_y: u64) -> OracleProfile {
     OracleProfile {
         lmo_x,
@@ -203,33 +205,18 @@ const fn profile(lmo_x: u64, lmo_y: u64, proj_x: u64, proj_y: u64) -> OracleProf
 
 /// Every algorithm, in `saddlefw list` order.
 pub static ALGORITHMS: [AlgorithmInfo; 7] = [
-    AlgorithmInfo {
-        name: "lmo-lmo",
-        title: "Algorithm 1: LMO on X and on Y, dual dynamic smoothing",
-        source: "alg:fw-fw",
-        provenance: "paper: alg:fw-fw (L495-507), Algorithm 1",
-        profile: profile(1, 1, 0, 0),
-        accepts: PAPER_FLAGS,
-        build: |p, o| build_paper(PaperAlgorithm::LmoLmo, p, o),
-    },
-    AlgorithmInfo {
-        name: "lmo-po",
-        title: "Algorithm 2: LMO on X, projection on Y",
-        source: "alg:fw-proj",
-        provenance: "paper: alg:fw-proj (L584-596), Algorithm 2",
-        profile: profile(1, 0, 0, 1),
-        accepts: PAPER_FLAGS,
-        build: |p, o| build_paper(PaperAlgorithm::LmoPo, p, o),
-    },
-    AlgorithmInfo {
-        name: "po-lmo",
-        title: "Algorithm 3: projection on X, LMO on Y",
-        source: "alg:proj-fw",
-        provenance: "paper: alg:proj-fw (L597-609), Algorithm 3",
-        profile: profile(0, 1, 1, 0),
-        accepts: PAPER_FLAGS,
-        build: |p, o| build_paper(PaperAlgorithm::PoLmo, p, o),
-    },
+    paper_entry(
+        PaperAlgorithm::LmoLmo,
+        "Algorithm 1: LMO on X and on Y, dual dynamic smoothing",
+    ),
+    paper_entry(
+        PaperAlgorithm::LmoPo,
+        "Algorithm 2: LMO on X, projection on Y",
+    ),
+    paper_entry(
+        PaperAlgorithm::PoLmo,
+        "Algorithm 3: projection on X, LMO on Y",
+    ),
     AlgorithmInfo {
         name: "sp-fw",
         title: "SP-FW baseline: joint Frank-Wolfe step 2/(t+2)",
@@ -242,7 +229,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
                 solver: Box::new(SpFw::new()),
                 theorem_case: None,
                 notes: vec![],
-                default_sigma: 1.0,
+                default_sigma: BASELINE_SIGMA,
                 g: None,
             })
         },
@@ -266,7 +253,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
                 solver: Box::new(Agp::new(params)),
                 theorem_case: None,
                 notes: vec![note.into()],
-                default_sigma: 1.0,
+                default_sigma: BASELINE_SIGMA,
                 g: None,
             })
         },
@@ -295,7 +282,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
                 solver: Box::new(r_pdcg(params, &k)?),
                 theorem_case: None,
                 notes,
-                default_sigma: 1.0,
+                default_sigma: BASELINE_SIGMA,
                 g: None,
             })
         },
@@ -325,7 +312,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
                 solver: Box::new(cg_rpga(params, &k)?),
                 theorem_case: None,
                 notes,
-                default_sigma: 1.0,
+                default_sigma: BASELINE_SIGMA,
                 g: None,
             })
         },
@@ -345,13 +332,9 @@ fn horizon_note(k: usize, mu: f64) -> String {
 
 fn build_paper(alg: PaperAlgorithm, p: &dyn SaddleProblem, o: &Options) -> Result<Built> {
     let k = o.constants_for(p);
-    let r = schedule::resolve_paper(alg.name(), &p.assumptions(), &k, o)?;
+    let r = super::defaults::resolve_paper(alg.name(), &p.assumptions(), &k, o)?;
     let solver = DualSmoothing::new(alg, r.tau, r.beta, &k)?;
-    let default_sigma = if alg == PaperAlgorithm::PoLmo {
-        r.tau.at(0)
-    } else {
-        1.0
-    };
+    let default_sigma = alg.default_sigma(r.tau.at(0));
     Ok(Built {
         solver: Box::new(solver),
         theorem_case: r.theorem_case,

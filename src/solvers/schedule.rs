@@ -1,6 +1,6 @@
-//! Schedules of the step sizes and of the smoothing parameter as values, the table of theorem
-//! cases that gives every algorithm its default schedule per problem setting, and the PO-LMO
-//! appendix constants G_1 / G_2.
+//! Schedules of the step sizes and of the smoothing parameter as values, and the PO-LMO
+//! appendix constants G_1 / G_2. The default schedules per theorem case are
+//! [`super::defaults`].
 //!
 //! A [`Schedule`] prints and parses in one notation that round-trips exactly (numbers use
 //! Rust's shortest round-trip formatting):
@@ -24,8 +24,7 @@
 //! assert_eq!(s.at(0), 1.0);
 //! ```
 
-use super::registry::Options;
-use crate::problems::{Assumptions, Constants};
+use crate::problems::Constants;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -74,8 +73,6 @@ pub struct PoLmoTau {
     pub mu: f64,
 }
 
-/// `f = 1/5`: the factor of the PO-LMO schedules without a strongly convex Y.
-pub const PO_LMO_FACTOR_PLAIN: f64 = 0.2;
 /// `f = 3/4`: the factor of the PO-LMO schedules with a strongly convex Y (Assumption 2).
 pub const PO_LMO_FACTOR_SC_Y: f64 = 0.75;
 
@@ -373,7 +370,7 @@ impl FromStr for Schedule {
     }
 }
 
-fn non_negative(what: &str, key: &str, v: f64) -> Result<()> {
+pub(crate) fn non_negative(what: &str, key: &str, v: f64) -> Result<()> {
     if v.is_finite() && v >= 0.0 {
         Ok(())
     } else {
@@ -470,281 +467,4 @@ impl GSpec {
             horizon,
         }
     }
-}
-
-// ------------------------------------------------------------------------------------------
-// Theorem cases: the defaults of Algorithms 1-3 (claims.md 3.1)
-
-/// One row of claims.md Sec. 3.1: the schedule exponents a theorem case prescribes.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TheoremCase {
-    /// Registry name of the algorithm.
-    pub algorithm: &'static str,
-    /// Setting label as in [`Assumptions::setting`], e.g. `nc-c+sc`.
-    pub setting: &'static str,
-    /// The paper's theorem label and item, e.g. `theorem:fw-fw-unified-nc-c-convergence (i) fw-fw:nc-c`.
-    pub label: &'static str,
-    /// Exponent a of `tau_t`.
-    pub a: f64,
-    /// Exponent b of `beta_t = C (t+1)^-b`; `None` for the "beta_t = 0" cases (C = 0, mu > 0).
-    pub b: Option<f64>,
-}
-
-const fn case(
-    algorithm: &'static str,
-    setting: &'static str,
-    label: &'static str,
-    a: f64,
-    b: Option<f64>,
-) -> TheoremCase {
-    TheoremCase {
-        algorithm,
-        setting,
-        label,
-        a,
-        b,
-    }
-}
-
-/// The 19 theorem cases of claims.md Sec. 3.1 (rows 1-19), the single source of the default
-/// schedules. When a theorem allows any `C > 0` the defaults use `C = 1`; the PO-LMO rows use
-/// the appendix schedule with `A = 1` (factor 3/4 for the `+sc` rows, 1/5 otherwise).
-#[rustfmt::skip]
-pub const THEOREM_CASES: [TheoremCase; 19] = [
-    case("lmo-lmo", "nc-c", "theorem:fw-fw-unified-nc-c-convergence (i) fw-fw:nc-c", 5.0 / 6.0, Some(1.0 / 6.0)),
-    case("lmo-lmo", "nc-sc", "theorem:fw-fw-unified-nc-c-convergence (ii) fw-fw:nc-sc", 0.75, None),
-    case("lmo-lmo", "nc-c+sc", "theorem:fw-fw-unified-nc-c-convergence (iii) fw-fw:nc-c+sc", 0.8, Some(0.2)),
-    case("lmo-lmo", "nc-sc+sc", "theorem:fw-fw-unified-nc-c-convergence (iv) fw-fw:nc-sc+sc", 2.0 / 3.0, None),
-    case("lmo-lmo", "c-c", "theorem:fw-fw-unified-c-c-convergence (i) fw-fw:c-c", 1.0, Some(0.2)),
-    case("lmo-lmo", "c-sc", "theorem:fw-fw-unified-c-c-convergence (ii) fw-fw:c-sc", 1.0, None),
-    case("lmo-lmo", "c-c+sc", "theorem:fw-fw-unified-c-c-convergence (iii) fw-fw:c-c+sc", 1.0, Some(0.25)),
-    case("lmo-lmo", "c-sc+sc", "theorem:fw-fw-unified-c-c-convergence (iv) fw-fw:c-sc+sc", 1.0, None),
-    case("lmo-po", "nc-c", "theorem:fw-proj-nc-c-unified-convergence (i) pr-fw:nc-c", 0.75, Some(0.25)),
-    case("lmo-po", "nc-sc", "theorem:fw-proj-nc-c-unified-convergence (ii) pr-fw:nc-sc", 0.5, None),
-    case("lmo-po", "c-c", "theorem:fw-proj-c-c-unified-convergence (i) pr-fw:c-c", 1.0, Some(1.0 / 3.0)),
-    case("lmo-po", "c-sc", "theorem:fw-proj-c-c-unified-convergence (ii) pr-fw:c-sc", 1.0, None),
-    case("po-lmo", "nc-c", "theorem:proj-fw-unified-nc-c-convergence (i) fw-pr:nc-c", 2.0 / 3.0, Some(1.0 / 6.0)),
-    case("po-lmo", "nc-sc", "theorem:proj-fw-unified-nc-c-convergence (ii) fw-pr:nc-sc", 0.5, None),
-    case("po-lmo", "nc-c+sc", "theorem:proj-fw-unified-nc-c-convergence (iii) fw-pr:nc-c+sc", 0.6, Some(0.2)),
-    case("po-lmo", "nc-sc+sc", "theorem:proj-fw-unified-nc-c-convergence (iv) fw-pr:nc-sc+sc", 1.0 / 3.0, None),
-    case("po-lmo", "c-c", "theorem:proj-fw-unified-c-c-convergence (i) fw-pr:c-c", 2.0 / 3.0, Some(1.0 / 3.0)),
-    case("po-lmo", "c-sc", "theorem:proj-fw-unified-c-c-convergence (ii) fw-pr:c-sc", 0.5, None),
-    case("po-lmo", "c-sc+sc", "theorem:proj-fw-unified-c-c-convergence (iii) fw-pr:c-sc+sc", 1.0 / 3.0, None),
-];
-
-/// The theorem case whose schedule an algorithm uses by default on a problem `setting`, and a
-/// note when the setting has no theorem of its own for that algorithm:
-/// * LMO-PO projects on Y, so Assumption 2 plays no role: `X+sc` uses the `X` case;
-/// * PO-LMO has no C-C + SC Y theorem (L668: no rate faster than O(T^-1/3)): `c-c+sc` uses `c-c`.
-pub fn theorem_case(
-    algorithm: &str,
-    setting: &str,
-) -> Option<(&'static TheoremCase, Option<&'static str>)> {
-    let find = |s: &str| {
-        THEOREM_CASES
-            .iter()
-            .find(|c| c.algorithm == algorithm && c.setting == s)
-    };
-    if let Some(c) = find(setting) {
-        return Some((c, None));
-    }
-    match (algorithm, setting.strip_suffix("+sc")) {
-        ("lmo-po", Some(base)) => find(base).map(|c| {
-            (
-                c,
-                Some("LMO-PO projects on Y, Assumption 2 plays no role (claims.md 3.1): using the case without SC Y"),
-            )
-        }),
-        ("po-lmo", Some("c-c")) => find("c-c").map(|c| {
-            (
-                c,
-                Some("PO-LMO has no C-C + SC Y theorem (paper L668): using fw-pr:c-c"),
-            )
-        }),
-        _ => None,
-    }
-}
-
-/// The schedules an algorithm of the paper runs with, and why.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Resolved {
-    pub tau: Schedule,
-    pub beta: Schedule,
-    /// The theorem case the defaults come from (label and item, with the setting).
-    pub theorem_case: Option<String>,
-    /// Fallbacks, overrides and free choices (C = 1, A = 1) made.
-    pub notes: Vec<String>,
-    /// Set when tau is the PO-LMO appendix schedule.
-    pub g: Option<GSpec>,
-}
-
-/// The defaults of Algorithms 1-3 for a problem, with the user's overrides applied.
-///
-/// * `tau_t = tau0 (t+1)^-a` with `tau0 = 1` (`eq:fw-fw-stepsize`, `eq:fw-proj-stepsize`) for
-///   LMO-LMO and LMO-PO (the solver clips it to `[0,1]`);
-/// * PO-LMO: the appendix schedule [`PoLmoTau`] with `A = 1`, or `tau0 (t+1)^-a` (the main
-///   text's `Theta(t^-a)`) when `tau0` is given;
-/// * `beta_t = C (t+1)^-b` with `C = 1` when the theorem allows any `C > 0`, `beta_t = 0`
-///   for the "beta_t = 0" cases.
-///
-/// Errors when `max{beta_t, mu} > 0` fails (C = 0 with mu = 0), and on values out of domain.
-pub fn resolve_paper(
-    algorithm: &str,
-    assumptions: &Assumptions,
-    constants: &Constants,
-    o: &Options,
-) -> Result<Resolved> {
-    let setting = assumptions.setting();
-    let (case, fallback) = theorem_case(algorithm, &setting).ok_or_else(|| {
-        Error::invalid(
-            "--algo",
-            format!("no theorem case for {algorithm} on setting {setting}"),
-        )
-    })?;
-    let mut notes: Vec<String> = fallback.iter().map(|s| s.to_string()).collect();
-    for (flag, v) in [("--a", o.a), ("--b", o.b), ("--beta0", o.beta0)] {
-        if let Some(v) = v {
-            non_negative(flag, "the value", v).map_err(|_| {
-                Error::invalid(flag, format!("must be a finite number >= 0, got {v}"))
-            })?;
-        }
-    }
-    if let Some(v) = o.tau0 {
-        if !(v.is_finite() && v > 0.0) {
-            return Err(Error::invalid(
-                "--tau0",
-                format!("must be a finite number > 0, got {v}"),
-            ));
-        }
-    }
-    let a = o.a.unwrap_or(case.a);
-    if o.a.is_some() {
-        notes.push(format!("--a {a} overrides the theorem's a = {}", case.a));
-    }
-    // beta_t = C (t+1)^-b
-    let (c, b) = match o.beta {
-        Some(_) => (None, None),
-        None => {
-            let c = match (o.beta0, case.b, o.b) {
-                (Some(c), _, _) => c,
-                (None, Some(_), _) => {
-                    notes.push("C = 1 (the theorem allows any C > 0)".into());
-                    1.0
-                }
-                (None, None, Some(_)) => {
-                    notes.push("--b given for a beta_t = 0 case: C = 1".into());
-                    1.0
-                }
-                (None, None, None) => 0.0,
-            };
-            let b = match (o.b, case.b) {
-                (Some(b), _) => {
-                    notes.push(format!("--b {b} overrides the theorem's b"));
-                    b
-                }
-                (None, Some(b)) => b,
-                (None, None) if c > 0.0 => {
-                    return Err(Error::invalid(
-                        "--beta0",
-                        format!(
-                            "C > 0 needs an exponent: the theorem case {} uses beta_t = 0, give --b too",
-                            case.label
-                        ),
-                    ))
-                }
-                (None, None) => 0.0,
-            };
-            (Some(c), Some(b))
-        }
-    };
-    let beta = match (o.beta, c) {
-        (Some(s), _) => {
-            s.validate()?;
-            notes.push("beta schedule given explicitly".into());
-            s
-        }
-        (None, Some(c)) if c > 0.0 => Schedule::Anytime {
-            c,
-            a: b.unwrap_or(0.0),
-        },
-        _ => Schedule::Zero,
-    };
-    if !beta.is_positive() && constants.mu <= 0.0 {
-        return Err(Error::invalid(
-            "--beta0",
-            format!(
-                "beta_t = 0 (C = 0) needs a strongly concave problem (mu > 0), but this problem has mu = {}: max{{beta_t, mu}} > 0 is required (alg:fw-fw L1474)",
-                constants.mu
-            ),
-        ));
-    }
-    let tau = match (o.tau, o.tau0) {
-        (Some(s), _) => {
-            s.validate()?;
-            notes.push("tau schedule given explicitly".into());
-            s
-        }
-        (None, None) if algorithm == "po-lmo" => {
-            let (c, b) = match (c, b) {
-                (Some(c), Some(b)) => (c, b),
-                _ => {
-                    return Err(Error::invalid(
-                        "--beta-schedule",
-                        "the PO-LMO appendix schedule is defined with beta_t = C (t+1)^-b: with an explicit beta schedule give --tau0 or --tau-schedule too",
-                    ))
-                }
-            };
-            let sc_y_case = case.setting.ends_with("+sc");
-            let factor = if sc_y_case {
-                PO_LMO_FACTOR_SC_Y
-            } else {
-                PO_LMO_FACTOR_PLAIN
-            };
-            notes.push(format!(
-                "PO-LMO appendix schedule with A = 1 and factor {} (claims.md 2.3){}",
-                if sc_y_case { "3/4" } else { "1/5" },
-                if c == 0.0 {
-                    "; C = 0 repaired with 13 Lyx^2/(2 mu)"
-                } else {
-                    ""
-                }
-            ));
-            Schedule::PoLmo(PoLmoTau::new(factor, 1.0, a, b, c, constants)?)
-        }
-        (None, tau0) => {
-            if algorithm == "po-lmo" {
-                notes.push(
-                    "--tau0 given: main-text form tau_t = tau0 (t+1)^-a instead of the appendix schedule"
-                        .into(),
-                );
-            }
-            Schedule::Anytime {
-                c: tau0.unwrap_or(1.0),
-                a,
-            }
-        }
-    };
-    let g = match tau {
-        Schedule::PoLmo(p) => Some(GSpec {
-            kind: p.g_kind(),
-            tau,
-            beta,
-            lxx: p.lxx,
-            lyx: p.lyx,
-            mu: p.mu,
-        }),
-        _ => None,
-    };
-    Ok(Resolved {
-        tau,
-        beta,
-        // no theorem case is "used" when both schedules are given in full
-        theorem_case: if o.tau.is_some() && o.beta.is_some() {
-            None
-        } else {
-            Some(case.label.to_string())
-        },
-        notes,
-        g,
-    })
 }

@@ -35,52 +35,7 @@ use super::{Solver, StepInfo};
 use crate::problems::{Constants, SaddleProblem};
 use crate::{Error, Result};
 
-/// Which oracle a block uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Oracle {
-    /// Linear minimisation oracle (a Frank-Wolfe step).
-    Lmo,
-    /// Projection oracle (a projected gradient step).
-    Po,
-}
-
-/// The three algorithms of the paper.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PaperAlgorithm {
-    /// Algorithm 1, `alg:fw-fw`.
-    LmoLmo,
-    /// Algorithm 2, `alg:fw-proj`.
-    LmoPo,
-    /// Algorithm 3, `alg:proj-fw`.
-    PoLmo,
-}
-
-impl PaperAlgorithm {
-    /// Registry name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            PaperAlgorithm::LmoLmo => "lmo-lmo",
-            PaperAlgorithm::LmoPo => "lmo-po",
-            PaperAlgorithm::PoLmo => "po-lmo",
-        }
-    }
-    /// The paper's label and lines.
-    pub fn provenance(&self) -> &'static str {
-        match self {
-            PaperAlgorithm::LmoLmo => "paper: alg:fw-fw (L495-507), Algorithm 1",
-            PaperAlgorithm::LmoPo => "paper: alg:fw-proj (L584-596), Algorithm 2",
-            PaperAlgorithm::PoLmo => "paper: alg:proj-fw (L597-609), Algorithm 3",
-        }
-    }
-    /// (primal oracle, dual oracle).
-    pub fn oracles(&self) -> (Oracle, Oracle) {
-        match self {
-            PaperAlgorithm::LmoLmo => (Oracle::Lmo, Oracle::Lmo),
-            PaperAlgorithm::LmoPo => (Oracle::Lmo, Oracle::Po),
-            PaperAlgorithm::PoLmo => (Oracle::Po, Oracle::Lmo),
-        }
-    }
-}
+pub use crate::paper::{Algorithm as PaperAlgorithm, Oracle};
 
 /// Deliberately broken variants, for negative controls: a check that cannot tell them from
 /// the real algorithm cannot fail. `Fault::None` is the algorithm as printed.
@@ -121,6 +76,10 @@ pub struct DualSmoothing {
 }
 
 impl DualSmoothing {
+    /// The smoothing reference point y0 (= the initial dual iterate, `eq:fL:mu`).
+    pub fn y_ref(&self) -> &[f64] {
+        &self.y0
+    }
     /// Builds an algorithm with schedules `tau_t`, `beta_t` for a problem with `constants`.
     /// Errors when `max{beta_t, mu} > 0` fails (a zero `beta` with `mu = 0`), when a schedule is
     /// out of its domain, or when an LMO-PO dual step `1/(Lyy + beta_t)` would be infinite.
@@ -282,9 +241,6 @@ impl Solver for DualSmoothing {
     }
     fn y(&self) -> &[f64] {
         &self.y
-    }
-    fn y_ref(&self) -> &[f64] {
-        &self.y0
     }
     fn beta_at(&self, t: usize) -> f64 {
         self.beta.at(t)

@@ -42,7 +42,6 @@ pub const PROVENANCE: &str = "VERIFIED: Gidel et al. 2017 Algorithm 2 = plain SP
 pub struct SpFw {
     x: Vec<f64>,
     y: Vec<f64>,
-    y0: Vec<f64>,
     gx: Vec<f64>,
     gy: Vec<f64>,
     bx: Vec<f64>,
@@ -70,7 +69,6 @@ impl Solver for SpFw {
     fn init(&mut self, _problem: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
         self.x = x0.to_vec();
         self.y = y0.to_vec();
-        self.y0 = y0.to_vec();
         self.gx = vec![0.0; x0.len()];
         self.bx = vec![0.0; x0.len()];
         self.gy = vec![0.0; y0.len()];
@@ -93,12 +91,6 @@ impl Solver for SpFw {
     }
     fn y(&self) -> &[f64] {
         &self.y
-    }
-    fn y_ref(&self) -> &[f64] {
-        &self.y0
-    }
-    fn beta_at(&self, _t: usize) -> f64 {
-        0.0
     }
     fn schedule(&self) -> String {
         format!("gamma={STEP}")

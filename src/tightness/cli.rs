@@ -114,5 +114,5 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
         (serde_json::to_string_pretty(&json).expect("serialises") + "\n").as_bytes(),
     )?;
     outln!("wrote {}", path.display());
-    Ok(crate::cli::EXIT_OK)
+    Ok(crate::error::EXIT_OK)
 }
