@@ -14,6 +14,39 @@
 //! assert!((s[0] - 3.0).abs() < 1e-14 && (s[1] - 1.0).abs() < 1e-14);
 //! ```
 
+/// A faer view of the row-major `rows x cols` flat slice `a` (zero-copy). With [`mat_mut`] and
+/// [`gemm`] this is the one conversion point between the crate's flat row-major matrices and
+/// faer, which does the dense products and factorisations (`benches/linalg.rs` compares it
+/// with the hand-written kernels that remain).
+#[inline]
+pub fn mat(a: &[f64], rows: usize, cols: usize) -> faer::MatRef<'_, f64> {
+    faer::MatRef::from_row_major_slice(a, rows, cols)
+}
+
+/// A mutable faer view of the row-major `rows x cols` flat slice `a` (zero-copy).
+#[inline]
+pub fn mat_mut(a: &mut [f64], rows: usize, cols: usize) -> faer::MatMut<'_, f64> {
+    faer::MatMut::from_row_major_slice_mut(a, rows, cols)
+}
+
+/// `dst = alpha lhs rhs`, or `dst += alpha lhs rhs` when `accumulate`, single-threaded (the
+/// products of one iteration are small; parallelism pays across runs).
+#[inline]
+pub fn gemm(
+    dst: faer::MatMut<'_, f64>,
+    accumulate: bool,
+    lhs: faer::MatRef<'_, f64>,
+    rhs: faer::MatRef<'_, f64>,
+    alpha: f64,
+) {
+    let acc = if accumulate {
+        faer::Accum::Add
+    } else {
+        faer::Accum::Replace
+    };
+    faer::linalg::matmul::matmul(dst, acc, lhs, rhs, alpha, faer::Par::Seq);
+}
+
 /// Inner product.
 #[inline]
 pub fn dot(a: &[f64], b: &[f64]) -> f64 {

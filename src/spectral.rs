@@ -57,9 +57,7 @@
 //! assert_eq!((path, out), (ProjectionPath::Inside, z));
 //! ```
 
-use crate::linalg::dot;
-use ndarray::linalg::general_mat_mul;
-use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder};
+use crate::linalg::{dot, gemm, mat, mat_mut};
 
 /// Safety factor of the eigenvalue error bound `dl = FAST_GUARD eps (k + sqrt N) lambda_max`.
 pub const FAST_GUARD: f64 = 8.0;
@@ -714,22 +712,22 @@ pub struct GramWorkspace {
     sorted: Vec<f64>,
 }
 
-/// The short-side orientation `Zs` (`k x N`) of a row-major `rows x cols` slice.
-fn short_view(z: &[f64], rows: usize, cols: usize) -> ArrayView2<'_, f64> {
-    let v = ArrayView2::from_shape((rows, cols), z).expect("matrix shape");
+/// The short-side orientation `Zs` (`k x N`) of a row-major `rows x cols` slice (a faer view).
+fn short_view(z: &[f64], rows: usize, cols: usize) -> faer::MatRef<'_, f64> {
+    let v = mat(z, rows, cols);
     if rows <= cols {
         v
     } else {
-        v.reversed_axes()
+        v.transpose()
     }
 }
 
-fn short_view_mut(z: &mut [f64], rows: usize, cols: usize) -> ArrayViewMut2<'_, f64> {
-    let v = ArrayViewMut2::from_shape((rows, cols), z).expect("matrix shape");
+fn short_view_mut(z: &mut [f64], rows: usize, cols: usize) -> faer::MatMut<'_, f64> {
+    let v = mat_mut(z, rows, cols);
     if rows <= cols {
         v
     } else {
-        v.reversed_axes()
+        v.transpose_mut()
     }
 }
 
@@ -740,8 +738,13 @@ impl GramWorkspace {
         let zs = short_view(z, rows, cols);
         self.gram.clear();
         self.gram.resize(k * k, 0.0);
-        let mut g = ArrayViewMut2::from_shape((k, k), &mut self.gram[..]).expect("gram shape");
-        general_mat_mul(1.0, &zs, &zs.t(), 0.0, &mut g);
+        gemm(
+            mat_mut(&mut self.gram, k, k),
+            false,
+            zs,
+            zs.transpose(),
+            1.0,
+        );
         // symmetrise exactly (the product is symmetric up to rounding)
         for i in 0..k {
             for j in (i + 1)..k {
@@ -790,10 +793,14 @@ pub fn gram_top_pair(
     short.copy_from_slice(&ws.top);
     // long = Zs^T short
     let zs = short_view(z, rows, cols);
-    let sv = ArrayView2::from_shape((k, 1), &ws.top[..]).expect("vector shape");
     let n = long.len();
-    let mut lv = ArrayViewMut2::from_shape((n, 1).strides((1, 1)), long).expect("vector shape");
-    general_mat_mul(1.0, &zs.t(), &sv, 0.0, &mut lv);
+    gemm(
+        mat_mut(long, n, 1),
+        false,
+        zs.transpose(),
+        mat(&ws.top, k, 1),
+        1.0,
+    );
     let sigma = dot(long, long).sqrt();
     if sigma > 0.0 && sigma.is_finite() {
         long.iter_mut().for_each(|x| *x /= sigma);
@@ -894,11 +901,13 @@ pub fn project_nuclear(
     let zs = short_view(z, rows, cols);
     ws.y.clear();
     ws.y.resize(k * n_long, 0.0);
-    {
-        let u = ArrayView2::from_shape((k, k), &ws.eig.vectors[..]).expect("U shape");
-        let mut y = ArrayViewMut2::from_shape((k, n_long), &mut ws.y[..]).expect("Y shape");
-        general_mat_mul(1.0, &u, &zs, 0.0, &mut y);
-    }
+    gemm(
+        mat_mut(&mut ws.y, k, n_long),
+        false,
+        mat(&ws.eig.vectors, k, k),
+        zs,
+        1.0,
+    );
     ws.s.clear();
     ws.s.resize(k, 0.0);
     // rows whose squared norms sum to at most theta^2/4 stay inactive whatever their rotation
@@ -1002,9 +1011,13 @@ fn apply_spectral_map(
         }
     }
     let zs = short_view(z, rows, cols);
-    let mm = ArrayView2::from_shape((k, k), &m[..]).expect("M shape");
-    let mut os = short_view_mut(out, rows, cols);
-    general_mat_mul(1.0, &mm, &zs, 0.0, &mut os);
+    gemm(
+        short_view_mut(out, rows, cols),
+        false,
+        mat(m, k, k),
+        zs,
+        1.0,
+    );
 }
 
 /// The projection by the reference Jacobi SVD of the whole matrix.
