@@ -1,6 +1,7 @@
-//! Small dense linear-algebra kernels on flat `f64` slices: vector ops, row-major matrix
-//! products, a one-sided Jacobi SVD (the exact reference), and a warm-startable top singular
-//! pair by warm-started Lanczos iteration with an exact fallback.
+//! Small dense linear-algebra kernels on flat `f64` slices: vector ops, row-major matrix-vector
+//! products, the faer views and product every dense matrix product goes through, faer's SVD (the
+//! library reference), and the one-sided Jacobi SVD and cyclic Jacobi eigensolver that compute the
+//! certified constants of generated instances (kept for bitwise reproducibility; see [`svd`]).
 //!
 //! Matrices are row-major flat slices with an explicit shape `(rows, cols)`.
 //!
@@ -13,6 +14,39 @@
 //! let s = svd(&[3.0, 0.0, 0.0, -1.0], 2, 2).s;
 //! assert!((s[0] - 3.0).abs() < 1e-14 && (s[1] - 1.0).abs() < 1e-14);
 //! ```
+
+/// A faer view of the row-major `rows x cols` flat slice `a` (zero-copy). With [`mat_mut`] and
+/// [`gemm`] this is the one conversion point between the crate's flat row-major matrices and
+/// faer, which does the dense products and factorisations (`benches/linalg.rs` compares it
+/// with the hand-written kernels that remain).
+#[inline]
+pub fn mat(a: &[f64], rows: usize, cols: usize) -> faer::MatRef<'_, f64> {
+    faer::MatRef::from_row_major_slice(a, rows, cols)
+}
+
+/// A mutable faer view of the row-major `rows x cols` flat slice `a` (zero-copy).
+#[inline]
+pub fn mat_mut(a: &mut [f64], rows: usize, cols: usize) -> faer::MatMut<'_, f64> {
+    faer::MatMut::from_row_major_slice_mut(a, rows, cols)
+}
+
+/// `dst = alpha lhs rhs`, or `dst += alpha lhs rhs` when `accumulate`, single-threaded (the
+/// products of one iteration are small; parallelism pays across runs).
+#[inline]
+pub fn gemm(
+    dst: faer::MatMut<'_, f64>,
+    accumulate: bool,
+    lhs: faer::MatRef<'_, f64>,
+    rhs: faer::MatRef<'_, f64>,
+    alpha: f64,
+) {
+    let acc = if accumulate {
+        faer::Accum::Add
+    } else {
+        faer::Accum::Replace
+    };
+    faer::linalg::matmul::matmul(dst, acc, lhs, rhs, alpha, faer::Par::Seq);
+}
 
 /// Inner product.
 #[inline]
@@ -123,9 +157,40 @@ impl Svd {
     }
 }
 
+/// Thin SVD of a row-major `rows x cols` matrix by faer (bidiagonalisation and divide and
+/// conquer; backward stable: every singular value within a few ulps of `||A||_2`). The library
+/// reference of the Gram-route oracles of [`crate::spectral`] and of [`svd`]. Non-finite input
+/// (no convergence) gives NaN factors.
+pub fn svd_faer(a: &[f64], rows: usize, cols: usize) -> Svd {
+    assert_eq!(a.len(), rows * cols, "svd_faer: shape mismatch");
+    let k = rows.min(cols);
+    let nan = |n: usize| vec![f64::NAN; n];
+    let Ok(d) = mat(a, rows, cols).thin_svd() else {
+        return Svd {
+            rows,
+            cols,
+            u: nan(rows * k),
+            s: nan(k),
+            v: nan(cols * k),
+        };
+    };
+    let (u, v) = (d.U(), d.V());
+    Svd {
+        rows,
+        cols,
+        u: (0..rows * k).map(|x| u[(x / k, x % k)]).collect(),
+        s: (0..k).map(|l| d.S()[l]).collect(),
+        v: (0..cols * k).map(|x| v[(x / k, x % k)]).collect(),
+    }
+}
+
 /// Full thin SVD by one-sided (Hestenes) Jacobi rotations: accurate to a few ulps relative to
-/// the largest singular value. This is the exact reference the iterative top-pair routine is
-/// tested against, and the SVD the nuclear-norm projection uses.
+/// the largest singular value, with high relative accuracy for the small ones. Kept although
+/// faer's SVD ([`svd_faer`]) is about 20x faster (`benches/linalg.rs`): the tightness families
+/// draw random orthogonal factors from its singular vectors, whose signs are a property of the
+/// algorithm, the stored hard instances (fixtures/hard) and verify.json were drawn with them, and
+/// [`spectral_norm`] (certified constants) is its largest singular value. Nothing on a solver's hot path calls it (the exact fallback of the nuclear projection
+/// only runs on non-finite input or a failed eigensolve). Tested against [`svd_faer`].
 pub fn svd(a: &[f64], rows: usize, cols: usize) -> Svd {
     assert_eq!(a.len(), rows * cols, "svd: shape mismatch");
     if rows > cols {
@@ -251,386 +316,24 @@ pub struct TopPair {
     pub sigma: f64,
     pub u: Vec<f64>,
     pub v: Vec<f64>,
-    /// Lanczos steps used (0 when the exact fallback produced the pair).
-    pub iterations: usize,
-    /// Whether the exact Jacobi SVD was used because the iteration did not converge.
-    pub exact_fallback: bool,
 }
 
-/// Weight of the generic (pseudo-random) direction mixed into a warm start, see
-/// [`top_singular_pair`].
-pub const WARM_START_MIX: f64 = 0.05;
-
-/// Largest Krylov basis of the restarted Lanczos iteration in [`top_singular_pair`].
-pub const LANCZOS_BASIS: usize = 64;
-
-/// Top singular pair by Lanczos iteration (full reorthogonalisation, explicit restarts every
-/// [`LANCZOS_BASIS`] steps) on the smaller Gram operator (`A A^T` if `rows <= cols`, else
-/// `A^T A`), applied implicitly: one step costs one product with `A` and one with `A^T`.
-///
-/// Start vector: the warm start `warm` (a right singular vector guess of length `cols`; the
-/// row of largest norm when cold) plus a fixed pseudo-random vector, with weight
-/// [`WARM_START_MIX`] relative to a warm start and 1 relative to the cold start. The generic
-/// part matters: started inside an invariant subspace (a warm start that is now the *second*
-/// singular vector, which happens when the top two singular values cross between calls, or a
-/// cold start whose largest row is `sigma_2 v_2`) a Krylov method converges to the wrong
-/// singular value with zero residual. Lanczos converges like `exp(-2 m sqrt(gap))` in `m`
-/// steps (gap `1 - sigma_2^2/sigma_1^2`), so `sigma_1 ~ sigma_2` is not a difficulty.
-///
-/// Accuracy: when `min(rows, cols) <= LANCZOS_BASIS` the Krylov basis is grown to the whole
-/// space, which makes the answer exact up to rounding (and `tol` irrelevant); the cost is
-/// `min(rows, cols)` products with `A` and `A^T`, and the warm start does not shorten it.
-/// Larger matrices stop when the Ritz residual `||M y - theta y|| <= tol theta` (`M` the
-/// Gram operator), i.e. the relative residual `||A^T u - sigma v|| / sigma` is about `tol`;
-/// the returned `sigma = ||A v|| <= sigma_1` can then miss `sigma_1` by up to `tol / c`
-/// relative, `c` the cosine between the start vector and the top singular vector (about
-/// `WARM_START_MIX / sqrt(min(rows, cols))` in the worst case of a warm start orthogonal to
-/// it), and the warm start saves iterations. After `max_iter` steps without convergence the
-/// exact Jacobi SVD is used.
-/// Deterministic for given inputs.
-pub fn top_singular_pair(
-    a: &[f64],
-    rows: usize,
-    cols: usize,
-    warm: Option<&[f64]>,
-    tol: f64,
-    max_iter: usize,
-) -> TopPair {
+/// Top singular pair by the Gram route ([`crate::spectral::gram_top_pair`]: the top eigenpair of
+/// the Gram matrix of the short side, relative residual a few ulps, no dependence on the gap
+/// `sigma_1 - sigma_2` and no warm start). A zero matrix gives `(0, e_1, e_1)`; non-finite input
+/// gives NaN vectors.
+pub fn top_singular_pair(a: &[f64], rows: usize, cols: usize) -> TopPair {
     assert_eq!(a.len(), rows * cols, "top_singular_pair: shape mismatch");
-    let fro = norm(a);
-    if fro == 0.0 || !fro.is_finite() {
-        // zero matrix: every unit pair is a top pair; non-finite input propagates
-        let fill = |n: usize| {
-            let mut e = vec![if fro == 0.0 { 0.0 } else { f64::NAN }; n];
-            if fro == 0.0 {
-                e[0] = 1.0;
-            }
-            e
-        };
-        return TopPair {
-            sigma: fro,
-            u: fill(rows),
-            v: fill(cols),
-            iterations: 0,
-            exact_fallback: false,
-        };
+    let mut ws = crate::spectral::GramWorkspace::default();
+    let (mut u, mut v) = (vec![0.0; rows], vec![0.0; cols]);
+    match crate::spectral::gram_top_pair(a, rows, cols, &mut ws, &mut u, &mut v) {
+        Some(sigma) => TopPair { sigma, u, v },
+        None => TopPair {
+            sigma: f64::NAN,
+            u: vec![f64::NAN; rows],
+            v: vec![f64::NAN; cols],
+        },
     }
-    let finish = |mut v: Vec<f64>, iterations: usize, exact_fallback: bool| {
-        let nv = norm(&v);
-        v.iter_mut().for_each(|x| *x /= nv);
-        let mut u = vec![0.0; rows];
-        matvec(a, rows, cols, &v, &mut u);
-        let s = norm(&u);
-        u.iter_mut().for_each(|x| *x /= s);
-        TopPair {
-            sigma: s,
-            u,
-            v,
-            iterations,
-            exact_fallback,
-        }
-    };
-    if rows == 1 {
-        // the single row is sigma_1 v_1^T
-        return finish(a.to_vec(), 0, false);
-    }
-    if cols == 1 {
-        return finish(vec![1.0], 0, false);
-    }
-    let normalized = |mut v: Vec<f64>| {
-        let n = norm(&v);
-        if n > 0.0 && n.is_finite() {
-            v.iter_mut().for_each(|x| *x /= n);
-        }
-        v
-    };
-    // the right-singular start, then mapped into the small space
-    let (start, mix) = match warm {
-        Some(w) if w.len() == cols && w.iter().all(|x| x.is_finite()) && norm(w) > 0.0 => {
-            (w.to_vec(), WARM_START_MIX)
-        }
-        _ => {
-            let best = (0..rows)
-                .max_by(|&i, &j| {
-                    norm(&a[i * cols..(i + 1) * cols])
-                        .total_cmp(&norm(&a[j * cols..(j + 1) * cols]))
-                        .then(j.cmp(&i))
-                })
-                .unwrap_or(0);
-            (a[best * cols..(best + 1) * cols].to_vec(), 1.0)
-        }
-    };
-    let small = rows <= cols;
-    let k = rows.min(cols);
-    let mut start = normalized(if small {
-        let mut u = vec![0.0; rows];
-        matvec(a, rows, cols, &start, &mut u);
-        u
-    } else {
-        start
-    });
-    axpy(mix, &normalized(pseudo_random(k, 0)), &mut start);
-    let mut tmp = vec![0.0; if small { cols } else { rows }];
-    let op = |x: &[f64], out: &mut [f64]| {
-        if small {
-            matvec_t(a, rows, cols, x, &mut tmp);
-            matvec(a, rows, cols, &tmp, out);
-        } else {
-            matvec(a, rows, cols, x, &mut tmp);
-            matvec_t(a, rows, cols, &tmp, out);
-        }
-    };
-    match lanczos_top(op, k, start, tol, max_iter) {
-        Some((y, it)) => {
-            let v = if small {
-                let mut v = vec![0.0; cols];
-                matvec_t(a, rows, cols, &y, &mut v);
-                v
-            } else {
-                y
-            };
-            finish(v, it, false)
-        }
-        None => {
-            let full = svd(a, rows, cols);
-            let kk = full.s.len();
-            finish((0..cols).map(|j| full.v[j * kk]).collect(), 0, true)
-        }
-    }
-}
-
-/// Restarted Lanczos for the top eigenpair of the PSD operator `op` on `R^n`, from `start`.
-/// Returns the top Ritz vector and the number of operator applications, or `None` when it
-/// did not finish within `max_iter` applications.
-///
-/// When `n <= LANCZOS_BASIS` the iteration runs until the Krylov basis spans `R^n` (an
-/// invariant subspace found early is continued with a fresh pseudo-random direction), so the
-/// answer is exact up to rounding whatever the start: stopping on a small Ritz residual alone
-/// can accept `sigma_2` when the start has a tiny `v_1` component and `sigma_1 ~ sigma_2`
-/// (observed: 2.4e-9 relative with a warm start equal to `v_2`). Larger operators stop when
-/// the Ritz residual `||M y - theta y|| <= tol theta`.
-fn lanczos_top(
-    mut op: impl FnMut(&[f64], &mut [f64]),
-    n: usize,
-    start: Vec<f64>,
-    tol: f64,
-    max_iter: usize,
-) -> Option<(Vec<f64>, usize)> {
-    let exhaust = n <= LANCZOS_BASIS;
-    let mut q0 = start;
-    let mut iters = 0;
-    let mut w = vec![0.0; n];
-    loop {
-        let nq = norm(&q0);
-        if !(nq > 0.0) || !nq.is_finite() {
-            return None;
-        }
-        q0.iter_mut().for_each(|x| *x /= nq);
-        let m = LANCZOS_BASIS.min(n);
-        let mut qs: Vec<Vec<f64>> = vec![q0.clone()];
-        let mut alpha: Vec<f64> = Vec::with_capacity(m);
-        let mut beta: Vec<f64> = Vec::with_capacity(m);
-        for j in 0..m {
-            if iters >= max_iter {
-                return None;
-            }
-            iters += 1;
-            op(&qs[j], &mut w);
-            alpha.push(dot(&qs[j], &w));
-            // full reorthogonalisation, twice ("twice is enough")
-            for _ in 0..2 {
-                for q in &qs {
-                    let d = dot(&w, q);
-                    axpy(-d, q, &mut w);
-                }
-            }
-            let b = norm(&w);
-            let ritz = |s: &[f64]| {
-                let mut y = vec![0.0; n];
-                for (q, si) in qs.iter().zip(s) {
-                    axpy(*si, q, &mut y);
-                }
-                y
-            };
-            // the tridiagonal eigenproblem is only needed where the answer is read
-            let last = j + 1 == n || j + 1 == m;
-            let top = if exhaust && !last {
-                None
-            } else {
-                Some(tridiagonal_top(&alpha, &beta))
-            };
-            if let Some((theta, s)) = &top {
-                // Ritz residual ||M y - theta y|| = b |s_j|; a basis of all of R^n is exact
-                if j + 1 == n || (!exhaust && b * s[j].abs() <= tol * theta) {
-                    return Some((ritz(s), iters));
-                }
-                if j + 1 == m {
-                    q0 = ritz(s); // explicit restart from the current Ritz vector
-                    break;
-                }
-            }
-            let scale = alpha.iter().fold(0.0f64, |m, a| m.max(a.abs()));
-            if b <= f64::EPSILON * scale {
-                // invariant subspace: continue with a fresh direction (T decouples, beta = 0)
-                let mut fresh = pseudo_random(n, j as u64 + 1);
-                for _ in 0..2 {
-                    for q in &qs {
-                        let d = dot(&fresh, q);
-                        axpy(-d, q, &mut fresh);
-                    }
-                }
-                let nf = norm(&fresh);
-                if !(nf > 0.0) {
-                    let (_, s) = tridiagonal_top(&alpha, &beta);
-                    return Some((ritz(&s), iters));
-                }
-                beta.push(0.0);
-                qs.push(fresh.iter().map(|x| x / nf).collect());
-            } else {
-                beta.push(b);
-                qs.push(w.iter().map(|x| x / b).collect());
-            }
-        }
-    }
-}
-
-/// Largest eigenvalue and unit eigenvector of the symmetric tridiagonal matrix with diagonal
-/// `alpha` and off-diagonal `beta` (`beta.len() = alpha.len() - 1`): bisection with Sturm
-/// counts, then inverse iteration with a pivoted tridiagonal LU.
-fn tridiagonal_top(alpha: &[f64], beta: &[f64]) -> (f64, Vec<f64>) {
-    let n = alpha.len();
-    if n == 1 {
-        return (alpha[0], vec![1.0]);
-    }
-    let scale = alpha
-        .iter()
-        .chain(beta)
-        .fold(0.0f64, |m, v| m.max(v.abs()))
-        .max(f64::MIN_POSITIVE);
-    // number of eigenvalues below x (negative pivots of LDL^T of T - x I)
-    let below = |x: f64| {
-        let mut count = 0;
-        let mut d = 1.0;
-        for i in 0..n {
-            d = alpha[i]
-                - x
-                - if i > 0 {
-                    beta[i - 1] * beta[i - 1] / d
-                } else {
-                    0.0
-                };
-            if d == 0.0 {
-                d = -f64::EPSILON * scale;
-            }
-            if d < 0.0 {
-                count += 1;
-            }
-        }
-        count
-    };
-    // lambda_max lies in [max alpha_i, Gershgorin upper bound]
-    let mut lo = alpha.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    let mut hi = (0..n)
-        .map(|i| {
-            alpha[i]
-                + if i > 0 { beta[i - 1].abs() } else { 0.0 }
-                + if i + 1 < n { beta[i].abs() } else { 0.0 }
-        })
-        .fold(f64::NEG_INFINITY, f64::max);
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if below(mid) == n {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    let theta = hi;
-    // inverse iteration on T - theta I (nearly singular by design)
-    let mut x = vec![1.0; n];
-    for _ in 0..3 {
-        solve_tridiagonal(alpha, beta, theta, &mut x, scale);
-        let nx = norm(&x);
-        if !(nx > 0.0) || !nx.is_finite() {
-            x = vec![1.0; n];
-            break;
-        }
-        x.iter_mut().for_each(|v| *v /= nx);
-    }
-    (theta, x)
-}
-
-/// Solves `(T - shift I) x = b` in place for symmetric tridiagonal `T` (diagonal `alpha`,
-/// off-diagonal `beta`) by LU with partial pivoting (LAPACK dgttrf/dgtts2); zero pivots are
-/// replaced by `EPS * scale` (inverse iteration).
-fn solve_tridiagonal(alpha: &[f64], beta: &[f64], shift: f64, b: &mut [f64], scale: f64) {
-    let n = alpha.len();
-    let tiny = f64::EPSILON * scale;
-    let mut d: Vec<f64> = alpha.iter().map(|a| a - shift).collect();
-    let mut dl = beta.to_vec();
-    let mut du = beta.to_vec();
-    let mut du2 = vec![0.0; n.saturating_sub(2)];
-    let mut swap = vec![false; n.saturating_sub(1)];
-    for i in 0..n - 1 {
-        if d[i].abs() >= dl[i].abs() {
-            if d[i] == 0.0 {
-                d[i] = tiny;
-            }
-            let f = dl[i] / d[i];
-            dl[i] = f;
-            d[i + 1] -= f * du[i];
-        } else {
-            let f = d[i] / dl[i];
-            d[i] = dl[i];
-            dl[i] = f;
-            let t = du[i];
-            du[i] = d[i + 1];
-            d[i + 1] = t - f * d[i + 1];
-            if i + 2 < n {
-                du2[i] = du[i + 1];
-                du[i + 1] *= -f;
-            }
-            swap[i] = true;
-        }
-    }
-    if d[n - 1] == 0.0 {
-        d[n - 1] = tiny;
-    }
-    for i in 0..n - 1 {
-        if swap[i] {
-            let t = b[i];
-            b[i] = b[i + 1];
-            b[i + 1] = t - dl[i] * b[i];
-        } else {
-            b[i + 1] -= dl[i] * b[i];
-        }
-    }
-    b[n - 1] /= d[n - 1];
-    if n > 1 {
-        b[n - 2] = (b[n - 2] - du[n - 2] * b[n - 1]) / d[n - 2];
-    }
-    for i in (0..n.saturating_sub(2)).rev() {
-        b[i] = (b[i] - du[i] * b[i + 1] - du2[i] * b[i + 2]) / d[i];
-    }
-}
-
-/// A fixed pseudo-random vector with entries in [-1, 1) (splitmix64 stream `seed`), for
-/// deterministic generic start vectors.
-fn pseudo_random(n: usize, seed: u64) -> Vec<f64> {
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15 ^ seed.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    (0..n)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
-        })
-        .collect()
 }
 
 /// Largest eigenvalue magnitude (spectral norm) of a symmetric matrix, and its smallest
@@ -643,6 +346,14 @@ pub fn sym_extreme_eigs(a: &[f64], n: usize) -> (f64, f64) {
 }
 
 /// All eigenvalues of a symmetric `n x n` matrix (cyclic Jacobi), ascending.
+///
+/// Kept, like [`svd`] and [`spectral_norm`], although faer is 3-8x faster here
+/// (`benches/linalg.rs`): these three compute the certified constants of the generated
+/// instances at construction time (never on a solver's hot path), and the rate verdicts,
+/// verify.json and the stored hard instances (fixtures/hard, reproduced to 1e-6 in the fitted
+/// exponent) depend on those constants bit for bit; faer's values differ in the last ulps, which
+/// moved a stored exponent by 6e-6, and its power-of-two-safe spectral norm is finite where this
+/// one overflows to inf (which the problem-file checks report). Tested against faer.
 pub fn sym_eigenvalues(a: &[f64], n: usize) -> Vec<f64> {
     assert_eq!(a.len(), n * n);
     let mut m = a.to_vec();

@@ -24,15 +24,16 @@
 //! resolution of G), the projection switches to the accurate path: `Y = U^T Zs`, whose rows are
 //! orthogonal up to `dl`, is finished by one-sided Jacobi rotations ([`jacobi_rows`], the
 //! preconditioned Jacobi SVD of Drmac and Veselic; one or two sweeps), and `s_i = ||y_i||`, which
-//! is backward stable like the reference [`crate::linalg::svd`]. The reference Jacobi SVD of the
+//! is backward stable like the reference [`crate::linalg::svd`]. The reference SVD (faer) of the
 //! whole matrix stays the test oracle of both paths.
 //!
 //! # Eigensolver
-//! [`SymEigen`]: Householder reduction to tridiagonal form, then the implicit QL iteration with
-//! Wilkinson-type shifts (the EISPACK `tql1`/`tql2` scheme); eigenvectors are accumulated as rows
-//! so every rotation touches contiguous memory. The top eigenvector alone ([`SymEigen::top`])
-//! uses the eigenvalues of the tridiagonal matrix, inverse iteration on it and the reflectors,
-//! `O(k^2)` after the reduction.
+//! [`SymEigen::full`] is faer's symmetric eigensolver. The top eigenpair alone
+//! ([`SymEigen::top`], the LMO) is hand-written: Householder reduction to tridiagonal form, the
+//! top eigenvalue by Sturm bisection, its eigenvector by inverse iteration on the tridiagonal
+//! matrix and the reflectors, `O(k^2)` after the reduction. It is about 4x faster than faer's full
+//! eigendecomposition at the experiment sizes (`benches/linalg.rs`; faer has no partial symmetric
+//! eigensolver) and is tested against it.
 //!
 //! Workspaces ([`GramWorkspace`]) are grown on first use and reused, so repeated calls with the
 //! same shape do not allocate.
@@ -57,18 +58,13 @@
 //! assert_eq!((path, out), (ProjectionPath::Inside, z));
 //! ```
 
-use crate::linalg::dot;
-use ndarray::linalg::general_mat_mul;
-use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder};
+use crate::linalg::{dot, gemm, mat, mat_mut};
 
 /// Safety factor of the eigenvalue error bound `dl = FAST_GUARD eps (k + sqrt N) lambda_max`.
 pub const FAST_GUARD: f64 = 8.0;
 /// Largest estimated relative error of the fast projection path before the accurate
 /// (Jacobi-finished) path is used; the acceptance tests compare with the reference at 1e-9.
 pub const FAST_REL_TOL: f64 = 1e-11;
-/// QL iterations per eigenvalue before the eigensolver gives up (then callers fall back to the
-/// reference Jacobi SVD).
-const QL_MAX_ITER: usize = 60;
 /// One-sided Jacobi sweeps of the accurate path before giving up (then the reference is used).
 const JACOBI_MAX_SWEEPS: usize = 60;
 
@@ -110,7 +106,6 @@ pub struct SymEigen {
     pub vectors: Vec<f64>,
     /// Eigenvalues, descending, after [`SymEigen::full`] / [`SymEigen::top`].
     pub values: Vec<f64>,
-    perm: Vec<usize>,
     tmp: Vec<f64>,
     /// LU factors of the shifted tridiagonal matrix (inverse iteration).
     lu: Vec<f64>,
@@ -216,120 +211,6 @@ impl SymEigen {
         }
     }
 
-    /// Implicit QL on (d, e); with `vectors`, rotations are applied to the rows of
-    /// `self.vectors`. Returns false when an eigenvalue did not converge.
-    fn ql(&mut self, vectors: bool) -> bool {
-        let n = self.n;
-        let (d, e) = (&mut self.d, &mut self.e);
-        let w = &mut self.vectors;
-        let eps = f64::EPSILON;
-        let mut f = 0.0;
-        let mut tst1 = 0.0f64;
-        for l in 0..n {
-            tst1 = tst1.max(d[l].abs() + e[l].abs());
-            let mut m = l;
-            while m < n - 1 && e[m].abs() > eps * tst1 {
-                m += 1;
-            }
-            if m > l {
-                let mut iter = 0;
-                loop {
-                    iter += 1;
-                    if iter > QL_MAX_ITER || !tst1.is_finite() {
-                        return false;
-                    }
-                    // shift
-                    let mut g = d[l];
-                    let mut p = (d[l + 1] - g) / (2.0 * e[l]);
-                    let mut r = hypot(p, 1.0);
-                    if p < 0.0 {
-                        r = -r;
-                    }
-                    d[l] = e[l] / (p + r);
-                    d[l + 1] = e[l] * (p + r);
-                    let dl1 = d[l + 1];
-                    let mut h = g - d[l];
-                    for di in d.iter_mut().take(n).skip(l + 2) {
-                        *di -= h;
-                    }
-                    f += h;
-                    // implicit QL transformation
-                    p = d[m];
-                    let (mut c, mut c2, mut c3) = (1.0, 1.0, 1.0);
-                    let el1 = e[l + 1];
-                    let (mut s, mut s2) = (0.0, 0.0);
-                    for i in (l..m).rev() {
-                        c3 = c2;
-                        c2 = c;
-                        s2 = s;
-                        g = c * e[i];
-                        h = c * p;
-                        r = hypot(p, e[i]);
-                        e[i + 1] = s * r;
-                        s = e[i] / r;
-                        c = p / r;
-                        p = c * d[i] - s * g;
-                        d[i + 1] = h + s * (c * g + s * d[i]);
-                        if vectors {
-                            let (lo, hi) = w.split_at_mut((i + 1) * n);
-                            let wi = &mut lo[i * n..(i + 1) * n];
-                            let wi1 = &mut hi[..n];
-                            for (a, b) in wi.iter_mut().zip(wi1.iter_mut()) {
-                                let hb = *b;
-                                *b = s * *a + c * hb;
-                                *a = c * *a - s * hb;
-                            }
-                        }
-                    }
-                    p = -s * s2 * c3 * el1 * e[l] / dl1;
-                    e[l] = s * p;
-                    d[l] = c * p;
-                    if e[l].abs() <= eps * tst1 {
-                        break;
-                    }
-                }
-            }
-            d[l] += f;
-            e[l] = 0.0;
-        }
-        true
-    }
-
-    /// Writes `Q^T` (rows: the reflected basis) into `self.vectors`.
-    fn accumulate(&mut self) {
-        let n = self.n;
-        let w = &mut self.vectors;
-        w.iter_mut().for_each(|x| *x = 0.0);
-        for i in 0..n {
-            w[i * n + i] = 1.0;
-        }
-        // Q^T = H_{n-3} ... H_0: apply H_0 first, each from the left on rows j+1..n
-        let s = &mut self.tmp;
-        for j in 0..n.saturating_sub(2) {
-            let tau = self.tau[j];
-            if tau == 0.0 {
-                continue;
-            }
-            let off = j * n + j + 1;
-            let m = n - j - 1;
-            s.iter_mut().for_each(|x| *x = 0.0);
-            for r in 0..m {
-                let vr = self.a[off + r];
-                let row = &w[(j + 1 + r) * n..(j + 2 + r) * n];
-                for (sc, &x) in s.iter_mut().zip(row) {
-                    *sc += vr * x;
-                }
-            }
-            for r in 0..m {
-                let c = tau * self.a[off + r];
-                let row = &mut w[(j + 1 + r) * n..(j + 2 + r) * n];
-                for (x, &sc) in row.iter_mut().zip(s.iter()) {
-                    *x -= c * sc;
-                }
-            }
-        }
-    }
-
     /// `x <- Q x` (maps an eigenvector of T to one of A).
     fn apply_q(&self, x: &mut [f64]) {
         let n = self.n;
@@ -347,35 +228,28 @@ impl SymEigen {
         }
     }
 
-    /// Full decomposition of the symmetric `n x n` row-major `a`: `values` descending, row i of
-    /// `vectors` a unit eigenvector of `values[i]`. Returns false if QL did not converge
-    /// (non-finite input).
+    /// Full decomposition of the symmetric `n x n` row-major `a` by faer's symmetric
+    /// eigensolver (the hand-written QL iteration it replaces was no faster at 60 x 60; see
+    /// `benches/linalg.rs`): `values` descending, row i of `vectors` a unit eigenvector of
+    /// `values[i]`. Returns false when the solver fails (non-finite input).
     pub fn full(&mut self, a: &[f64], n: usize) -> bool {
         self.reset(a, n);
         if n == 0 {
             return true;
         }
-        self.tridiagonalize();
-        self.accumulate();
-        if !self.ql(true) {
+        let Ok(e) = mat(a, n, n).self_adjoint_eigen(faer::Side::Lower) else {
             return false;
+        };
+        let (s, u) = (e.S(), e.U());
+        // faer: ascending, eigenvectors as columns
+        for i in 0..n {
+            let c = n - 1 - i;
+            self.values[i] = s[c];
+            for r in 0..n {
+                self.vectors[i * n + r] = u[(r, c)];
+            }
         }
-        // sort descending (stable on ties by index, deterministic)
-        let d = &self.d;
-        self.perm.clear();
-        self.perm.extend(0..n);
-        self.perm
-            .sort_by(|&x, &y| d[y].total_cmp(&d[x]).then(x.cmp(&y)));
-        for (i, &p) in self.perm.iter().enumerate() {
-            self.values[i] = self.d[p];
-        }
-        // permute rows of vectors through the reflector scratch (a is free now)
-        self.a.clear();
-        self.a.extend_from_slice(&self.vectors);
-        for (i, &p) in self.perm.iter().enumerate() {
-            self.vectors[i * n..(i + 1) * n].copy_from_slice(&self.a[p * n..(p + 1) * n]);
-        }
-        true
+        self.values.iter().all(|v| v.is_finite())
     }
 
     /// The largest eigenvalue and a unit eigenvector (written to `out`, length n) of the
@@ -452,18 +326,6 @@ fn top_eigenvalue(d: &[f64], e: &[f64]) -> f64 {
         }
     }
     hi
-}
-
-/// `sqrt(a^2 + b^2)`, by the plain formula when it neither overflows nor underflows (libm's
-/// correctly scaled `hypot` is several times slower and dominated the QL iteration).
-#[inline]
-fn hypot(a: f64, b: f64) -> f64 {
-    let s = a * a + b * b;
-    if s.is_normal() && s < 1e300 {
-        s.sqrt()
-    } else {
-        a.hypot(b)
-    }
 }
 
 /// Eigenvector of the symmetric tridiagonal `T` (diagonal `d`, sub-diagonal `e[0..n-1]`) for the
@@ -714,22 +576,22 @@ pub struct GramWorkspace {
     sorted: Vec<f64>,
 }
 
-/// The short-side orientation `Zs` (`k x N`) of a row-major `rows x cols` slice.
-fn short_view(z: &[f64], rows: usize, cols: usize) -> ArrayView2<'_, f64> {
-    let v = ArrayView2::from_shape((rows, cols), z).expect("matrix shape");
+/// The short-side orientation `Zs` (`k x N`) of a row-major `rows x cols` slice (a faer view).
+fn short_view(z: &[f64], rows: usize, cols: usize) -> faer::MatRef<'_, f64> {
+    let v = mat(z, rows, cols);
     if rows <= cols {
         v
     } else {
-        v.reversed_axes()
+        v.transpose()
     }
 }
 
-fn short_view_mut(z: &mut [f64], rows: usize, cols: usize) -> ArrayViewMut2<'_, f64> {
-    let v = ArrayViewMut2::from_shape((rows, cols), z).expect("matrix shape");
+fn short_view_mut(z: &mut [f64], rows: usize, cols: usize) -> faer::MatMut<'_, f64> {
+    let v = mat_mut(z, rows, cols);
     if rows <= cols {
         v
     } else {
-        v.reversed_axes()
+        v.transpose_mut()
     }
 }
 
@@ -740,8 +602,13 @@ impl GramWorkspace {
         let zs = short_view(z, rows, cols);
         self.gram.clear();
         self.gram.resize(k * k, 0.0);
-        let mut g = ArrayViewMut2::from_shape((k, k), &mut self.gram[..]).expect("gram shape");
-        general_mat_mul(1.0, &zs, &zs.t(), 0.0, &mut g);
+        gemm(
+            mat_mut(&mut self.gram, k, k),
+            false,
+            zs,
+            zs.transpose(),
+            1.0,
+        );
         // symmetrise exactly (the product is symmetric up to rounding)
         for i in 0..k {
             for j in (i + 1)..k {
@@ -790,10 +657,14 @@ pub fn gram_top_pair(
     short.copy_from_slice(&ws.top);
     // long = Zs^T short
     let zs = short_view(z, rows, cols);
-    let sv = ArrayView2::from_shape((k, 1), &ws.top[..]).expect("vector shape");
     let n = long.len();
-    let mut lv = ArrayViewMut2::from_shape((n, 1).strides((1, 1)), long).expect("vector shape");
-    general_mat_mul(1.0, &zs.t(), &sv, 0.0, &mut lv);
+    gemm(
+        mat_mut(long, n, 1),
+        false,
+        zs.transpose(),
+        mat(&ws.top, k, 1),
+        1.0,
+    );
     let sigma = dot(long, long).sqrt();
     if sigma > 0.0 && sigma.is_finite() {
         long.iter_mut().for_each(|x| *x /= sigma);
@@ -811,7 +682,7 @@ pub fn gram_top_pair(
 
 /// Euclidean projection of the row-major `rows x cols` matrix `z` onto the nuclear-norm ball of
 /// radius `radius`, into `out`, by the Gram route (module documentation). Returns the path taken;
-/// [`ProjectionPath::Reference`] means the exact [`crate::linalg::svd`] was used.
+/// [`ProjectionPath::Reference`] means the exact [`crate::linalg::svd_faer`] was used.
 pub fn project_nuclear(
     z: &[f64],
     rows: usize,
@@ -894,11 +765,13 @@ pub fn project_nuclear(
     let zs = short_view(z, rows, cols);
     ws.y.clear();
     ws.y.resize(k * n_long, 0.0);
-    {
-        let u = ArrayView2::from_shape((k, k), &ws.eig.vectors[..]).expect("U shape");
-        let mut y = ArrayViewMut2::from_shape((k, n_long), &mut ws.y[..]).expect("Y shape");
-        general_mat_mul(1.0, &u, &zs, 0.0, &mut y);
-    }
+    gemm(
+        mat_mut(&mut ws.y, k, n_long),
+        false,
+        mat(&ws.eig.vectors, k, k),
+        zs,
+        1.0,
+    );
     ws.s.clear();
     ws.s.resize(k, 0.0);
     // rows whose squared norms sum to at most theta^2/4 stay inactive whatever their rotation
@@ -1002,12 +875,16 @@ fn apply_spectral_map(
         }
     }
     let zs = short_view(z, rows, cols);
-    let mm = ArrayView2::from_shape((k, k), &m[..]).expect("M shape");
-    let mut os = short_view_mut(out, rows, cols);
-    general_mat_mul(1.0, &mm, &zs, 0.0, &mut os);
+    gemm(
+        short_view_mut(out, rows, cols),
+        false,
+        mat(m, k, k),
+        zs,
+        1.0,
+    );
 }
 
-/// The projection by the reference Jacobi SVD of the whole matrix.
+/// The projection by the reference SVD ([`crate::linalg::svd_faer`]) of the whole matrix.
 fn reference_projection(
     z: &[f64],
     rows: usize,
@@ -1015,7 +892,7 @@ fn reference_projection(
     radius: f64,
     out: &mut [f64],
 ) -> ProjectionPath {
-    let d = crate::linalg::svd(z, rows, cols);
+    let d = crate::linalg::svd_faer(z, rows, cols);
     if d.s.iter().sum::<f64>() <= radius {
         out.copy_from_slice(z);
     } else {

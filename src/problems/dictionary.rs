@@ -74,11 +74,10 @@
 
 use super::memo::ForwardKey;
 use super::{Constants, Instance, SaddleProblem, YModel};
-use crate::linalg::{dot, spectral_norm, sym_extreme_eigs};
+use crate::linalg::{dot, gemm, mat, mat_mut, spectral_norm, sym_extreme_eigs};
 use crate::sets::{BoxSet, ConvexSet, NuclearBall, Product, UnitColumns};
 use crate::{Error, Result};
-use ndarray::linalg::general_mat_mul;
-use ndarray::{Array2, ArrayView2, ArrayViewMut2, Zip};
+use ndarray::{Array2, ArrayView2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -451,19 +450,34 @@ impl DictionaryLearning {
     /// `(||R||_F^2 or 0, ||A - D'Ctil||_F^2)`. Products already in `w` for this very x are
     /// reused (the step and the checkpoint measures share one pass; see [`ForwardKey`]).
     fn forward(&self, x: &[f64], w: &mut Work, fidelity: bool) -> (f64, f64) {
-        let (d, c) = self.blocks(x);
+        let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
+        let (dflat, cflat) = x.split_at(m * q);
         if !w.key.matches(x) {
             w.key.clear();
-            general_mat_mul(1.0, &d, &self.k_mat, 0.0, &mut w.dk);
-            let dflat = &x[..self.cfg.m * self.cfg.q];
+            let dk = w.dk.as_slice_mut().expect("standard layout");
+            gemm(
+                mat_mut(dk, m, q),
+                false,
+                mat(dflat, m, q),
+                mat(flat(&self.k_mat), q, q),
+                1.0,
+            );
             w.cval = self.a_old_sq - 2.0 * dot(dflat, flat(&self.p_mat)) + dot(flat(&w.dk), dflat);
             w.fid = None;
             w.key.set(x);
         }
         if fidelity && w.fid.is_none() {
-            w.r.assign(&self.a_new);
-            general_mat_mul(1.0, &d, &c, -1.0, &mut w.r);
-            let r = flat(&w.r);
+            let r = w.r.as_slice_mut().expect("standard layout");
+            for (ri, &ai) in r.iter_mut().zip(flat(&self.a_new)) {
+                *ri = -ai;
+            }
+            gemm(
+                mat_mut(r, m, nn),
+                true,
+                mat(dflat, m, q),
+                mat(cflat, q, nn),
+                1.0,
+            );
             w.fid = Some(dot(r, r));
         }
         (w.fid.unwrap_or(0.0), w.cval)
@@ -472,18 +486,28 @@ impl DictionaryLearning {
     /// `grad_x L` from a finished forward pass.
     fn backward(&self, x: &[f64], y: f64, w: &Work, out: &mut [f64]) {
         let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
-        let (d, c) = self.blocks(x);
+        let (dflat, cflat) = x.split_at(m * q);
         let (gd, gc) = out.split_at_mut(m * q);
-        let mut gd = ArrayViewMut2::from_shape((m, q), gd).expect("grad D' shape");
-        let mut gc = ArrayViewMut2::from_shape((q, nn), gc).expect("grad C' shape");
         let s = y / self.cfg.n as f64;
-        Zip::from(&mut gd)
-            .and(&w.dk)
-            .and(&self.p_mat)
-            .for_each(|g, &dk, &p| *g = s * (dk - p));
+        for ((g, &dk), &p) in gd.iter_mut().zip(flat(&w.dk)).zip(flat(&self.p_mat)) {
+            *g = s * (dk - p);
+        }
         let inv = 1.0 / nn as f64;
-        general_mat_mul(inv, &w.r, &c.t(), 1.0, &mut gd);
-        general_mat_mul(inv, &d.t(), &w.r, 0.0, &mut gc);
+        let r = mat(flat(&w.r), m, nn);
+        gemm(
+            mat_mut(gd, m, q),
+            true,
+            r,
+            mat(cflat, q, nn).transpose(),
+            inv,
+        );
+        gemm(
+            mat_mut(gc, q, nn),
+            false,
+            mat(dflat, m, q).transpose(),
+            r,
+            inv,
+        );
     }
 
     fn grad_y_from(&self, cval: f64) -> f64 {

@@ -2,25 +2,14 @@
 //! matrices whose columns have l2 norm at most a radius (the dictionary constraint).
 
 use super::{positive, ConvexSet, SetSpec};
-use crate::linalg::{norm, svd, top_singular_pair};
 use crate::spectral::{gram_top_pair, project_nuclear, GramWorkspace, ProjectionMode};
 use std::sync::Mutex;
 
-/// Default relative residual tolerance of the iterative top singular pair.
-pub const NUCLEAR_LMO_TOL: f64 = 1e-12;
-/// Lanczos steps (products with A and A^T) before the exact Jacobi SVD takes over.
-pub const NUCLEAR_LMO_MAX_ITER: usize = 300;
-/// Largest short side `min(rows, cols)` for which the LMO uses the Gram route
-/// ([`crate::spectral::gram_top_pair`]: one `k^2 N` product and an `O(k^3)` eigensolve, exact to
-/// a few ulps, no gap dependence) instead of the warm-started iteration.
-pub const GRAM_LMO_MAX_SHORT: usize = 256;
-
 /// The nuclear-norm ball `{X in R^{rows x cols} : ||X||_* <= radius}`.
 ///
-/// LMO: `-r u_1 v_1^T` with `(u_1, v_1)` the top singular pair of the gradient: by the Gram
-/// matrix of the short side when `min(rows, cols) <= GRAM_LMO_MAX_SHORT` (relative residual a few
-/// ulps), otherwise by warm-started Lanczos iteration (relative residual <= `tol`) with an exact
-/// Jacobi-SVD fallback.
+/// LMO: `-r u_1 v_1^T` with `(u_1, v_1)` the top singular pair of the gradient by the Gram
+/// matrix of the short side ([`crate::spectral::gram_top_pair`]: one `k^2 N` product and an
+/// `O(k^3)` top eigenpair; relative residual a few ulps, no gap dependence, no warm start).
 /// Projection: singular values by the Gram route with a guarded fast path and a Jacobi-finished
 /// accurate path ([`crate::spectral::project_nuclear`]), then projection of the singular values
 /// onto `{s >= 0, sum s <= r}`. Scratch space is kept between calls (no allocation per call).
@@ -31,8 +20,6 @@ pub struct NuclearBall {
     rows: usize,
     cols: usize,
     radius: f64,
-    tol: f64,
-    warm: Mutex<Option<Vec<f64>>>,
     work: Mutex<NuclearWork>,
 }
 
@@ -50,8 +37,6 @@ impl Clone for NuclearBall {
             rows: self.rows,
             cols: self.cols,
             radius: self.radius,
-            tol: self.tol,
-            warm: Mutex::new(None),
             work: Mutex::new(NuclearWork::default()),
         }
     }
@@ -70,15 +55,8 @@ impl NuclearBall {
             rows,
             cols,
             radius: positive("nuclear_ball radius", radius)?,
-            tol: NUCLEAR_LMO_TOL,
-            warm: Mutex::new(None),
             work: Mutex::new(NuclearWork::default()),
         })
-    }
-    /// Sets the relative residual tolerance of the iterative top singular pair.
-    pub fn with_tolerance(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
     }
     /// `(rows, cols)`.
     pub fn shape(&self) -> (usize, usize) {
@@ -87,10 +65,6 @@ impl NuclearBall {
     /// The radius.
     pub fn radius(&self) -> f64 {
         self.radius
-    }
-    /// Forgets the warm start (for reproducibility checks).
-    pub fn reset_warm_start(&self) {
-        *self.warm.lock().expect("warm-start lock") = None;
     }
     /// Runs `f` on the scratch space (a private one when another thread holds it).
     fn with_work<T>(&self, f: impl FnOnce(&mut NuclearWork) -> T) -> T {
@@ -108,9 +82,13 @@ impl NuclearBall {
             }
         }
     }
-    /// Nuclear norm of a flat `rows x cols` matrix (exact, via the Jacobi SVD).
+    /// Nuclear norm of a flat `rows x cols` matrix (faer's singular values; NaN when they fail
+    /// to converge, i.e. for non-finite input).
     pub fn nuclear_norm(&self, z: &[f64]) -> f64 {
-        svd(z, self.rows, self.cols).s.iter().sum()
+        match crate::linalg::mat(z, self.rows, self.cols).singular_values() {
+            Ok(s) => s.iter().sum(),
+            Err(_) => f64::NAN,
+        }
     }
 }
 
@@ -125,27 +103,14 @@ impl ConvexSet for NuclearBall {
         )
     }
     fn lmo(&self, g: &[f64], out: &mut [f64]) {
-        if self.rows.min(self.cols) <= GRAM_LMO_MAX_SHORT {
-            return self.with_work(|w| {
-                w.u.resize(self.rows, 0.0);
-                w.v.resize(self.cols, 0.0);
-                match gram_top_pair(g, self.rows, self.cols, &mut w.gram, &mut w.u, &mut w.v) {
-                    Some(_) => self.write_vertex(&w.u, &w.v, out),
-                    None => out.iter_mut().for_each(|o| *o = f64::NAN),
-                }
-            });
-        }
-        let warm = self.warm.lock().expect("warm-start lock").clone();
-        let top = top_singular_pair(
-            g,
-            self.rows,
-            self.cols,
-            warm.as_deref(),
-            self.tol,
-            NUCLEAR_LMO_MAX_ITER,
-        );
-        self.write_vertex(&top.u, &top.v, out);
-        *self.warm.lock().expect("warm-start lock") = Some(top.v);
+        self.with_work(|w| {
+            w.u.resize(self.rows, 0.0);
+            w.v.resize(self.cols, 0.0);
+            match gram_top_pair(g, self.rows, self.cols, &mut w.gram, &mut w.u, &mut w.v) {
+                Some(_) => self.write_vertex(&w.u, &w.v, out),
+                None => out.iter_mut().for_each(|o| *o = f64::NAN),
+            }
+        })
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
         self.with_work(|w| {
@@ -298,9 +263,4 @@ impl ConvexSet for UnitColumns {
             radius: Some(self.radius),
         }
     }
-}
-
-#[allow(dead_code)]
-fn _norm_used(z: &[f64]) -> f64 {
-    norm(z)
 }

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Side-by-side peer benchmark: saddlefw's LMO-LMO against NumPy/SciPy implementations of the
+same algorithm on the paper's two experiments, each for the same solver-time budget, one thread
+each, in one invocation. Prints iterations/s and the ratios saddlefw / peer.
+
+    cargo build --release
+    python3 benches/peers/run.py [--seconds 10] [--rounds 1] [--problems dl,news20]
+
+(or benches/peers/run.sh, which skips with a message when Python, NumPy or SciPy are absent;
+install them with `pip install numpy scipy threadpoolctl`).
+
+Every process runs with OMP_NUM_THREADS=1, OPENBLAS_NUM_THREADS=1, MKL_NUM_THREADS=1 and
+RAYON_NUM_THREADS=1. OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, when set in the environment, are
+removed for the peers only (they select a slower OpenBLAS kernel than the CPU's own; the BLAS
+that actually runs is printed through threadpoolctl); --keep-openblas-env keeps them.
+
+Rounds alternate the programs (saddlefw, then each peer), so a change of machine load affects all
+of them alike; the table reports the median over rounds. The 1-minute load average is printed
+before and after: absolute rates are inflated by load, ratios measured side by side much less.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def env_one_thread(peer, keep_openblas):
+    env = dict(os.environ)
+    for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS"):
+        env[v] = "1"
+    if peer and not keep_openblas:
+        env.pop("OPENBLAS_CORETYPE", None)
+        env.pop("OPENBLAS_L2_SIZE", None)
+    return env
+
+
+def blas_info(keep_openblas):
+    code = (
+        "import json, numpy, scipy\n"
+        "try:\n"
+        "    from threadpoolctl import threadpool_info\n"
+        "    info = [{k: d.get(k) for k in ('internal_api', 'architecture', 'num_threads', 'version')}"
+        " for d in threadpool_info()]\n"
+        "except ImportError:\n"
+        "    info = 'threadpoolctl not installed'\n"
+        "print(json.dumps({'numpy': numpy.__version__, 'scipy': scipy.__version__, 'blas': info}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env_one_thread(True, keep_openblas),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def run_saddlefw(binary, problem, seconds, data, threads):
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [binary, "-q", "experiment", problem, "--algos", "lmo-lmo",
+               "--time-limit", str(seconds), "--out", tmp]
+        if problem == "news20":
+            cmd += ["--data", data]
+        if threads is not None:
+            cmd += ["--threads", str(threads)]
+        subprocess.run(cmd, env=env_one_thread(False, True), check=True, cwd=REPO)
+        with open(os.path.join(tmp, "experiment.json")) as f:
+            run = json.load(f)["runs"][0]
+    return {"iterations": run["iterations"], "seconds": run["wall_time_s"]}
+
+
+def run_peer(script, args, seconds, keep_openblas):
+    cmd = [sys.executable, os.path.join(HERE, script), "--seconds", str(seconds)] + args
+    out = subprocess.run(cmd, env=env_one_thread(True, keep_openblas), capture_output=True,
+                         text=True, check=True, cwd=REPO)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=10.0, help="solver-time budget per run")
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--problems", default="dl,news20")
+    ap.add_argument("--binary", default=os.path.join(REPO, "target", "release", "saddlefw"))
+    ap.add_argument("--data", default=os.path.join(
+        os.environ.get("SADDLEFW_DATA_DIR", os.path.join(REPO, "..", "shared", "data")),
+        "news20.bz2"))
+    ap.add_argument("--threads", type=int, default=None,
+                    help="pass --threads N to saddlefw (default: not passed)")
+    ap.add_argument("--keep-openblas-env", action="store_true")
+    a = ap.parse_args()
+    if not os.path.exists(a.binary):
+        sys.exit(f"{a.binary} not found: run `cargo build --release` first")
+    problems = [p for p in a.problems.split(",") if p]
+    if "news20" in problems and not os.path.exists(a.data):
+        print(f"SKIP news20: {a.data} not found (set SADDLEFW_DATA_DIR or --data)")
+        problems.remove("news20")
+    print("load average before:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print("peers:", json.dumps(blas_info(a.keep_openblas_env)))
+    for v in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        if v in os.environ:
+            print(f"note: {v}={os.environ[v]} is set;",
+                  "kept for the peers" if a.keep_openblas_env else "removed for the peers only")
+    programs = {
+        "dl": [
+            ("saddlefw", lambda s: run_saddlefw(a.binary, "dl", s, None, a.threads)),
+            ("numpy typical (full SVD)",
+             lambda s: run_peer("dl_numpy.py", ["--variant", "typical"], s, a.keep_openblas_env)),
+            ("numpy tuned (Gram + dsyevr)",
+             lambda s: run_peer("dl_numpy.py", ["--variant", "tuned"], s, a.keep_openblas_env)),
+            ("numpy power, 2 steps (inexact)",
+             lambda s: run_peer("dl_numpy.py", ["--variant", "power"], s, a.keep_openblas_env)),
+        ],
+        "news20": [
+            ("saddlefw", lambda s: run_saddlefw(a.binary, "news20", s, a.data, a.threads)),
+            ("scipy CSR (Gram + dsyevr)",
+             lambda s: run_peer("news20_scipy.py", ["--data", a.data], s, a.keep_openblas_env)),
+        ],
+    }
+    rates = {}
+    for r in range(a.rounds):
+        for prob in problems:
+            for name, f in programs[prob]:
+                res = f(a.seconds)
+                rate = res["iterations"] / res["seconds"]
+                rates.setdefault((prob, name), []).append(rate)
+                print(f"round {r + 1}: {prob:6} {name:32} {res['iterations']:8d} it "
+                      f"{res['seconds']:7.2f} s {rate:10.1f} it/s", flush=True)
+    print("load average after:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print()
+    print(f"| problem | program | iterations/s (median of {a.rounds}) | saddlefw / program |")
+    print("|---|---|---|---|")
+    for prob in problems:
+        ours = statistics.median(rates[(prob, "saddlefw")])
+        for name, _ in programs[prob]:
+            med = statistics.median(rates[(prob, name)])
+            print(f"| {prob} | {name} | {med:.1f} | {ours / med:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
