@@ -8,10 +8,11 @@ use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criteri
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use saddlefw::linalg::{svd, top_singular_pair};
+use saddlefw::linalg::svd;
 use saddlefw::sets::{
     BoxSet, ConvexSet, L1Ball, L2Ball, NuclearBall, Product, Simplex, UnitColumns,
 };
+use saddlefw::spectral::top_singular_pair;
 use std::time::Duration;
 
 fn gauss(r: &mut ChaCha8Rng, n: usize) -> Vec<f64> {

@@ -949,10 +949,7 @@ pub(crate) fn positive_jobs(jobs: Option<i64>) -> Result<Option<usize>> {
             format!("must be at least 1, got {n}"),
         )),
         n => Ok(n.map(|n| {
-            crate::invariants::check::worker_threads(
-                usize::try_from(n).unwrap_or(usize::MAX),
-                usize::MAX,
-            )
+            crate::jobs::worker_threads(usize::try_from(n).unwrap_or(usize::MAX), usize::MAX)
         })),
     }
 }

@@ -310,32 +310,6 @@ fn complete_orthonormal(m: &mut [f64], n: usize, k: usize, missing: &[usize]) {
     }
 }
 
-/// Top singular triple `(sigma_1, u_1, v_1)` of a row-major `rows x cols` matrix.
-#[derive(Debug, Clone)]
-pub struct TopPair {
-    pub sigma: f64,
-    pub u: Vec<f64>,
-    pub v: Vec<f64>,
-}
-
-/// Top singular pair by the Gram route ([`crate::spectral::gram_top_pair`]: the top eigenpair of
-/// the Gram matrix of the short side, relative residual a few ulps, no dependence on the gap
-/// `sigma_1 - sigma_2` and no warm start). A zero matrix gives `(0, e_1, e_1)`; non-finite input
-/// gives NaN vectors.
-pub fn top_singular_pair(a: &[f64], rows: usize, cols: usize) -> TopPair {
-    assert_eq!(a.len(), rows * cols, "top_singular_pair: shape mismatch");
-    let mut ws = crate::spectral::GramWorkspace::default();
-    let (mut u, mut v) = (vec![0.0; rows], vec![0.0; cols]);
-    match crate::spectral::gram_top_pair(a, rows, cols, &mut ws, &mut u, &mut v) {
-        Some(sigma) => TopPair { sigma, u, v },
-        None => TopPair {
-            sigma: f64::NAN,
-            u: vec![f64::NAN; rows],
-            v: vec![f64::NAN; cols],
-        },
-    }
-}
-
 /// Largest eigenvalue magnitude (spectral norm) of a symmetric matrix, and its smallest
 /// eigenvalue, via the Jacobi SVD and Rayleigh signs. Accurate to a few ulps of `||A||_2`.
 pub fn sym_extreme_eigs(a: &[f64], n: usize) -> (f64, f64) {

@@ -542,7 +542,7 @@ struct Job<'a> {
 }
 
 /// Runs `work` (which uses rayon's parallel iterators over `count` jobs) on `jobs` worker
-/// threads, capped by [`crate::invariants::check::worker_threads`], or on rayon's global pool
+/// threads, capped by [`crate::jobs::worker_threads`], or on rayon's global pool
 /// (one thread per core) for `None`: the `--jobs N` of verify and tighten.
 pub(crate) fn with_jobs<R: Send>(
     jobs: Option<usize>,
@@ -551,7 +551,7 @@ pub(crate) fn with_jobs<R: Send>(
 ) -> Result<R> {
     match jobs {
         Some(n) => Ok(rayon::ThreadPoolBuilder::new()
-            .num_threads(crate::invariants::check::worker_threads(n, count))
+            .num_threads(crate::jobs::worker_threads(n, count))
             .build()
             .map_err(|e| Error::invalid("--jobs", e.to_string()))?
             .install(work)),

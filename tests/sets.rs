@@ -7,8 +7,9 @@ use crate::common::*;
 use proptest::prelude::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use saddlefw::linalg::{dot, norm, svd, top_singular_pair};
+use saddlefw::linalg::{dot, norm, svd};
 use saddlefw::sets::*;
+use saddlefw::spectral::top_singular_pair;
 
 // ---------------------------------------------------------------------------------------------
 // Checks (shared by the properties and their negative controls)
