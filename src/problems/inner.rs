@@ -219,10 +219,7 @@ pub fn y_star_certified<P: SaddleProblem + ?Sized>(
         }
     };
     // the certificate L_beta(x,y) + g'(u - y) carries the rounding of L's first-order form
-    let allowance = |y: &[f64], u: &[f64]| {
-        let dir: Vec<f64> = u.iter().zip(y).map(|(a, b)| a - b).collect();
-        p.first_order_rounding(x, y, &vec![0.0; x.len()], &dir)
-    };
+    let allowance = |y: &[f64], u: &[f64]| y_step_rounding(p, x, y, u);
     let c = maximize_with_allowance(
         p.y_set(),
         y0,
@@ -259,10 +256,7 @@ pub fn min_x_certified_from<P: SaddleProblem + ?Sized>(
         p.grad_x(x, y, out);
         out.iter_mut().for_each(|v| *v = -*v);
     };
-    let allowance = |x: &[f64], v: &[f64]| {
-        let dir: Vec<f64> = v.iter().zip(x).map(|(a, b)| a - b).collect();
-        p.first_order_rounding(x, y, &dir, &vec![0.0; y.len()])
-    };
+    let allowance = |x: &[f64], v: &[f64]| x_step_rounding(p, x, y, v);
     let c = maximize_with_allowance(
         p.x_set(),
         start,
@@ -309,8 +303,7 @@ pub fn f_star_smooth<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
     // bound at (x, y*(x)), so it carries that bound's rounding allowance
     let allowance = |x: &[f64], v: &[f64]| {
         let y = p.y_star(x, 0.0, &y0).y;
-        let dir: Vec<f64> = v.iter().zip(x).map(|(a, b)| a - b).collect();
-        p.first_order_rounding(x, &y, &dir, &vec![0.0; y.len()])
+        x_step_rounding(p, x, &y, v)
     };
     let lf = k.lxx + k.lyx * k.lyx / k.mu;
     let start = p.x_set().default_point();
@@ -423,8 +416,7 @@ pub fn min_x_bounds_at<P: SaddleProblem + ?Sized>(p: &P, y: &[f64], v: &[f64]) -
     let mut w = vec![0.0; v.len()];
     p.x_set().lmo(&g, &mut w);
     let val = p.value(v, y);
-    let dir: Vec<f64> = w.iter().zip(v).map(|(a, b)| a - b).collect();
-    let allowance = p.first_order_rounding(v, y, &dir, &vec![0.0; y.len()]);
+    let allowance = x_step_rounding(p, v, y, &w);
     Interval {
         lower: val - fw_gap(&g, v, &w).max(0.0) - allowance,
         upper: val,
@@ -442,8 +434,7 @@ pub fn max_y_bounds_at<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], u: &[f64]) -
     let mut w = vec![0.0; u.len()];
     p.y_set().lmo(&neg, &mut w);
     let val = p.value(x, u);
-    let dir: Vec<f64> = w.iter().zip(u).map(|(a, b)| a - b).collect();
-    let allowance = p.first_order_rounding(x, u, &vec![0.0; x.len()], &dir);
+    let allowance = y_step_rounding(p, x, u, &w);
     Interval {
         lower: val,
         upper: val + fw_gap(&g, &w, u).max(0.0) + allowance,
@@ -618,6 +609,18 @@ pub fn f_star_saddle<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
         (Some(a), Some(b)) => Some(intersect(&a, &b)),
         (a, b) => a.or(b),
     }
+}
+
+/// The rounding allowance of `L(x,y) + grad_x L(x,y)^T (v - x)` (a certificate over X).
+fn x_step_rounding<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], y: &[f64], v: &[f64]) -> f64 {
+    let dir: Vec<f64> = v.iter().zip(x).map(|(a, b)| a - b).collect();
+    p.first_order_rounding(x, y, &dir, &vec![0.0; y.len()])
+}
+
+/// The rounding allowance of `L(x,y) + grad_y L(x,y)^T (u - y)` (a certificate over Y).
+fn y_step_rounding<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], y: &[f64], u: &[f64]) -> f64 {
+    let dir: Vec<f64> = u.iter().zip(y).map(|(a, b)| a - b).collect();
+    p.first_order_rounding(x, y, &vec![0.0; x.len()], &dir)
 }
 
 /// Convenience: `g^T (u - y)` for the FW gap.
