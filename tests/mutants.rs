@@ -1,0 +1,129 @@
+//! Tests written to kill the mutants that survived the mutation campaign (issue 18,
+//! docs/mutation.md): exact values computed by hand on problems small enough to do so, and
+//! the boundary cases of the consistency check. No pinned trajectories.
+
+use saddlefw::measures::{self, inconsistency, PointMeasures};
+use saddlefw::problems::{Quadratic, SaddleProblem};
+use saddlefw::sets::BoxSet;
+
+/// `L(x, y) = a/2 x^2 + x y - 1/2 y^2` on `X = Y = [-1, 1]` (one dimension each).
+fn bilinear_1d(a: f64) -> Quadratic {
+    let unit = || Box::new(BoxSet::new(vec![-1.0], vec![1.0]).unwrap());
+    Quadratic::new(
+        vec![a],
+        vec![1.0],
+        vec![1.0],
+        vec![0.0],
+        vec![0.0],
+        unit(),
+        unit(),
+    )
+    .unwrap()
+}
+
+fn close(got: f64, want: f64, what: &str) {
+    assert!(
+        (got - want).abs() <= 1e-12,
+        "{what}: got {got}, want {want}"
+    );
+}
+
+/// Every measure of `L = x y - y^2/2` at `(x, y) = (1/2, -1/2)`, by hand:
+/// `grad_x L = y = -1/2`, `grad_y L = x - y = 1`, `L = -3/8`, `f(x) = x^2/2`.
+#[test]
+fn measures_of_a_one_dimensional_quadratic_by_hand() {
+    let p = bilinear_1d(0.0);
+    let (x, y) = ([0.5], [-0.5]);
+    // G_Y = max_u (u/2 - u^2/2) - L = 1/8 + 3/8
+    let gy = measures::gy(&p, &x, &y);
+    close(gy.lower, 0.5, "G_Y lower");
+    close(gy.upper, 0.5, "G_Y upper");
+    // G_Y^LMO = 1 * (LMO_Y(-1) - y) = 1 - (-1/2)
+    close(measures::gy_lmo(&p, &x, &y), 1.5, "G_Y^LMO");
+    // G_X^LMO = -1/2 * (x - LMO_X(-1/2)) = -1/2 * (1/2 - 1)
+    close(measures::gx_lmo(&p, &x, &y), 0.25, "G_X^LMO");
+    // G_X^PO, sigma = 4: PO(1/2 + 2) = 1, (1 - 1/2) / 4; sigma = 1/4: inside X, |grad_x L|
+    close(measures::gx_po(&p, &x, &y, 4.0), 0.125, "G_X^PO sigma 4");
+    close(measures::gx_po(&p, &x, &y, 0.25), 0.5, "G_X^PO sigma 1/4");
+    // H_t, beta = 2, y0 = 1/2: L_t(x, u) = 3u/2 - 3u^2/2 - 1/4 is largest at u = 1/2 (1/8);
+    // L_t(x, y) = -3/8 - (2/2) (1)^2
+    let h = measures::h(&p, &x, &y, 2.0, &[0.5]);
+    close(h.upper, 1.5, "H_t upper");
+    close(h.lower, 1.5, "H_t lower");
+    // G^Dual = f(1/2) - min_v (-v/2 - 1/8) = 1/8 + 5/8
+    let d = measures::g_dual(&p, &x, &y).expect("convex in x");
+    assert!(
+        (d.lower - 0.75).abs() <= 1e-9 && (d.upper - 0.75).abs() <= 1e-9,
+        "{d:?}"
+    );
+    // G^Opt = f(1/2) - min f = 1/8
+    let o = measures::g_opt(&p, &x).expect("f* of a quadratic");
+    assert!(
+        (o.lower - 0.125).abs() <= 1e-9 && (o.upper - 0.125).abs() <= 1e-9,
+        "{o:?}"
+    );
+
+    // evaluate() shares the gradients and must agree with the single measures
+    let m = measures::evaluate(&p, &x, &y, 2.0, &[0.5], 4.0);
+    close(m.gx_lmo, 0.25, "evaluate gx_lmo");
+    close(m.gx_po, 0.125, "evaluate gx_po");
+    close(m.gy, 0.5, "evaluate gy");
+    close(m.gy_lmo, 1.5, "evaluate gy_lmo");
+    close(m.h, 1.5, "evaluate h");
+    assert!((m.gap_opt.unwrap() - 0.125).abs() <= 1e-9);
+    // scale = |L| + |grad_x L| D_X + |grad_y L| D_Y (+ width of f*) = 3/8 + 1/2*2 + 1*2
+    assert!((m.scale - 3.375).abs() <= 1e-9, "scale {}", m.scale);
+    assert!(m.width >= 0.0 && m.width <= 1e-9, "width {}", m.width);
+    assert_eq!(inconsistency(&m), None);
+}
+
+/// `G^Dual` is reported only under Assumption 3: `a = -1` makes `L(., y)` concave.
+#[test]
+fn dual_gap_needs_convexity_in_x() {
+    let p = bilinear_1d(-1.0);
+    assert!(!p.convex_in_x());
+    assert!(measures::g_dual(&p, &[0.5], &[-0.5]).is_none());
+}
+
+fn point(v: f64, scale: f64) -> PointMeasures {
+    PointMeasures {
+        gx_lmo: v,
+        gx_po: v,
+        gy: v,
+        gy_lmo: v,
+        h: v,
+        gap_opt: Some(v),
+        width: 0.0,
+        scale,
+    }
+}
+
+/// The consistency check's boundaries: zero is consistent at zero scale, any negative value
+/// is not, the tolerance is `CONSISTENCY_RTOL * scale` (strictly), non-finite values are.
+#[test]
+fn inconsistency_boundaries() {
+    assert_eq!(inconsistency(&point(0.0, 0.0)), None);
+    assert_eq!(inconsistency(&point(0.25, 0.0)), None);
+    assert_eq!(
+        inconsistency(&point(-1e-300, 0.0)),
+        Some(("gx_lmo", Some(-1e-300), 0.0))
+    );
+    let scale = 4.0;
+    let tol = measures::CONSISTENCY_RTOL * scale;
+    // exactly at -tolerance: rounding, consistent; just below it: not
+    assert_eq!(inconsistency(&point(-tol, scale)), None);
+    let below = -tol * (1.0 + 1e-9);
+    assert_eq!(
+        inconsistency(&point(below, scale)),
+        Some(("gx_lmo", Some(below), tol))
+    );
+    // the first offending measure is named, with a missing value when non-finite
+    let mut m = point(0.0, scale);
+    m.h = f64::NAN;
+    assert_eq!(inconsistency(&m), Some(("h", None, tol)));
+    m.h = 0.0;
+    m.gap_opt = Some(f64::NEG_INFINITY);
+    assert_eq!(inconsistency(&m), Some(("gap_opt", None, tol)));
+    m.gap_opt = None;
+    assert_eq!(inconsistency(&m), None);
+}
