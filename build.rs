@@ -64,10 +64,23 @@ fn embed_git_commit(root: &Path) {
         None => String::new(),
     };
     println!("cargo:rustc-env=SADDLEFW_GIT_COMMIT={commit}");
-    if let Some(git_dir) = git(&["rev-parse", "--absolute-git-dir"]) {
-        let git_dir = PathBuf::from(git_dir);
-        for f in ["HEAD", "packed-refs", "refs/heads"] {
-            println!("cargo:rerun-if-changed={}", git_dir.join(f).display());
+    // HEAD lives in the (worktree's) git dir, the branch refs in the common dir. Only existing
+    // paths: cargo treats a missing rerun-if-changed path as changed, which would rebuild the
+    // crate on every cargo invocation (a linked worktree has no refs/heads of its own, and a
+    // fresh clone often no packed-refs).
+    let dirs = [
+        ("--absolute-git-dir", &["HEAD"][..]),
+        ("--git-common-dir", &["packed-refs", "refs/heads"][..]),
+    ];
+    for (flag, files) in dirs {
+        if let Some(dir) = git(&["rev-parse", flag]) {
+            let dir = root.join(dir); // --git-common-dir may be relative to root
+            for f in files {
+                let path = dir.join(f);
+                if path.exists() {
+                    println!("cargo:rerun-if-changed={}", path.display());
+                }
+            }
         }
     }
     for f in [

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# CI-sized mutation guard (issue 18, docs/mutation.md): applies a few mutants recorded as
+# caught by the cargo-mutants campaign, one at a time, rebuilds, and expects the named tests
+# to FAIL. A mutant that survives, or a recorded mutation that no longer applies to the source,
+# fails the guard. The source is restored after each mutant (and on exit).
+#
+# Cheap by construction: no cargo-mutants install; the release profile with incremental
+# compilation (dependencies are never incremental, so they are not rebuilt), one test filter
+# per mutant. Usage: scripts/mutation-guard.sh   (from the repository root)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_PROFILE_RELEASE_INCREMENTAL=true
+
+# file | literal text | replacement | test filter
+MUTANTS=(
+  "src/measures.rs|let l_beta = p.value(x, y) - 0.5 * beta * d2;|let l_beta = p.value(x, y) - 0.5 / beta * d2;|mutants::"
+  "src/measures.rs|if v < -tolerance {|if v <= -tolerance {|mutants::inconsistency"
+  "src/solvers/steps.rs|        ratio.min(1.0)|        ratio|solvers::short_step_guards"
+)
+
+backup=""
+restore() {
+  if [ -n "$backup" ] && [ -f "$backup" ]; then
+    cp "$backup" "$target"
+    rm -f "$backup"
+    backup=""
+  fi
+}
+trap restore EXIT
+
+failed=0
+for m in "${MUTANTS[@]}"; do
+  IFS='|' read -r target old new filter <<<"$m"
+  backup="$(mktemp)"
+  cp "$target" "$backup"
+  count="$(grep -cF -- "$old" "$target" || true)"
+  if [ "$count" != 1 ]; then
+    echo "mutation guard: '$old' occurs $count times in $target (want 1): update scripts/mutation-guard.sh" >&2
+    failed=1
+    restore
+    continue
+  fi
+  # literal replacement without regex or sed escaping
+  OLD="$old" NEW="$new" perl -0pi -e 's/\Q$ENV{OLD}\E/$ENV{NEW}/' "$target"
+  start=$SECONDS
+  if ! cargo test --release -q --test main --no-run >/dev/null 2>&1; then
+    echo "mutation guard: $target: '$old' -> '$new' does not build: update the guard" >&2
+    failed=1
+  elif cargo test --release -q --test main -- "$filter" >/dev/null 2>&1; then
+    echo "mutation guard: SURVIVED $target: '$old' -> '$new' (tests: $filter)" >&2
+    failed=1
+  else
+    echo "mutation guard: caught $target: '$old' -> '$new' ($((SECONDS - start)) s)"
+  fi
+  restore
+done
+exit "$failed"
