@@ -186,6 +186,22 @@ Examples:
 
 Exit codes: 0 searched and written, 2 usage or input error (a malformed fixture names the file).")]
     Tighten(crate::tightness::TightenArgs),
+    /// Export the instances, start points and schedules of verify's jobs for a solver written
+    /// in any language; write DIR/manifest.json and DIR/jobs/ID/{problem,schedule}.json.
+    ///
+    /// The user's solver then writes its iterates (t, x_t, y_t) for t = 0..=t_last of each job
+    /// to DIR/jobs/ID/iterates.jsonl (JSON Lines, see the README, "Formats"), and `saddlefw
+    /// verify-iterates DIR` judges them exactly as `verify` judges the crate's own solvers.
+    /// Only quadratic instances can be exported (the cosine families are listed as not
+    /// exported in the manifest and are not judged).
+    #[command(after_help = "\
+Examples:
+  saddlefw export --cases lmo-lmo/ --out /tmp/exp
+  saddlefw export --cases lmo-lmo/c-sc+sc --tier quick --out /tmp/exp
+  python3 examples/python/lmo_lmo.py /tmp/exp
+
+Exit codes: 0 written, 2 usage or input error (e.g. no selected job can be exported).")]
+    Export(crate::iterates::cli::ExportArgs),
 }
 
 /// `saddlefw report` flags.
@@ -578,6 +594,10 @@ where
         Command::Merge(args) => cmd_merge(args),
         Command::Report(args) => cmd_report(args),
         Command::Tighten(args) => crate::tightness::cmd_tighten(args),
+        Command::Export(mut args) => {
+            args.quiet = cli.quiet;
+            crate::iterates::cli::cmd_export(args)
+        }
     };
     match result {
         Ok(code) => code,

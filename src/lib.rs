@@ -122,6 +122,7 @@ pub mod generators;
 pub mod harness;
 pub mod interrupt;
 pub mod invariants;
+pub mod iterates;
 pub mod jobs;
 pub mod linalg;
 pub mod measures;
