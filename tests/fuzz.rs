@@ -613,3 +613,96 @@ fn check_shards() {
     c.max_mutations = 6;
     c.run(|b| check_check_shard(&fuzz::text(b)));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Iterate files (`saddlefw verify-iterates`, JSON Lines) and export manifests
+
+/// Reads every iterate of `bytes` (dx = 3, dy = 2): an accepted file has t = 0, 1, ... with
+/// finite entries; a rejected one names the file and a line.
+fn check_iterates(bytes: &[u8]) -> Outcome {
+    use saddlefw::iterates::format::IterateReader;
+    let mut r = IterateReader::new(bytes, "fuzz-iterates.jsonl", 3, 2);
+    let (mut x, mut y) = (vec![0.0; 3], vec![0.0; 2]);
+    let mut expect = 0;
+    loop {
+        match r.next_into(&mut x, &mut y) {
+            Ok(Some(t)) => {
+                assert_eq!(t, expect);
+                assert!(x.iter().chain(&y).all(|v| v.is_finite()));
+                expect += 1;
+            }
+            Ok(None) => return Outcome::Accepted,
+            Err(e) => {
+                assert!(e.to_string().contains(": line "), "{e}");
+                return rejected(&e, "fuzz-iterates.jsonl");
+            }
+        }
+    }
+}
+
+const ITERATE_TOKENS: &[&str] = &[
+    "{\"t\": 0, \"x\": [0, 0, 1], \"y\": [1, 0]}\n",
+    "\"t\": 4294967297,",
+    "\"x\": [],",
+    "\"y\": [1e309, 0]",
+    "NaN",
+    "Infinity",
+    "\n\n",
+    "\r\n",
+    "\u{feff}",
+];
+
+#[test]
+fn iterate_files() {
+    let seeds = vec![
+        b"{\"t\": 0, \"x\": [0.5, 0.25, 0.25], \"y\": [1, 0]}\n{\"t\": 1, \"x\": [0, 0, 1], \"y\": [0.5, 0.5]}\n{\"t\": 2, \"x\": [-1e-3, 2.5e-1, 7.51e-1], \"y\": [0, 1]}\n".to_vec(),
+        b"{\"x\": [1, 2, 3], \"y\": [4, 5], \"t\": 0}\r\n\n  {\"t\":1,\"x\":[0,0,0],\"y\":[0,0]}".to_vec(),
+    ];
+    let mut c = Campaign::new("iterates", seeds, JSON_ALPHABET).with_bom_seeds();
+    c.tokens = ITERATE_TOKENS;
+    c.run(check_iterates);
+}
+
+/// A manifest written by `export` (small sizes, no hard instances).
+fn manifest_seed() -> Vec<u8> {
+    use saddlefw::iterates::export::{export, ExportOptions};
+    use saddlefw::verify::{Tier, TierConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let opts = ExportOptions {
+        tier: Tier::Quick,
+        filter: Some("lmo-lmo/nc-c".into()),
+        config: Some(TierConfig {
+            seeds: 2,
+            t_max: 16,
+            dim_x: 3,
+            dim_y: 2,
+        }),
+        hard: None,
+    };
+    export(&theorems::builtin(), &opts, dir.path()).unwrap();
+    std::fs::read(dir.path().join("manifest.json")).unwrap()
+}
+
+fn check_manifest(text: &str) -> Outcome {
+    use saddlefw::iterates::manifest::Manifest;
+    match Manifest::parse("fuzz-manifest.json", text) {
+        Ok(m) => {
+            // what verify-iterates does with it besides re-planning: resolve every path
+            for j in &m.jobs {
+                assert!(!std::path::Path::new(&j.iterates).is_absolute());
+                assert!(j.t_last >= j.t_max);
+            }
+            let again = serde_json::to_string(&m).unwrap();
+            assert_eq!(Manifest::parse("again", &again).unwrap(), m);
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-manifest.json"),
+    }
+}
+
+#[test]
+fn export_manifests() {
+    let mut c = Campaign::new("manifest", vec![manifest_seed()], JSON_ALPHABET).with_bom_seeds();
+    c.max_mutations = 6;
+    c.run(|b| check_manifest(&fuzz::text(b)));
+}

@@ -11,9 +11,11 @@
 //! * [`manifest`]: the export manifest and schedule files.
 //! * [`plan`]: the job list (verify's, restricted to the instances a file can hold).
 //! * [`export`]: `saddlefw export`.
+//! * [`replay`]: the replay solver (a file's iterates as a [`crate::solvers::Solver`]).
 
 pub mod cli;
 pub mod export;
 pub mod format;
 pub mod manifest;
 pub mod plan;
+pub mod replay;
