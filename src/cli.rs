@@ -202,6 +202,25 @@ Examples:
 
 Exit codes: 0 written, 2 usage or input error (e.g. no selected job can be exported).")]
     Export(crate::iterates::cli::ExportArgs),
+    /// Judge the iterates of an external solver on the jobs of `saddlefw export` exactly as
+    /// `verify` judges the crate's own solvers; write OUT/verify.json and OUT/index.html.
+    ///
+    /// Every measure is recomputed from the iterates (x_t, y_t); fits, gates, envelopes,
+    /// hard-instance gates and the report are verify's. Each iterate must lie in X x Y (up to
+    /// 1e-9 (1 + diameter)) and iterate 0 must be the exported start point.
+    #[command(after_help = "\
+Examples:
+  saddlefw export --cases lmo-lmo/c-sc+sc --out /tmp/exp
+  python3 examples/python/lmo_lmo.py /tmp/exp
+  saddlefw verify-iterates /tmp/exp --out /tmp/exp-report
+  python3 examples/python/lmo_lmo.py /tmp/exp --slowed --out /tmp/slow
+  saddlefw verify-iterates /tmp/exp --iterates /tmp/slow --out /tmp/slow-report   # exit 1
+
+Exit codes: 0 every gate passes, 1 a gate failed, 2 usage or input error: a missing,
+truncated or malformed iterate file, a wrong dimension, a non-finite number, t out of order,
+an iterate outside X or Y, or a manifest that does not match this saddlefw (one line
+`error: FILE: line N: REASON`).")]
+    VerifyIterates(crate::iterates::cli::VerifyIteratesArgs),
 }
 
 /// `saddlefw report` flags.
@@ -597,6 +616,10 @@ where
         Command::Export(mut args) => {
             args.quiet = cli.quiet;
             crate::iterates::cli::cmd_export(args)
+        }
+        Command::VerifyIterates(mut args) => {
+            args.quiet = cli.quiet;
+            crate::iterates::cli::cmd_verify_iterates(args)
         }
     };
     match result {

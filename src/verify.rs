@@ -83,7 +83,7 @@ pub mod shard;
 pub mod source;
 
 use source::MeasuredWith;
-pub use source::{EntrySolver, RunOrigin, SharedFactory, SolverFactory, SolverRequest};
+pub use source::{EntrySolver, JobRef, RunOrigin, SharedFactory, SolverFactory, SolverRequest};
 
 use crate::envelopes::{self, EnvelopeInputs, MhatCheck, PrintedCheck, PrintedForm, WorstRatio};
 use crate::fit::{self, Baselines, Estimate, FitConfig, ProofRate, RateClaim, SeriesFit, Verdict};
@@ -632,12 +632,23 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             ),
         ));
     }
+    let factory = opts.factory();
     let jobs: Vec<Job> = shard::select(
         job_list(&selected, &cfg).into_values().collect(),
         opts.shard,
-    );
+    )
+    .into_iter()
+    .filter(|j| {
+        factory.covers(&JobRef {
+            case: j.case,
+            entry: &j.entries[0].id,
+            family: &j.family.label(),
+            seed_index: j.seed_index,
+            hard: false,
+        })
+    })
+    .collect();
     let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
-    let factory = opts.factory();
     let work = || -> Vec<Result<Vec<(String, InstanceRun)>>> {
         jobs.par_iter()
             .map(|j| {

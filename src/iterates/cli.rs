@@ -1,4 +1,4 @@
-//! `saddlefw export` (and, with the seam of issue 15, `saddlefw verify-iterates`).
+//! `saddlefw export` and `saddlefw verify-iterates` (the any-language route, [`super`]).
 
 use super::export::{export, ExportOptions};
 use crate::tightness::HardSource;
@@ -25,6 +25,14 @@ pub struct ExportArgs {
     /// Leave the stored hardest instances out (random instances only).
     #[arg(long)]
     pub no_hard: bool,
+    /// Also write saddlefw's own solver's iterates into DIR/jobs/ID/iterates.jsonl (a
+    /// reference: `verify-iterates DIR` then gives `verify`'s verdicts on these jobs).
+    #[arg(long)]
+    pub write_iterates: bool,
+    /// With --write-iterates: a deliberately broken variant's iterates instead (as `verify
+    /// --control`, e.g. tau-exponent+0.15).
+    #[arg(long, value_name = "CONTROL", requires = "write_iterates")]
+    pub control: Option<String>,
     /// Print nothing on success (set from the global --quiet).
     #[arg(skip)]
     pub quiet: bool,
@@ -60,8 +68,19 @@ pub fn cmd_export(args: ExportArgs) -> Result<i32> {
             None => HardSource::Builtin,
         }),
     };
+    let control = args
+        .control
+        .as_deref()
+        .map(|c| {
+            c.parse::<crate::verify::controls::Control>()
+                .map_err(|e| Error::invalid("--control", e.to_string()))
+        })
+        .transpose()?;
     let table = crate::theorems::builtin();
     let m = export(&table, &opts, &args.out)?;
+    if args.write_iterates {
+        super::reference::write_reference_iterates(&table, &args.out, None, control)?;
+    }
     if !args.quiet {
         outln!(
             "exported {} jobs ({} not exportable) to {}; write each job's iterates (t = 0..=t_last) to DIR/jobs/ID/iterates.jsonl",
@@ -74,4 +93,60 @@ pub fn cmd_export(args: ExportArgs) -> Result<i32> {
         }
     }
     Ok(crate::error::EXIT_OK)
+}
+
+/// `saddlefw verify-iterates` flags.
+#[derive(Debug, clap::Args)]
+pub struct VerifyIteratesArgs {
+    /// The export directory (written by `saddlefw export`; its manifest.json).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Where the iterate files are: the manifest's paths (jobs/ID/iterates.jsonl) are taken
+    /// relative to ROOT instead of DIR.
+    #[arg(long, value_name = "ROOT")]
+    pub iterates: Option<PathBuf>,
+    /// Output directory (verify.json and index.html, written atomically).
+    #[arg(long, value_name = "OUT", default_value = "reports/verify-iterates")]
+    pub out: PathBuf,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub jobs: Option<i64>,
+    /// Print only the summary line (set from the global --quiet).
+    #[arg(skip)]
+    pub quiet: bool,
+}
+
+/// `saddlefw verify-iterates`.
+pub fn cmd_verify_iterates(args: VerifyIteratesArgs) -> Result<i32> {
+    use super::judge::{verify_iterates, JudgeOptions};
+    let jobs = crate::cli::positive_jobs(args.jobs)?;
+    crate::files::check_outputs(
+        &[args.dir.join("manifest.json")],
+        "--out",
+        &args.out,
+        &[args.out.join("verify.json"), args.out.join("index.html")],
+    )?;
+    let table = crate::theorems::builtin();
+    let opts = JudgeOptions {
+        export_dir: args.dir.clone(),
+        iterates_root: args.iterates.clone(),
+        jobs,
+    };
+    let report = verify_iterates(&table, &opts)?;
+    let (json_path, html_path) = crate::cli::write_verify_outputs(&report, &args.out)?;
+    let table = report.table();
+    if args.quiet {
+        if let Some(l) = table.lines().last() {
+            outln!("{l}");
+        }
+    } else {
+        out!("{table}");
+        out!("{}", crate::tightness::table(&report));
+        outln!("wrote {} and {}", json_path.display(), html_path.display());
+    }
+    Ok(if report.failed {
+        crate::error::EXIT_FAILED
+    } else {
+        crate::error::EXIT_OK
+    })
 }

@@ -137,6 +137,8 @@ impl<R: BufRead> IterateReader<R> {
                 let why = why.split(" at line ").next().unwrap_or(&why).to_string();
                 if !ended && e.is_eof() {
                     self.error(format!("truncated line (the file ends inside it): {why}"))
+                } else if e.is_syntax() && ["NaN", "Infinity", "nan", "inf"].iter().any(|w| text.contains(w)) {
+                    self.error(format!("{why} (NaN and infinities are not JSON numbers: every number must be finite)"))
                 } else {
                     self.error(why)
                 }

@@ -22,6 +22,14 @@ pub const MANIFEST_FORMAT: &str = "saddlefw-export-v1";
 /// The schedule files' format name.
 pub const SCHEDULE_FORMAT: &str = "saddlefw-schedule-v1";
 
+/// Largest seeds per family, horizon and dimension a manifest may ask for (far above the
+/// full tier; a manifest beyond them is refused before any instance is built).
+pub const MAX_SEEDS: u64 = 1_000;
+/// See [`MAX_SEEDS`].
+pub const MAX_T: u64 = 1 << 24;
+/// See [`MAX_SEEDS`].
+pub const MAX_DIM: u64 = 2_000;
+
 /// `DIR/manifest.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -129,6 +137,21 @@ impl Manifest {
                     m.format
                 ),
             ));
+        }
+        let sizes = [
+            ("seeds", u64::from(m.seeds), 1, MAX_SEEDS),
+            ("t_max", m.t_max, 16, MAX_T),
+            ("dim_x", m.dim_x as u64, 1, MAX_DIM),
+            ("dim_y", m.dim_y as u64, 1, MAX_DIM),
+        ];
+        for (field, v, lo, hi) in sizes {
+            if !(lo..=hi).contains(&v) {
+                return Err(Error::input(
+                    input,
+                    field,
+                    format!("{v} is outside {lo}..={hi}"),
+                ));
+            }
         }
         let mut seen = std::collections::BTreeSet::new();
         for (i, j) in m.jobs.iter().enumerate() {

@@ -11,11 +11,15 @@
 //! * [`manifest`]: the export manifest and schedule files.
 //! * [`plan`]: the job list (verify's, restricted to the instances a file can hold).
 //! * [`export`]: `saddlefw export`.
+//! * [`judge`]: `saddlefw verify-iterates` (verify with the replays).
+//! * [`reference`]: the crate's own iterates in the same files (`export --write-iterates`).
 //! * [`replay`]: the replay solver (a file's iterates as a [`crate::solvers::Solver`]).
 
 pub mod cli;
 pub mod export;
 pub mod format;
+pub mod judge;
 pub mod manifest;
 pub mod plan;
+pub mod reference;
 pub mod replay;

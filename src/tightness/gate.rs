@@ -88,12 +88,21 @@ pub fn attach(
     opts: &VerifyOptions,
 ) -> Result<()> {
     let fixtures = source.load()?;
+    let factory = opts.factory();
     let jobs: Vec<(&TheoremEntry, &HardFixture)> = selected
         .iter()
         .filter_map(|e| fixtures.get(&e.id).map(|f| (*e, f)))
+        .filter(|(e, f)| {
+            factory.covers(&crate::verify::JobRef {
+                case: &e.case,
+                entry: &e.id,
+                family: &f.spec.family_name(),
+                seed_index: 0,
+                hard: true,
+            })
+        })
         .collect();
     let progress = crate::progress::Jobs::new("hard instances", jobs.len() as u64);
-    let factory = opts.factory();
     let work = || -> Vec<Result<(String, InstanceRun, f64)>> {
         jobs.par_iter()
             .map(|(e, f)| {

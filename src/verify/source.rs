@@ -43,6 +43,20 @@ pub struct SolverRequest<'a> {
     pub t_max: u64,
 }
 
+/// A job as a factory sees it before anything runs ([`SolverFactory::covers`]).
+#[derive(Debug, Clone, Copy)]
+pub struct JobRef<'a> {
+    /// Theorem case, e.g. `lmo-lmo/c-sc+sc`.
+    pub case: &'a str,
+    /// The first entry the job serves (for a stored hardest instance: its entry).
+    pub entry: &'a str,
+    /// Family label ([`crate::verify::InstanceFamily::label`] or a hard family's name).
+    pub family: &'a str,
+    pub seed_index: u32,
+    /// Whether the job is a stored hardest instance ([`crate::tightness`]).
+    pub hard: bool,
+}
+
 /// Builds the solver that `verify` judges on one job.
 pub trait SolverFactory: Send + Sync {
     /// A short name for reports and failure messages (e.g. `my-fw`).
@@ -50,6 +64,11 @@ pub trait SolverFactory: Send + Sync {
     /// The solver for this job, not yet initialised (the harness calls `init` with the
     /// instance's start points).
     fn build(&self, request: &SolverRequest<'_>) -> Result<Box<dyn Solver>>;
+    /// Whether this factory runs the job (default: every job). Jobs it does not cover are
+    /// neither run nor judged (`verify-iterates`: the instances an export cannot hold).
+    fn covers(&self, _job: &JobRef<'_>) -> bool {
+        true
+    }
     /// The `beta_t` with which the harness measures `H_t` (`eq:H_t`). Default: the entry's
     /// schedule, whatever the solver does.
     fn measurement_beta(&self, request: &SolverRequest<'_>) -> Schedule {
