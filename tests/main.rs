@@ -19,6 +19,7 @@ mod experiments;
 mod fit;
 mod fuzz;
 mod invariants;
+mod iterates;
 mod kernels;
 mod measures;
 mod modules;
