@@ -542,6 +542,10 @@ pub struct VerifyReport {
     /// ([`shard::merge`]); its verdicts are not gates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<shard::Shard>,
+    /// The name of a user's solver under verification ([`VerifyOptions::solver`]); absent for
+    /// the crate's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver: Option<String>,
     pub wall_time_s: f64,
 }
 
@@ -726,6 +730,7 @@ pub(crate) fn assemble(
         entries,
         filter: opts.filter.clone(),
         shard: None,
+        solver: opts.solver.as_ref().map(|f| f.0.name()),
         wall_time_s,
     }
 }
@@ -829,7 +834,10 @@ pub fn record_run(
         iterations: t_max as usize + usize::from(needs_next),
         time_limit: None,
         checkpoints: CheckpointRule::All,
-        sigma: first.algorithm.default_sigma(sched.tau.at(0)),
+        sigma: match first.quantity.sigma {
+            Some(crate::theorems::Sigma::Tau0) => sched.tau.at(0),
+            None => first.algorithm.default_sigma(sched.tau.at(0)),
+        },
     };
     let trace = harness::run(inst, &mut solver, &config);
     let record = trace
@@ -1221,14 +1229,22 @@ pub(crate) fn judge_entry(
         gates,
         failed_gates,
         envelope_ratio,
-        envelope_label: envelopes::EnvelopeKind::of(e).map(|k| k.label().to_string()),
-        envelope_role: envelopes::EnvelopeKind::of(e).map(|k| {
-            if k.consistency_only(e).is_some() {
-                "consistency check".to_string()
-            } else {
-                "gate".to_string()
-            }
-        }),
+        envelope_label: envelopes::EnvelopeKind::of(e)
+            .map(|k| k.label().to_string())
+            .or_else(|| {
+                e.envelope
+                    .as_ref()
+                    .map(|f| format!("user envelope {}", f.text()))
+            }),
+        envelope_role: envelopes::EnvelopeKind::of(e)
+            .map(|k| {
+                if k.consistency_only(e).is_some() {
+                    "consistency check".to_string()
+                } else {
+                    "gate".to_string()
+                }
+            })
+            .or_else(|| e.envelope.as_ref().map(|_| "gate".to_string())),
         errata: errata_of(e, &runs),
         proof_rate,
         mhat,
