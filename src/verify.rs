@@ -87,7 +87,8 @@ use crate::generators::{Family, GeneratorSpec, Setting, XKind};
 use crate::harness::{self, CheckpointRule, RunConfig};
 use crate::problems::Constants;
 use crate::solvers::schedule::{GReport, GSpec, Schedule};
-use crate::theorems::{Aggregate, IterMeasures, Measure, MhatOf, TheoremEntry};
+use crate::theorems::{Aggregate, Measure, MhatOf, TheoremEntry};
+use crate::trace::Checkpoint;
 use crate::{Error, Result};
 use controls::Control;
 use rayon::prelude::*;
@@ -781,24 +782,13 @@ pub fn run_instance(
         checkpoints: CheckpointRule::All,
         sigma,
     };
-    let trace = harness::run(inst, solver.as_mut(), &config);
+    let mut trace = harness::run(inst, solver.as_mut(), &config);
     let status = trace.status.describe();
     let f_star = trace.f_star;
-    let record: Vec<IterMeasures> = trace
-        .checkpoints
-        .iter()
-        .map(|c| IterMeasures {
-            t: c.t as u64,
-            gx_lmo: c.gx_lmo,
-            gx_po: c.gx_po,
-            gy: c.gy,
-            gy_lmo: c.gy_lmo,
-            h: c.h,
-            gap_opt: c.gap_opt,
-        })
-        .collect();
+    // every iterate t = 0..=iterations, measured with the run's sigma
+    let record: Vec<Checkpoint> = std::mem::take(&mut trace.checkpoints);
     drop(trace);
-    let h: Vec<f64> = record.iter().map(|m| m.h).collect();
+    let h: Vec<f64> = record.iter().map(|m| m.measures.h).collect();
     let fmax = envelopes::fmax_bound(p, &inst.x0, &inst.y0);
     let po_lmo_g = match sched.tau {
         Schedule::PoLmo(t) => Some(
@@ -874,7 +864,10 @@ pub fn run_instance(
                     .collect();
                 if let Some(m) = &e.mhat {
                     let v: Vec<(u64, f64)> = match m.of {
-                        MhatOf::H => record[..upto].iter().map(|r| (r.t, r.h)).collect(),
+                        MhatOf::H => record[..upto]
+                            .iter()
+                            .map(|r| (r.t as u64, r.measures.h))
+                            .collect(),
                         MhatOf::Quantity => series.clone(),
                     };
                     let m_hat = envelopes::m_hat(&v, m.c.value, m.log_power);

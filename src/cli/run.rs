@@ -213,7 +213,7 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
         solver.as_mut(),
         &config,
         &mut |v| line.step(v.t),
-        &mut |c| line.gap(c.gx_lmo),
+        &mut |c| line.gap(c.measures.gx_lmo),
     );
     line.clear();
     trace.seed = inst.seed;
@@ -274,12 +274,12 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
             outln!(
                 "  t = {}: gx_lmo = {:.3e}, gx_po = {:.3e}, gy = {:.3e}, gy_lmo = {:.3e}, h = {:.3e}{}",
                 c.t,
-                c.gx_lmo,
-                c.gx_po,
-                c.gy,
-                c.gy_lmo,
-                c.h,
-                c.gap_opt.map(|g| format!(", gap_opt = {g:.3e}")).unwrap_or_default()
+                c.measures.gx_lmo,
+                c.measures.gx_po,
+                c.measures.gy,
+                c.measures.gy_lmo,
+                c.measures.h,
+                c.measures.gap_opt.map(|g| format!(", gap_opt = {g:.3e}")).unwrap_or_default()
             );
         }
         outln!("  wrote {}", plan.out.display());
