@@ -116,6 +116,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
             Some(dir) => crate::tightness::HardSource::Dir(dir.clone()),
             None => crate::tightness::HardSource::Builtin,
         }),
+        solver: None,
     };
     let table = crate::theorems::builtin();
     let report = verify::run(&table, &opts)?;
