@@ -157,13 +157,7 @@ pub fn run_monitored(
             t,
             time_s,
             beta,
-            gx_lmo: m.gx_lmo,
-            gx_po: m.gx_po,
-            gy: m.gy,
-            gy_lmo: m.gy_lmo,
-            h: m.h,
-            gap_opt: m.gap_opt,
-            width: m.width,
+            measures: m,
         });
         on_checkpoint(checkpoints.last().expect("just pushed"));
         *measure_time += clock.elapsed().as_secs_f64();

@@ -358,7 +358,7 @@ fn trace_seeds() -> Vec<String> {
         reason: "non-finite grad_x at iteration 5".into(),
     };
     trace.checkpoints.truncate(3);
-    trace.checkpoints[2].h = f64::NAN;
+    trace.checkpoints[2].measures.h = f64::NAN;
     vec![ok, trace.to_json()]
 }
 
@@ -665,7 +665,7 @@ fn iterate_files() {
 
 /// A manifest written by `export` (small sizes, no hard instances).
 fn manifest_seed() -> Vec<u8> {
-    use saddlefw::iterates::export::{export, ExportOptions};
+    use saddlefw::iterates::{export, ExportOptions};
     use saddlefw::verify::{Tier, TierConfig};
     let dir = tempfile::tempdir().unwrap();
     let opts = ExportOptions {

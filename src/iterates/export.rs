@@ -116,7 +116,7 @@ fn write_job(job: &PlannedJob, entry: &TheoremEntry, dir: &Path) -> Result<JobRe
     let file = ScheduleFile {
         format: SCHEDULE_FORMAT.into(),
         algorithm: entry.algorithm.name().into(),
-        label: entry.algorithm.label().into(),
+        label: entry.algorithm.solver().map(|a| a.label().to_string()),
         tau_rule: sched.tau.to_string(),
         beta_rule: sched.beta.to_string(),
         a,

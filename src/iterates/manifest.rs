@@ -11,6 +11,15 @@
 //! `ID` is `CASE__FAMILY__sI` for random instances and `ENTRY__hard` for a stored hardest
 //! instance, with every character outside `[A-Za-z0-9+=.]` replaced by `-`
 //! (e.g. `lmo-lmo-c-sc+sc__quadratic-dx=20-dy=10-x=l1__s0`).
+//!
+//! ```
+//! use saddlefw::iterates::manifest::Manifest;
+//! // errors name the manifest, the field and the reason
+//! let e = Manifest::parse("m.json", r#"{"format": "saddlefw-export-v0"}"#).unwrap_err();
+//! assert!(e.to_string().starts_with("m.json: "), "{e}");
+//! let e = Manifest::parse("m.json", "[]").unwrap_err();
+//! assert!(e.to_string().contains("m.json"), "{e}");
+//! ```
 
 use crate::files::{parse_json, JsonTop};
 use crate::problems::Constants;
@@ -105,8 +114,9 @@ pub struct ScheduleFile {
     pub format: String,
     /// `lmo-lmo`, `lmo-po` or `po-lmo`.
     pub algorithm: String,
-    /// The paper's label of the algorithm (`alg:fw-fw`, ...).
-    pub label: String,
+    /// The paper's label of the algorithm (`alg:fw-fw`, ...; `null` for a user entry's
+    /// algorithm without a crate implementation).
+    pub label: Option<String>,
     /// The rules in saddlefw's schedule notation, e.g. `anytime(c=1,a=0.75)`, `zero`.
     pub tau_rule: String,
     pub beta_rule: String,
