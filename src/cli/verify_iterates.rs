@@ -44,7 +44,8 @@ pub fn cmd_verify_iterates(args: VerifyIteratesArgs) -> Result<i32> {
     let (json_path, html_path) = crate::cli::write_verify_outputs(&report, &args.out)?;
     let table = report.table();
     if args.quiet {
-        if let Some(l) = table.lines().last() {
+        // the summary line (`N entries: ...`)
+        if let Some(l) = table.lines().find(|l| l.contains(" pass, ")) {
             outln!("{l}");
         }
     } else {
