@@ -113,6 +113,8 @@
 //!   its arm in `GeneratorSpec::generate`.
 //! * **A theorem entry** for one of Algorithms 1-3: one JSON entry in `fixtures/theorems.json`
 //!   (validated by [`paper::theorems`]); the default schedules, `verify` and `list` read it.
+//!   A claim of your own (any algorithm name, schedule, quantity, exponent, envelope) is one
+//!   entry of a user theorem file ([`paper::user`]; `verify --theorems FILE`), no code.
 //! * **A solver**: one file in `src/solvers/` implementing [`solvers::Solver`] (it only steps;
 //!   required: `name`, `init`, `step`, `x`, `y`),
 //!   plus one entry of [`solvers::registry::ALGORITHMS`] (name, provenance, oracle profile,
