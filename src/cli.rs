@@ -248,6 +248,11 @@ pub struct VerifyArgs {
     /// are partial.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
+    /// Finish the run recorded in DIR/verify.json (interrupted by a signal): its completed
+    /// jobs are reused, the others run. The record must come from this build and the same
+    /// --tier, --cases, --control and --shard (else exit 2 with the reason).
+    #[arg(long, value_name = "DIR", conflicts_with = "write_baselines")]
+    pub resume: Option<PathBuf>,
 }
 
 /// `saddlefw merge` flags.
@@ -418,6 +423,11 @@ pub struct RunArgs {
     /// Output file (written atomically).
     #[arg(long, value_name = "RUN.json")]
     pub out: PathBuf,
+    /// Seconds of wall time between checkpoint files: OUT.partial (RUN.json so far, status
+    /// in_progress) is rewritten atomically at this interval and removed when OUT is written,
+    /// so a killed run loses at most this much work.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::resume::CHECKPOINT_EVERY_S, allow_negative_numbers = true)]
+    pub checkpoint_every: f64,
 }
 
 /// `saddlefw run` after validation.
@@ -430,6 +440,8 @@ pub struct RunPlan {
     pub sigma: Option<f64>,
     pub seed: Option<u64>,
     pub out: PathBuf,
+    /// Seconds between checkpoint files (`--checkpoint-every`).
+    pub checkpoint_every: f64,
     pub quiet: bool,
 }
 
@@ -502,6 +514,7 @@ impl RunArgs {
             sigma,
             seed: self.seed,
             out: self.out,
+            checkpoint_every: finite_positive("--checkpoint-every", self.checkpoint_every)?,
             quiet: false,
         })
     }
@@ -580,7 +593,8 @@ where
         Command::Tighten(args) => crate::tightness::cmd_tighten(args),
     };
     match result {
-        Ok(code) => code,
+        // an interrupted command exits 128 + the signal's number whatever its verdicts
+        Ok(code) => crate::interrupt::exit_code().unwrap_or(code),
         Err(e) => {
             write_stderr(format_args!("error: {}\n", one_line(&e.to_string())));
             EXIT_USAGE
@@ -623,18 +637,40 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
         .then(|| problem_file.to_path_buf())
         .into_iter()
         .collect();
-    crate::files::check_outputs(&inputs, "--out", &plan.out, &[plan.out.clone()])?;
+    let partial = crate::resume::checkpoint_path(&plan.out);
+    crate::files::check_outputs(
+        &inputs,
+        "--out",
+        &plan.out,
+        &[plan.out.clone(), partial.clone()],
+    )?;
+    crate::interrupt::stop_at(crate::interrupt::Boundary::Iteration);
     let info = registry::find(&plan.algo)?;
     let (inst, label) = load_problem(&plan.problem, plan.seed)?;
     let built = info.build(inst.problem.as_ref(), &plan.options)?;
     let mut config = plan.config.clone();
     config.sigma = plan.sigma.unwrap_or(built.default_sigma);
     let mut solver = built.solver;
+    // what the harness does not know about the run
+    let annotate = |trace: &mut crate::trace::Trace| {
+        trace.seed = inst.seed;
+        trace.problem = label.clone();
+        trace.theorem_case = built.theorem_case.clone();
+        trace.schedule_notes = built.notes.clone();
+        trace.po_lmo_g = built.g.as_ref().map(|g| g.report(trace.iterations.max(1)));
+    };
+    let mut save = |snapshot: &crate::trace::Trace| {
+        let mut snapshot = snapshot.clone();
+        annotate(&mut snapshot);
+        if let Err(e) = snapshot.write(&partial) {
+            write_stderr(format_args!("warning: checkpoint file: {e}\n"));
+        }
+    };
     // a progress line on a terminal (iterations, elapsed time, the last G_X^LMO measured)
     let display =
         crate::progress::Lines::new(!plan.quiet, config.time_limit.unwrap_or(f64::INFINITY));
     let line = display.line(info.name);
-    let mut trace = harness::run_monitored(
+    let mut trace = harness::run_with_snapshots(
         inst.problem.as_ref(),
         &inst.x0,
         &inst.y0,
@@ -642,14 +678,22 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
         &config,
         &mut |v| line.step(v.t),
         &mut |c| line.gap(c.gx_lmo),
+        Some(harness::Snapshots {
+            every_s: plan.checkpoint_every,
+            save: &mut save,
+        }),
     );
     line.clear();
-    trace.seed = inst.seed;
-    trace.problem = label;
-    trace.theorem_case = built.theorem_case;
-    trace.schedule_notes = built.notes;
-    trace.po_lmo_g = built.g.map(|g| g.report(trace.iterations.max(1)));
+    annotate(&mut trace);
     trace.write(&plan.out)?;
+    crate::resume::remove_checkpoint(&plan.out);
+    if let Status::Interrupted { iteration } = trace.status {
+        write_stderr(format_args!(
+            "interrupted at iteration {iteration} of {}: wrote {} (status interrupted)\n",
+            trace.iterations_requested,
+            plan.out.display()
+        ));
+    }
     let diverged = match &trace.status {
         Status::Diverged { iteration, .. } | Status::Inconsistent { iteration, .. } => {
             Some(format!(
@@ -673,6 +717,7 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
                 Status::TimeLimit => "time limit".to_string(),
                 Status::Diverged { .. } => "diverged".to_string(),
                 Status::Inconsistent { .. } => "inconsistent".to_string(),
+                s => s.describe(),
             },
             trace.iterations,
             trace.wall_time_s,
@@ -883,9 +928,21 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
             None => crate::tightness::HardSource::Builtin,
         }),
     };
+    let record = match &args.resume {
+        Some(dir) => Some(read_verify_record(dir, &opts)?),
+        None => None,
+    };
+    crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
     let table = crate::theorems::builtin();
-    let report = verify::run(&table, &opts)?;
+    let report = verify::run_resumed(&table, &opts, record.as_ref())?;
     let (json_path, html_path) = write_verify_outputs(&report, &args.out)?;
+    if let Some(i) = &report.interrupted {
+        write_stderr(format_args!(
+            "{} (`--resume {}`)\n",
+            i.describe("jobs"),
+            args.out.display()
+        ));
+    }
     if args.write_baselines {
         let mut b = baselines;
         b.extend(report.baselines());
@@ -910,6 +967,18 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         }
     }
     Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// Reads `DIR/verify.json` for `verify --resume DIR` and checks that it belongs to this run.
+fn read_verify_record(
+    dir: &Path,
+    opts: &crate::verify::VerifyOptions,
+) -> Result<crate::verify::VerifyReport> {
+    let path = dir.join("verify.json");
+    let name = path.display().to_string();
+    let record = crate::verify::VerifyReport::parse(&name, &crate::files::read_text(&path)?)?;
+    crate::verify::resume::check_record(&name, &record, opts)?;
+    Ok(record)
 }
 
 /// Cases of the `check` run whose invariant table and errata the verify page shows.
