@@ -356,6 +356,11 @@ pub struct ExperimentRecord {
     pub runs: Vec<RunRecord>,
     pub claims: Vec<ClaimVerdict>,
     pub notes: Vec<String>,
+    /// Set when a signal stopped the experiment before every algorithm finished: the runs
+    /// marked `interrupted` are partial or missing and the claims are judged on partial data
+    /// (not a result); `experiment --resume DIR` finishes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<crate::resume::Interruption>,
     pub meta: Meta,
 }
 
