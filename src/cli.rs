@@ -943,6 +943,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
             Some(dir) => crate::tightness::HardSource::Dir(dir.clone()),
             None => crate::tightness::HardSource::Builtin,
         }),
+        solver: None,
     };
     let record = match &args.resume {
         Some(dir) => Some(read_verify_record(dir, &opts)?),

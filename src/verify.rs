@@ -81,6 +81,10 @@
 pub mod controls;
 pub mod resume;
 pub mod shard;
+pub mod source;
+
+use source::MeasuredWith;
+pub use source::{EntrySolver, RunOrigin, SharedFactory, SolverFactory, SolverRequest};
 
 use crate::envelopes::{self, EnvelopeInputs, MhatCheck, PrintedCheck, PrintedForm, WorstRatio};
 use crate::fit::{self, Baselines, Estimate, FitConfig, ProofRate, RateClaim, SeriesFit, Verdict};
@@ -269,6 +273,9 @@ pub struct VerifyOptions {
     /// Where the stored hardest instances whose gates run too come from ([`crate::tightness`]);
     /// `None`: random instances only (the default of the test tier).
     pub hard: Option<crate::tightness::HardSource>,
+    /// The solver under verification; `None`: the crate's own ([`EntrySolver`], with
+    /// `control`).
+    pub solver: Option<SharedFactory>,
 }
 
 impl VerifyOptions {
@@ -284,6 +291,19 @@ impl VerifyOptions {
             config: None,
             shard: None,
             hard: (tier != Tier::Test).then_some(crate::tightness::HardSource::Builtin),
+            solver: None,
+        }
+    }
+    /// Verifies the solvers `factory` builds instead of the crate's own.
+    pub fn solver(mut self, factory: impl SolverFactory + 'static) -> Self {
+        self.solver = Some(SharedFactory(std::sync::Arc::new(factory)));
+        self
+    }
+    /// The factory of the solver under verification.
+    pub fn factory(&self) -> std::sync::Arc<dyn SolverFactory> {
+        match &self.solver {
+            Some(f) => f.0.clone(),
+            None => std::sync::Arc::new(EntrySolver::new(self.control)),
         }
     }
     /// Only the entries whose id contains `filter`.
@@ -636,6 +656,7 @@ pub fn run_resumed(
     let recorded = record.map_or_else(BTreeMap::new, |r| resume::recorded_jobs(r, &all));
     let jobs: Vec<(resume::JobKey, Job)> = shard::select(all.into_iter().collect(), opts.shard);
     let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
+    let factory = opts.factory();
     let work = || -> Vec<Option<Result<resume::JobRuns>>> {
         jobs.par_iter()
             .map(|(key, j)| {
@@ -652,7 +673,7 @@ pub fn run_resumed(
                     j.family.label(),
                     j.seed_index
                 ));
-                let r = run_job(j, &cfg, opts.control);
+                let r = run_job(j, &cfg, factory.as_ref());
                 progress.done();
                 Some(r)
             })
@@ -743,7 +764,7 @@ pub(crate) fn assemble(
 fn run_job(
     job: &Job,
     cfg: &TierConfig,
-    control: Option<Control>,
+    factory: &dyn SolverFactory,
 ) -> Result<Vec<(String, InstanceRun)>> {
     let clock = Instant::now();
     let setting = job.entries[0].setting();
@@ -757,64 +778,91 @@ fn run_job(
         seed,
     };
     let generate_time = clock.elapsed().as_secs_f64();
-    let mut out = run_instance(&job.entries, &inst, &origin, cfg.t_max, control)?;
+    let mut out = run_instance(&job.entries, &inst, &origin, cfg.t_max, factory)?;
     out.iter_mut().for_each(|(_, r)| r.time_s += generate_time);
     Ok(out)
 }
 
-/// Where an instance of [`run_instance`] comes from (copied into its [`InstanceRun`]s).
+/// The per-iterate measures of one run of a case, with the run's status and certified f*:
+/// what every entry of the case is judged on ([`judge_run`]).
 #[derive(Debug, Clone)]
-pub struct RunOrigin {
-    /// Family label, e.g. [`InstanceFamily::label`] or a hard family's name.
-    pub family: String,
-    /// A spec that reproduces the instance.
-    pub spec: String,
-    pub seed_index: u32,
-    pub seed: u64,
+pub struct RecordedRun {
+    /// The measures at `t = 0, 1, ..` (every iterate).
+    pub record: Vec<IterMeasures>,
+    /// The harness's run status, described (`completed`, `diverged at t = ..`, ...).
+    pub status: String,
+    /// The certified interval around f* the G^Opt measure used, if any.
+    pub f_star: Option<crate::problems::Interval>,
+    /// Seconds spent producing the record.
+    pub time_s: f64,
 }
 
 /// Runs the entries of ONE case (they share the schedule) on one instance up to horizon
-/// `t_max` with the entry's solver (optionally a broken `control`) and evaluates every entry:
-/// quantity series, fit, envelope and M_hat check. The body of a verify job; the hard
-/// instances of [`crate::tightness`] use it too.
+/// `t_max` with the solver `solver` builds (the entry's own, a broken control, or a user's)
+/// and evaluates every entry: quantity series, fit, envelope and M_hat check. The body of a
+/// verify job; the hard instances of [`crate::tightness`] use it too.
 pub fn run_instance(
     entries: &[&TheoremEntry],
     inst: &crate::Instance,
     origin: &RunOrigin,
     t_max: u64,
-    control: Option<Control>,
+    solver: &dyn SolverFactory,
 ) -> Result<Vec<(String, InstanceRun)>> {
-    let clock = Instant::now();
-    let setting = entries[0].setting();
-    let spec = &origin.spec;
-    let p = inst.problem.as_ref();
-    let k = p.constants();
-    let have = p.assumptions().setting();
+    let recorded = record_run(entries, inst, origin, t_max, solver)?;
+    judge_run(entries, inst, origin, t_max, &recorded)
+}
+
+/// Checks that the instance satisfies exactly the case's setting.
+fn check_setting(first: &TheoremEntry, inst: &crate::Instance, spec: &str) -> Result<()> {
+    let setting = first.setting();
+    let have = inst.problem.assumptions().setting();
     if have != setting.to_string() {
         return Err(Error::invalid(
             format!("instance {spec}"),
             format!("satisfies {have}, but the case needs exactly {setting}"),
         ));
     }
+    Ok(())
+}
+
+/// Runs the solver `factory` builds for the case of `entries` on `inst` and measures every
+/// iterate `t = 0..=t_max` (one more where an entry's quantity needs the next iterate).
+pub fn record_run(
+    entries: &[&TheoremEntry],
+    inst: &crate::Instance,
+    origin: &RunOrigin,
+    t_max: u64,
+    factory: &dyn SolverFactory,
+) -> Result<RecordedRun> {
+    let clock = Instant::now();
     // The same schedule serves every entry of a case (validated table): build from the first.
     let first = entries[0];
-    let mut solver = controls::build_solver(first, &k, control)?;
+    check_setting(first, inst, &origin.spec)?;
+    let k = inst.problem.constants();
     let sched = first.schedule.resolve(&k)?;
+    let request = SolverRequest {
+        entry: first,
+        instance: inst,
+        constants: &k,
+        schedule: &sched,
+        origin,
+        t_max,
+    };
+    let mut solver = MeasuredWith {
+        inner: factory.build(&request)?,
+        beta: factory.measurement_beta(&request),
+    };
     let needs_next = entries
         .iter()
         .any(|e| e.quantity.aggregate == Aggregate::MeanOptNext0T);
-    let iterations = t_max as usize + usize::from(needs_next);
-    let sigma = first.algorithm.default_sigma(sched.tau.at(0));
     let config = RunConfig {
-        iterations,
+        iterations: t_max as usize + usize::from(needs_next),
         time_limit: None,
         checkpoints: CheckpointRule::All,
-        sigma,
+        sigma: first.algorithm.default_sigma(sched.tau.at(0)),
     };
-    let trace = harness::run(inst, solver.as_mut(), &config);
-    let status = trace.status.describe();
-    let f_star = trace.f_star;
-    let record: Vec<IterMeasures> = trace
+    let trace = harness::run(inst, &mut solver, &config);
+    let record = trace
         .checkpoints
         .iter()
         .map(|c| IterMeasures {
@@ -827,7 +875,31 @@ pub fn run_instance(
             gap_opt: c.gap_opt,
         })
         .collect();
-    drop(trace);
+    Ok(RecordedRun {
+        record,
+        status: trace.status.describe(),
+        f_star: trace.f_star,
+        time_s: clock.elapsed().as_secs_f64(),
+    })
+}
+
+/// Evaluates every entry of a case on one recorded run: quantity series, fit, envelope,
+/// printed forms and M_hat check.
+pub fn judge_run(
+    entries: &[&TheoremEntry],
+    inst: &crate::Instance,
+    origin: &RunOrigin,
+    t_max: u64,
+    recorded: &RecordedRun,
+) -> Result<Vec<(String, InstanceRun)>> {
+    let first = entries[0];
+    let spec = &origin.spec;
+    let p = inst.problem.as_ref();
+    let k = p.constants();
+    let sched = first.schedule.resolve(&k)?;
+    let record = &recorded.record;
+    let status = &recorded.status;
+    let f_star = recorded.f_star;
     let h: Vec<f64> = record.iter().map(|m| m.h).collect();
     let fmax = envelopes::fmax_bound(p, &inst.x0, &inst.y0);
     let po_lmo_g = match sched.tau {
@@ -844,7 +916,7 @@ pub fn run_instance(
         ),
         _ => None,
     };
-    let run_time = clock.elapsed().as_secs_f64();
+    let run_time = recorded.time_s;
     let mut out = Vec::with_capacity(entries.len());
     for e in entries {
         let clock = Instant::now();
