@@ -4,6 +4,15 @@
 //! Each algorithm's run is independent of the others (its own solver on the same data), so
 //! the final record equals an uninterrupted one apart from timings, and the claims are judged
 //! on the final runs.
+//!
+//! ```
+//! use saddlefw::experiments::params::Algorithm;
+//! use saddlefw::experiments::record::RunStatus;
+//! use saddlefw::experiments::resume::not_started;
+//! let r = not_started(Algorithm::LmoPo);
+//! assert_eq!(r.status, RunStatus::Interrupted);
+//! assert_eq!(r.iterations, 0);
+//! ```
 
 use super::params::Algorithm;
 use super::record::{ExperimentRecord, RunRecord, RunStatus};

@@ -3,6 +3,23 @@
 //! `saddlefw merge` reads), and `interrupted` says how far it got. Resuming folds the recorded
 //! tallies with the new jobs' in job order, exactly as an uninterrupted run folds them, so the
 //! final CHECK.json equals the uninterrupted one.
+//!
+//! ```
+//! use saddlefw::invariants::check::{run_check_resumed, CaseOptions};
+//! use saddlefw::invariants::resume::Resume;
+//! let shard = "1/40".parse().unwrap();
+//! let r = run_check_resumed(2, 0, &CaseOptions::default(), 1, Some(shard), None).unwrap();
+//! let dir = std::env::temp_dir().join(format!("saddlefw-doc-resume-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! std::fs::write(dir.join("CHECK.json"), serde_json::to_string(&r).unwrap()).unwrap();
+//! // the same arguments: its job is reused
+//! let same = Resume::read(&dir, 2, 0, None, Some(shard)).unwrap();
+//! assert_eq!(same.recorded.len(), 1);
+//! // another seed is other work
+//! let e = Resume::read(&dir, 2, 1, None, Some(shard)).unwrap_err();
+//! assert!(e.to_string().contains("recorded with --seed 0, this run has 1"), "{e}");
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
 
 use super::check::{CheckShard, JobTallies};
 use crate::verify::shard::Shard;

@@ -6,6 +6,26 @@
 //! A job is reused only when the record holds its run for every entry it serves (a record
 //! cut short mid-job is not possible: jobs are recorded whole, but a hand-edited file could
 //! be). Hard-instance results are never taken from a record: they run once, at the end.
+//! (A library caller verifying its own solver, [`VerifyOptions::solver`], resumes only
+//! records of that solver: the record does not name it.)
+//!
+//! ```
+//! use saddlefw::verify::{resume::check_record, run, run_resumed, without_timings, Tier, VerifyOptions};
+//! let table = saddlefw::theorems::builtin();
+//! let opts = VerifyOptions::new(Tier::Test).filter("lmo-lmo/c-sc/");
+//! let record = run(&table, &opts).unwrap();
+//! assert!(check_record("verify.json", &record, &opts).is_ok());
+//! // every job is recorded: nothing runs again, and the report is the same
+//! let again = run_resumed(&table, &opts, Some(&record)).unwrap();
+//! let json = |r: &saddlefw::verify::VerifyReport| {
+//!     without_timings(&serde_json::from_str(&r.to_json()).unwrap())
+//! };
+//! assert_eq!(json(&again), json(&record));
+//! // another selection of entries is other work
+//! let other = VerifyOptions::new(Tier::Test).filter("lmo-po/");
+//! let e = check_record("verify.json", &record, &other).unwrap_err();
+//! assert!(e.to_string().contains("recorded with --cases"), "{e}");
+//! ```
 
 use super::{InstanceRun, Job, VerifyOptions, VerifyReport};
 use crate::Result;
