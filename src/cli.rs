@@ -367,7 +367,13 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
         outln!("wrote {} and {}", json.display(), html.display());
     }
     if let Some(i) = &report.interrupted {
-        write_stderr(format_args!("{}\n", i.describe("jobs")));
+        write_stderr(format_args!(
+            "{}; finish it with --resume {}\n",
+            i.describe("jobs"),
+            args.out
+                .as_deref()
+                .map_or("CHECK.json".into(), |o| o.display().to_string())
+        ));
     }
     Ok(if report.passed() {
         EXIT_OK
@@ -955,7 +961,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     let (json_path, html_path) = write_verify_outputs(&report, &args.out)?;
     if let Some(i) = &report.interrupted {
         write_stderr(format_args!(
-            "{} (`--resume {}`)\n",
+            "{}; finish it with --resume {}\n",
             i.describe("jobs"),
             args.out.display()
         ));

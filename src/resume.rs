@@ -91,7 +91,7 @@ impl Interruption {
     /// The line printed (on stderr) where the command stopped.
     pub fn describe(&self, what: &str) -> String {
         format!(
-            "interrupted by {} after {} of {} {what}: the record holds them (verdicts are partial, not gates); finish with --resume",
+            "interrupted by {} after {} of {} {what}: the record holds them (verdicts are partial, not gates)",
             self.signal, self.done, self.total
         )
     }

@@ -317,7 +317,8 @@ fn a_signal_during_the_write_completes_it_and_a_second_one_exits_at_once() {
             "never caught RUN.json while it was being written"
         );
     };
-    assert_eq!(code, Some(143), "{err}");
+    // 128 + the signal handled second (pending signals are taken by number, not sending order)
+    assert!([Some(130), Some(143)].contains(&code), "{code:?} {err}");
     let left: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())

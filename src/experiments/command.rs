@@ -263,7 +263,7 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
     super::write(&record, &out)?;
     if let Some(i) = &record.interrupted {
         crate::cli::write_stderr(format_args!(
-            "{} (`--resume {}`)\n",
+            "{}; finish it with --resume {}\n",
             i.describe("algorithms"),
             out.display()
         ));
