@@ -306,13 +306,7 @@ impl Loop<'_, '_> {
             t,
             time_s: self.solver_time,
             beta,
-            gx_lmo: m.gx_lmo,
-            gx_po: m.gx_po,
-            gy: m.gy,
-            gy_lmo: m.gy_lmo,
-            h: m.h,
-            gap_opt: m.gap_opt,
-            width: m.width,
+            measures: m,
         });
         (self.on_checkpoint)(self.checkpoints.last().expect("just pushed"));
         self.measure_time += clock.elapsed().as_secs_f64();

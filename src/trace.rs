@@ -49,10 +49,11 @@
 //! ```
 
 use crate::counting::OracleCounts;
+use crate::measures::{nan_null, PointMeasures};
 use crate::problems::{Constants, Interval};
 use crate::solvers::schedule::GReport;
 use crate::{Error, Result};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// How a run ended.
@@ -194,7 +195,8 @@ impl std::str::FromStr for CheckpointRule {
     }
 }
 
-/// The measures at one iterate.
+/// The measures at one iterate: its `t`, solver time and `beta_t` around the one per-iterate
+/// measures record [`PointMeasures`] (flattened: RUN.json lists the fields side by side).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
     pub t: usize,
@@ -204,20 +206,9 @@ pub struct Checkpoint {
     /// `beta_t` used by `h`.
     #[serde(with = "nan_null")]
     pub beta: f64,
-    #[serde(with = "nan_null")]
-    pub gx_lmo: f64,
-    #[serde(with = "nan_null")]
-    pub gx_po: f64,
-    #[serde(with = "nan_null")]
-    pub gy: f64,
-    #[serde(with = "nan_null")]
-    pub gy_lmo: f64,
-    #[serde(with = "nan_null")]
-    pub h: f64,
-    pub gap_opt: Option<f64>,
-    /// Largest width of the certified intervals used at this point.
-    #[serde(with = "nan_null")]
-    pub width: f64,
+    /// The measures at `(x_t, y_t)`.
+    #[serde(flatten)]
+    pub measures: PointMeasures,
 }
 
 /// The certified constants and the dimensions of the problem a run used.
@@ -329,21 +320,3 @@ impl Trace {
 /// Writes `bytes` to `path` atomically (temporary file + rename); the one implementation is
 /// [`crate::report::write_atomic`], re-exported here for the run-side writers.
 pub use crate::report::write_atomic;
-
-/// f64 fields: non-finite values are written as null and read back as NaN
-/// (`#[serde(with = "crate::trace::nan_null")]`).
-pub mod nan_null {
-    use super::*;
-    /// A finite value as a number, anything else as null.
-    pub fn serialize<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
-        if v.is_finite() {
-            s.serialize_f64(*v)
-        } else {
-            s.serialize_none()
-        }
-    }
-    /// A number, or NaN for null.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-    }
-}

@@ -92,7 +92,8 @@ use crate::generators::{Family, GeneratorSpec, Setting, XKind};
 use crate::harness::{self, CheckpointRule, RunConfig};
 use crate::problems::Constants;
 use crate::solvers::schedule::{GReport, GSpec, Schedule};
-use crate::theorems::{Aggregate, IterMeasures, Measure, MhatOf, TheoremEntry};
+use crate::theorems::{Aggregate, Measure, MhatOf, TheoremEntry};
+use crate::trace::Checkpoint;
 use crate::{Error, Result};
 use controls::Control;
 use rayon::prelude::*;
@@ -414,7 +415,7 @@ pub struct MhatSummary {
     pub lemma: String,
     /// Largest log-log slope of M_hat over the runs' last decades (null without runs: an
     /// interrupted report).
-    #[serde(with = "crate::trace::nan_null")]
+    #[serde(with = "crate::measures::nan_null")]
     pub max_slope: f64,
     /// Per family: the slopes' mean and interval across seeds.
     pub families: Vec<MhatFamily>,
@@ -545,6 +546,10 @@ pub struct VerifyReport {
     /// ([`shard::merge`]); its verdicts are not gates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<shard::Shard>,
+    /// The name of a user's solver under verification ([`VerifyOptions::solver`]); absent for
+    /// the crate's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver: Option<String>,
     /// Set when a signal stopped the run before every job was done: the report holds the
     /// jobs completed, its verdicts are partial and not gates; `verify --resume DIR` finishes
     /// it ([`resume`]).
@@ -755,6 +760,7 @@ pub(crate) fn assemble(
         entries,
         filter: opts.filter.clone(),
         shard: None,
+        solver: opts.solver.as_ref().map(|f| f.0.name()),
         interrupted: None,
         wall_time_s,
     }
@@ -788,7 +794,7 @@ fn run_job(
 #[derive(Debug, Clone)]
 pub struct RecordedRun {
     /// The measures at `t = 0, 1, ..` (every iterate).
-    pub record: Vec<IterMeasures>,
+    pub record: Vec<Checkpoint>,
     /// The harness's run status, described (`completed`, `diverged at t = ..`, ...).
     pub status: String,
     /// The certified interval around f* the G^Opt measure used, if any.
@@ -859,22 +865,14 @@ pub fn record_run(
         iterations: t_max as usize + usize::from(needs_next),
         time_limit: None,
         checkpoints: CheckpointRule::All,
-        sigma: first.algorithm.default_sigma(sched.tau.at(0)),
+        sigma: match first.quantity.sigma {
+            Some(crate::theorems::Sigma::Tau0) => sched.tau.at(0),
+            None => first.algorithm.default_sigma(sched.tau.at(0)),
+        },
     };
-    let trace = harness::run(inst, &mut solver, &config);
-    let record = trace
-        .checkpoints
-        .iter()
-        .map(|c| IterMeasures {
-            t: c.t as u64,
-            gx_lmo: c.gx_lmo,
-            gx_po: c.gx_po,
-            gy: c.gy,
-            gy_lmo: c.gy_lmo,
-            h: c.h,
-            gap_opt: c.gap_opt,
-        })
-        .collect();
+    let mut trace = harness::run(inst, &mut solver, &config);
+    // every iterate t = 0..=iterations, measured with the run's sigma
+    let record: Vec<Checkpoint> = std::mem::take(&mut trace.checkpoints);
     Ok(RecordedRun {
         record,
         status: trace.status.describe(),
@@ -900,7 +898,7 @@ pub fn judge_run(
     let record = &recorded.record;
     let status = &recorded.status;
     let f_star = recorded.f_star;
-    let h: Vec<f64> = record.iter().map(|m| m.h).collect();
+    let h: Vec<f64> = record.iter().map(|m| m.measures.h).collect();
     let fmax = envelopes::fmax_bound(p, &inst.x0, &inst.y0);
     let po_lmo_g = match sched.tau {
         Schedule::PoLmo(t) => Some(
@@ -976,7 +974,10 @@ pub fn judge_run(
                     .collect();
                 if let Some(m) = &e.mhat {
                     let v: Vec<(u64, f64)> = match m.of {
-                        MhatOf::H => record[..upto].iter().map(|r| (r.t, r.h)).collect(),
+                        MhatOf::H => record[..upto]
+                            .iter()
+                            .map(|r| (r.t as u64, r.measures.h))
+                            .collect(),
                         MhatOf::Quantity => series.clone(),
                     };
                     let m_hat = envelopes::m_hat(&v, m.c.value, m.log_power);
@@ -1251,14 +1252,22 @@ pub(crate) fn judge_entry(
         gates,
         failed_gates,
         envelope_ratio,
-        envelope_label: envelopes::EnvelopeKind::of(e).map(|k| k.label().to_string()),
-        envelope_role: envelopes::EnvelopeKind::of(e).map(|k| {
-            if k.consistency_only(e).is_some() {
-                "consistency check".to_string()
-            } else {
-                "gate".to_string()
-            }
-        }),
+        envelope_label: envelopes::EnvelopeKind::of(e)
+            .map(|k| k.label().to_string())
+            .or_else(|| {
+                e.envelope
+                    .as_ref()
+                    .map(|f| format!("user envelope {}", f.text()))
+            }),
+        envelope_role: envelopes::EnvelopeKind::of(e)
+            .map(|k| {
+                if k.consistency_only(e).is_some() {
+                    "consistency check".to_string()
+                } else {
+                    "gate".to_string()
+                }
+            })
+            .or_else(|| e.envelope.as_ref().map(|_| "gate".to_string())),
         errata: errata_of(e, &runs),
         proof_rate,
         mhat,

@@ -361,7 +361,7 @@ fn trace_seeds() -> Vec<String> {
         reason: "non-finite grad_x at iteration 5".into(),
     };
     trace.checkpoints.truncate(3);
-    trace.checkpoints[2].h = f64::NAN;
+    trace.checkpoints[2].measures.h = f64::NAN;
     vec![ok, trace.to_json()]
 }
 

@@ -1,5 +1,5 @@
 //! `saddlefw experiment <dl|news20|rcv1>`: flags, validation into a [`Plan`], and the command
-//! (kept apart from `cli.rs`, which only dispatches to [`cmd_experiment`]).
+//! (kept apart from `cli/`, which only dispatches to [`cmd_experiment`]).
 //!
 //! Example: `saddlefw experiment news20 --time-limit 60 --data ../shared/data/news20.bz2 --out reports/news20`
 //!

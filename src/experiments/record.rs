@@ -98,11 +98,11 @@ impl CheckpointRecord {
             t: c.t,
             time_s: c.time_s,
             measure: finite(plotted_measure(c, oracle)),
-            gx_lmo: finite(c.gx_lmo),
-            gx_po: finite(c.gx_po),
-            gy: finite(c.gy),
-            gy_lmo: finite(c.gy_lmo),
-            h: finite(c.h),
+            gx_lmo: finite(c.measures.gx_lmo),
+            gx_po: finite(c.measures.gx_po),
+            gy: finite(c.measures.gy),
+            gy_lmo: finite(c.measures.gy_lmo),
+            h: finite(c.measures.h),
         }
     }
 }
@@ -111,8 +111,8 @@ impl CheckpointRecord {
 /// methods, `G_X^PO + G_Y` for PO-primal methods.
 pub fn plotted_measure(c: &Checkpoint, oracle: PrimalOracle) -> f64 {
     match oracle {
-        PrimalOracle::Lmo => c.gx_lmo + c.gy,
-        PrimalOracle::Po => c.gx_po + c.gy,
+        PrimalOracle::Lmo => c.measures.gx_lmo + c.measures.gy,
+        PrimalOracle::Po => c.measures.gx_po + c.measures.gy,
     }
 }
 

@@ -6,8 +6,6 @@
 //! A job is reused only when the record holds its run for every entry it serves (a record
 //! cut short mid-job is not possible: jobs are recorded whole, but a hand-edited file could
 //! be). Hard-instance results are never taken from a record: they run once, at the end.
-//! (A library caller verifying its own solver, [`VerifyOptions::solver`], resumes only
-//! records of that solver: the record does not name it.)
 //!
 //! ```
 //! use saddlefw::verify::{resume::check_record, run, run_resumed, without_timings, Tier, VerifyOptions};
@@ -65,6 +63,11 @@ pub fn check_record(input: &str, record: &VerifyReport, opts: &VerifyOptions) ->
             "--shard",
             show(&record.shard.map(|s| s.to_string())),
             show(&opts.shard.map(|s| s.to_string())),
+        ),
+        (
+            "solver",
+            show(&record.solver),
+            show(&opts.solver.as_ref().map(|f| f.0.name())),
         ),
     ];
     crate::resume::check_identity(
