@@ -114,18 +114,32 @@ pub fn h<P: SaddleProblem + ?Sized>(
     p.y_star(x, beta, y0).value.shift(-l_beta)
 }
 
-/// All per-point measures at `(x, y)`, as recorded at a checkpoint. Interval-valued measures
-/// are reported by their upper end (conservative for upper-bound checks) with the widths kept.
+/// All per-point measures at `(x, y)`: the one per-iterate measures record, recorded at a
+/// checkpoint ([`crate::trace::Checkpoint`] adds the iterate's `t`, time and `beta_t`) and
+/// read by RUN.json, the rate fits of `verify` and the reports. Interval-valued measures are
+/// reported by their upper end (conservative for upper-bound checks) with the widths kept.
+/// Non-finite values are written as null and read back as NaN.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PointMeasures {
+    /// `G_X^LMO` (`gap:fw`).
+    #[serde(with = "nan_null")]
     pub gx_lmo: f64,
+    /// `G_X^PO` (`gap:proj`) with the run's sigma.
+    #[serde(with = "nan_null")]
     pub gx_po: f64,
+    /// `G_Y` (`gap:y`, upper end).
+    #[serde(with = "nan_null")]
     pub gy: f64,
+    /// `G_Y^LMO` (L510).
+    #[serde(with = "nan_null")]
     pub gy_lmo: f64,
+    /// `H_t` (`eq:H_t`, upper end) with the `beta_t` of the iterate.
+    #[serde(with = "nan_null")]
     pub h: f64,
     /// `f(x) - f*` (upper end), `None` when f* is unknown.
     pub gap_opt: Option<f64>,
     /// Largest width of the certified intervals used (0 when all closed forms).
+    #[serde(with = "nan_null")]
     pub width: f64,
     /// The magnitude of the terms the gaps are made of,
     /// `|L(x,y)| + ||grad_x L|| D_X + ||grad_y L|| D_Y` (plus the width of f* when `gap_opt` is
@@ -201,5 +215,23 @@ pub fn evaluate<P: SaddleProblem + ?Sized>(
         gap_opt: opt.map(|o| o.upper),
         width,
         scale,
+    }
+}
+
+/// serde for f64 fields of the JSON records: non-finite values are written as null and read
+/// back as NaN.
+pub mod nan_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+    /// Writes a finite `v` as a number, anything else as null.
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else {
+            s.serialize_none()
+        }
+    }
+    /// Reads a number, or null as NaN.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
     }
 }

@@ -23,21 +23,7 @@ pub use crate::solvers::defaults::RunSchedules;
 
 use crate::error::{Error, Result};
 use crate::fit::log_checkpoints;
-use serde::{Deserialize, Serialize};
-
-/// The measures of one iterate `(x_t, y_t)` of a run, as the runner records them at EVERY t
-/// (means over t = 0..T need every iterate). `gx_po` is computed with the entry's sigma;
-/// `gap_opt` is `None` where `f*` is unknown (nonconvex problems).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct IterMeasures {
-    pub t: u64,
-    pub gx_lmo: f64,
-    pub gx_po: f64,
-    pub gy: f64,
-    pub gy_lmo: f64,
-    pub h: f64,
-    pub gap_opt: Option<f64>,
-}
+use crate::trace::Checkpoint;
 
 /// Checkpoints per decade used by [`quantity_series`].
 pub const CHECKPOINTS_PER_DECADE: u32 = 10;
@@ -45,7 +31,7 @@ pub const CHECKPOINTS_PER_DECADE: u32 = 10;
 /// The entry's quantity at log-spaced horizons T ([`CHECKPOINTS_PER_DECADE`] per decade,
 /// from `max(T_min, 1)` to the largest T the record covers, always including it).
 /// `per_iter[i].t` must equal `i`.
-pub fn quantity_series(entry: &TheoremEntry, per_iter: &[IterMeasures]) -> Result<Vec<(u64, f64)>> {
+pub fn quantity_series(entry: &TheoremEntry, per_iter: &[Checkpoint]) -> Result<Vec<(u64, f64)>> {
     let hi = max_horizon(entry, per_iter.len());
     let lo = entry.t_min.max(1);
     if hi < lo {
@@ -76,15 +62,11 @@ fn max_horizon(entry: &TheoremEntry, n: usize) -> u64 {
 /// rounding: compensated (Neumaier) sums, O(1) error independent of T.
 pub fn quantity_series_at(
     entry: &TheoremEntry,
-    per_iter: &[IterMeasures],
+    per_iter: &[Checkpoint],
     horizons: &[u64],
 ) -> Result<Vec<(u64, f64)>> {
     let what = || format!("run record for {}", entry.id);
-    if let Some(i) = per_iter
-        .iter()
-        .enumerate()
-        .position(|(i, m)| m.t != i as u64)
-    {
+    if let Some(i) = per_iter.iter().enumerate().position(|(i, m)| m.t != i) {
         return Err(Error::invalid(
             what(),
             format!("entry {i} has t = {} (expected {i})", per_iter[i].t),
@@ -94,10 +76,12 @@ pub fn quantity_series_at(
     let mut values = Vec::with_capacity(per_iter.len());
     for m in per_iter {
         let v = match q.measure {
-            Measure::GxLmo => Some(m.gx_lmo),
-            Measure::GxPo => Some(m.gx_po),
-            Measure::Gy => Some(m.gy),
-            Measure::GapOpt => m.gap_opt,
+            Measure::GxLmo => Some(m.measures.gx_lmo),
+            Measure::GxPo => Some(m.measures.gx_po),
+            Measure::Gy => Some(m.measures.gy),
+            Measure::GapOpt => m.measures.gap_opt,
+            Measure::GyLmo => Some(m.measures.gy_lmo),
+            Measure::H => Some(m.measures.h),
         };
         match v {
             Some(v) if v.is_finite() => values.push(v),
@@ -132,6 +116,17 @@ pub fn quantity_series_at(
     }
     let (series, offset): (&[f64], u64) = match q.aggregate {
         Aggregate::Last => return Ok(horizons.iter().map(|&t| (t, values[t as usize])).collect()),
+        Aggregate::Min0T => {
+            let mut best = f64::INFINITY;
+            let mins: Vec<f64> = values
+                .iter()
+                .map(|&v| {
+                    best = best.min(v);
+                    best
+                })
+                .collect();
+            return Ok(horizons.iter().map(|&t| (t, mins[t as usize])).collect());
+        }
         Aggregate::Mean0T => (&values, 0),
         Aggregate::Mean1T => (&values[1..], 1),
         Aggregate::MeanOptNext0T => (&values[1..], 0),

@@ -15,7 +15,8 @@
 //!   "f_star": {"lower": .., "upper": ..} | null,
 //!   "sigma": 1.0, "checkpoint_rule": "log2", "iterations_requested": 1000, "time_limit_s": null,
 //!   "status": "completed" | "time_limit" | {"diverged": {"iteration": 17, "reason": ".."}}
-//!             | {"inconsistent": {"iteration": 1, "measure": "gy_lmo", "value": -0.3 | null, "tolerance": ..}},
+//!             | {"inconsistent": {"iteration": 1, "measure": "gy_lmo", "value": -0.3 | null, "tolerance": ..}}
+//!             | {"interrupted": {"iteration": 5000}} | {"in_progress": {"iteration": 5000}},
 //!   "iterations": 1000, "wall_time_s": .., "measure_time_s": .., "total_time_s": ..,
 //!   "oracle_calls": {"lmo_x", "lmo_y", "proj_x", "proj_y", "grad_x", "grad_y", "value", "inner"},
 //!   "po_lmo_g": {"name": "G_1", "value": .., "horizon": 1000} | null,
@@ -48,10 +49,11 @@
 //! ```
 
 use crate::counting::OracleCounts;
+use crate::measures::{nan_null, PointMeasures};
 use crate::problems::{Constants, Interval};
 use crate::solvers::schedule::GReport;
 use crate::{Error, Result};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// How a run ended.
@@ -75,6 +77,12 @@ pub enum Status {
         #[serde(with = "nan_null")]
         tolerance: f64,
     },
+    /// A first SIGINT/SIGTERM/SIGHUP stopped the run after `iteration` iterations (iterate
+    /// `iteration` is measured; [`crate::interrupt`]).
+    Interrupted { iteration: usize },
+    /// A periodic checkpoint file of a run still going at `iteration` (a file left with this
+    /// status belongs to a run that was killed; `saddlefw run --checkpoint-every`).
+    InProgress { iteration: usize },
 }
 
 impl Status {
@@ -93,12 +101,19 @@ impl Status {
                     self.failure().unwrap_or_default()
                 )
             }
+            Status::Interrupted { iteration } => format!("interrupted at t = {iteration}"),
+            Status::InProgress { iteration } => {
+                format!("in progress at t = {iteration} (a periodic checkpoint)")
+            }
         }
     }
     /// Why the run failed (diverged or inconsistent), `None` for a run that ended normally.
     pub fn failure(&self) -> Option<String> {
         match self {
-            Status::Completed | Status::TimeLimit => None,
+            Status::Completed
+            | Status::TimeLimit
+            | Status::Interrupted { .. }
+            | Status::InProgress { .. } => None,
             Status::Diverged { reason, .. } => Some(format!("the run diverged: {reason}")),
             Status::Inconsistent {
                 measure,
@@ -180,7 +195,8 @@ impl std::str::FromStr for CheckpointRule {
     }
 }
 
-/// The measures at one iterate.
+/// The measures at one iterate: its `t`, solver time and `beta_t` around the one per-iterate
+/// measures record [`PointMeasures`] (flattened: RUN.json lists the fields side by side).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
     pub t: usize,
@@ -190,20 +206,9 @@ pub struct Checkpoint {
     /// `beta_t` used by `h`.
     #[serde(with = "nan_null")]
     pub beta: f64,
-    #[serde(with = "nan_null")]
-    pub gx_lmo: f64,
-    #[serde(with = "nan_null")]
-    pub gx_po: f64,
-    #[serde(with = "nan_null")]
-    pub gy: f64,
-    #[serde(with = "nan_null")]
-    pub gy_lmo: f64,
-    #[serde(with = "nan_null")]
-    pub h: f64,
-    pub gap_opt: Option<f64>,
-    /// Largest width of the certified intervals used at this point.
-    #[serde(with = "nan_null")]
-    pub width: f64,
+    /// The measures at `(x_t, y_t)`.
+    #[serde(flatten)]
+    pub measures: PointMeasures,
 }
 
 /// The certified constants and the dimensions of the problem a run used.
@@ -315,18 +320,3 @@ impl Trace {
 /// Writes `bytes` to `path` atomically (temporary file + rename); the one implementation is
 /// [`crate::report::write_atomic`], re-exported here for the run-side writers.
 pub use crate::report::write_atomic;
-
-/// f64 fields: non-finite values are written as null and read back as NaN.
-mod nan_null {
-    use super::*;
-    pub fn serialize<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
-        if v.is_finite() {
-            s.serialize_f64(*v)
-        } else {
-            s.serialize_none()
-        }
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-    }
-}

@@ -79,7 +79,12 @@
 //! ```
 
 pub mod controls;
+pub mod resume;
 pub mod shard;
+pub mod source;
+
+use source::MeasuredWith;
+pub use source::{EntrySolver, JobRef, RunOrigin, SharedFactory, SolverFactory, SolverRequest};
 
 use crate::envelopes::{self, EnvelopeInputs, MhatCheck, PrintedCheck, PrintedForm, WorstRatio};
 use crate::fit::{self, Baselines, Estimate, FitConfig, ProofRate, RateClaim, SeriesFit, Verdict};
@@ -87,7 +92,8 @@ use crate::generators::{Family, GeneratorSpec, Setting, XKind};
 use crate::harness::{self, CheckpointRule, RunConfig};
 use crate::problems::Constants;
 use crate::solvers::schedule::{GReport, GSpec, Schedule};
-use crate::theorems::{Aggregate, IterMeasures, Measure, MhatOf, TheoremEntry};
+use crate::theorems::{Aggregate, Measure, MhatOf, TheoremEntry};
+use crate::trace::Checkpoint;
 use crate::{Error, Result};
 use controls::Control;
 use rayon::prelude::*;
@@ -268,6 +274,9 @@ pub struct VerifyOptions {
     /// Where the stored hardest instances whose gates run too come from ([`crate::tightness`]);
     /// `None`: random instances only (the default of the test tier).
     pub hard: Option<crate::tightness::HardSource>,
+    /// The solver under verification; `None`: the crate's own ([`EntrySolver`], with
+    /// `control`).
+    pub solver: Option<SharedFactory>,
 }
 
 impl VerifyOptions {
@@ -283,6 +292,19 @@ impl VerifyOptions {
             config: None,
             shard: None,
             hard: (tier != Tier::Test).then_some(crate::tightness::HardSource::Builtin),
+            solver: None,
+        }
+    }
+    /// Verifies the solvers `factory` builds instead of the crate's own.
+    pub fn solver(mut self, factory: impl SolverFactory + 'static) -> Self {
+        self.solver = Some(SharedFactory(std::sync::Arc::new(factory)));
+        self
+    }
+    /// The factory of the solver under verification.
+    pub fn factory(&self) -> std::sync::Arc<dyn SolverFactory> {
+        match &self.solver {
+            Some(f) => f.0.clone(),
+            None => std::sync::Arc::new(EntrySolver::new(self.control)),
         }
     }
     /// Only the entries whose id contains `filter`.
@@ -391,7 +413,9 @@ pub struct MhatSummary {
     pub c: f64,
     pub log_power: f64,
     pub lemma: String,
-    /// Largest log-log slope of M_hat over the runs' last decades.
+    /// Largest log-log slope of M_hat over the runs' last decades (null without runs: an
+    /// interrupted report).
+    #[serde(with = "crate::measures::nan_null")]
     pub max_slope: f64,
     /// Per family: the slopes' mean and interval across seeds.
     pub families: Vec<MhatFamily>,
@@ -522,6 +546,15 @@ pub struct VerifyReport {
     /// ([`shard::merge`]); its verdicts are not gates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<shard::Shard>,
+    /// The name of a user's solver under verification ([`VerifyOptions::solver`]); absent for
+    /// the crate's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver: Option<String>,
+    /// Set when a signal stopped the run before every job was done: the report holds the
+    /// jobs completed, its verdicts are partial and not gates; `verify --resume DIR` finishes
+    /// it ([`resume`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<crate::resume::Interruption>,
     pub wall_time_s: f64,
 }
 
@@ -591,6 +624,18 @@ pub(crate) fn job_keys(selected: &[&TheoremEntry], cfg: &TierConfig) -> Vec<(Str
 
 /// Runs the selected entries of `table`.
 pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport> {
+    run_resumed(table, opts, None)
+}
+
+/// [`run`], reusing the jobs that `record` (an earlier report of the same build and
+/// arguments: [`resume::check_record`]) holds. A stop requested by a signal
+/// ([`crate::interrupt`]) lets running jobs finish and starts no other: the report then holds
+/// the completed jobs and says so (`interrupted`; no hard instances, no gate).
+pub fn run_resumed(
+    table: &[TheoremEntry],
+    opts: &VerifyOptions,
+    record: Option<&VerifyReport>,
+) -> Result<VerifyReport> {
     let clock = Instant::now();
     let cfg = opts.config.unwrap_or_else(|| opts.tier.config());
     if cfg.seeds == 0 || cfg.t_max < 16 {
@@ -612,30 +657,50 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             ),
         ));
     }
-    let jobs: Vec<Job> = shard::select(
-        job_list(&selected, &cfg).into_values().collect(),
-        opts.shard,
-    );
+    let all = job_list(&selected, &cfg);
+    let recorded = record.map_or_else(BTreeMap::new, |r| resume::recorded_jobs(r, &all));
+    let factory = opts.factory();
+    let jobs: Vec<(resume::JobKey, Job)> = shard::select(all.into_iter().collect(), opts.shard)
+        .into_iter()
+        .filter(|(_, j)| {
+            factory.covers(&JobRef {
+                case: j.case,
+                entry: &j.entries[0].id,
+                family: &j.family.label(),
+                seed_index: j.seed_index,
+                hard: false,
+            })
+        })
+        .collect();
     let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
-    let work = || -> Vec<Result<Vec<(String, InstanceRun)>>> {
+    let work = || -> Vec<Option<Result<resume::JobRuns>>> {
         jobs.par_iter()
-            .map(|j| {
+            .map(|(key, j)| {
+                if let Some(done) = recorded.get(key) {
+                    progress.done();
+                    return Some(Ok(done.clone()));
+                }
+                if crate::interrupt::requested() {
+                    return None;
+                }
                 progress.start(&format!(
                     "{} {} seed {}",
                     j.case,
                     j.family.label(),
                     j.seed_index
                 ));
-                let r = run_job(j, &cfg, opts.control);
+                let r = run_job(j, &cfg, factory.as_ref());
                 progress.done();
-                r
+                Some(r)
             })
             .collect()
     };
     let outputs = with_jobs(opts.jobs, jobs.len(), work)?;
     progress.finish();
+    let done = outputs.iter().filter(|o| o.is_some()).count();
+    let interrupted = crate::resume::Interruption::now(done, outputs.len());
     let mut per_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
-    for out in outputs {
+    for out in outputs.into_iter().flatten() {
         for (id, r) in out? {
             per_entry.entry(id).or_default().push(r);
         }
@@ -646,7 +711,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
         runs.sort_by(|a, b| (&a.family, a.seed_index).cmp(&(&b.family, b.seed_index)));
         entries.push(judge_entry(e, runs, opts)?);
     }
-    if opts.shard.is_none() {
+    if opts.shard.is_none() && interrupted.is_none() {
         // hard instances run once: in an unsharded run, or in the merge of shards
         if let Some(source) = &opts.hard {
             crate::tightness::attach(&selected, &mut entries, source, opts)?;
@@ -663,10 +728,11 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
         entries,
         clock.elapsed().as_secs_f64(),
     );
-    if opts.shard.is_some() {
-        // partial results: verdicts are not gates until merged
+    if opts.shard.is_some() || interrupted.is_some() {
+        // partial results: verdicts are not gates until merged or resumed
         report.shard = opts.shard;
         report.failed = false;
+        report.interrupted = interrupted;
     }
     Ok(report)
 }
@@ -705,6 +771,8 @@ pub(crate) fn assemble(
         entries,
         filter: opts.filter.clone(),
         shard: None,
+        solver: opts.solver.as_ref().map(|f| f.0.name()),
+        interrupted: None,
         wall_time_s,
     }
 }
@@ -713,7 +781,7 @@ pub(crate) fn assemble(
 fn run_job(
     job: &Job,
     cfg: &TierConfig,
-    control: Option<Control>,
+    factory: &dyn SolverFactory,
 ) -> Result<Vec<(String, InstanceRun)>> {
     let clock = Instant::now();
     let setting = job.entries[0].setting();
@@ -727,78 +795,121 @@ fn run_job(
         seed,
     };
     let generate_time = clock.elapsed().as_secs_f64();
-    let mut out = run_instance(&job.entries, &inst, &origin, cfg.t_max, control)?;
+    let mut out = run_instance(&job.entries, &inst, &origin, cfg.t_max, factory)?;
     out.iter_mut().for_each(|(_, r)| r.time_s += generate_time);
     Ok(out)
 }
 
-/// Where an instance of [`run_instance`] comes from (copied into its [`InstanceRun`]s).
+/// The per-iterate measures of one run of a case, with the run's status and certified f*:
+/// what every entry of the case is judged on ([`judge_run`]).
 #[derive(Debug, Clone)]
-pub struct RunOrigin {
-    /// Family label, e.g. [`InstanceFamily::label`] or a hard family's name.
-    pub family: String,
-    /// A spec that reproduces the instance.
-    pub spec: String,
-    pub seed_index: u32,
-    pub seed: u64,
+pub struct RecordedRun {
+    /// The measures at `t = 0, 1, ..` (every iterate).
+    pub record: Vec<Checkpoint>,
+    /// The harness's run status, described (`completed`, `diverged at t = ..`, ...).
+    pub status: String,
+    /// The certified interval around f* the G^Opt measure used, if any.
+    pub f_star: Option<crate::problems::Interval>,
+    /// Seconds spent producing the record.
+    pub time_s: f64,
 }
 
 /// Runs the entries of ONE case (they share the schedule) on one instance up to horizon
-/// `t_max` with the entry's solver (optionally a broken `control`) and evaluates every entry:
-/// quantity series, fit, envelope and M_hat check. The body of a verify job; the hard
-/// instances of [`crate::tightness`] use it too.
+/// `t_max` with the solver `solver` builds (the entry's own, a broken control, or a user's)
+/// and evaluates every entry: quantity series, fit, envelope and M_hat check. The body of a
+/// verify job; the hard instances of [`crate::tightness`] use it too.
 pub fn run_instance(
     entries: &[&TheoremEntry],
     inst: &crate::Instance,
     origin: &RunOrigin,
     t_max: u64,
-    control: Option<Control>,
+    solver: &dyn SolverFactory,
 ) -> Result<Vec<(String, InstanceRun)>> {
-    let clock = Instant::now();
-    let setting = entries[0].setting();
-    let spec = &origin.spec;
-    let p = inst.problem.as_ref();
-    let k = p.constants();
-    let have = p.assumptions().setting();
+    let recorded = record_run(entries, inst, origin, t_max, solver)?;
+    judge_run(entries, inst, origin, t_max, &recorded)
+}
+
+/// Checks that the instance satisfies exactly the case's setting.
+fn check_setting(first: &TheoremEntry, inst: &crate::Instance, spec: &str) -> Result<()> {
+    let setting = first.setting();
+    let have = inst.problem.assumptions().setting();
     if have != setting.to_string() {
         return Err(Error::invalid(
             format!("instance {spec}"),
             format!("satisfies {have}, but the case needs exactly {setting}"),
         ));
     }
+    Ok(())
+}
+
+/// Runs the solver `factory` builds for the case of `entries` on `inst` and measures every
+/// iterate `t = 0..=t_max` (one more where an entry's quantity needs the next iterate).
+pub fn record_run(
+    entries: &[&TheoremEntry],
+    inst: &crate::Instance,
+    origin: &RunOrigin,
+    t_max: u64,
+    factory: &dyn SolverFactory,
+) -> Result<RecordedRun> {
+    let clock = Instant::now();
     // The same schedule serves every entry of a case (validated table): build from the first.
     let first = entries[0];
-    let mut solver = controls::build_solver(first, &k, control)?;
+    check_setting(first, inst, &origin.spec)?;
+    let k = inst.problem.constants();
     let sched = first.schedule.resolve(&k)?;
+    let request = SolverRequest {
+        entry: first,
+        instance: inst,
+        constants: &k,
+        schedule: &sched,
+        origin,
+        t_max,
+    };
+    let mut solver = MeasuredWith {
+        inner: factory.build(&request)?,
+        beta: factory.measurement_beta(&request),
+    };
     let needs_next = entries
         .iter()
         .any(|e| e.quantity.aggregate == Aggregate::MeanOptNext0T);
-    let iterations = t_max as usize + usize::from(needs_next);
-    let sigma = first.algorithm.default_sigma(sched.tau.at(0));
     let config = RunConfig {
-        iterations,
+        iterations: t_max as usize + usize::from(needs_next),
         time_limit: None,
         checkpoints: CheckpointRule::All,
-        sigma,
+        sigma: match first.quantity.sigma {
+            Some(crate::theorems::Sigma::Tau0) => sched.tau.at(0),
+            None => first.algorithm.default_sigma(sched.tau.at(0)),
+        },
     };
-    let trace = harness::run(inst, solver.as_mut(), &config);
-    let status = trace.status.describe();
-    let f_star = trace.f_star;
-    let record: Vec<IterMeasures> = trace
-        .checkpoints
-        .iter()
-        .map(|c| IterMeasures {
-            t: c.t as u64,
-            gx_lmo: c.gx_lmo,
-            gx_po: c.gx_po,
-            gy: c.gy,
-            gy_lmo: c.gy_lmo,
-            h: c.h,
-            gap_opt: c.gap_opt,
-        })
-        .collect();
-    drop(trace);
-    let h: Vec<f64> = record.iter().map(|m| m.h).collect();
+    let mut trace = harness::run(inst, &mut solver, &config);
+    // every iterate t = 0..=iterations, measured with the run's sigma
+    let record: Vec<Checkpoint> = std::mem::take(&mut trace.checkpoints);
+    Ok(RecordedRun {
+        record,
+        status: trace.status.describe(),
+        f_star: trace.f_star,
+        time_s: clock.elapsed().as_secs_f64(),
+    })
+}
+
+/// Evaluates every entry of a case on one recorded run: quantity series, fit, envelope,
+/// printed forms and M_hat check.
+pub fn judge_run(
+    entries: &[&TheoremEntry],
+    inst: &crate::Instance,
+    origin: &RunOrigin,
+    t_max: u64,
+    recorded: &RecordedRun,
+) -> Result<Vec<(String, InstanceRun)>> {
+    let first = entries[0];
+    let spec = &origin.spec;
+    let p = inst.problem.as_ref();
+    let k = p.constants();
+    let sched = first.schedule.resolve(&k)?;
+    let record = &recorded.record;
+    let status = &recorded.status;
+    let f_star = recorded.f_star;
+    let h: Vec<f64> = record.iter().map(|m| m.measures.h).collect();
     let fmax = envelopes::fmax_bound(p, &inst.x0, &inst.y0);
     let po_lmo_g = match sched.tau {
         Schedule::PoLmo(t) => Some(
@@ -814,7 +925,7 @@ pub fn run_instance(
         ),
         _ => None,
     };
-    let run_time = clock.elapsed().as_secs_f64();
+    let run_time = recorded.time_s;
     let mut out = Vec::with_capacity(entries.len());
     for e in entries {
         let clock = Instant::now();
@@ -874,7 +985,10 @@ pub fn run_instance(
                     .collect();
                 if let Some(m) = &e.mhat {
                     let v: Vec<(u64, f64)> = match m.of {
-                        MhatOf::H => record[..upto].iter().map(|r| (r.t, r.h)).collect(),
+                        MhatOf::H => record[..upto]
+                            .iter()
+                            .map(|r| (r.t as u64, r.measures.h))
+                            .collect(),
                         MhatOf::Quantity => series.clone(),
                     };
                     let m_hat = envelopes::m_hat(&v, m.c.value, m.log_power);
@@ -1149,14 +1263,22 @@ pub(crate) fn judge_entry(
         gates,
         failed_gates,
         envelope_ratio,
-        envelope_label: envelopes::EnvelopeKind::of(e).map(|k| k.label().to_string()),
-        envelope_role: envelopes::EnvelopeKind::of(e).map(|k| {
-            if k.consistency_only(e).is_some() {
-                "consistency check".to_string()
-            } else {
-                "gate".to_string()
-            }
-        }),
+        envelope_label: envelopes::EnvelopeKind::of(e)
+            .map(|k| k.label().to_string())
+            .or_else(|| {
+                e.envelope
+                    .as_ref()
+                    .map(|f| format!("user envelope {}", f.text()))
+            }),
+        envelope_role: envelopes::EnvelopeKind::of(e)
+            .map(|k| {
+                if k.consistency_only(e).is_some() {
+                    "consistency check".to_string()
+                } else {
+                    "gate".to_string()
+                }
+            })
+            .or_else(|| e.envelope.as_ref().map(|_| "gate".to_string())),
         errata: errata_of(e, &runs),
         proof_rate,
         mhat,

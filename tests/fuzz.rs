@@ -148,6 +148,9 @@ fn check_quadratic(text: &str) -> Outcome {
                     assert!(trace.checkpoints.iter().all(|c| c.t < *iteration));
                 }
                 Status::Completed | Status::TimeLimit => assert!(!trace.checkpoints.is_empty()),
+                s @ (Status::Interrupted { .. } | Status::InProgress { .. }) => {
+                    panic!("no stop was requested, yet {s:?}")
+                }
             }
         }
     }
@@ -358,7 +361,7 @@ fn trace_seeds() -> Vec<String> {
         reason: "non-finite grad_x at iteration 5".into(),
     };
     trace.checkpoints.truncate(3);
-    trace.checkpoints[2].h = f64::NAN;
+    trace.checkpoints[2].measures.h = f64::NAN;
     vec![ok, trace.to_json()]
 }
 
@@ -612,4 +615,173 @@ fn check_shards() {
     c.cases = (fuzz::cases() / 10).max(1);
     c.max_mutations = 6;
     c.run(|b| check_check_shard(&fuzz::text(b)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// User theorem files and their envelope formulas (issue 15)
+
+const USER_TOKENS: &[&str] = &[
+    "\"solver\": \"po-lmo\",",
+    "\"measure\": \"h\"",
+    "\"aggregate\": \"min_0_T\"",
+    "\"sigma\": \"tau0\"",
+    "\"kind\": \"po-lmo-appendix\", \"factor\": 0.2, \"A\": 1,",
+    "\"envelope\": \"log(T+2)^2 / (T+1)^(1/3)\",",
+    "\"setting\": \"nc-sc+sc\"",
+    "\"T_min\": 0,",
+    "\"log_power\": 1e308,",
+    "\"p\": 1,",
+];
+
+fn check_user_file(text: &str) -> Outcome {
+    match saddlefw::paper::user::parse("fuzz-user.json", text) {
+        Ok(entries) => {
+            assert!(!entries.is_empty());
+            for e in &entries {
+                assert!(e.p() > 0.0 && e.p().is_finite(), "{}: p = {}", e.id, e.p());
+                assert!(e.case.starts_with(e.algorithm.name()), "{}", e.case);
+                if let Some(f) = &e.envelope {
+                    let _ = f.eval(&|_| 1.0);
+                }
+            }
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-user.json"),
+    }
+}
+
+#[test]
+fn user_theorem_files() {
+    let seeds = vec![
+        include_str!("../fixtures/user-theorems/sqrt-step.json").as_bytes().to_vec(),
+        include_str!("../fixtures/user-theorems/false-claim.json").as_bytes().to_vec(),
+    ];
+    let mut c = Campaign::new("user-theorems", seeds, JSON_ALPHABET).with_bom_seeds();
+    c.tokens = USER_TOKENS;
+    c.max_mutations = 10;
+    c.run(|b| check_user_file(&fuzz::text(b)));
+}
+
+const FORMULA_ALPHABET: &[u8] = b"()+-*/^.,0123456789eE TLxyDmuabClogsqrtexpminax_";
+
+/// An accepted formula evaluates without a panic and prints back the text it was given.
+#[test]
+fn envelope_formulas() {
+    use saddlefw::paper::formula::Formula;
+    use saddlefw::paper::user::ENVELOPE_VARS;
+    let seeds = [
+        "(Lxx*Dx^2 + Lyx*Dx*Dy + Lyy*Dy^2) * (T+1)^(-1/4)",
+        "max(Dx, Dy)^2 * log(T+2)^2 / sqrt(T+1)",
+        "-exp(-mu*T) + min(a, b) * C",
+    ];
+    let seeds = seeds.iter().map(|s| s.as_bytes().to_vec()).collect();
+    let mut c = Campaign::new("formula", seeds, FORMULA_ALPHABET);
+    c.max_mutations = 12;
+    c.run(|b| {
+        let text = fuzz::text(b);
+        match Formula::parse(&text, &ENVELOPE_VARS) {
+            Ok(f) => {
+                assert_eq!(f.text(), text);
+                let _ = f.eval(&|_| 2.0);
+                Outcome::Accepted
+            }
+            Err(reason) => {
+                assert!(reason.contains(" at character "), "{reason}");
+                Outcome::Rejected
+            }
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Iterate files (`saddlefw verify-iterates`, JSON Lines) and export manifests
+
+/// Reads every iterate of `bytes` (dx = 3, dy = 2): an accepted file has t = 0, 1, ... with
+/// finite entries; a rejected one names the file and a line.
+fn check_iterates(bytes: &[u8]) -> Outcome {
+    use saddlefw::iterates::format::IterateReader;
+    let mut r = IterateReader::new(bytes, "fuzz-iterates.jsonl", 3, 2);
+    let (mut x, mut y) = (vec![0.0; 3], vec![0.0; 2]);
+    let mut expect = 0;
+    loop {
+        match r.next_into(&mut x, &mut y) {
+            Ok(Some(t)) => {
+                assert_eq!(t, expect);
+                assert!(x.iter().chain(&y).all(|v| v.is_finite()));
+                expect += 1;
+            }
+            Ok(None) => return Outcome::Accepted,
+            Err(e) => {
+                assert!(e.to_string().contains(": line "), "{e}");
+                return rejected(&e, "fuzz-iterates.jsonl");
+            }
+        }
+    }
+}
+
+const ITERATE_TOKENS: &[&str] = &[
+    "{\"t\": 0, \"x\": [0, 0, 1], \"y\": [1, 0]}\n",
+    "\"t\": 4294967297,",
+    "\"x\": [],",
+    "\"y\": [1e309, 0]",
+    "NaN",
+    "Infinity",
+    "\n\n",
+    "\r\n",
+    "\u{feff}",
+];
+
+#[test]
+fn iterate_files() {
+    let seeds = vec![
+        b"{\"t\": 0, \"x\": [0.5, 0.25, 0.25], \"y\": [1, 0]}\n{\"t\": 1, \"x\": [0, 0, 1], \"y\": [0.5, 0.5]}\n{\"t\": 2, \"x\": [-1e-3, 2.5e-1, 7.51e-1], \"y\": [0, 1]}\n".to_vec(),
+        b"{\"x\": [1, 2, 3], \"y\": [4, 5], \"t\": 0}\r\n\n  {\"t\":1,\"x\":[0,0,0],\"y\":[0,0]}".to_vec(),
+    ];
+    let mut c = Campaign::new("iterates", seeds, JSON_ALPHABET).with_bom_seeds();
+    c.tokens = ITERATE_TOKENS;
+    c.run(check_iterates);
+}
+
+/// A manifest written by `export` (small sizes, no hard instances).
+fn manifest_seed() -> Vec<u8> {
+    use saddlefw::iterates::{export, ExportOptions};
+    use saddlefw::verify::{Tier, TierConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let opts = ExportOptions {
+        tier: Tier::Quick,
+        filter: Some("lmo-lmo/nc-c".into()),
+        config: Some(TierConfig {
+            seeds: 2,
+            t_max: 16,
+            dim_x: 3,
+            dim_y: 2,
+        }),
+        hard: None,
+    };
+    export(&theorems::builtin(), &opts, dir.path()).unwrap();
+    std::fs::read(dir.path().join("manifest.json")).unwrap()
+}
+
+fn check_manifest(text: &str) -> Outcome {
+    use saddlefw::iterates::manifest::Manifest;
+    match Manifest::parse("fuzz-manifest.json", text) {
+        Ok(m) => {
+            // what verify-iterates does with it besides re-planning: resolve every path
+            for j in &m.jobs {
+                assert!(!std::path::Path::new(&j.iterates).is_absolute());
+                assert!(j.t_last >= j.t_max);
+            }
+            let again = serde_json::to_string(&m).unwrap();
+            assert_eq!(Manifest::parse("again", &again).unwrap(), m);
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-manifest.json"),
+    }
+}
+
+#[test]
+fn export_manifests() {
+    let mut c = Campaign::new("manifest", vec![manifest_seed()], JSON_ALPHABET).with_bom_seeds();
+    c.max_mutations = 6;
+    c.run(|b| check_manifest(&fuzz::text(b)));
 }

@@ -374,7 +374,13 @@ fn run_binary(q: &Quad2, algo: &str, iters: &str) -> (i32, Trace, String) {
 /// rounding (`1e-9` of the largest measure of the run, or 1e-12 absolute).
 fn assert_consistent(trace: &Trace, what: &str) {
     for c in &trace.checkpoints {
-        let vals = [c.gx_lmo, c.gx_po, c.gy, c.gy_lmo, c.h];
+        let vals = [
+            c.measures.gx_lmo,
+            c.measures.gx_po,
+            c.measures.gy,
+            c.measures.gy_lmo,
+            c.measures.h,
+        ];
         let scale = vals.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         for (name, v) in ["gx_lmo", "gx_po", "gy", "gy_lmo", "h"].iter().zip(vals) {
             assert!(v.is_finite(), "{what}: {name} null at t = {}", c.t);
@@ -386,6 +392,7 @@ fn assert_consistent(trace: &Trace, what: &str) {
         }
         if trace.f_star.is_some() {
             let g = c
+                .measures
                 .gap_opt
                 .unwrap_or_else(|| panic!("{what}: gap_opt null at t = {}", c.t));
             assert!(
@@ -520,14 +527,17 @@ fn scale_campaign_never_certifies_wrongly() {
                 Status::Completed | Status::TimeLimit => {
                     prop_assert_eq!(trace.iterations, 64);
                     for c in &trace.checkpoints {
-                        let vals = [c.gx_lmo, c.gx_po, c.gy, c.gy_lmo, c.h];
+                        let vals = [c.measures.gx_lmo, c.measures.gx_po, c.measures.gy, c.measures.gy_lmo, c.measures.h];
                         prop_assert!(vals.iter().all(|v| v.is_finite()), "{}: null at t = {}", info.name, c.t);
-                        prop_assert_eq!(c.gap_opt.is_some(), trace.f_star.is_some());
+                        prop_assert_eq!(c.measures.gap_opt.is_some(), trace.f_star.is_some());
                     }
                 }
                 Status::Diverged { iteration, .. } | Status::Inconsistent { iteration, .. } => {
                     prop_assert!(*iteration <= 64);
                     prop_assert!(trace.checkpoints.iter().all(|c| c.t <= *iteration));
+                }
+                s @ (Status::Interrupted { .. } | Status::InProgress { .. }) => {
+                    prop_assert!(false, "no stop was requested, yet {:?}", s);
                 }
             }
         }

@@ -688,12 +688,17 @@ fn checkpoint_measures_are_those_of_the_iterate_with_beta_t() {
     let last = trace.last().unwrap();
     assert_eq!((last.t, last.beta), (4, 5f64.powf(-1.0 / 6.0)));
     assert_eq!(
-        (last.gx_lmo, last.gx_po, last.gy, last.h),
+        (
+            last.measures.gx_lmo,
+            last.measures.gx_po,
+            last.measures.gy,
+            last.measures.h
+        ),
         (m.gx_lmo, m.gx_po, m.gy, m.h)
     );
     // the first checkpoint is the start: G_Y^LMO at (x0, y0)
     let g0 = saddlefw::measures::gy_lmo(p, &inst.x0, &inst.y0);
-    assert_eq!(trace.checkpoints[0].gy_lmo, g0);
+    assert_eq!(trace.checkpoints[0].measures.gy_lmo, g0);
     // measures were not counted as oracle calls
     assert_eq!(trace.oracle_calls.value + trace.oracle_calls.inner, 0);
     assert_eq!(trace.oracle_calls.lmo_x, 4);
@@ -781,7 +786,10 @@ fn a_non_finite_gradient_is_a_divergence_with_its_iteration() {
     assert_eq!(trace.iterations, 2);
     let ts: Vec<usize> = trace.checkpoints.iter().map(|c| c.t).collect();
     assert_eq!(ts, [0, 1, 2]);
-    assert!(trace.checkpoints.iter().all(|c| c.gx_lmo.is_finite()));
+    assert!(trace
+        .checkpoints
+        .iter()
+        .all(|c| c.measures.gx_lmo.is_finite()));
     // the JSON is still written and read back
     let back = saddlefw::trace::Trace::from_json(&trace.to_json(), "test").unwrap();
     assert_eq!(back.status, trace.status);
@@ -1086,7 +1094,7 @@ fn a_user_solver_implements_only_the_narrow_trait() {
     let (first, last) = (&trace.checkpoints[0], trace.checkpoints.last().unwrap());
     assert!(last.t >= 128, "{}", last.t);
     // the harness measured every gap; the duality gap of a convex-concave problem shrinks
-    let gap = |c: &saddlefw::trace::Checkpoint| c.gx_lmo + c.gy;
+    let gap = |c: &saddlefw::trace::Checkpoint| c.measures.gx_lmo + c.measures.gy;
     assert!(
         gap(last).is_finite() && gap(last) < gap(first),
         "{} vs {}",

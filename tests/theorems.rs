@@ -1,12 +1,13 @@
 //! The theorem table (fixtures/theorems.json) against claims.md Sec. 3.1 and paper.tex, its
 //! validator (every rejection names entry and field), and the quantity series.
 
+use saddlefw::measures::PointMeasures;
 use saddlefw::problems::Constants;
 use saddlefw::theorems::{
     builtin, load_table, parse_table, quantity_series, quantity_series_at, running_means,
-    Aggregate, Algorithm, IterMeasures, Measure, MhatOf, ScheduleSpec, Side,
-    CHECKPOINTS_PER_DECADE,
+    Aggregate, Algorithm, Measure, MhatOf, ScheduleSpec, Side, CHECKPOINTS_PER_DECADE,
 };
+use saddlefw::trace::Checkpoint;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// claims.md Sec. 3.1, typed in independently of the fixture:
@@ -107,7 +108,7 @@ fn quantities_match_the_theorem_statements() {
     use Measure::*;
     for e in builtin() {
         let convex = e.setting().convex;
-        let want = match (e.algorithm, e.side(), convex) {
+        let want = match (e.algorithm.paper().unwrap(), e.side(), convex) {
             (Algorithm::LmoLmo, Side::Primal, false) => (GxLmo, Mean0T),
             (Algorithm::LmoLmo, Side::Primal, true) => (GapOpt, Last),
             (Algorithm::LmoLmo, Side::Dual, _) => (Gy, Last),
@@ -146,7 +147,7 @@ fn quantities_match_the_theorem_statements() {
             e.id
         );
         // M_hat: H for LMO-LMO (c per lemma:compact-ht / compact-sc-ht), none for LMO-PO
-        match (e.algorithm, &e.mhat) {
+        match (e.algorithm.paper().unwrap(), &e.mhat) {
             (Algorithm::LmoLmo, Some(m)) => {
                 assert_eq!(m.of, MhatOf::H);
                 let (a, b, _) = e.schedule.abc();
@@ -322,16 +323,22 @@ fn validator_rejects_broken_entries_naming_entry_and_field() {
     assert!(parse_table("object", "{}").is_err());
 }
 
-fn record(n: usize, f: impl Fn(u64) -> f64) -> Vec<IterMeasures> {
+fn record(n: usize, f: impl Fn(u64) -> f64) -> Vec<Checkpoint> {
     (0..n as u64)
-        .map(|t| IterMeasures {
-            t,
-            gx_lmo: f(t),
-            gx_po: 2.0 * f(t),
-            gy: 3.0 * f(t),
-            gy_lmo: 4.0 * f(t),
-            h: 5.0 * f(t),
-            gap_opt: Some(6.0 * f(t)),
+        .map(|t| Checkpoint {
+            t: t as usize,
+            time_s: 0.0,
+            beta: 0.0,
+            measures: PointMeasures {
+                gx_lmo: f(t),
+                gx_po: 2.0 * f(t),
+                gy: 3.0 * f(t),
+                gy_lmo: 4.0 * f(t),
+                h: 5.0 * f(t),
+                gap_opt: Some(6.0 * f(t)),
+                width: 0.0,
+                scale: 0.0,
+            },
         })
         .collect()
 }
@@ -388,7 +395,7 @@ fn quantity_series_rejects_bad_records() {
     let t = builtin();
     let e = t.iter().find(|e| e.id == "lmo-lmo/c-c/primal").unwrap();
     let mut rec = record(50, |t| 1.0 / (t + 1) as f64);
-    rec[10].gap_opt = None;
+    rec[10].measures.gap_opt = None;
     let msg = quantity_series(e, &rec).unwrap_err().to_string();
     assert!(msg.contains("t = 10") && msg.contains(&e.id), "{msg}");
     let mut rec = record(50, |t| 1.0 / (t + 1) as f64);
@@ -398,7 +405,7 @@ fn quantity_series_rejects_bad_records() {
         .to_string()
         .contains("entry 7"));
     let mut rec = record(50, |t| 1.0 / (t + 1) as f64);
-    rec[3].gap_opt = Some(f64::NAN);
+    rec[3].measures.gap_opt = Some(f64::NAN);
     assert!(quantity_series(e, &rec).is_err());
     assert!(
         quantity_series(e, &record(1, |_| 1.0)).is_err(),

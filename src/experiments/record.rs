@@ -12,7 +12,7 @@
 //!   "constants": {"certified": {..}, "paper": {..}, "passed_to_parameter_formulas": {..}, "sampled": {..} | null},
 //!   "runs": [{"algorithm": "LMO-PO", "registry_name": "lmo-po", "primal_oracle": "lmo", "measure": "G_X^LMO + G_Y",
 //!             "iterations", "wall_time_s", "measure_time_s", "seconds_per_iteration",
-//!             "status": "time_limit" | "completed" | "diverged" | "skipped" | "not_applicable" | "failed",
+//!             "status": "time_limit" | "completed" | "diverged" | "skipped" | "not_applicable" | "failed" | "interrupted",
 //!             "status_detail", "provenance", "provenance_detail", "schedule", "parameters": [..],
 //!             "paper_iterations", "oracle_calls",
 //!             "checkpoints": [{"t", "time_s", "measure", "gx_lmo", "gx_po", "gy", "gy_lmo", "h"}]}],
@@ -98,11 +98,11 @@ impl CheckpointRecord {
             t: c.t,
             time_s: c.time_s,
             measure: finite(plotted_measure(c, oracle)),
-            gx_lmo: finite(c.gx_lmo),
-            gx_po: finite(c.gx_po),
-            gy: finite(c.gy),
-            gy_lmo: finite(c.gy_lmo),
-            h: finite(c.h),
+            gx_lmo: finite(c.measures.gx_lmo),
+            gx_po: finite(c.measures.gx_po),
+            gy: finite(c.measures.gy),
+            gy_lmo: finite(c.measures.gy_lmo),
+            h: finite(c.measures.h),
         }
     }
 }
@@ -111,8 +111,8 @@ impl CheckpointRecord {
 /// methods, `G_X^PO + G_Y` for PO-primal methods.
 pub fn plotted_measure(c: &Checkpoint, oracle: PrimalOracle) -> f64 {
     match oracle {
-        PrimalOracle::Lmo => c.gx_lmo + c.gy,
-        PrimalOracle::Po => c.gx_po + c.gy,
+        PrimalOracle::Lmo => c.measures.gx_lmo + c.measures.gy,
+        PrimalOracle::Po => c.measures.gx_po + c.measures.gy,
     }
 }
 
@@ -139,6 +139,9 @@ pub enum RunStatus {
     NotApplicable,
     /// Any other error while building the solver.
     Failed,
+    /// Stopped by a first SIGINT/SIGTERM/SIGHUP (`status_detail`: the iteration reached), or
+    /// not started because of it; `experiment --resume` runs it again.
+    Interrupted,
 }
 
 impl RunStatus {
@@ -152,6 +155,7 @@ impl RunStatus {
             RunStatus::Skipped => "skipped",
             RunStatus::NotApplicable => "not_applicable",
             RunStatus::Failed => "failed",
+            RunStatus::Interrupted => "interrupted",
         }
     }
     /// Whether the algorithm iterated.
@@ -162,6 +166,7 @@ impl RunStatus {
                 | RunStatus::TimeLimit
                 | RunStatus::Diverged
                 | RunStatus::Inconsistent
+                | RunStatus::Interrupted
         )
     }
 }
@@ -239,6 +244,10 @@ impl RunRecord {
                     "at iteration {iteration}: {}",
                     s.failure().unwrap_or_default()
                 )),
+            ),
+            Status::Interrupted { iteration } | Status::InProgress { iteration } => (
+                RunStatus::Interrupted,
+                Some(format!("at iteration {iteration}")),
             ),
         };
         RunRecord {
@@ -347,6 +356,11 @@ pub struct ExperimentRecord {
     pub runs: Vec<RunRecord>,
     pub claims: Vec<ClaimVerdict>,
     pub notes: Vec<String>,
+    /// Set when a signal stopped the experiment before every algorithm finished: the runs
+    /// marked `interrupted` are partial or missing and the claims are judged on partial data
+    /// (not a result); `experiment --resume DIR` finishes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<crate::resume::Interruption>,
     pub meta: Meta,
 }
 

@@ -175,6 +175,11 @@ pub trait SaddleProblem: Send + Sync {
     fn known_saddle(&self) -> Option<(Vec<f64>, Vec<f64>)> {
         None
     }
+    /// The problem as the quadratic of the JSON quadratic format v1, when it is one (what
+    /// `saddlefw export` writes as a problem file; other families return `None`).
+    fn as_quadratic(&self) -> Option<&Quadratic> {
+        None
+    }
     /// The assumptions this instance satisfies.
     fn assumptions(&self) -> Assumptions {
         let k = self.constants();
@@ -224,6 +229,9 @@ pub trait SaddleProblem: Send + Sync {
 impl<P: SaddleProblem + ?Sized> SaddleProblem for Box<P> {
     fn name(&self) -> String {
         (**self).name()
+    }
+    fn as_quadratic(&self) -> Option<&Quadratic> {
+        (**self).as_quadratic()
     }
     fn x_set(&self) -> &dyn ConvexSet {
         (**self).x_set()

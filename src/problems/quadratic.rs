@@ -208,6 +208,9 @@ impl SaddleProblem for Quadratic {
     fn name(&self) -> String {
         format!("quadratic(dx={}, dy={})", self.dx, self.dy)
     }
+    fn as_quadratic(&self) -> Option<&Quadratic> {
+        Some(self)
+    }
     fn x_set(&self) -> &dyn ConvexSet {
         self.x_set.as_ref()
     }

@@ -71,14 +71,16 @@ impl RunMeasure {
     /// The value at a checkpoint (`None` when the run did not record it).
     pub fn value(&self, algorithm: &str, c: &Checkpoint) -> Option<f64> {
         match self {
-            RunMeasure::Stationarity if Self::po_primal(algorithm) => Some(c.gx_po + c.gy),
-            RunMeasure::Stationarity => Some(c.gx_lmo + c.gy),
-            RunMeasure::GxLmo => Some(c.gx_lmo),
-            RunMeasure::GxPo => Some(c.gx_po),
-            RunMeasure::Gy => Some(c.gy),
-            RunMeasure::GyLmo => Some(c.gy_lmo),
-            RunMeasure::H => Some(c.h),
-            RunMeasure::GapOpt => c.gap_opt,
+            RunMeasure::Stationarity if Self::po_primal(algorithm) => {
+                Some(c.measures.gx_po + c.measures.gy)
+            }
+            RunMeasure::Stationarity => Some(c.measures.gx_lmo + c.measures.gy),
+            RunMeasure::GxLmo => Some(c.measures.gx_lmo),
+            RunMeasure::GxPo => Some(c.measures.gx_po),
+            RunMeasure::Gy => Some(c.measures.gy),
+            RunMeasure::GyLmo => Some(c.measures.gy_lmo),
+            RunMeasure::H => Some(c.measures.h),
+            RunMeasure::GapOpt => c.measures.gap_opt,
         }
     }
 }

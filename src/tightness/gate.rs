@@ -1,7 +1,7 @@
 //! The `verify` hook: the gates on the stored hardest instances and the tightness record of
 //! every entry (issue 10).
 
-use super::{evaluate, fixture_file, note, HardFixture, HardSource};
+use super::{evaluate_with, fixture_file, note, HardFixture, HardSource};
 use crate::fit::Verdict;
 use crate::theorems::TheoremEntry;
 use crate::verify::{EntryResult, GateStatus, Gates, InstanceRun, VerifyOptions, VerifyReport};
@@ -88,9 +88,19 @@ pub fn attach(
     opts: &VerifyOptions,
 ) -> Result<()> {
     let fixtures = source.load()?;
+    let factory = opts.factory();
     let jobs: Vec<(&TheoremEntry, &HardFixture)> = selected
         .iter()
         .filter_map(|e| fixtures.get(&e.id).map(|f| (*e, f)))
+        .filter(|(e, f)| {
+            factory.covers(&crate::verify::JobRef {
+                case: &e.case,
+                entry: &e.id,
+                family: &f.spec.family_name(),
+                seed_index: 0,
+                hard: true,
+            })
+        })
         .collect();
     let progress = crate::progress::Jobs::new("hard instances", jobs.len() as u64);
     let work = || -> Vec<Result<(String, InstanceRun, f64)>> {
@@ -98,7 +108,7 @@ pub fn attach(
             .map(|(e, f)| {
                 progress.start(&e.id);
                 let clock = std::time::Instant::now();
-                let run = evaluate(e, &f.spec, f.horizon, opts.control)?;
+                let (run, _) = evaluate_with(e, &f.spec, f.horizon, factory.as_ref())?;
                 progress.done();
                 Ok((e.id.clone(), run, clock.elapsed().as_secs_f64()))
             })

@@ -62,6 +62,16 @@ pub fn evaluate_scaled(
     t_max: u64,
     control: Option<Control>,
 ) -> Result<(InstanceRun, f64)> {
+    evaluate_with(entry, spec, t_max, &verify::EntrySolver::new(control))
+}
+
+/// [`evaluate_scaled`] with the solver `factory` builds (a user's solver on the hard instance).
+pub fn evaluate_with(
+    entry: &TheoremEntry,
+    spec: &HardSpec,
+    t_max: u64,
+    factory: &dyn verify::SolverFactory,
+) -> Result<(InstanceRun, f64)> {
     let built = spec.build()?;
     let origin = RunOrigin {
         family: spec.family_name(),
@@ -69,7 +79,7 @@ pub fn evaluate_scaled(
         seed_index: 0,
         seed: spec.seed,
     };
-    let mut out = verify::run_instance(&[entry], &built.instance, &origin, t_max, control)?;
+    let mut out = verify::run_instance(&[entry], &built.instance, &origin, t_max, factory)?;
     Ok((out.remove(0).1, natural_scale(&built.instance)))
 }
 

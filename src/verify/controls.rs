@@ -29,6 +29,7 @@
 //! ```
 
 use crate::problems::Constants;
+use crate::solvers::defaults::RunSchedules;
 use crate::solvers::schedule::{PoLmoTau, Schedule};
 use crate::solvers::smoothing::PaperAlgorithm;
 use crate::solvers::{DualSmoothing, Fault, Solver};
@@ -124,14 +125,13 @@ pub fn paper_algorithm(a: Algorithm) -> PaperAlgorithm {
     }
 }
 
-/// The solver an entry is verified with: the entry's algorithm with the entry's schedule
-/// (resolved into the solvers' [`Schedule`] types), optionally broken by `control`. The
-/// real solver is `control = None`; this is the only constructor `verify` uses.
-pub fn build_solver(
+/// The entry's schedule (resolved into the solvers' [`Schedule`] types) as `control` alters
+/// it: the exponent shifts change it, every other control leaves it as the theorem states.
+pub fn controlled_schedules(
     entry: &TheoremEntry,
     k: &Constants,
     control: Option<Control>,
-) -> Result<Box<dyn Solver>> {
+) -> Result<RunSchedules> {
     let mut s = entry.schedule.resolve(k)?;
     match control {
         Some(Control::TauExponent(d)) => {
@@ -154,7 +154,30 @@ pub fn build_solver(
         }
         _ => {}
     }
-    let solver = DualSmoothing::new(paper_algorithm(entry.algorithm), s.tau, s.beta, k)?;
+    Ok(s)
+}
+
+/// The solver an entry is verified with: the entry's algorithm with the entry's schedule,
+/// optionally broken by `control` ([`controlled_schedules`], [`Fault`]). The real solver is
+/// `control = None`; [`crate::verify::EntrySolver`] is the factory around it.
+pub fn build_solver(
+    entry: &TheoremEntry,
+    k: &Constants,
+    control: Option<Control>,
+) -> Result<Box<dyn Solver>> {
+    let s = controlled_schedules(entry, k, control)?;
+    let algorithm = entry.algorithm.solver().ok_or_else(|| {
+        Error::invalid(
+            format!("entry {}", entry.id),
+            format!(
+                "algorithm {} has no built-in solver: give the entry a \"solver\" \
+                 (lmo-lmo, lmo-po, po-lmo), or verify your own solver (saddlefw::gate, \
+                 or verify-iterates)",
+                entry.algorithm
+            ),
+        )
+    })?;
+    let solver = DualSmoothing::new(paper_algorithm(algorithm), s.tau, s.beta, k)?;
     Ok(Box::new(match control {
         Some(Control::Fault(f)) => solver.with_fault(f),
         _ => solver,

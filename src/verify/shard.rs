@@ -138,6 +138,15 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
         .collect::<Result<Vec<Shard>>>()?;
     check_labels(&labels)?;
     for (r, s) in shards.iter().zip(&labels) {
+        if let Some(i) = &r.interrupted {
+            return Err(Error::invalid(
+                "merge",
+                format!(
+                    "shard {s} was interrupted ({} after {} of {} jobs): finish it with `saddlefw verify --shard {s} --resume DIR` first",
+                    i.signal, i.done, i.total
+                ),
+            ));
+        }
         if r.build != first.build {
             return Err(Error::invalid(
                 "merge",

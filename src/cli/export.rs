@@ -1,0 +1,96 @@
+//! `saddlefw export`: the jobs of verify for a solver in any language ([`crate::iterates`]).
+
+use crate::iterates::{export, ExportOptions};
+use crate::tightness::HardSource;
+use crate::verify::Tier;
+use crate::{Error, Result};
+use std::path::PathBuf;
+
+/// `saddlefw export` flags.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// Only the entries whose id contains FILTER (as `verify --cases`), e.g. lmo-lmo/ or
+    /// lmo-lmo/c-sc+sc.
+    #[arg(long, value_name = "FILTER")]
+    pub cases: Option<String>,
+    /// The job list of this verify tier: quick or full.
+    #[arg(long, value_name = "TIER", default_value = "quick")]
+    pub tier: String,
+    /// Output directory (manifest.json and jobs/ID/...).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Directory of stored hardest instances instead of the ones built into the binary.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_hard")]
+    pub hard: Option<PathBuf>,
+    /// Leave the stored hardest instances out (random instances only).
+    #[arg(long)]
+    pub no_hard: bool,
+    /// Also write saddlefw's own solver's iterates into DIR/jobs/ID/iterates.jsonl (a
+    /// reference: `verify-iterates DIR` then gives `verify`'s verdicts on these jobs).
+    #[arg(long)]
+    pub write_iterates: bool,
+    /// With --write-iterates: a deliberately broken variant's iterates instead (as `verify
+    /// --control`, e.g. tau-exponent+0.15).
+    #[arg(long, value_name = "CONTROL", requires = "write_iterates")]
+    pub control: Option<String>,
+    /// Print nothing on success (set from the global --quiet).
+    #[arg(skip)]
+    pub quiet: bool,
+}
+
+/// `saddlefw export`.
+pub fn cmd_export(args: ExportArgs) -> Result<i32> {
+    let tier: Tier = args.tier.parse()?;
+    if tier == Tier::Test {
+        return Err(Error::invalid(
+            "--tier",
+            "the test tier is for cargo test: use quick or full",
+        ));
+    }
+    let inputs = args
+        .hard
+        .as_ref()
+        .filter(|_| !args.no_hard)
+        .map(|d| crate::files::json_files_in(d))
+        .unwrap_or_default();
+    crate::files::check_outputs(
+        &inputs,
+        "--out",
+        &args.out,
+        &[args.out.join("manifest.json")],
+    )?;
+    let opts = ExportOptions {
+        tier,
+        filter: args.cases.clone(),
+        config: None,
+        hard: (!args.no_hard).then(|| match &args.hard {
+            Some(dir) => HardSource::Dir(dir.clone()),
+            None => HardSource::Builtin,
+        }),
+    };
+    let control = args
+        .control
+        .as_deref()
+        .map(|c| {
+            c.parse::<crate::verify::controls::Control>()
+                .map_err(|e| Error::invalid("--control", e.to_string()))
+        })
+        .transpose()?;
+    let table = crate::theorems::builtin();
+    let m = export(&table, &opts, &args.out)?;
+    if args.write_iterates {
+        crate::iterates::write_reference_iterates(&table, &args.out, None, control)?;
+    }
+    if !args.quiet {
+        outln!(
+            "exported {} jobs ({} not exportable) to {}; write each job's iterates (t = 0..=t_last) to DIR/jobs/ID/iterates.jsonl",
+            m.jobs.len(),
+            m.not_exported.len(),
+            args.out.join("manifest.json").display()
+        );
+        for s in &m.not_exported {
+            outln!("  not exported: {} ({})", s.id, s.reason);
+        }
+    }
+    Ok(crate::error::EXIT_OK)
+}

@@ -1,0 +1,214 @@
+//! `saddlefw verify`: flags, the run of the theorem table and the report files.
+
+use super::{positive_jobs, write_stderr, EXIT_FAILED, EXIT_OK};
+use crate::error::{Error, Result};
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// `saddlefw verify` flags.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// quick (CI, under 3 minutes on 2 cores) or full (longer horizons, more seeds).
+    #[arg(long, value_name = "TIER", default_value = "quick")]
+    pub tier: String,
+    /// Only the entries whose id contains FILTER (ids: ALGORITHM/SETTING/primal|dual, e.g.
+    /// lmo-lmo/nc-c/primal; FILTER lmo-po/ selects all LMO-PO entries).
+    #[arg(long, value_name = "FILTER")]
+    pub cases: Option<String>,
+    /// Output directory (verify.json and index.html, written atomically).
+    #[arg(long, value_name = "DIR", default_value = "reports/verify")]
+    pub out: PathBuf,
+    /// Worker threads (default: one per core; at most one per job and 4 per core, a larger N
+    /// is capped). Results do not depend on it.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub jobs: Option<i64>,
+    /// Stored exponents for the regression gate, instead of the copy built into the binary
+    /// (fixtures/rate_baselines.json when it was built). It must exist, except with
+    /// --write-baselines.
+    #[arg(long, value_name = "FILE")]
+    pub baselines: Option<PathBuf>,
+    /// Write the observed exponents into the baselines file (--baselines, default
+    /// fixtures/rate_baselines.json; quick tier only).
+    #[arg(long)]
+    pub write_baselines: bool,
+    /// Run a deliberately broken variant instead of the real solvers (a negative control:
+    /// the gates must fail), e.g. constant-tau, primal-sign-flip, tau-exponent+0.15.
+    #[arg(long, value_name = "CONTROL")]
+    pub control: Option<String>,
+    /// Print only the summary line (set from the global --quiet).
+    #[arg(skip)]
+    pub quiet: bool,
+    /// Directory of stored hardest instances (`saddlefw tighten`) to gate on instead of the
+    /// ones built into the binary (fixtures/hard when it was built). It must exist.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_hard")]
+    pub hard: Option<PathBuf>,
+    /// Skip the hardest instances (random instances only).
+    #[arg(long)]
+    pub no_hard: bool,
+    /// Run only shard I of N of the job list (deterministic partition) for a cluster's batch
+    /// scheduler; combine the outputs with `saddlefw merge`. A shard exits 0: its verdicts
+    /// are partial.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Verify the entries of a user theorem file (format saddlefw-theorems v1, README
+    /// "User theorem entries") instead of the paper's table; each case runs the crate's
+    /// implementation named by the entry's "solver".
+    #[arg(long, value_name = "FILE")]
+    pub theorems: Option<PathBuf>,
+    /// Finish the run recorded in DIR/verify.json (interrupted by a signal): its completed
+    /// jobs are reused, the others run. The record must come from this build and the same
+    /// --tier, --cases, --control and --shard (else exit 2 with the reason); not with
+    /// --theorems (the record does not name its table).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["write_baselines", "theorems"])]
+    pub resume: Option<PathBuf>,
+}
+
+/// `saddlefw verify`.
+pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
+    use crate::verify::{self, Tier, VerifyOptions};
+    let tier: Tier = args.tier.parse()?;
+    if tier == Tier::Test {
+        return Err(Error::invalid(
+            "--tier",
+            "the test tier is for cargo test: use quick or full",
+        ));
+    }
+    let jobs = positive_jobs(args.jobs)?;
+    let control = args
+        .control
+        .as_deref()
+        .map(|c| {
+            c.parse::<verify::controls::Control>()
+                .map_err(|e| Error::invalid("--control", e.to_string()))
+        })
+        .transpose()?;
+    if args.write_baselines && (tier != Tier::Quick || control.is_some()) {
+        return Err(Error::invalid(
+            "--write-baselines",
+            "baselines are the quick tier's exponents of the real solvers: use --tier quick without --control",
+        ));
+    }
+    let baselines_path = args
+        .baselines
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("fixtures/rate_baselines.json"));
+    // the baselines file is an input, except that --write-baselines rewrites it on purpose
+    let mut inputs: Vec<PathBuf> = args
+        .baselines
+        .clone()
+        .filter(|_| !args.write_baselines)
+        .into_iter()
+        .collect();
+    if let (Some(dir), false) = (&args.hard, args.no_hard) {
+        inputs.extend(crate::files::json_files_in(dir));
+    }
+    inputs.extend(args.theorems.clone());
+    let table = match &args.theorems {
+        Some(f) => crate::paper::user::load(f)?,
+        None => crate::theorems::builtin(),
+    };
+    crate::files::check_outputs(
+        &inputs,
+        "--out",
+        &args.out,
+        &[args.out.join("verify.json"), args.out.join("index.html")],
+    )?;
+    let baselines = match &args.baselines {
+        // a file that does not exist yet is where --write-baselines starts a new set
+        Some(p) if args.write_baselines && !p.exists() => crate::fit::builtin_baselines(),
+        Some(p) => crate::fit::load_baselines(p)?,
+        None => crate::fit::builtin_baselines(),
+    };
+    let opts = VerifyOptions {
+        tier,
+        filter: args.cases.clone(),
+        jobs,
+        baselines: baselines.clone(),
+        gate_baselines: tier.baseline_gated(),
+        control,
+        config: None,
+        shard: args.shard.as_deref().map(str::parse).transpose()?,
+        hard: (!args.no_hard).then(|| match &args.hard {
+            Some(dir) => crate::tightness::HardSource::Dir(dir.clone()),
+            None => crate::tightness::HardSource::Builtin,
+        }),
+        solver: None,
+    };
+    let record = match &args.resume {
+        Some(dir) => Some(read_verify_record(dir, &opts)?),
+        None => None,
+    };
+    crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
+    let report = verify::run_resumed(&table, &opts, record.as_ref())?;
+    let (json_path, html_path) = write_verify_outputs(&report, &args.out)?;
+    if let Some(i) = &report.interrupted {
+        write_stderr(format_args!(
+            "{}; finish it with --resume {}\n",
+            i.describe("jobs"),
+            args.out.display()
+        ));
+    }
+    if args.write_baselines {
+        let mut b = baselines;
+        b.extend(report.baselines());
+        crate::fit::write_baselines(&baselines_path, &b)?;
+    }
+    let table = report.table();
+    if args.quiet {
+        out!(
+            "{}",
+            table
+                .lines()
+                .last()
+                .map(|l| format!("{l}\n"))
+                .unwrap_or_default()
+        );
+    } else {
+        out!("{table}");
+        out!("{}", crate::tightness::table(&report));
+        outln!("wrote {} and {}", json_path.display(), html_path.display());
+        if args.write_baselines {
+            outln!("wrote {}", baselines_path.display());
+        }
+    }
+    Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// Cases of the `check` run whose invariant table and errata the verify page shows.
+pub const VERIFY_PAGE_CHECK_CASES: usize = 40;
+
+/// Writes `DIR/verify.json` and `DIR/index.html` of a verify report (atomically); the page
+/// also shows the invariant table and errata of a small `check` run.
+pub fn write_verify_outputs(
+    report: &crate::verify::VerifyReport,
+    out: &std::path::Path,
+) -> Result<(PathBuf, PathBuf)> {
+    crate::files::create_dir_all(out)?;
+    let json_path = out.join("verify.json");
+    crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
+    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
+    let meta = crate::report::Meta::current(Some(&report.tier.to_string()), &seeds);
+    // the invariant table and the errata section: a small `check` run (seed 0) beside the rates
+    let check = crate::invariants::run_check(VERIFY_PAGE_CHECK_CASES, 0)?;
+    let page = crate::report::verify_page(
+        &meta,
+        &report.rate_entries(),
+        &check.invariant_rows(),
+        &check.errata_rows(),
+    );
+    let html_path = out.join("index.html");
+    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    Ok((json_path, html_path))
+}
+
+/// Reads `DIR/verify.json` for `verify --resume DIR` and checks that it belongs to this run.
+fn read_verify_record(
+    dir: &Path,
+    opts: &crate::verify::VerifyOptions,
+) -> Result<crate::verify::VerifyReport> {
+    let path = dir.join("verify.json");
+    let name = path.display().to_string();
+    let record = crate::verify::VerifyReport::parse(&name, &crate::files::read_text(&path)?)?;
+    crate::verify::resume::check_record(&name, &record, opts)?;
+    Ok(record)
+}

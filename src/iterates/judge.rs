@@ -1,0 +1,192 @@
+//! `saddlefw verify-iterates`: `verify` with the solver replaced by the user's iterate files.
+//!
+//! The job list is the export's ([`super::plan`], rebuilt from the manifest's tier and filter
+//! and compared with the manifest's records); [`ReplayFactory`] hands each job's file to the
+//! harness through [`crate::verify::SolverFactory`], so the measures, fits, gates, envelopes,
+//! hard-instance gates, report and exit code are `verify`'s own. The jobs the export could not
+//! hold (non-quadratic instances) are not covered: neither run nor judged.
+
+use super::manifest::{JobRecord, Manifest};
+use super::plan;
+use super::replay::{Faults, Replay};
+use crate::solvers::Solver;
+use crate::theorems::TheoremEntry;
+use crate::tightness::HardSource;
+use crate::verify::{
+    self, JobRef, SolverFactory, SolverRequest, Tier, TierConfig, VerifyOptions, VerifyReport,
+};
+use crate::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// The factory of replays: one iterate file per exported job.
+pub struct ReplayFactory {
+    /// Where the iterate paths of the manifest are resolved.
+    root: PathBuf,
+    jobs: Vec<JobRecord>,
+    faults: Faults,
+}
+
+impl ReplayFactory {
+    /// Replays of the jobs of `manifest`, their files under `root`.
+    pub fn new(manifest: &Manifest, root: &Path, faults: Faults) -> Self {
+        ReplayFactory {
+            root: root.to_path_buf(),
+            jobs: manifest.jobs.clone(),
+            faults,
+        }
+    }
+    fn find(
+        &self,
+        case: &str,
+        entry: &str,
+        family: &str,
+        seed_index: u32,
+        hard: bool,
+    ) -> Option<usize> {
+        self.jobs.iter().position(|j| {
+            j.case == case
+                && j.family == family
+                && j.seed_index == seed_index
+                && (j.kind == "hard") == hard
+                && j.entries.iter().any(|e| e == entry)
+        })
+    }
+}
+
+impl SolverFactory for ReplayFactory {
+    fn name(&self) -> String {
+        format!("iterate files under {}", self.root.display())
+    }
+    fn covers(&self, job: &JobRef<'_>) -> bool {
+        self.find(job.case, job.entry, job.family, job.seed_index, job.hard)
+            .is_some()
+    }
+    fn build(&self, r: &SolverRequest<'_>) -> Result<Box<dyn Solver>> {
+        let o = r.origin;
+        let found = self.jobs.iter().position(|j| {
+            j.case == r.entry.case
+                && j.spec == o.spec
+                && j.seed_index == o.seed_index
+                && j.entries.contains(&r.entry.id)
+        });
+        let Some(i) = found else {
+            return Err(Error::invalid(
+                "verify-iterates",
+                format!("no exported job for {} on {}", r.entry.id, o.spec),
+            ));
+        };
+        let j = &self.jobs[i];
+        if j.t_max != r.t_max {
+            return Err(Error::invalid(
+                "verify-iterates",
+                format!(
+                    "job {}: horizon {} in the manifest, {} in verify",
+                    j.id, j.t_max, r.t_max
+                ),
+            ));
+        }
+        Ok(Box::new(Replay::open(
+            &self.root.join(&j.iterates),
+            (r.instance.x0.len(), r.instance.y0.len()),
+            j.t_last,
+            r.schedule.beta,
+            i,
+            self.faults.clone(),
+        )))
+    }
+}
+
+/// What `verify-iterates` runs.
+#[derive(Debug, Clone)]
+pub struct JudgeOptions {
+    /// The export directory (its `manifest.json`).
+    pub export_dir: PathBuf,
+    /// Where the iterate files are (default: the export directory).
+    pub iterates_root: Option<PathBuf>,
+    /// Worker threads (`None`: one per core).
+    pub jobs: Option<usize>,
+}
+
+/// Reads the manifest and checks it against the job list this build of saddlefw plans for
+/// its tier and filter; returns it with the verify options that reproduce the export and the
+/// planned exported jobs (in manifest order).
+pub fn load(
+    table: &[TheoremEntry],
+    dir: &Path,
+) -> Result<(Manifest, VerifyOptions, Vec<plan::PlannedJob>)> {
+    let path = dir.join("manifest.json");
+    let name = path.display().to_string();
+    let m = Manifest::parse(&name, &crate::files::read_text(&path)?)?;
+    let tier: Tier = m
+        .tier
+        .parse()
+        .map_err(|e: Error| Error::input(&name, "tier", e.to_string()))?;
+    let mut opts = VerifyOptions::new(tier);
+    opts.filter = m.cases.clone();
+    opts.hard = m.hard.then_some(HardSource::Builtin);
+    // the manifest's sizes (an export made through the library may override the tier's)
+    let cfg = TierConfig {
+        seeds: m.seeds,
+        t_max: m.t_max,
+        dim_x: m.dim_x,
+        dim_y: m.dim_y,
+    };
+    if cfg.seeds == 0 || cfg.t_max < 16 || cfg.dim_x == 0 || cfg.dim_y == 0 {
+        return Err(Error::input(
+            &name,
+            "seeds",
+            "sizes out of range (export again)",
+        ));
+    }
+    opts.config = Some(cfg);
+    // the stored baselines are the crate's own exponents: as in the Rust route
+    // (`gate::RateCheck`), they do not gate a solver of the user's (the hard-instance gates,
+    // including hard-baseline, do)
+    opts.gate_baselines = false;
+    let selected = plan::select(table, m.cases.as_deref())?;
+    let mut planned = plan::plan(&selected, &cfg, opts.hard.as_ref())?;
+    planned.retain(|j| j.not_exported.is_none());
+    let want: Vec<(&str, &str, u64)> = planned
+        .iter()
+        .map(|j| (j.id.as_str(), j.spec.as_str(), j.t_last))
+        .collect();
+    let have: Vec<(&str, &str, u64)> = m
+        .jobs
+        .iter()
+        .map(|j| (j.id.as_str(), j.spec.as_str(), j.t_last))
+        .collect();
+    if want != have {
+        let first = want
+            .iter()
+            .zip(&have)
+            .position(|(a, b)| a != b)
+            .unwrap_or(want.len().min(have.len()));
+        return Err(Error::input(
+            &name,
+            format!("jobs[{first}]"),
+            format!(
+                "the exported jobs ({}) differ from the jobs this saddlefw plans for tier {} and --cases {:?} ({}): export again with this version",
+                have.len(),
+                m.tier,
+                m.cases.as_deref().unwrap_or(""),
+                want.len()
+            ),
+        ));
+    }
+    Ok((m, opts, planned))
+}
+
+/// Runs `verify` on the iterate files of an export; the first input error of any file (in
+/// manifest order) is the error.
+pub fn verify_iterates(table: &[TheoremEntry], o: &JudgeOptions) -> Result<VerifyReport> {
+    let (m, mut opts, _) = load(table, &o.export_dir)?;
+    let faults = Faults::default();
+    let root = o.iterates_root.as_deref().unwrap_or(&o.export_dir);
+    opts.jobs = o.jobs;
+    opts = opts.solver(ReplayFactory::new(&m, root, faults.clone()));
+    let report = verify::run(table, &opts);
+    if let Some(e) = faults.first() {
+        return Err(e);
+    }
+    report
+}

@@ -1,0 +1,78 @@
+//! Reference iterates: the crate's own solver (optionally a negative control) run on every
+//! job of an export, its iterates written where the user's would go. `saddlefw export
+//! --write-iterates` uses it; so does the test that `verify-iterates` on these files gives
+//! `verify`'s verdicts (tests/iterates.rs).
+
+use super::format::IterateWriter;
+use crate::harness::{self, CheckpointRule, RunConfig};
+use crate::solvers::Solver;
+use crate::theorems::TheoremEntry;
+use crate::verify::controls::{self, Control};
+use crate::{Error, Instance, Result};
+use std::io::BufWriter;
+use std::path::Path;
+
+/// Writes the iterates `t = 0..=t_last` of the entry's solver (broken by `control` when
+/// given) for every job of the export in `export_dir` under `root` (default: `export_dir`),
+/// at the jobs' iterate paths.
+pub fn write_reference_iterates(
+    table: &[TheoremEntry],
+    export_dir: &Path,
+    root: Option<&Path>,
+    control: Option<Control>,
+) -> Result<()> {
+    let (manifest, _, planned) = super::judge::load(table, export_dir)?;
+    let root = root.unwrap_or(export_dir);
+    for (job, planned) in manifest.jobs.iter().zip(&planned) {
+        let inst = planned.instance()?;
+        let inst = &inst;
+        let entry = table
+            .iter()
+            .find(|e| e.id == job.entries[0])
+            .ok_or_else(|| {
+                Error::invalid("manifest", format!("unknown entry {}", job.entries[0]))
+            })?;
+        let k = inst.problem.constants();
+        let mut solver = controls::build_solver(entry, &k, control)?;
+        let path = root.join(&job.iterates);
+        if let Some(dir) = path.parent() {
+            crate::files::create_dir_all(dir)?;
+        }
+        let shown = path.display().to_string();
+        let file = std::fs::File::create(&path).map_err(|e| Error::io(&shown, "write", e))?;
+        let mut w = IterateWriter::new(BufWriter::new(file));
+        write_run(inst, solver.as_mut(), job.t_last, &mut w)
+            .and_then(|_| w.finish().map(|_| ()))
+            .map_err(|e| Error::io(&shown, "write", e))?;
+    }
+    Ok(())
+}
+
+/// Runs `solver` for `t_last` steps from the instance's start, writing every iterate.
+fn write_run<W: std::io::Write>(
+    inst: &Instance,
+    solver: &mut dyn Solver,
+    t_last: u64,
+    w: &mut IterateWriter<W>,
+) -> std::io::Result<()> {
+    w.write(0, &inst.x0, &inst.y0)?;
+    let config = RunConfig {
+        iterations: t_last as usize,
+        checkpoints: CheckpointRule::None,
+        ..RunConfig::new(0)
+    };
+    let mut result = Ok(());
+    harness::run_observed(
+        inst.problem.as_ref(),
+        &inst.x0,
+        &inst.y0,
+        solver,
+        &config,
+        &mut |s| {
+            if result.is_ok() {
+                result = w.write(s.t as u64 + 1, s.x, s.y);
+            }
+        },
+    );
+    result
+}

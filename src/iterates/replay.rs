@@ -1,0 +1,199 @@
+//! The replay solver: a [`Solver`] whose `init` and `step` hand back the iterates read from a
+//! user's iterate file ([`super::format`]), so that the harness measures them exactly as it
+//! measures the crate's own solvers (`saddlefw verify-iterates`).
+//!
+//! Each iterate is checked as it is read: the format (line, t in order, dimensions, finite
+//! numbers), the start (`(x_0, y_0)` must be the exported start point) and feasibility (the
+//! distance `||x_t - P_X(x_t)||` to X, and the same for Y, at most [`FEASIBILITY_TOL`]
+//! `(1 + D)` with D the set's diameter). A failed check is an input error
+//! (`FILE: line N: REASON`) recorded in the shared [`Faults`]; the replay then hands out
+//! non-finite iterates, which stops the run at once, and the command reports the error
+//! (exit 2) instead of a verdict.
+
+use super::format::IterateReader;
+use crate::problems::SaddleProblem;
+use crate::sets::ConvexSet;
+use crate::solvers::schedule::Schedule;
+use crate::solvers::{Solver, StepInfo};
+use crate::Error;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// Relative tolerance of the feasibility check (times `1 + diameter`).
+pub const FEASIBILITY_TOL: f64 = 1e-9;
+
+/// Relative tolerance of "iterate 0 is the exported start point" (times `1 + ||x0||_inf`).
+pub const START_TOL: f64 = 1e-9;
+
+/// The input errors of the replays of one command, keyed by the job's position in the
+/// manifest (the first is reported, the same one for any `--jobs N`).
+#[derive(Debug, Clone, Default)]
+pub struct Faults(Arc<Mutex<Vec<(usize, Error)>>>);
+
+impl Faults {
+    /// Records the error of job `index`.
+    pub fn push(&self, index: usize, e: Error) {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((index, e));
+    }
+    /// The error of the first job (in manifest order) that had one.
+    pub fn first(&self) -> Option<Error> {
+        let mut v = std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()));
+        v.sort_by_key(|(i, _)| *i);
+        v.into_iter().next().map(|(_, e)| e)
+    }
+}
+
+/// Replays one iterate file (module doc).
+pub struct Replay {
+    reader: Option<IterateReader<BufReader<File>>>,
+    /// Why the file could not be opened (reported at `init`).
+    open_error: Option<Error>,
+    x: Vec<f64>,
+    y: Vec<f64>,
+    t_last: u64,
+    beta: Schedule,
+    index: usize,
+    faults: Faults,
+}
+
+impl Replay {
+    /// A replay of `path` (iterates of dimensions `dx`, `dy` up to `t_last`) for job `index`;
+    /// `beta` is the entry's `beta_t` (the smoothing `H_t` is measured with).
+    pub fn open(
+        path: &Path,
+        (dx, dy): (usize, usize),
+        t_last: u64,
+        beta: Schedule,
+        index: usize,
+        faults: Faults,
+    ) -> Self {
+        let (reader, open_error) = match IterateReader::open(path, dx, dy) {
+            Ok(r) => (Some(r), None),
+            Err(e) => (None, Some(e)),
+        };
+        Replay {
+            reader,
+            open_error,
+            x: vec![0.0; dx],
+            y: vec![0.0; dy],
+            t_last,
+            beta,
+            index,
+            faults,
+        }
+    }
+
+    /// Records `e` and poisons the iterates (the harness stops at a non-finite iterate).
+    fn fail(&mut self, e: Error) {
+        self.faults.push(self.index, e);
+        self.reader = None;
+        self.x.iter_mut().for_each(|v| *v = f64::NAN);
+        self.y.iter_mut().for_each(|v| *v = f64::NAN);
+    }
+
+    /// Reads iterate `t` and checks it; on failure records the error.
+    fn read(&mut self, p: &dyn SaddleProblem, t: u64) -> bool {
+        let Some(r) = self.reader.as_mut() else {
+            return false;
+        };
+        let e = match r.next_into(&mut self.x, &mut self.y) {
+            Ok(Some(_)) => match feasibility(p, &self.x, &self.y) {
+                None => return true,
+                Some(why) => r.error(format!("iterate t = {t}: {why}")),
+            },
+            Ok(None) => Error::input(
+                r.input(),
+                format!("line {}", r.line() + 1),
+                format!(
+                    "the file ends before iterate t = {t} (iterates t = 0..={} are required; truncated?)",
+                    self.t_last
+                ),
+            ),
+            Err(e) => e,
+        };
+        self.fail(e);
+        false
+    }
+}
+
+/// Why `(x, y)` is not in `X x Y` beyond the tolerance, if it is not.
+fn feasibility(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> Option<String> {
+    for (name, set, v) in [("x", p.x_set(), x), ("y", p.y_set(), y)] {
+        let d = distance(set, v);
+        let tol = FEASIBILITY_TOL * (1.0 + set.diameter());
+        if d.is_nan() || d > tol {
+            return Some(format!(
+                "{name} is outside {} by {d:.3e} (Euclidean distance; tolerance {tol:.1e})",
+                if name == "x" { "X" } else { "Y" }
+            ));
+        }
+    }
+    None
+}
+
+/// `||v - P(v)||_2`.
+fn distance(set: &dyn ConvexSet, v: &[f64]) -> f64 {
+    let mut p = vec![0.0; v.len()];
+    set.project(v, &mut p);
+    v.iter()
+        .zip(&p)
+        .map(|(a, b)| (a - b) * (a - b))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// Whether `got` is `want` up to [`START_TOL`].
+fn same_point(got: &[f64], want: &[f64]) -> Option<f64> {
+    let scale = 1.0 + want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let d = got
+        .iter()
+        .zip(want)
+        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    (d > START_TOL * scale).then_some(d)
+}
+
+impl Solver for Replay {
+    fn name(&self) -> &'static str {
+        "replay"
+    }
+    fn init(&mut self, p: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
+        if let Some(e) = self.open_error.take() {
+            self.fail(e);
+            return;
+        }
+        if !self.read(p, 0) {
+            return;
+        }
+        let bad = [("x", &self.x, x0), ("y", &self.y, y0)]
+            .into_iter()
+            .find_map(|(name, got, want)| same_point(got, want).map(|d| (name, d)));
+        if let Some((name, d)) = bad {
+            let r = self.reader.as_ref().expect("read succeeded");
+            let e = r.error(format!(
+                "iterate t = 0: {name}_0 is not the exported start point {name}0 (differs by {d:.3e} in some coordinate)"
+            ));
+            self.fail(e);
+        }
+    }
+    fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
+        self.read(p, t as u64 + 1);
+        StepInfo::default()
+    }
+    fn x(&self) -> &[f64] {
+        &self.x
+    }
+    fn y(&self) -> &[f64] {
+        &self.y
+    }
+    fn beta_at(&self, t: usize) -> f64 {
+        self.beta.at(t)
+    }
+    fn provenance(&self) -> &'static str {
+        "iterates read from a file (saddlefw verify-iterates)"
+    }
+}

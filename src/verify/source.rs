@@ -1,0 +1,164 @@
+//! Where the solver under verification comes from: the seam between the harness's judging
+//! machinery and the solver it judges.
+//!
+//! `verify` builds one solver per job (a case on one instance) through a [`SolverFactory`]. The
+//! crate's own implementation of the entry's algorithm is [`EntrySolver`] (optionally broken by
+//! a negative [`Control`]); a user's implementation is any other factory, given to
+//! [`crate::verify::VerifyOptions::solver`]. Whatever the factory, the harness measures every
+//! iterate itself, exactly: `H_t` (`eq:H_t`) with the entry's `beta_t` and `G_X^PO` with the
+//! entry's sigma, never with values the solver reports ([`SolverFactory::measurement_beta`]).
+//!
+//! ```
+//! use saddlefw::verify::{EntrySolver, SolverFactory};
+//! assert_eq!(EntrySolver::new(None).name(), "saddlefw");
+//! let broken = EntrySolver::new(Some("constant-tau".parse().unwrap()));
+//! assert_eq!(broken.name(), "saddlefw (control constant-tau)");
+//! ```
+
+use super::controls::{self, Control};
+use crate::problems::Constants;
+use crate::solvers::defaults::RunSchedules;
+use crate::solvers::{Schedule, Solver, StepInfo};
+use crate::theorems::TheoremEntry;
+use crate::{Instance, Result};
+use std::fmt;
+use std::sync::Arc;
+
+/// Everything a factory may use to build the solver of one job: the entry (its algorithm,
+/// setting, schedule as written), the instance, the entry's schedule resolved for the
+/// instance's constants, where the instance comes from, and the horizon.
+pub struct SolverRequest<'a> {
+    /// The first entry of the case (the entries of a case share their schedule).
+    pub entry: &'a TheoremEntry,
+    /// The instance: problem, start points `(x0, y0)`.
+    pub instance: &'a Instance,
+    /// The certified constants of the instance (`L_xx`, `L_yx`, `mu`, `D_X`, `D_Y`, ...).
+    pub constants: &'a Constants,
+    /// `tau_t` and `beta_t` of the entry's theorem for these constants.
+    pub schedule: &'a RunSchedules,
+    /// The instance's family, spec and seed.
+    pub origin: &'a RunOrigin,
+    /// The last iterate the harness will measure is `t_max` (or `t_max + 1` for entries whose
+    /// quantity needs the next iterate).
+    pub t_max: u64,
+}
+
+/// A job as a factory sees it before anything runs ([`SolverFactory::covers`]).
+#[derive(Debug, Clone, Copy)]
+pub struct JobRef<'a> {
+    /// Theorem case, e.g. `lmo-lmo/c-sc+sc`.
+    pub case: &'a str,
+    /// The first entry the job serves (for a stored hardest instance: its entry).
+    pub entry: &'a str,
+    /// Family label ([`crate::verify::InstanceFamily::label`] or a hard family's name).
+    pub family: &'a str,
+    pub seed_index: u32,
+    /// Whether the job is a stored hardest instance ([`crate::tightness`]).
+    pub hard: bool,
+}
+
+/// Builds the solver that `verify` judges on one job.
+pub trait SolverFactory: Send + Sync {
+    /// A short name for reports and failure messages (e.g. `my-fw`).
+    fn name(&self) -> String;
+    /// The solver for this job, not yet initialised (the harness calls `init` with the
+    /// instance's start points).
+    fn build(&self, request: &SolverRequest<'_>) -> Result<Box<dyn Solver>>;
+    /// Whether this factory runs the job (default: every job). Jobs it does not cover are
+    /// neither run nor judged (`verify-iterates`: the instances an export cannot hold).
+    fn covers(&self, _job: &JobRef<'_>) -> bool {
+        true
+    }
+    /// The `beta_t` with which the harness measures `H_t` (`eq:H_t`). Default: the entry's
+    /// schedule, whatever the solver does.
+    fn measurement_beta(&self, request: &SolverRequest<'_>) -> Schedule {
+        request.schedule.beta
+    }
+}
+
+/// The crate's own implementation of the entry's algorithm with the entry's schedule,
+/// optionally broken by a negative control ([`controls`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EntrySolver {
+    control: Option<Control>,
+}
+
+impl EntrySolver {
+    /// The real solver (`None`) or a broken variant.
+    pub fn new(control: Option<Control>) -> Self {
+        EntrySolver { control }
+    }
+}
+
+impl SolverFactory for EntrySolver {
+    fn name(&self) -> String {
+        match self.control {
+            None => "saddlefw".into(),
+            Some(c) => format!("saddlefw (control {c})"),
+        }
+    }
+    fn build(&self, r: &SolverRequest<'_>) -> Result<Box<dyn Solver>> {
+        controls::build_solver(r.entry, r.constants, self.control)
+    }
+    /// A control that shifts the exponent of `beta_t` is measured with its own `beta_t`
+    /// (the variant is "the algorithm with another schedule").
+    fn measurement_beta(&self, r: &SolverRequest<'_>) -> Schedule {
+        controls::controlled_schedules(r.entry, r.constants, self.control)
+            .map_or(r.schedule.beta, |s| s.beta)
+    }
+}
+
+/// Where an instance of [`crate::verify::run_instance`] comes from (copied into its [`crate::verify::InstanceRun`]s).
+#[derive(Debug, Clone)]
+pub struct RunOrigin {
+    /// Family label, e.g. [`crate::verify::InstanceFamily::label`] or a hard family's name.
+    pub family: String,
+    /// A spec that reproduces the instance.
+    pub spec: String,
+    pub seed_index: u32,
+    pub seed: u64,
+}
+
+/// A shared factory in [`crate::verify::VerifyOptions`] (cloneable, printable by name).
+#[derive(Clone)]
+pub struct SharedFactory(pub Arc<dyn SolverFactory>);
+
+impl fmt::Debug for SharedFactory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SolverFactory({})", self.0.name())
+    }
+}
+
+/// A solver whose `beta_at` is the measurement's `beta_t` (so `H_t` is the theorem's),
+/// stepping as the wrapped solver does.
+pub(crate) struct MeasuredWith {
+    pub inner: Box<dyn Solver>,
+    pub beta: Schedule,
+}
+
+impl Solver for MeasuredWith {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn init(&mut self, p: &dyn crate::problems::SaddleProblem, x0: &[f64], y0: &[f64]) {
+        self.inner.init(p, x0, y0)
+    }
+    fn step(&mut self, p: &dyn crate::problems::SaddleProblem, t: usize) -> StepInfo {
+        self.inner.step(p, t)
+    }
+    fn x(&self) -> &[f64] {
+        self.inner.x()
+    }
+    fn y(&self) -> &[f64] {
+        self.inner.y()
+    }
+    fn beta_at(&self, t: usize) -> f64 {
+        self.beta.at(t)
+    }
+    fn schedule(&self) -> String {
+        self.inner.schedule()
+    }
+    fn provenance(&self) -> &'static str {
+        self.inner.provenance()
+    }
+}
