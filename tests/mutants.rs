@@ -127,3 +127,26 @@ fn inconsistency_boundaries() {
     m.gap_opt = None;
     assert_eq!(inconsistency(&m), None);
 }
+
+/// OLS on the smallest admissible data set (n = 3, `n < 3` is the rejection) by hand:
+/// x = (0, 1, 2), y = (1, 2, 4): xbar = 1, ybar = 7/3, Sxx = 2, Sxy = 3, slope 3/2, intercept
+/// 5/6, residuals (1/6, -1/3, 1/6), SSE = 1/6, s^2 = SSE / (n - 2) = 1/6.
+#[test]
+fn ols_of_three_points_by_hand() {
+    let o = saddlefw::fit::ols(&[0.0, 1.0, 2.0], &[1.0, 2.0, 4.0]).expect("n = 3 is enough");
+    close(o.slope, 1.5, "slope");
+    close(o.intercept, 5.0 / 6.0, "intercept");
+    close(o.residual_sd, (1.0f64 / 6.0).sqrt(), "residual sd");
+    close(
+        o.slope_se,
+        (1.0f64 / 12.0).sqrt(),
+        "slope se = sqrt(s^2 / Sxx)",
+    );
+    close(
+        o.intercept_se,
+        5.0f64.sqrt() / 6.0,
+        "intercept se = sqrt(s^2 (1/n + xbar^2/Sxx))",
+    );
+    assert_eq!(o.n, 3);
+    assert!(saddlefw::fit::ols(&[0.0, 1.0], &[1.0, 2.0]).is_err());
+}
