@@ -658,11 +658,11 @@ pub fn run_resumed(
         ));
     }
     let all = job_list(&selected, &cfg);
-    let recorded = record.map_or_else(BTreeMap::new, |r| resume::recorded_jobs(r, &all));
-    let jobs: Vec<(resume::JobKey, Job)> = shard::select(all.into_iter().collect(), opts.shard);
+    let recorded = record.map_or_else(BTreeMap::new, |r| shard::recorded_jobs(r, &all));
+    let jobs: Vec<(shard::JobKey, Job)> = shard::select(all.into_iter().collect(), opts.shard);
     let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
     let factory = opts.factory();
-    let work = || -> Vec<Option<Result<resume::JobRuns>>> {
+    let work = || -> Vec<Option<Result<shard::JobRuns>>> {
         jobs.par_iter()
             .map(|(key, j)| {
                 if let Some(done) = recorded.get(key) {
