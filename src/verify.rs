@@ -658,9 +658,9 @@ pub fn run_resumed(
         ));
     }
     let all = job_list(&selected, &cfg);
-    let recorded = record.map_or_else(BTreeMap::new, |r| resume::recorded_jobs(r, &all));
+    let recorded = record.map_or_else(BTreeMap::new, |r| shard::recorded_jobs(r, &all));
     let factory = opts.factory();
-    let jobs: Vec<(resume::JobKey, Job)> = shard::select(all.into_iter().collect(), opts.shard)
+    let jobs: Vec<(shard::JobKey, Job)> = shard::select(all.into_iter().collect(), opts.shard)
         .into_iter()
         .filter(|(_, j)| {
             factory.covers(&JobRef {
@@ -673,7 +673,7 @@ pub fn run_resumed(
         })
         .collect();
     let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
-    let work = || -> Vec<Option<Result<resume::JobRuns>>> {
+    let work = || -> Vec<Option<Result<shard::JobRuns>>> {
         jobs.par_iter()
             .map(|(key, j)| {
                 if let Some(done) = recorded.get(key) {

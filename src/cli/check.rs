@@ -91,8 +91,14 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
         None => invariants::resume::Resume::default(),
     };
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
-    let mut report =
-        invariants::check::run_check_resumed(cases, args.seed, &opts, jobs, shard, Some(&resume))?;
+    let mut report = invariants::check::run_check_resumed(
+        cases,
+        args.seed,
+        &opts,
+        jobs,
+        shard,
+        Some((&resume.input, &resume.recorded)),
+    )?;
     report.control = control.map(|c| format!("{}: {}", c.name(), c.description()));
     out!("{}", report.table());
     if let Some(out) = &args.out {

@@ -262,11 +262,13 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
     };
     super::write(&record, &out)?;
     if let Some(i) = &record.interrupted {
-        crate::cli::write_stderr(format_args!(
-            "{}; finish it with --resume {}\n",
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{}; finish it with --resume {}",
             i.describe("algorithms"),
             out.display()
-        ));
+        );
     }
     if !quiet {
         outln!(

@@ -361,7 +361,15 @@ pub fn run_resumed(
     let e = src.experiment();
     let sigma = plan.sigma.unwrap_or_else(|| sigma_po(e));
     if let Some((name, record)) = resume {
-        resume::check_record(name, record, plan, &data, sigma)?;
+        let work = resume::Work {
+            experiment: plan.which.name(),
+            time_limit_s: plan.time_limit_s,
+            max_iterations: plan.max_iterations,
+            algorithms: &plan.algorithms,
+            sigma,
+            data: &data,
+        };
+        resume::check_record(name, record, &work)?;
     }
     // constants, and the sampled ones for DL
     let prep = src.prepare()?;

@@ -17,41 +17,47 @@
 use super::params::Algorithm;
 use super::record::{ExperimentRecord, RunRecord, RunStatus};
 use super::source::DataDescription;
-use super::Plan;
 use crate::Result;
 
+/// The arguments of an experiment that decide its runs (what a resumed record must share).
+#[derive(Debug, Clone)]
+pub struct Work<'a> {
+    /// `dl`, `news20` or `rcv1`.
+    pub experiment: &'a str,
+    pub time_limit_s: f64,
+    pub max_iterations: usize,
+    pub algorithms: &'a [Algorithm],
+    pub sigma: f64,
+    pub data: &'a DataDescription,
+}
+
 /// Refuses `record` (read from `input`) unless this build wrote it for the same experiment,
-/// time limit, iteration cap, algorithms, sigma and data as this run.
-pub fn check_record(
-    input: &str,
-    record: &ExperimentRecord,
-    plan: &Plan,
-    data: &DataDescription,
-    sigma: f64,
-) -> Result<()> {
+/// time limit, iteration cap, algorithms, sigma and data as `work`.
+pub fn check_record(input: &str, record: &ExperimentRecord, work: &Work) -> Result<()> {
+    let (data, sigma) = (work.data, work.sigma);
     let json = |d: &DataDescription| serde_json::to_string(d).unwrap_or_default();
     let names = |it: &mut dyn Iterator<Item = String>| it.collect::<Vec<_>>().join(",");
     let arguments = [
         (
             "experiment",
             record.experiment.clone(),
-            plan.which.name().to_string(),
+            work.experiment.to_string(),
         ),
         (
             "--time-limit",
             record.time_limit_s.to_string(),
-            plan.time_limit_s.to_string(),
+            work.time_limit_s.to_string(),
         ),
         (
             "--iters",
             record.max_iterations.to_string(),
-            plan.max_iterations.to_string(),
+            work.max_iterations.to_string(),
         ),
         (
             "--algos",
             names(&mut record.runs.iter().map(|r| r.registry_name.clone())),
             names(
-                &mut plan
+                &mut work
                     .algorithms
                     .iter()
                     .map(|a| a.registry_name().to_string()),

@@ -869,7 +869,8 @@ pub fn run_check_shard(
     run_check_resumed(cases, seed, opts, threads, shard, None)
 }
 
-/// [`run_check_shard`] that reuses the jobs recorded in `resume` and, when `resume` is given,
+/// [`run_check_shard`] that reuses the jobs recorded in `resume` (the record's name and its
+/// tallies by job index, `check --resume`) and, when `resume` is given,
 /// stops at the next job boundary on a first signal ([`crate::interrupt`]): the report then
 /// counts the completed jobs, carries their tallies (as shard 1/1 when unsharded) and sets
 /// [`CheckReport::interrupted`].
@@ -879,7 +880,7 @@ pub fn run_check_resumed(
     opts: &CaseOptions,
     threads: usize,
     shard: Option<Shard>,
-    resume: Option<&super::resume::Resume>,
+    resume: Option<(&str, &std::collections::BTreeMap<usize, JobTallies>)>,
 ) -> Result<CheckReport> {
     if cases == 0 || cases > MAX_CASES {
         return Err(Error::invalid(
@@ -894,10 +895,10 @@ pub fn run_check_resumed(
     let threads = worker_threads(threads, mine.len());
     let jobs = crate::progress::Jobs::new("check", mine.len() as u64);
     let run_job = |p: usize| -> Option<Result<CaseResult>> {
-        if let Some(r) = resume {
-            if let Some(jt) = r.recorded.get(&p) {
+        if let Some((input, recorded)) = resume {
+            if let Some(jt) = recorded.get(&p) {
                 jobs.done();
-                return Some(jt.clone().into_result(&reg, &r.input));
+                return Some(jt.clone().into_result(&reg, input));
             }
             if crate::interrupt::requested() {
                 return None;

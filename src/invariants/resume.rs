@@ -28,8 +28,9 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// What `check --resume` reuses: the recorded tallies by job index. A check given a `Resume`
-/// (even an empty one) also stops at the next job boundary on a first signal.
+/// What `check --resume` reuses: the recorded tallies by job index (passed to
+/// `run_check_resumed`; a check given one, even empty, also stops at the next job boundary on
+/// a first signal).
 #[derive(Debug, Clone, Default)]
 pub struct Resume {
     /// The record's name (for errors).

@@ -25,15 +25,8 @@
 //! assert!(e.to_string().contains("recorded with --cases"), "{e}");
 //! ```
 
-use super::{InstanceRun, Job, VerifyOptions, VerifyReport};
+use super::{VerifyOptions, VerifyReport};
 use crate::Result;
-use std::collections::BTreeMap;
-
-/// A job's key in the sorted job list: (case, family label, seed index).
-pub(crate) type JobKey = (String, String, u32);
-
-/// What a job produces: the run of each entry it serves.
-pub(crate) type JobRuns = Vec<(String, InstanceRun)>;
 
 /// Refuses `record` (read from `input`) unless this build wrote it with the same tier, sizes,
 /// seeds, `--cases`, `--control` and `--shard` as `opts` asks for.
@@ -76,32 +69,4 @@ pub fn check_record(input: &str, record: &VerifyReport, opts: &VerifyOptions) ->
         &crate::report::Build::current().to_string(),
         &arguments,
     )
-}
-
-/// The jobs of `jobs` whose runs `record` holds for every entry they serve.
-pub(super) fn recorded_jobs(
-    record: &VerifyReport,
-    jobs: &BTreeMap<JobKey, Job>,
-) -> BTreeMap<JobKey, JobRuns> {
-    let mut runs: BTreeMap<(&str, &str, u32), &InstanceRun> = BTreeMap::new();
-    for e in &record.entries {
-        for r in &e.instances {
-            runs.insert((e.id.as_str(), r.family.as_str(), r.seed_index), r);
-        }
-    }
-    let mut out = BTreeMap::new();
-    for (key, job) in jobs {
-        let found: Option<JobRuns> = job
-            .entries
-            .iter()
-            .map(|e| {
-                runs.get(&(e.id.as_str(), key.1.as_str(), key.2))
-                    .map(|r| (e.id.clone(), (*r).clone()))
-            })
-            .collect();
-        if let Some(found) = found {
-            out.insert(key.clone(), found);
-        }
-    }
-    out
 }

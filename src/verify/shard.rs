@@ -299,3 +299,40 @@ fn check_runs(
     }
     Ok(())
 }
+
+// Jobs recorded in a report (`verify --resume`): jobs are independent, so a job's recorded
+// runs stand for running it again.
+
+/// A job's key in the sorted job list: (case, family label, seed index).
+pub(crate) type JobKey = (String, String, u32);
+
+/// What a job produces: the run of each entry it serves.
+pub(crate) type JobRuns = Vec<(String, super::InstanceRun)>;
+
+/// The jobs of `jobs` whose runs `record` holds for every entry they serve.
+pub(super) fn recorded_jobs(
+    record: &VerifyReport,
+    jobs: &BTreeMap<JobKey, super::Job>,
+) -> BTreeMap<JobKey, JobRuns> {
+    let mut runs: BTreeMap<(&str, &str, u32), &super::InstanceRun> = BTreeMap::new();
+    for e in &record.entries {
+        for r in &e.instances {
+            runs.insert((e.id.as_str(), r.family.as_str(), r.seed_index), r);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (key, job) in jobs {
+        let found: Option<JobRuns> = job
+            .entries
+            .iter()
+            .map(|e| {
+                runs.get(&(e.id.as_str(), key.1.as_str(), key.2))
+                    .map(|r| (e.id.clone(), (*r).clone()))
+            })
+            .collect();
+        if let Some(found) = found {
+            out.insert(key.clone(), found);
+        }
+    }
+    out
+}
