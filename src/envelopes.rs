@@ -70,7 +70,7 @@ impl EnvelopeKind {
     pub fn of(e: &TheoremEntry) -> Option<Self> {
         let convex = e.setting().convex;
         let (_, _, c) = e.schedule.abc();
-        Some(match (e.algorithm, e.side(), convex) {
+        Some(match (e.algorithm.paper()?, e.side(), convex) {
             (Algorithm::LmoLmo, Side::Primal, false) => EnvelopeKind::Alg1NcPrimal,
             (Algorithm::LmoLmo, Side::Primal, true) => EnvelopeKind::Alg1ConvexPrimal,
             (Algorithm::LmoLmo, Side::Dual, _) => EnvelopeKind::Alg1Dual,
@@ -157,6 +157,35 @@ pub fn envelope(
     envelope_series(entry, k, &[t], extra).pop().flatten()
 }
 
+/// A user entry's envelope formula ([`crate::paper::user`]) at each horizon; a non-finite or
+/// negative value is no bound there.
+fn user_envelope(
+    f: &crate::paper::formula::Formula,
+    entry: &TheoremEntry,
+    k: &Constants,
+    horizons: &[u64],
+) -> Vec<Option<f64>> {
+    let (a, b, c) = entry.schedule.abc();
+    horizons
+        .iter()
+        .map(|&t| {
+            let v = f.eval(&|name| match name {
+                "T" => t as f64,
+                "Lxx" => k.lxx,
+                "Lyx" => k.lyx,
+                "Lyy" => k.lyy,
+                "mu" => k.mu,
+                "Dx" => k.dx,
+                "Dy" => k.dy,
+                "a" => a,
+                "b" => b,
+                _ => c,
+            });
+            (v.is_finite() && v >= 0.0).then_some(v)
+        })
+        .collect()
+}
+
 /// [`envelope`] at each horizon, in one pass: the sums over `s < T` of the chains are prefix
 /// sums. The schedule values `tau_t`, `beta_t` are the solvers' ([`TheoremEntry::schedule`]
 /// resolved by [`crate::theorems::ScheduleSpec::resolve`]).
@@ -167,6 +196,9 @@ pub fn envelope_series(
     extra: &EnvelopeInputs,
 ) -> Vec<Option<f64>> {
     let none = || vec![None; horizons.len()];
+    if let Some(f) = &entry.envelope {
+        return user_envelope(f, entry, k, horizons);
+    }
     let Some(kind) = EnvelopeKind::of(entry) else {
         return none();
     };
@@ -458,7 +490,10 @@ impl PrintedForm {
         if !matches!(e.schedule, ScheduleSpec::Poly(_)) {
             return Vec::new();
         }
-        let v = match (e.algorithm, e.side(), s.convex, c > 0.0) {
+        let Some(alg) = e.algorithm.paper() else {
+            return Vec::new();
+        };
+        let v = match (alg, e.side(), s.convex, c > 0.0) {
             (Algorithm::LmoPo, Side::Primal, false, true) => PrintedForm::FwProjPrimalC,
             (Algorithm::LmoPo, Side::Primal, false, false) => PrintedForm::FwProjPrimalMu,
             (Algorithm::LmoPo, Side::Dual, _, true) => PrintedForm::FwProjDualC,

@@ -3,6 +3,45 @@
 //! Executable checks of the claims of *Projection-Free Algorithms for Minimax Problems*
 //! (the paper; labels such as `lemma:calculus` refer to its `\label`s), with fast solvers.
 //!
+//! ## Verify your own solver
+//!
+//! Implement [`solvers::Solver`] (or wrap a closure with [`gate::step_fn`]), pick theorem
+//! entries, and the harness judges your iterates with the machinery of `saddlefw verify`:
+//! random instance families, stored hard instances, fits, envelopes and gates, every measure
+//! computed by the harness itself. Here Algorithm 1 with `beta_t = 0` (`alg:fw-fw`) as a
+//! closure, against the built-in entry of the strongly-concave case:
+//!
+//! ```
+//! use saddlefw::prelude::*;
+//!
+//! let check = RateCheck::builtin("lmo-lmo/c-sc+sc/primal")
+//!     .sizes(TierConfig { seeds: 2, t_max: 256, dim_x: 6, dim_y: 4 })
+//!     .solver_fn("my-fw", |req: &SolverRequest| {
+//!         let (a, lyy) = (req.entry.schedule.abc().0, req.constants.lyy);
+//!         Ok(Box::new(step_fn("my-fw", move |p: &dyn SaddleProblem, x: &mut [f64], y: &mut [f64], t| {
+//!             let (mut gx, mut gy) = (vec![0.0; x.len()], vec![0.0; y.len()]);
+//!             p.grads(x, y, &mut gx, &mut gy);
+//!             let (mut v, mut u) = (vec![0.0; x.len()], vec![0.0; y.len()]);
+//!             p.x_set().lmo(&gx, &mut v);
+//!             p.y_set().lmo(&gy.iter().map(|g| -g).collect::<Vec<_>>(), &mut u);
+//!             let d: Vec<f64> = u.iter().zip(y.iter()).map(|(u, y)| u - y).collect();
+//!             let dd: f64 = d.iter().map(|d| d * d).sum();
+//!             let slope: f64 = gy.iter().zip(&d).map(|(g, d)| g * d).sum();
+//!             let gamma = if dd > 0.0 { (slope / (lyy * dd)).clamp(0.0, 1.0) } else { 0.0 };
+//!             let tau = (t as f64 + 1.0).powf(-a);
+//!             x.iter_mut().zip(&v).for_each(|(x, v)| *x += tau * (v - *x));
+//!             y.iter_mut().zip(&d).for_each(|(y, d)| *y += gamma * d);
+//!             StepInfo { tau, beta: 0.0, gamma }
+//!         })))
+//!     });
+//! let outcome = check.run().unwrap();
+//! outcome.assert_passed(); // panics naming each failed gate, entry, instance and a command
+//! assert_eq!(outcome.report.solver.as_deref(), Some("my-fw"));
+//! ```
+//!
+//! Your own claims go in a theorem file ([`paper::user`]; `RateCheck::theorems_file`), and
+//! solvers in any language use the file route (`saddlefw export`, `verify-iterates`).
+//!
 //! ## Data flow
 //!
 //! ```text
@@ -74,6 +113,8 @@
 //!   its arm in `GeneratorSpec::generate`.
 //! * **A theorem entry** for one of Algorithms 1-3: one JSON entry in `fixtures/theorems.json`
 //!   (validated by [`paper::theorems`]); the default schedules, `verify` and `list` read it.
+//!   A claim of your own (any algorithm name, schedule, quantity, exponent, envelope) is one
+//!   entry of a user theorem file ([`paper::user`]; `verify --theorems FILE`), no code.
 //! * **A solver**: one file in `src/solvers/` implementing [`solvers::Solver`] (it only steps;
 //!   required: `name`, `init`, `step`, `x`, `y`),
 //!   plus one entry of [`solvers::registry::ALGORITHMS`] (name, provenance, oracle profile,
@@ -118,6 +159,7 @@ pub mod error;
 pub mod experiments;
 pub mod files;
 pub mod fit;
+pub mod gate;
 pub mod generators;
 pub mod harness;
 pub mod interrupt;
@@ -140,3 +182,14 @@ pub mod verify;
 pub use error::{Error, Result};
 pub use problems::{Constants, Instance, Interval, SaddleProblem};
 pub use sets::ConvexSet;
+
+/// What a user of the library needs to gate a solver ([`gate`]): `use saddlefw::prelude::*;`.
+pub mod prelude {
+    pub use crate::gate::{step_fn, GateFailure, Outcome, RateCheck};
+    pub use crate::paper::theorems::TheoremEntry;
+    pub use crate::problems::{Constants, Instance, SaddleProblem};
+    pub use crate::sets::ConvexSet;
+    pub use crate::solvers::{Schedule, Solver, StepInfo};
+    pub use crate::verify::{SolverFactory, SolverRequest, Tier, TierConfig};
+    pub use crate::{Error, Result};
+}

@@ -80,6 +80,8 @@ pub fn quantity_series_at(
             Measure::GxPo => Some(m.measures.gx_po),
             Measure::Gy => Some(m.measures.gy),
             Measure::GapOpt => m.measures.gap_opt,
+            Measure::GyLmo => Some(m.measures.gy_lmo),
+            Measure::H => Some(m.measures.h),
         };
         match v {
             Some(v) if v.is_finite() => values.push(v),
@@ -114,6 +116,17 @@ pub fn quantity_series_at(
     }
     let (series, offset): (&[f64], u64) = match q.aggregate {
         Aggregate::Last => return Ok(horizons.iter().map(|&t| (t, values[t as usize])).collect()),
+        Aggregate::Min0T => {
+            let mut best = f64::INFINITY;
+            let mins: Vec<f64> = values
+                .iter()
+                .map(|&v| {
+                    best = best.min(v);
+                    best
+                })
+                .collect();
+            return Ok(horizons.iter().map(|&t| (t, mins[t as usize])).collect());
+        }
         Aggregate::Mean0T => (&values, 0),
         Aggregate::Mean1T => (&values[1..], 1),
         Aggregate::MeanOptNext0T => (&values[1..], 0),

@@ -613,3 +613,83 @@ fn check_shards() {
     c.max_mutations = 6;
     c.run(|b| check_check_shard(&fuzz::text(b)));
 }
+
+// ---------------------------------------------------------------------------------------------
+// User theorem files and their envelope formulas (issue 15)
+
+const USER_TOKENS: &[&str] = &[
+    "\"solver\": \"po-lmo\",",
+    "\"measure\": \"h\"",
+    "\"aggregate\": \"min_0_T\"",
+    "\"sigma\": \"tau0\"",
+    "\"kind\": \"po-lmo-appendix\", \"factor\": 0.2, \"A\": 1,",
+    "\"envelope\": \"log(T+2)^2 / (T+1)^(1/3)\",",
+    "\"setting\": \"nc-sc+sc\"",
+    "\"T_min\": 0,",
+    "\"log_power\": 1e308,",
+    "\"p\": 1,",
+];
+
+fn check_user_file(text: &str) -> Outcome {
+    match saddlefw::paper::user::parse("fuzz-user.json", text) {
+        Ok(entries) => {
+            assert!(!entries.is_empty());
+            for e in &entries {
+                assert!(e.p() > 0.0 && e.p().is_finite(), "{}: p = {}", e.id, e.p());
+                assert!(e.case.starts_with(e.algorithm.name()), "{}", e.case);
+                if let Some(f) = &e.envelope {
+                    let _ = f.eval(&|_| 1.0);
+                }
+            }
+            Outcome::Accepted
+        }
+        Err(e) => rejected(&e, "fuzz-user.json"),
+    }
+}
+
+#[test]
+fn user_theorem_files() {
+    let seeds = vec![
+        include_str!("../fixtures/user-theorems/sqrt-step.json")
+            .as_bytes()
+            .to_vec(),
+        include_str!("../fixtures/user-theorems/false-claim.json")
+            .as_bytes()
+            .to_vec(),
+    ];
+    let mut c = Campaign::new("user-theorems", seeds, JSON_ALPHABET).with_bom_seeds();
+    c.tokens = USER_TOKENS;
+    c.max_mutations = 10;
+    c.run(|b| check_user_file(&fuzz::text(b)));
+}
+
+const FORMULA_ALPHABET: &[u8] = b"()+-*/^.,0123456789eE TLxyDmuabClogsqrtexpminax_";
+
+/// An accepted formula evaluates without a panic and prints back the text it was given.
+#[test]
+fn envelope_formulas() {
+    use saddlefw::paper::formula::Formula;
+    use saddlefw::paper::user::ENVELOPE_VARS;
+    let seeds = [
+        "(Lxx*Dx^2 + Lyx*Dx*Dy + Lyy*Dy^2) * (T+1)^(-1/4)",
+        "max(Dx, Dy)^2 * log(T+2)^2 / sqrt(T+1)",
+        "-exp(-mu*T) + min(a, b) * C",
+    ];
+    let seeds = seeds.iter().map(|s| s.as_bytes().to_vec()).collect();
+    let mut c = Campaign::new("formula", seeds, FORMULA_ALPHABET);
+    c.max_mutations = 12;
+    c.run(|b| {
+        let text = fuzz::text(b);
+        match Formula::parse(&text, &ENVELOPE_VARS) {
+            Ok(f) => {
+                assert_eq!(f.text(), text);
+                let _ = f.eval(&|_| 2.0);
+                Outcome::Accepted
+            }
+            Err(reason) => {
+                assert!(reason.contains(" at character "), "{reason}");
+                Outcome::Rejected
+            }
+        }
+    });
+}

@@ -22,6 +22,7 @@ mod invariants;
 mod kernels;
 mod measures;
 mod modules;
+mod own_solver;
 mod problems;
 mod rates;
 mod report;

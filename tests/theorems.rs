@@ -108,7 +108,7 @@ fn quantities_match_the_theorem_statements() {
     use Measure::*;
     for e in builtin() {
         let convex = e.setting().convex;
-        let want = match (e.algorithm, e.side(), convex) {
+        let want = match (e.algorithm.paper().unwrap(), e.side(), convex) {
             (Algorithm::LmoLmo, Side::Primal, false) => (GxLmo, Mean0T),
             (Algorithm::LmoLmo, Side::Primal, true) => (GapOpt, Last),
             (Algorithm::LmoLmo, Side::Dual, _) => (Gy, Last),
@@ -147,7 +147,7 @@ fn quantities_match_the_theorem_statements() {
             e.id
         );
         // M_hat: H for LMO-LMO (c per lemma:compact-ht / compact-sc-ht), none for LMO-PO
-        match (e.algorithm, &e.mhat) {
+        match (e.algorithm.paper().unwrap(), &e.mhat) {
             (Algorithm::LmoLmo, Some(m)) => {
                 assert_eq!(m.of, MhatOf::H);
                 let (a, b, _) = e.schedule.abc();

@@ -50,6 +50,11 @@ pub struct VerifyArgs {
     /// are partial.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
+    /// Verify the entries of a user theorem file (format saddlefw-theorems v1, README
+    /// "User theorem entries") instead of the paper's table; each case runs the crate's
+    /// implementation named by the entry's "solver".
+    #[arg(long, value_name = "FILE")]
+    pub theorems: Option<PathBuf>,
 }
 
 /// `saddlefw verify`.
@@ -91,6 +96,11 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     if let (Some(dir), false) = (&args.hard, args.no_hard) {
         inputs.extend(crate::files::json_files_in(dir));
     }
+    inputs.extend(args.theorems.clone());
+    let table = match &args.theorems {
+        Some(f) => crate::paper::user::load(f)?,
+        None => crate::theorems::builtin(),
+    };
     crate::files::check_outputs(
         &inputs,
         "--out",
@@ -121,7 +131,6 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         }),
         solver: None,
     };
-    let table = crate::theorems::builtin();
     let report = verify::run(&table, &opts)?;
     let (json_path, html_path) = write_verify_outputs(&report, &args.out)?;
     if args.write_baselines {

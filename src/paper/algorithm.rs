@@ -100,3 +100,66 @@ impl Algorithm {
         }
     }
 }
+
+/// The algorithm a theorem entry is about: one of the paper's three, or a user's, by name
+/// ([`crate::paper::user`]). Serialized as its name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum EntryAlgorithm {
+    /// Algorithms 1-3 (the built-in table).
+    Paper(Algorithm),
+    /// A user entry's algorithm; `solver` is the crate's implementation `verify` runs with the
+    /// entry's schedule when no solver of the user's is given.
+    User {
+        name: String,
+        solver: Option<Algorithm>,
+    },
+}
+
+impl EntryAlgorithm {
+    /// The name (`lmo-lmo`, or the user's).
+    pub fn name(&self) -> &str {
+        match self {
+            EntryAlgorithm::Paper(a) => a.name(),
+            EntryAlgorithm::User { name, .. } => name,
+        }
+    }
+    /// The paper's algorithm, for built-in entries.
+    pub fn paper(&self) -> Option<Algorithm> {
+        match self {
+            EntryAlgorithm::Paper(a) => Some(*a),
+            EntryAlgorithm::User { .. } => None,
+        }
+    }
+    /// The crate's implementation that runs the entry (the paper's algorithm itself, or the
+    /// user entry's `solver`).
+    pub fn solver(&self) -> Option<Algorithm> {
+        match self {
+            EntryAlgorithm::Paper(a) => Some(*a),
+            EntryAlgorithm::User { solver, .. } => *solver,
+        }
+    }
+    /// sigma of `G_X^PO` ([`Algorithm::default_sigma`]; a user entry follows its solver's
+    /// convention, [`BASELINE_SIGMA`] without one).
+    pub fn default_sigma(&self, tau0: f64) -> f64 {
+        self.solver()
+            .map_or(BASELINE_SIGMA, |a| a.default_sigma(tau0))
+    }
+}
+
+impl PartialEq<Algorithm> for EntryAlgorithm {
+    fn eq(&self, other: &Algorithm) -> bool {
+        self.paper() == Some(*other)
+    }
+}
+
+impl std::fmt::Display for EntryAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for EntryAlgorithm {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}

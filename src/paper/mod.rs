@@ -14,8 +14,10 @@
 //! ```
 
 pub mod algorithm;
+pub mod formula;
 pub mod setting;
 pub mod theorems;
+pub mod user;
 
-pub use algorithm::{Algorithm, Oracle, BASELINE_SIGMA};
+pub use algorithm::{Algorithm, EntryAlgorithm, Oracle, BASELINE_SIGMA};
 pub use setting::{Assumption, Setting};

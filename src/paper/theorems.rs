@@ -43,7 +43,8 @@
 //! assert!(case_entry(Algorithm::LmoPo, "c-c+sc".parse().unwrap()).is_none());
 //! ```
 
-use super::{Algorithm, Assumption, Setting};
+use super::formula::Formula;
+use super::{Algorithm, Assumption, EntryAlgorithm, Setting};
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -64,6 +65,10 @@ pub enum Measure {
     Gy,
     /// `G^Opt(x_t)` (`gap:opt`).
     GapOpt,
+    /// `G_Y^LMO(x_t, y_t)`, the Frank-Wolfe gap over Y (user entries).
+    GyLmo,
+    /// `H_t` (`eq:H_t`) with the entry's `beta_t` (user entries).
+    H,
 }
 
 /// How the per-iterate measure becomes the bounded quantity at horizon T (claims.md Sec. 3).
@@ -82,6 +87,9 @@ pub enum Aggregate {
     /// theorems (`lemma:proj-fw-convex-bound`, D10); needs the iterate T+1.
     #[serde(rename = "mean_opt_next_0_T")]
     MeanOptNext0T,
+    /// `min_{t=0..T} m_t` (best iterate so far; user entries).
+    #[serde(rename = "min_0_T")]
+    Min0T,
 }
 
 /// The step size sigma in `G_X^PO`.
@@ -226,7 +234,7 @@ pub struct TheoremEntry {
     pub id: String,
     pub case: String,
     pub row: u32,
-    pub algorithm: Algorithm,
+    pub algorithm: EntryAlgorithm,
     pub setting: String,
     pub assumptions: Vec<Assumption>,
     pub schedule: ScheduleSpec,
@@ -245,6 +253,23 @@ pub struct TheoremEntry {
     pub mhat: Option<Mhat>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disputed: Option<Disputed>,
+    /// A user entry's explicit envelope ([`crate::paper::user`]); the built-in envelopes live
+    /// in [`crate::envelopes`].
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "formula_text"
+    )]
+    pub envelope: Option<Formula>,
+}
+
+fn formula_text<S: serde::Serializer>(
+    f: &Option<Formula>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match f {
+        Some(f) => s.serialize_str(f.text()),
+        None => s.serialize_none(),
+    }
 }
 
 const FIELDS: [&str; 19] = [
@@ -345,11 +370,12 @@ fn parse_entry(input: &str, index: usize, v: &serde_json::Value) -> Result<Theor
             get(obj, $f, true, &bad)?
         };
     }
+    let alg: Algorithm = req!("algorithm");
     let e = TheoremEntry {
         id: req!("id"),
         case: req!("case"),
         row: req!("row"),
-        algorithm: req!("algorithm"),
+        algorithm: EntryAlgorithm::Paper(alg),
         setting: req!("setting"),
         assumptions: req!("assumptions"),
         schedule: req!("schedule"),
@@ -365,8 +391,9 @@ fn parse_entry(input: &str, index: usize, v: &serde_json::Value) -> Result<Theor
         t_min: req!("T_min"),
         mhat: req!("mhat"),
         disputed: opt!("disputed"),
+        envelope: None,
     };
-    validate(&e).map_err(|(field, reason)| bad(field, reason))?;
+    validate(&e, alg).map_err(|(field, reason)| bad(field, reason))?;
     Ok(e)
 }
 
@@ -393,10 +420,10 @@ fn valid_note_id(id: &str) -> bool {
 }
 
 /// Semantic validation of one entry: `Err((field, reason))`.
-fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)> {
+fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'static str, String)> {
     let setting = Setting::from_str(&e.setting).map_err(|err| ("setting", err.to_string()))?;
     // id, case, row, algorithm agree.
-    let case = format!("{}/{}", e.algorithm.name(), e.setting);
+    let case = format!("{}/{}", alg.name(), e.setting);
     if e.case != case {
         return Err(("case", format!("{:?} should be {case:?}", e.case)));
     }
@@ -407,18 +434,18 @@ fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)>
             format!("{:?} should be {case}/primal or {case}/dual", e.id),
         ));
     }
-    if !e.algorithm.rows().contains(&e.row) {
+    if !alg.rows().contains(&e.row) {
         return Err((
             "row",
             format!(
                 "{} is not a row of {} ({:?})",
                 e.row,
-                e.algorithm.name(),
-                e.algorithm.rows()
+                alg.name(),
+                alg.rows()
             ),
         ));
     }
-    match e.algorithm {
+    match alg {
         Algorithm::LmoPo if setting.sc_y => {
             return Err((
                 "setting",
@@ -466,7 +493,7 @@ fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)>
             format!("the main text uses beta_t = 0 exactly in the mu > 0 cases (C = {c})"),
         ));
     }
-    match (&e.schedule, e.algorithm) {
+    match (&e.schedule, alg) {
         (ScheduleSpec::Poly(_), Algorithm::LmoLmo | Algorithm::LmoPo) => {}
         (ScheduleSpec::PoLmoAppendix(s), Algorithm::PoLmo) => {
             let want = if setting.sc_y { 0.75 } else { 0.2 };
@@ -486,17 +513,14 @@ fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)>
         _ => {
             return Err((
                 "schedule",
-                format!(
-                    "schedule form does not match algorithm {}",
-                    e.algorithm.name()
-                ),
+                format!("schedule form does not match algorithm {}", alg.name()),
             ))
         }
     }
     // Quantity.
     let q = &e.quantity;
     match (q.measure, q.sigma) {
-        (Measure::GxPo, Some(Sigma::Tau0)) if e.algorithm == Algorithm::PoLmo => {}
+        (Measure::GxPo, Some(Sigma::Tau0)) if alg == Algorithm::PoLmo => {}
         (Measure::GxPo, _) => {
             return Err((
                 "quantity",
@@ -504,7 +528,7 @@ fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)>
             ))
         }
         (_, Some(_)) => return Err(("quantity", "sigma only applies to gx_po".into())),
-        (Measure::GxLmo, None) if e.algorithm == Algorithm::PoLmo => {
+        (Measure::GxLmo, None) if alg == Algorithm::PoLmo => {
             return Err((
                 "quantity",
                 "PO-LMO theorems bound G_X^PO, not G_X^LMO".into(),
@@ -516,7 +540,7 @@ fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)>
         _ => {}
     }
     if (q.aggregate == Aggregate::MeanOptNext0T)
-        != (q.measure == Measure::GapOpt && e.algorithm == Algorithm::PoLmo)
+        != (q.measure == Measure::GapOpt && alg == Algorithm::PoLmo)
     {
         return Err((
             "quantity",
@@ -583,22 +607,19 @@ fn validate(e: &TheoremEntry) -> std::result::Result<(), (&'static str, String)>
     if e.quantity.aggregate == Aggregate::Mean1T && e.t_min < 1 {
         return Err(("T_min", "a (1/T) average needs T_min = 1".into()));
     }
-    match (&e.mhat, e.algorithm) {
+    match (&e.mhat, alg) {
         (Some(m), _) => {
             check_exponent(&m.c).map_err(|r| ("mhat", format!("c: {r}")))?;
             if !(m.log_power.is_finite() && m.log_power >= 0.0) || m.lemma.trim().is_empty() {
                 return Err(("mhat", "needs log_power >= 0 and a lemma".into()));
             }
-            let want = if e.algorithm == Algorithm::LmoLmo {
+            let want = if alg == Algorithm::LmoLmo {
                 MhatOf::H
             } else {
                 MhatOf::Quantity
             };
             if m.of != want {
-                return Err((
-                    "mhat",
-                    format!("of should be {want:?} for {}", e.algorithm.name()),
-                ));
+                return Err(("mhat", format!("of should be {want:?} for {}", alg.name())));
             }
         }
         (None, Algorithm::LmoPo) => {}

@@ -166,7 +166,18 @@ pub fn build_solver(
     control: Option<Control>,
 ) -> Result<Box<dyn Solver>> {
     let s = controlled_schedules(entry, k, control)?;
-    let solver = DualSmoothing::new(paper_algorithm(entry.algorithm), s.tau, s.beta, k)?;
+    let algorithm = entry.algorithm.solver().ok_or_else(|| {
+        Error::invalid(
+            format!("entry {}", entry.id),
+            format!(
+                "algorithm {} has no built-in solver: give the entry a \"solver\" \
+                 (lmo-lmo, lmo-po, po-lmo), or verify your own solver (saddlefw::gate, \
+                 or verify-iterates)",
+                entry.algorithm
+            ),
+        )
+    })?;
+    let solver = DualSmoothing::new(paper_algorithm(algorithm), s.tau, s.beta, k)?;
     Ok(Box::new(match control {
         Some(Control::Fault(f)) => solver.with_fault(f),
         _ => solver,

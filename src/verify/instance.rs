@@ -83,7 +83,10 @@ pub fn record_run(
         iterations: t_max as usize + usize::from(needs_next),
         time_limit: None,
         checkpoints: CheckpointRule::All,
-        sigma: first.algorithm.default_sigma(sched.tau.at(0)),
+        sigma: match first.quantity.sigma {
+            Some(crate::theorems::Sigma::Tau0) => sched.tau.at(0),
+            None => first.algorithm.default_sigma(sched.tau.at(0)),
+        },
     };
     let mut trace = harness::run(inst, &mut solver, &config);
     // every iterate t = 0..=iterations, measured with the run's sigma

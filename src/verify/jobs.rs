@@ -175,6 +175,7 @@ pub(crate) fn assemble(
         entries,
         filter: opts.filter.clone(),
         shard: None,
+        solver: opts.solver.as_ref().map(|f| f.0.name()),
         wall_time_s,
     }
 }

@@ -260,14 +260,22 @@ pub(crate) fn judge_entry(
         gates,
         failed_gates,
         envelope_ratio,
-        envelope_label: envelopes::EnvelopeKind::of(e).map(|k| k.label().to_string()),
-        envelope_role: envelopes::EnvelopeKind::of(e).map(|k| {
-            if k.consistency_only(e).is_some() {
-                "consistency check".to_string()
-            } else {
-                "gate".to_string()
-            }
-        }),
+        envelope_label: envelopes::EnvelopeKind::of(e)
+            .map(|k| k.label().to_string())
+            .or_else(|| {
+                e.envelope
+                    .as_ref()
+                    .map(|f| format!("user envelope {}", f.text()))
+            }),
+        envelope_role: envelopes::EnvelopeKind::of(e)
+            .map(|k| {
+                if k.consistency_only(e).is_some() {
+                    "consistency check".to_string()
+                } else {
+                    "gate".to_string()
+                }
+            })
+            .or_else(|| e.envelope.as_ref().map(|_| "gate".to_string())),
         errata: errata_of(e, &runs),
         proof_rate,
         mhat,

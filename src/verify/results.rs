@@ -227,6 +227,10 @@ pub struct VerifyReport {
     /// ([`shard::merge`]); its verdicts are not gates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<shard::Shard>,
+    /// The name of a user's solver under verification ([`VerifyOptions::solver`]); absent for
+    /// the crate's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver: Option<String>,
     pub wall_time_s: f64,
 }
 

@@ -1,0 +1,392 @@
+//! Gate your own solver: the machinery of `saddlefw verify` (random instance families, stored
+//! hard instances, seeds, fit windows, envelopes, gates) applied to a solver you wrote, in your
+//! own `#[test]`.
+//!
+//! The harness never trusts the solver: it reads the iterates `(x_t, y_t)` after every step
+//! and computes every measure itself (`G_X^LMO`, `G_X^PO`, `G_Y`, `G^Opt` with a certified
+//! f*, `H_t` with the entry's `beta_t`). Your factory receives the instance and the entry's
+//! schedule ([`SolverRequest`]), so the solver can honour the theorem's step sizes or
+//! deliberately use its own.
+//!
+//! The crate's front page shows the whole route in one example; `examples/own_solver/` is an
+//! independent implementation of Algorithm 1 gated on every built-in LMO-LMO entry, and the
+//! README's "Verify your own solver" section walks through both.
+//!
+//! | you give | you get |
+//! |---|---|
+//! | a [`Solver`] (your type, or [`step_fn`] around a closure) and a factory ([`RateCheck::solver_fn`]) | [`Outcome`]: the verify report, [`Outcome::failures`], [`Outcome::assert_passed`], [`Outcome::write`] |
+//! | entries: [`RateCheck::builtin`] (by id filter) or your own ([`RateCheck::theorems_file`], [`crate::paper::user`]) | the same gates, hard instances, envelopes as `saddlefw verify` |
+
+use crate::error::{Error, Result};
+use crate::paper::theorems::TheoremEntry;
+use crate::problems::SaddleProblem;
+use crate::solvers::{Solver, StepInfo};
+use crate::verify::{
+    self, SharedFactory, SolverFactory, SolverRequest, Tier, TierConfig, VerifyOptions,
+    VerifyReport,
+};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A rate check of a solver against theorem entries (built-in or your own).
+#[derive(Debug, Clone)]
+pub struct RateCheck {
+    table: Vec<TheoremEntry>,
+    opts: VerifyOptions,
+    source: String,
+    /// Baselines given by the user (the stored ones are the crate's solvers' exponents and
+    /// gate only the crate's own solvers).
+    own_baselines: bool,
+}
+
+impl RateCheck {
+    /// The built-in entries (the paper's theorem table) whose id contains `filter`
+    /// (`""`: all 38; `"lmo-lmo/"`: Algorithm 1's), test tier, the crate's own solver.
+    pub fn builtin(filter: &str) -> Self {
+        RateCheck {
+            table: crate::theorems::builtin(),
+            opts: VerifyOptions::new(Tier::Test).filter(filter),
+            source: "built-in theorem table".into(),
+            own_baselines: false,
+        }
+    }
+    /// Your own entries (e.g. from [`crate::paper::user::parse`]).
+    pub fn entries(entries: Vec<TheoremEntry>) -> Self {
+        RateCheck {
+            table: entries,
+            opts: VerifyOptions::new(Tier::Test),
+            source: "user entries".into(),
+            own_baselines: false,
+        }
+    }
+    /// The entries of a user theorem file ([`crate::paper::user`], format
+    /// `saddlefw-theorems` v1).
+    pub fn theorems_file(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let mut c = RateCheck::entries(crate::paper::user::load(path)?);
+        c.source = path.display().to_string();
+        Ok(c)
+    }
+    /// Keeps the entries whose id contains `filter`.
+    pub fn filter(mut self, filter: &str) -> Self {
+        self.opts.filter = Some(filter.to_string());
+        self
+    }
+    /// The tier: its seeds, horizon and dimensions; `quick` and `full` also run the stored
+    /// hard instances (turn them off with [`RateCheck::hard_instances`]).
+    pub fn tier(mut self, tier: Tier) -> Self {
+        let keep = self.opts.clone();
+        self.opts = VerifyOptions {
+            filter: keep.filter,
+            jobs: keep.jobs,
+            solver: keep.solver,
+            config: keep.config,
+            // verify alone runs random instances; the hard-instance gates are composed here
+            hard: (tier != Tier::Test).then(|| crate::tightness::HardSource::Builtin.into()),
+            ..VerifyOptions::new(tier)
+        };
+        self
+    }
+    /// Overrides the tier's seeds, horizon and dimensions.
+    pub fn sizes(mut self, sizes: TierConfig) -> Self {
+        self.opts.config = Some(sizes);
+        self
+    }
+    /// Whether the stored hardest instances of the entries run too (built-in entries only).
+    pub fn hard_instances(mut self, on: bool) -> Self {
+        self.opts.hard = on.then(|| crate::tightness::HardSource::Builtin.into());
+        self
+    }
+    /// Stored exponents to gate against (`p_hat >= baseline - 0.1`), e.g. your solver's own
+    /// from an earlier run ([`VerifyReport::baselines`]). Without them a solver of yours is
+    /// not compared with the crate's stored exponents.
+    pub fn baselines(mut self, baselines: crate::fit::Baselines) -> Self {
+        self.opts.baselines = baselines;
+        self.opts.gate_baselines = true;
+        self.own_baselines = true;
+        self
+    }
+    /// Worker threads (default: one per core).
+    pub fn jobs(mut self, n: usize) -> Self {
+        self.opts.jobs = Some(n);
+        self
+    }
+    /// The solver under verification, from a factory.
+    pub fn solver(mut self, factory: impl SolverFactory + 'static) -> Self {
+        self.opts.solver = Some(SharedFactory(Arc::new(factory)));
+        self
+    }
+    /// The solver under verification, from a closure that builds one per job.
+    pub fn solver_fn<F>(self, name: &str, build: F) -> Self
+    where
+        F: Fn(&SolverRequest<'_>) -> Result<Box<dyn Solver>> + Send + Sync + 'static,
+    {
+        self.solver(FnFactory {
+            name: name.to_string(),
+            build,
+        })
+    }
+    /// The verify options this check runs with (for the CLI and advanced use).
+    pub fn options(&self) -> &VerifyOptions {
+        &self.opts
+    }
+    /// Runs every job and judges every selected entry.
+    pub fn run(&self) -> Result<Outcome> {
+        let mut opts = self.opts.clone();
+        if opts.solver.is_some() && !self.own_baselines {
+            opts.gate_baselines = false;
+        }
+        let report = verify::run(&self.table, &opts)?;
+        Ok(Outcome {
+            solver: self.opts.factory().name(),
+            source: self.source.clone(),
+            builtin_solver: self.opts.solver.is_none(),
+            report,
+        })
+    }
+}
+
+/// A factory from a closure ([`RateCheck::solver_fn`]).
+pub struct FnFactory<F> {
+    name: String,
+    build: F,
+}
+
+impl<F> SolverFactory for FnFactory<F>
+where
+    F: Fn(&SolverRequest<'_>) -> Result<Box<dyn Solver>> + Send + Sync,
+{
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn build(&self, request: &SolverRequest<'_>) -> Result<Box<dyn Solver>> {
+        (self.build)(request)
+    }
+}
+
+/// The result of a [`RateCheck`]: the verify report and what it was run on.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The same report `saddlefw verify` writes as verify.json.
+    pub report: VerifyReport,
+    /// The factory's name.
+    pub solver: String,
+    /// Where the entries come from.
+    pub source: String,
+    builtin_solver: bool,
+}
+
+/// One failed gate of one entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GateFailure {
+    pub entry: String,
+    /// `rate`, `run`, `envelope`, `mhat`, `baseline`, `hard-rate`, ...
+    pub gate: String,
+    /// What failed, with numbers.
+    pub detail: String,
+    /// Specs of the instances involved (`saddlefw run ALG --problem SPEC` rebuilds one).
+    pub instances: Vec<String>,
+    /// A command that reruns the check of this entry.
+    pub reproduce: String,
+}
+
+impl fmt::Display for GateFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} failed gate {}: {}",
+            self.entry, self.gate, self.detail
+        )?;
+        for spec in &self.instances {
+            write!(f, "\n    instance {spec}")?;
+        }
+        write!(f, "\n    reproduce: {}", self.reproduce)
+    }
+}
+
+impl Outcome {
+    /// True when no entry failed a gate.
+    pub fn passed(&self) -> bool {
+        !self.report.failed
+    }
+    /// Every failed gate, entry by entry.
+    pub fn failures(&self) -> Vec<GateFailure> {
+        let mut out = Vec::new();
+        for e in &self.report.entries {
+            for gate in &e.failed_gates {
+                out.push(self.failure(e, gate));
+            }
+        }
+        out
+    }
+    fn failure(&self, e: &verify::EntryResult, gate: &str) -> GateFailure {
+        let specs = |pred: &dyn Fn(&verify::InstanceRun) -> bool| -> Vec<String> {
+            e.instances
+                .iter()
+                .filter(|r| pred(r))
+                .map(|r| r.spec.clone())
+                .collect()
+        };
+        let (detail, instances) = match gate {
+            "rate" => (
+                format!(
+                    "p_hat = {} (interval {}) below the claimed p = {} - tol {} on family {}",
+                    num(e.p_hat),
+                    e.ci.map_or("-".into(), |c| format!("[{:.3}, {:.3}]", c[0], c[1])),
+                    e.p_frac,
+                    num(e.tol),
+                    e.binding_family.as_deref().unwrap_or("-")
+                ),
+                specs(&|r| Some(&r.family) == e.binding_family.as_ref()),
+            ),
+            "run" => (
+                "a run stopped early or its quantity could not be formed".into(),
+                specs(&|r| r.error.is_some() || r.status != "completed"),
+            ),
+            "envelope" => (
+                format!(
+                    "quantity/envelope = {} > 1 ({})",
+                    num(e.envelope_ratio),
+                    e.envelope_label.as_deref().unwrap_or("envelope")
+                ),
+                specs(&|r| r.envelope.is_some_and(|w| w.ratio > 1.0)),
+            ),
+            "mhat" => (
+                format!(
+                    "the empirical constant M_hat still grows (largest slope {})",
+                    num(e.mhat.as_ref().map(|m| m.max_slope))
+                ),
+                Vec::new(),
+            ),
+            "baseline" => (
+                format!(
+                    "p_hat = {} fell below the stored baseline {}",
+                    num(e.p_hat),
+                    num(e.baseline)
+                ),
+                Vec::new(),
+            ),
+            _ => match &e.hard {
+                Some(h) => (
+                    format!(
+                        "on the stored hard instance (T = {}): p_hat = {}, interval {}, claimed p = {}, tol {}",
+                        h.horizon,
+                        num(h.p_hat),
+                        h.ci.map_or("-".into(), |c| format!("[{:.3}, {:.3}]", c[0], c[1])),
+                        e.p_frac,
+                        num(h.tol)
+                    ),
+                    vec![format!("{} ({}, {})", h.params, h.family, h.fixture)],
+                ),
+                None => ("hard-instance gate".into(), Vec::new()),
+            },
+        };
+        let reproduce = if self.builtin_solver {
+            format!(
+                "saddlefw verify --tier {} --cases {}",
+                self.report.tier, e.id
+            )
+        } else {
+            format!(
+                "RateCheck ... .filter({:?}).tier(Tier::{:?}) with solver {:?} (entries: {})",
+                e.id, self.report.tier, self.solver, self.source
+            )
+        };
+        GateFailure {
+            entry: e.id.clone(),
+            gate: gate.to_string(),
+            detail,
+            instances,
+            reproduce,
+        }
+    }
+    /// Panics, naming every failed gate, entry, instance and a reproducing command, unless
+    /// every gate passed.
+    pub fn assert_passed(&self) {
+        let failures = self.failures();
+        if failures.is_empty() && !self.report.failed {
+            return;
+        }
+        let mut msg = format!(
+            "solver {:?} failed {} gate(s) of {} ({} tier, T_max = {}):",
+            self.solver,
+            failures.len(),
+            self.source,
+            self.report.tier,
+            self.report.t_max
+        );
+        for f in &failures {
+            msg.push_str(&format!("\n  {f}"));
+        }
+        panic!("{msg}");
+    }
+    /// Writes `dir/verify.json` and `dir/index.html`, as `saddlefw verify --out dir` does.
+    pub fn write(&self, dir: impl AsRef<Path>) -> Result<(PathBuf, PathBuf)> {
+        let dir = dir.as_ref();
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::input(dir.display().to_string(), "create", e.to_string()))?;
+        crate::cli::write_verify_outputs(&self.report, dir)
+    }
+}
+
+fn num(v: Option<f64>) -> String {
+    v.map_or("-".into(), |v| format!("{v:.3}"))
+}
+
+/// A solver from a closure that updates the iterates in place: `step(problem, x, y, t)`
+/// performs iteration t on `(x_t, y_t)` and returns what it used ([`step_fn`]).
+pub struct FnSolver<F> {
+    name: &'static str,
+    x: Vec<f64>,
+    y: Vec<f64>,
+    step: F,
+}
+
+/// Wraps a step closure as a [`Solver`]; the harness sets `(x0, y0)` and reads the iterates.
+///
+/// ```
+/// use saddlefw::prelude::*;
+/// let mut s = step_fn("halve", |_p: &dyn SaddleProblem, x: &mut [f64], _y: &mut [f64], _t| {
+///     x.iter_mut().for_each(|v| *v *= 0.5);
+///     StepInfo { tau: 0.5, beta: 0.0, gamma: 0.0 }
+/// });
+/// let inst = "quadratic/c-c:dx=3,dy=2,seed=1".parse::<saddlefw::generators::GeneratorSpec>()
+///     .unwrap().generate().unwrap();
+/// s.init(inst.problem.as_ref(), &[1.0, 0.0, 0.0], &inst.y0);
+/// s.step(inst.problem.as_ref(), 0);
+/// assert_eq!(s.x(), &[0.5, 0.0, 0.0]);
+/// ```
+pub fn step_fn<F>(name: &'static str, step: F) -> FnSolver<F>
+where
+    F: FnMut(&dyn SaddleProblem, &mut [f64], &mut [f64], usize) -> StepInfo + Send,
+{
+    FnSolver {
+        name,
+        x: Vec::new(),
+        y: Vec::new(),
+        step,
+    }
+}
+
+impl<F> Solver for FnSolver<F>
+where
+    F: FnMut(&dyn SaddleProblem, &mut [f64], &mut [f64], usize) -> StepInfo + Send,
+{
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn init(&mut self, _: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
+        self.x = x0.to_vec();
+        self.y = y0.to_vec();
+    }
+    fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
+        (self.step)(p, &mut self.x, &mut self.y, t)
+    }
+    fn x(&self) -> &[f64] {
+        &self.x
+    }
+    fn y(&self) -> &[f64] {
+        &self.y
+    }
+}
