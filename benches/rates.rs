@@ -17,7 +17,9 @@ fn main() {
     let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("reports/bench");
     std::fs::create_dir_all(&out).expect("create reports/bench");
     let table = saddlefw::theorems::builtin();
-    let opts = VerifyOptions::new(tier);
+    let mut opts = VerifyOptions::new(tier);
+    // as `saddlefw verify`: the stored hardest instances too
+    opts.hard = Some(saddlefw::tightness::HardSource::Builtin.into());
     let started = std::time::Instant::now();
     let result = verify::run(&table, &opts).expect("verify run");
     let entries = result.rate_entries();

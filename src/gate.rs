@@ -82,6 +82,8 @@ impl RateCheck {
             jobs: keep.jobs,
             solver: keep.solver,
             config: keep.config,
+            // verify alone runs random instances; the hard-instance gates are composed here
+            hard: (tier != Tier::Test).then(|| crate::tightness::HardSource::Builtin.into()),
             ..VerifyOptions::new(tier)
         };
         self
@@ -93,7 +95,7 @@ impl RateCheck {
     }
     /// Whether the stored hardest instances of the entries run too (built-in entries only).
     pub fn hard_instances(mut self, on: bool) -> Self {
-        self.opts.hard = on.then_some(crate::tightness::HardSource::Builtin);
+        self.opts.hard = on.then(|| crate::tightness::HardSource::Builtin.into());
         self
     }
     /// Stored exponents to gate against (`p_hat >= baseline - 0.1`), e.g. your solver's own

@@ -367,18 +367,11 @@ fn cycles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 
 /// Cycles that remain, each with why it is not broken yet. The test fails when a cycle is
 /// found that is not listed here, and when a listed one no longer exists (remove it then).
-const KNOWN_CYCLES: &[(&[&str], &str)] = &[
-    (
-        &["problems", "problems::inner"],
-        "the SaddleProblem trait's default methods call the certified inner solves, which take \
+const KNOWN_CYCLES: &[(&[&str], &str)] = &[(
+    &["problems", "problems::inner"],
+    "the SaddleProblem trait's default methods call the certified inner solves, which take \
          a SaddleProblem (issue 19 works on problems/inner.rs meanwhile)",
-    ),
-    (
-        &["tightness", "verify", "verify::shard"],
-        "verify attaches the hard-instance gates (tightness::attach) and tightness runs entries \
-         through verify::run_instance; the fix is to attach after verify (issue 14 item 5)",
-    ),
-];
+)];
 
 #[test]
 fn the_module_graph_has_no_cycle_beyond_the_known_ones() {

@@ -1105,3 +1105,132 @@ fn a_user_solver_implements_only_the_narrow_trait() {
         inst.problem.x_set().contains(s.x(), 1e-9) && inst.problem.y_set().contains(s.y(), 1e-9)
     );
 }
+
+/// A test-only solver (issue 14: adding a solver is one file plus one registry entry). This
+/// module is the "file": Frank-Wolfe on X with step 2/(t+2), y kept at y0.
+mod primal_only_fw {
+    use saddlefw::problems::SaddleProblem;
+    use saddlefw::solvers::{steps, Solver, StepInfo};
+
+    #[derive(Default)]
+    pub struct PrimalOnlyFw {
+        x: Vec<f64>,
+        y: Vec<f64>,
+        gx: Vec<f64>,
+        gy: Vec<f64>,
+        v: Vec<f64>,
+    }
+
+    impl Solver for PrimalOnlyFw {
+        fn name(&self) -> &'static str {
+            "test-primal-fw"
+        }
+        fn init(&mut self, _p: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
+            self.x = x0.to_vec();
+            self.y = y0.to_vec();
+            self.gx = vec![0.0; x0.len()];
+            self.gy = vec![0.0; y0.len()];
+            self.v = vec![0.0; x0.len()];
+        }
+        fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
+            let gamma = 2.0 / (t as f64 + 2.0);
+            p.grads(&self.x, &self.y, &mut self.gx, &mut self.gy);
+            steps::fw_step(p.x_set(), &mut self.x, &self.gx, gamma, &mut self.v);
+            StepInfo {
+                tau: gamma,
+                beta: 0.0,
+                gamma: 0.0,
+            }
+        }
+        fn x(&self) -> &[f64] {
+            &self.x
+        }
+        fn y(&self) -> &[f64] {
+            &self.y
+        }
+    }
+}
+
+#[test]
+fn a_solver_registered_through_the_public_registry_runs_through_the_harness() {
+    use saddlefw::solvers::{AlgorithmInfo, Built, OracleProfile};
+    // the "one registry entry"
+    let entry = AlgorithmInfo::new(
+        "test-primal-fw",
+        "test only: Frank-Wolfe on X, y fixed",
+        "tests/solvers.rs",
+        "test",
+        OracleProfile {
+            lmo_x: 1,
+            lmo_y: 0,
+            proj_x: 0,
+            proj_y: 0,
+            grad_x: 1,
+            grad_y: 1,
+        },
+        &[],
+        |_, _| {
+            Ok(Built::plain(Box::new(
+                primal_only_fw::PrimalOnlyFw::default(),
+            )))
+        },
+    );
+    let info = registry::register(entry).unwrap();
+    assert!(registry::algorithms()
+        .iter()
+        .any(|a| a.name == "test-primal-fw"));
+    assert_eq!(
+        registry::ALGORITHMS.len(),
+        7,
+        "the built-in list is unchanged"
+    );
+    let inst = "quadratic/c-c:dx=6,dy=4,seed=2"
+        .parse::<GeneratorSpec>()
+        .unwrap()
+        .generate()
+        .unwrap();
+    let p = inst.problem.as_ref();
+    let mut built = registry::build("test-primal-fw", p, &Options::default()).unwrap();
+    let config = RunConfig {
+        iterations: 200,
+        time_limit: None,
+        checkpoints: CheckpointRule::Log2,
+        sigma: built.default_sigma,
+    };
+    let trace = run(&inst, built.solver.as_mut(), &config);
+    assert_eq!(trace.status, Status::Completed);
+    assert_eq!(trace.algorithm, "test-primal-fw");
+    // the harness measured it like any solver, and its oracle use is its entry's profile
+    info.profile
+        .check(trace.iterations as u64, &trace.oracle_calls)
+        .unwrap();
+    let first = trace.checkpoints.first().unwrap().measures.gx_lmo;
+    let last = trace.last().unwrap().measures.gx_lmo;
+    assert!(last < first, "G_X^LMO {first} -> {last}");
+    // an option it does not take, a taken name and a malformed name are refused
+    let o = Options {
+        a: Some(0.5),
+        ..Default::default()
+    };
+    assert!(registry::build("test-primal-fw", p, &o).is_err());
+    let again = AlgorithmInfo::new(
+        "lmo-lmo",
+        "",
+        "",
+        "",
+        info.profile,
+        &[],
+        |_, _| unreachable!(),
+    );
+    assert!(registry::register(again).is_err());
+    let bad = AlgorithmInfo::new(
+        "Bad Name",
+        "",
+        "",
+        "",
+        info.profile,
+        &[],
+        |_, _| unreachable!(),
+    );
+    assert!(registry::register(bad).is_err());
+}

@@ -387,7 +387,7 @@ fn malformed_fixtures_are_named() {
 
 fn hard_opts(tier: Tier) -> VerifyOptions {
     let mut o = VerifyOptions::new(tier);
-    o.hard = Some(tightness::HardSource::Builtin);
+    o.hard = Some(tightness::HardSource::Builtin.into());
     o
 }
 
@@ -445,7 +445,7 @@ fn a_stored_violation_is_disputed_not_hidden() {
     f.violated = true;
     std::fs::write(dir.path().join(tightness::fixture_file(&id)), f.to_json()).unwrap();
     let mut opts = VerifyOptions::new(Tier::Test).filter(&id);
-    opts.hard = Some(tightness::HardSource::Dir(dir.path().to_path_buf()));
+    opts.hard = Some(tightness::HardSource::Dir(dir.path().to_path_buf()).into());
     opts.control = Some(Control::BetaExponent(-0.2));
     let r = verify::run(&table, &opts).unwrap();
     let e = &r.entries[0];
@@ -534,7 +534,7 @@ fn teeth(algorithm: &str) {
     );
     // and verify reports it as a failed hard gate
     let mut hard = VerifyOptions::new(Tier::Test).filter(id);
-    hard.hard = Some(tightness::HardSource::Builtin);
+    hard.hard = Some(tightness::HardSource::Builtin.into());
     hard.control = Some(control);
     let v = verify::run(&table, &hard).unwrap();
     assert!(v.entries[0].failed_gates.iter().any(|g| g == "hard-rate"));

@@ -9,7 +9,7 @@ use crate::solvers::schedule::{self, Schedule};
 /// `saddlefw list`.
 pub fn cmd_list() -> Result<i32> {
     outln!("algorithms (--algo):");
-    for a in registry::ALGORITHMS.iter() {
+    for a in registry::algorithms() {
         outln!("  {:<8} {}  [{}]", a.name, a.title, a.source);
         outln!("           provenance: {}", a.provenance);
         let p = &a.profile;

@@ -128,6 +128,10 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
         .map(|r| r.tier)
         .unwrap_or(crate::verify::Tier::Quick);
     let mut opts = VerifyOptions::new(tier);
+    // the stored hardest instances run once, in the merge (shards skip them)
+    if tier != crate::verify::Tier::Test {
+        opts.hard = Some(crate::tightness::HardSource::Builtin.into());
+    }
     if let Some(p) = &args.baselines {
         opts.baselines = crate::fit::load_baselines(p)?;
     }

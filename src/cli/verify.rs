@@ -128,9 +128,12 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         control,
         config: None,
         shard: args.shard.as_deref().map(str::parse).transpose()?,
-        hard: (!args.no_hard).then(|| match &args.hard {
-            Some(dir) => crate::tightness::HardSource::Dir(dir.clone()),
-            None => crate::tightness::HardSource::Builtin,
+        hard: (!args.no_hard).then(|| {
+            match &args.hard {
+                Some(dir) => crate::tightness::HardSource::Dir(dir.clone()),
+                None => crate::tightness::HardSource::Builtin,
+            }
+            .into()
         }),
         solver: None,
     };

@@ -123,7 +123,8 @@ pub fn load(
         .map_err(|e: Error| Error::input(&name, "tier", e.to_string()))?;
     let mut opts = VerifyOptions::new(tier);
     opts.filter = m.cases.clone();
-    opts.hard = m.hard.then_some(HardSource::Builtin);
+    let hard_source = m.hard.then_some(HardSource::Builtin);
+    opts.hard = hard_source.clone().map(Into::into);
     // the manifest's sizes (an export made through the library may override the tier's)
     let cfg = TierConfig {
         seeds: m.seeds,
@@ -144,7 +145,7 @@ pub fn load(
     // including hard-baseline, do)
     opts.gate_baselines = false;
     let selected = plan::select(table, m.cases.as_deref())?;
-    let mut planned = plan::plan(&selected, &cfg, opts.hard.as_ref())?;
+    let mut planned = plan::plan(&selected, &cfg, hard_source.as_ref())?;
     planned.retain(|j| j.not_exported.is_none());
     let want: Vec<(&str, &str, u64)> = planned
         .iter()

@@ -14,6 +14,18 @@
 //!    "label": "our note, Prop. 2"}]}
 //! ```
 //!
+//! ```
+//! // one JSON entry, no code: a new claim about an existing algorithm
+//! let text = r#"{"format": "saddlefw-theorems", "version": 1, "entries": [
+//!   {"id": "fw-slow/c-sc/primal", "algorithm": "fw-slow", "solver": "lmo-lmo",
+//!    "setting": "c-sc", "schedule": {"a": 0.5, "b": 0.25, "C": 1},
+//!    "quantity": {"measure": "gx_lmo", "aggregate": "mean_0_T"}, "p": "1/4"}]}"#;
+//! let entries = saddlefw::paper::user::parse("mine.json", text).unwrap();
+//! assert_eq!((entries.len(), entries[0].id.as_str()), (1, "fw-slow/c-sc/primal"));
+//! let e = saddlefw::paper::user::parse("bad.json", &text.replace("1/4", "-1")).unwrap_err();
+//! assert!(e.to_string().contains("bad.json"), "{e}");
+//! ```
+//!
 //! | field | required | meaning |
 //! |---|---|---|
 //! | `id` | yes | unique name of the entry (letters, digits, `._/+-`); the suffix `/dual` marks a dual quantity |

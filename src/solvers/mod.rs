@@ -42,7 +42,7 @@ pub mod sp_fw;
 pub mod steps;
 
 pub use options::Options;
-pub use registry::{AlgorithmInfo, Built, OracleProfile};
+pub use registry::{AlgorithmInfo, BuildFn, Built, OracleProfile};
 pub use schedule::Schedule;
 pub use smoothing::{DualSmoothing, Fault, Oracle};
 

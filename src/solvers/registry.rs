@@ -1,6 +1,9 @@
 //! The algorithm registry: name -> constructor, the per-iteration oracle profile that defines
 //! each method's oracle use (checked against the counting wrapper's counts), and provenance.
-//! `saddlefw list` and `saddlefw run --algo` read it; adding a solver is one entry here.
+//! `saddlefw list` and `saddlefw run --algo` read it; adding a solver is one file (the
+//! [`Solver`]) plus one entry: in [`ALGORITHMS`] for the crate's own, or through [`register`]
+//! for a solver of yours (issue 15), found by [`find`] and listed by [`algorithms`] like the
+//! seven built-in ones.
 //!
 //! ```
 //! use saddlefw::solvers::registry;
@@ -20,6 +23,7 @@ use crate::counting::OracleCounts;
 use crate::paper::{Oracle, BASELINE_SIGMA};
 use crate::problems::SaddleProblem;
 use crate::{Error, Result};
+use std::sync::RwLock;
 
 /// The baselines' default horizon K (claims.md 2.4: K = 10^3 in DL).
 pub const DEFAULT_HORIZON: usize = 1000;
@@ -36,6 +40,20 @@ pub struct Built {
     pub default_sigma: f64,
     /// Set when the PO-LMO appendix schedule is used (G_1 / G_2 reported).
     pub g: Option<GSpec>,
+}
+
+impl Built {
+    /// A solver without theorem case, notes or G report, measured with sigma =
+    /// [`BASELINE_SIGMA`] (what a solver of yours usually is).
+    pub fn plain(solver: Box<dyn Solver>) -> Self {
+        Built {
+            solver,
+            theorem_case: None,
+            notes: Vec::new(),
+            default_sigma: BASELINE_SIGMA,
+            g: None,
+        }
+    }
 }
 
 /// Oracle calls per iteration: the algorithm's definition, checked against the counts of the
@@ -108,7 +126,34 @@ pub struct AlgorithmInfo {
     build: fn(&dyn SaddleProblem, &Options) -> Result<Built>,
 }
 
+/// A constructor of a registry entry: builds the solver for a problem from the validated
+/// options.
+pub type BuildFn = fn(&dyn SaddleProblem, &Options) -> Result<Built>;
+
 impl AlgorithmInfo {
+    /// An entry for [`register`]: `accepts` lists the [`Options`] flags the solver takes
+    /// (`--a`, `--b`, `--beta0`, `--tau0`, `--tau-schedule`, `--beta-schedule`, `--horizon`;
+    /// the others are rejected before `build` is called).
+    pub const fn new(
+        name: &'static str,
+        title: &'static str,
+        source: &'static str,
+        provenance: &'static str,
+        profile: OracleProfile,
+        accepts: &'static [&'static str],
+        build: BuildFn,
+    ) -> Self {
+        AlgorithmInfo {
+            name,
+            title,
+            source,
+            provenance,
+            profile,
+            accepts,
+            build,
+        }
+    }
+
     /// Builds the solver for `problem` with `options` (validated: an option the algorithm
     /// does not take is an error, as is any value out of its domain).
     pub fn build(&self, problem: &dyn SaddleProblem, options: &Options) -> Result<Built> {
@@ -203,7 +248,8 @@ const fn profile(lmo_x: u64, lmo_y: u64, proj_x: u64, proj_y: u64) -> OracleProf
     }
 }
 
-/// Every algorithm, in `saddlefw list` order.
+/// The crate's own algorithms, in `saddlefw list` order ([`algorithms`] adds the registered
+/// ones).
 pub static ALGORITHMS: [AlgorithmInfo; 7] = [
     paper_entry(
         PaperAlgorithm::LmoLmo,
@@ -344,18 +390,59 @@ fn build_paper(alg: PaperAlgorithm, p: &dyn SaddleProblem, o: &Options) -> Resul
     })
 }
 
+/// Entries added by [`register`] (process-wide, never removed).
+static REGISTERED: RwLock<Vec<&'static AlgorithmInfo>> = RwLock::new(Vec::new());
+
+/// Every algorithm: the crate's seven ([`ALGORITHMS`]), then the registered ones in
+/// registration order.
+pub fn algorithms() -> Vec<&'static AlgorithmInfo> {
+    let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
+    ALGORITHMS
+        .iter()
+        .chain(registered.iter().copied())
+        .collect()
+}
+
+/// Adds a solver of yours to the registry, so that [`find`], [`build`] and everything built
+/// on them (`run`, the harness, `list`) know it by name. A name already taken, or one that is
+/// not a non-empty `[a-z0-9-]` word, is an error.
+pub fn register(info: AlgorithmInfo) -> Result<&'static AlgorithmInfo> {
+    let valid = !info.name.is_empty()
+        && info
+            .name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !valid {
+        return Err(Error::invalid(
+            "algorithm name",
+            format!("{:?} must be a non-empty word of a-z, 0-9 and -", info.name),
+        ));
+    }
+    let mut registered = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
+    let taken = ALGORITHMS
+        .iter()
+        .chain(registered.iter().copied())
+        .any(|a| a.name == info.name);
+    if taken {
+        return Err(Error::invalid(
+            "algorithm name",
+            format!("{:?} is already registered", info.name),
+        ));
+    }
+    let entry: &'static AlgorithmInfo = Box::leak(Box::new(info));
+    registered.push(entry);
+    Ok(entry)
+}
+
 /// The registered algorithm called `name`; the error lists the known names.
 pub fn find(name: &str) -> Result<&'static AlgorithmInfo> {
-    ALGORITHMS.iter().find(|a| a.name == name).ok_or_else(|| {
+    let all = algorithms();
+    all.iter().find(|a| a.name == name).copied().ok_or_else(|| {
         Error::invalid(
             "--algo",
             format!(
                 "unknown algorithm {name:?} (expected one of {})",
-                ALGORITHMS
-                    .iter()
-                    .map(|a| a.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                all.iter().map(|a| a.name).collect::<Vec<_>>().join(", ")
             ),
         )
     })

@@ -4,10 +4,10 @@
 use super::{evaluate_with, fixture_file, note, HardFixture, HardSource};
 use crate::fit::Verdict;
 use crate::theorems::TheoremEntry;
+use crate::verify::hard::{HardGates, HardResult, TightnessRecord};
 use crate::verify::{EntryResult, GateStatus, Gates, InstanceRun, VerifyOptions, VerifyReport};
 use crate::Result;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Hard-instance gates that are reported in the entry's notes but do not fail it (yet):
@@ -15,69 +15,6 @@ use std::collections::BTreeMap;
 /// longer-horizon hard runs with several seeds. (The search only stores instances on which
 /// the real solvers pass it too.)
 pub const HARD_REPORT_ONLY: &[&str] = &["hard-mhat"];
-
-/// The gates of `verify` on an entry's stored hardest instance.
-///
-/// | gate | fails when |
-/// |---|---|
-/// | `hard-rate` | the rate verdict of [`crate::fit::judge`] on the hard run is FAIL (`ci_high < p - tol`, interval from the run's regression standard error) |
-/// | `hard-run` | the hard run diverged or its quantity could not be formed or fitted |
-/// | `hard-envelope`, `hard-mhat` | as the random instances' `envelope` and `mhat` gates |
-/// | `hard-baseline` | `p_hat < stored p_hat - 0.1` ([`crate::fit::BASELINE_MARGIN`]): the run is deterministic, so a drop comes from a code change |
-///
-/// A stored violation ([`HardFixture::violated`]) that reproduces does not gate: the entry is
-/// reported `disputed`, with the instance, never hidden.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct HardResult {
-    /// The fixture file.
-    pub fixture: String,
-    pub family: String,
-    pub params: String,
-    pub seed: u64,
-    pub horizon: u64,
-    /// The exponent stored by the search (the hard baseline).
-    pub stored_p_hat: f64,
-    pub p_hat: Option<f64>,
-    pub ci: Option<[f64; 2]>,
-    pub window: Option<[u64; 2]>,
-    pub tol: Option<f64>,
-    pub rate_verdict: Verdict,
-    pub gates: Gates,
-    /// Names of the failed hard gates (`hard-rate`, ...).
-    pub failed_gates: Vec<String>,
-    /// The stored violation reproduced (the entry is disputed).
-    pub disputed: bool,
-    pub local_slopes: Vec<(u64, u64, f64)>,
-    /// The quantity at the checkpoints.
-    pub series: Vec<(u64, f64)>,
-    pub envelope_ratio: Option<f64>,
-    /// The printed forms of the bound on the hard run (joined into the entry's `errata`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub errata: Vec<crate::verify::ErratumResult>,
-    pub time_s: f64,
-}
-
-/// The tightness record of an entry (issue 10): the slowest observed exponent over the random
-/// families and the hardest stored instance, and what it says about the theorem's rate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TightnessRecord {
-    pub entry: String,
-    /// Theorem exponent.
-    pub p: f64,
-    /// Slowest observed exponent and its interval.
-    pub p_hat: f64,
-    pub ci: Option<[f64; 2]>,
-    /// `hard` (the stored instance) or `random` (a verify family).
-    pub source: String,
-    pub family: String,
-    pub params: String,
-    /// "rate looks tight", "rate looks loose by about X in the exponent", or "the paper's rate
-    /// is violated".
-    pub note: String,
-    /// True when the note says "violated" (reported with the reproducible instance).
-    pub disputed: bool,
-    pub fixture: Option<String>,
-}
 
 /// Runs the gates on the stored hardest instances of the selected entries and attaches the
 /// hard results and tightness records to `entries` (a failed hard gate makes the entry fail).
@@ -297,45 +234,6 @@ fn tightness_record(
     }
 }
 
-/// The report layer's tightness record of an entry (series and local slopes of the hard run).
-pub fn report_tightness(e: &EntryResult) -> Option<crate::report::Tightness> {
-    use crate::report::{Series, SeriesStyle, Tightness};
-    let t = e.tightness.as_ref()?;
-    if !t.p_hat.is_finite() {
-        return None;
-    }
-    let pts =
-        |s: &[(u64, f64)]| -> Vec<(f64, f64)> { s.iter().map(|&(t, v)| (t as f64, v)).collect() };
-    let (series, slopes) = match &e.hard {
-        Some(h) => (
-            vec![Series::new(format!("{} (hard)", h.family), pts(&h.series))
-                .styled(SeriesStyle::Bold)],
-            vec![Series::new(
-                "hard instance",
-                h.local_slopes
-                    .iter()
-                    .map(|&(lo, hi, s)| (((lo as f64) * (hi as f64)).sqrt(), s))
-                    .collect(),
-            )],
-        ),
-        None => (Vec::new(), Vec::new()),
-    };
-    Some(Tightness {
-        family: format!("{} ({})", t.family, t.source),
-        params: t.params.clone(),
-        p_hat: t.p_hat,
-        ci: t.ci.map(|c| (c[0], c[1])),
-        note: if t.disputed {
-            format!("{} (disputed)", t.note)
-        } else {
-            t.note.clone()
-        },
-        fixture: t.fixture.clone(),
-        series,
-        local_slopes: slopes,
-    })
-}
-
 /// The plain-text tightness table of a verify report (entries with a record).
 pub fn table(report: &VerifyReport) -> String {
     let rows: Vec<&EntryResult> = report
@@ -376,4 +274,26 @@ pub fn table(report: &VerifyReport) -> String {
         );
     }
     s
+}
+
+/// The hard-instance gates as verify's after-judging step: the caller composes them into
+/// [`VerifyOptions::hard`] (`Some(HardSource::Builtin.into())`), verify never names them.
+impl crate::verify::hard::AfterJudging for HardSource {
+    fn attach(
+        &self,
+        selected: &[&TheoremEntry],
+        entries: &mut [EntryResult],
+        opts: &VerifyOptions,
+    ) -> Result<()> {
+        attach(selected, entries, self, opts)
+    }
+    fn name(&self) -> String {
+        format!("{self:?}")
+    }
+}
+
+impl From<HardSource> for HardGates {
+    fn from(source: HardSource) -> Self {
+        HardGates(std::sync::Arc::new(source))
+    }
 }

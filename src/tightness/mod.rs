@@ -30,13 +30,14 @@ mod fixture;
 mod gate;
 pub mod search;
 
+pub use crate::verify::hard::{report_tightness, HardResult, TightnessRecord};
 pub use cli::{cmd_tighten, TightenArgs};
 pub use families::{Family, HardSpec};
 pub use fixture::{
     builtin, default_dir, fixture_file, load_dir, BelowRate, HardFixture, HardSource, SearchRecord,
     FIXTURE_FORMAT,
 };
-pub use gate::{attach, report_tightness, table, HardResult, TightnessRecord, HARD_REPORT_ONLY};
+pub use gate::{attach, table, HARD_REPORT_ONLY};
 
 use crate::theorems::TheoremEntry;
 use crate::verify::controls::Control;

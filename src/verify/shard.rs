@@ -203,8 +203,8 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
         entries.push(judge_entry(e, r, &opts)?);
     }
     // the stored hardest instances run once, here (shards skip them)
-    if let Some(source) = &opts.hard {
-        crate::tightness::attach(&selected, &mut entries, source, &opts)?;
+    if let Some(gates) = &opts.hard {
+        gates.0.attach(&selected, &mut entries, &opts)?;
     }
     super::annotate(&selected, &mut entries);
     let mut merged = super::assemble(

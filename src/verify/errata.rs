@@ -1,0 +1,244 @@
+//! The printed forms of the bounds (non-gating errata) on the runs of an entry.
+
+use super::*;
+
+/// One printed form of the entry's bound on one run (a non-gating twin of the envelope).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrintedRun {
+    pub form: PrintedForm,
+    /// Worst quantity/printed bound over the checkpoints (explicit forms).
+    pub worst: Option<WorstRatio>,
+    /// The quantity and the printed bound at the worst checkpoint.
+    pub lhs: Option<f64>,
+    pub rhs: Option<f64>,
+    /// Why the printed bound is undefined for the schedule and constants.
+    pub undefined: Option<String>,
+    /// `M_hat` of the quantity without the log factor (existential-constant forms).
+    pub mhat: Option<MhatCheck>,
+}
+
+/// Evaluates `form` on one run's quantity series.
+pub(crate) fn printed_run(
+    form: PrintedForm,
+    e: &TheoremEntry,
+    k: &Constants,
+    series: &[(u64, f64)],
+    inputs: &EnvelopeInputs,
+) -> PrintedRun {
+    let mut r = PrintedRun {
+        form,
+        worst: None,
+        lhs: None,
+        rhs: None,
+        undefined: None,
+        mhat: None,
+    };
+    match form.check(e) {
+        PrintedCheck::Explicit => {
+            let ts: Vec<u64> = series.iter().map(|p| p.0).collect();
+            match envelopes::printed_series(form, e, k, &ts, inputs) {
+                Err(why) => r.undefined = Some(why),
+                Ok(bounds) => {
+                    r.worst = envelopes::worst_ratio(series, &bounds);
+                    if let Some(i) = r.worst.and_then(|w| ts.iter().position(|&t| t == w.t)) {
+                        r.lhs = Some(series[i].1);
+                        r.rhs = bounds[i];
+                    }
+                }
+            }
+        }
+        PrintedCheck::Bounded { c } => {
+            // the `mhat` gate's rule, with log power 0 (module doc, "Gates")
+            let m = envelopes::m_hat(series, c, 0.0);
+            let from = m.last().map_or(0, |p| p.0 / 10);
+            let i = m.iter().position(|p| p.0 >= from).unwrap_or(0);
+            r.mhat = envelopes::mhat_bounded(&m[i..]);
+        }
+    }
+    r
+}
+
+/// Status of a printed form whose bound was crossed (or whose constant kept growing).
+pub const ERRATUM_CONFIRMED: &str = "erratum confirmed numerically";
+
+/// Status of a printed form that held on every run.
+pub const PRINTED_HOLDS: &str = "printed form holds on all tested instances";
+
+/// The outcome of one printed form over an entry's runs (verify.json `errata`); never a gate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErratumResult {
+    pub name: String,
+    pub label: String,
+    pub printed_form: String,
+    /// [`ERRATUM_CONFIRMED`], [`PRINTED_HOLDS`], `undefined (REASON)` or `not evaluated (no
+    /// run formed the quantity)`.
+    pub status: String,
+    /// The run with the worst ratio (or the fastest-growing `M_hat`): generator spec or hard
+    /// fixture instance.
+    pub instance: Option<String>,
+    /// `random` (a verify family) or `hard` (the stored hardest instance).
+    pub source: Option<String>,
+    /// Horizon of the worst ratio, quantity and printed bound there, their ratio.
+    pub t: Option<u64>,
+    pub lhs: Option<f64>,
+    pub rhs: Option<f64>,
+    pub worst_ratio: Option<f64>,
+    /// Existential-constant forms: the family whose `M_hat` slope interval (log power 0, over
+    /// the last decade) lies highest, and that interval; confirmed iff it lies above
+    /// [`envelopes::MHAT_SLOPE_TOL`].
+    pub mhat_family: Option<String>,
+    pub mhat_slope_ci: Option<[f64; 2]>,
+}
+
+impl ErratumResult {
+    fn rank(&self) -> (u8, f64) {
+        let level = if self.status.starts_with("undefined") {
+            3
+        } else if self.status == ERRATUM_CONFIRMED {
+            2
+        } else if self.status == PRINTED_HOLDS {
+            1
+        } else {
+            0
+        };
+        let score = self
+            .worst_ratio
+            .or(self.mhat_slope_ci.map(|c| c[0]))
+            .unwrap_or(f64::NEG_INFINITY);
+        (level, score)
+    }
+    /// The more telling of two outcomes of the same form (undefined, then confirmed, then the
+    /// larger ratio): how the hard instance's outcome joins the random families'.
+    pub(crate) fn join(self, other: ErratumResult) -> ErratumResult {
+        let (a, b) = (self.rank(), other.rank());
+        if b.0 > a.0 || (b.0 == a.0 && b.1 > a.1) {
+            other
+        } else {
+            self
+        }
+    }
+    /// One line for notes and the printed summary.
+    pub fn describe(&self) -> String {
+        let mut s = format!("{}: {}", self.name, self.status);
+        if let (Some(t), Some(l), Some(r), Some(q)) = (self.t, self.lhs, self.rhs, self.worst_ratio)
+        {
+            let rel = if q > 1.0 { ">" } else { "<=" };
+            s += &format!(
+                " (worst: quantity {l:.4e} {rel} printed bound {r:.4e}, ratio {q:.3}, at T = {t} on {})",
+                self.instance.as_deref().unwrap_or("?")
+            );
+        }
+        if let (Some(c), Some(f)) = (self.mhat_slope_ci, &self.mhat_family) {
+            s += &format!(
+                " (M_hat without the log factor: last-decade slope interval [{:.3}, {:.3}] on {f}, bounded iff <= {})",
+                c[0],
+                c[1],
+                envelopes::MHAT_SLOPE_TOL
+            );
+        }
+        s
+    }
+}
+
+/// Aggregates the printed forms of an entry's runs.
+pub(crate) fn errata_of(e: &TheoremEntry, runs: &[InstanceRun]) -> Vec<ErratumResult> {
+    let level = FitConfig::default().level;
+    PrintedForm::of(e)
+        .into_iter()
+        .map(|form| {
+            let mut out = ErratumResult {
+                name: form.name().to_string(),
+                label: form.label().to_string(),
+                printed_form: form.printed_form().to_string(),
+                status: "not evaluated (no run formed the quantity)".to_string(),
+                instance: None,
+                source: None,
+                t: None,
+                lhs: None,
+                rhs: None,
+                worst_ratio: None,
+                mhat_family: None,
+                mhat_slope_ci: None,
+            };
+            let of_form: Vec<(&InstanceRun, &PrintedRun)> = runs
+                .iter()
+                .flat_map(|r| {
+                    r.printed
+                        .iter()
+                        .filter(|p| p.form == form)
+                        .map(move |p| (r, p))
+                })
+                .collect();
+            if let Some(why) = of_form.iter().find_map(|(_, p)| p.undefined.clone()) {
+                out.status = format!("undefined ({why})");
+                return out;
+            }
+            match form.check(e) {
+                PrintedCheck::Explicit => {
+                    let worst = of_form
+                        .iter()
+                        .filter(|(_, p)| p.worst.is_some())
+                        .max_by(|a, b| {
+                            a.1.worst
+                                .unwrap()
+                                .ratio
+                                .total_cmp(&b.1.worst.unwrap().ratio)
+                        });
+                    if let Some((r, p)) = worst {
+                        let w = p.worst.unwrap();
+                        out.status = if w.ratio > 1.0 + ENVELOPE_RTOL {
+                            ERRATUM_CONFIRMED
+                        } else {
+                            PRINTED_HOLDS
+                        }
+                        .to_string();
+                        out.instance = Some(r.spec.clone());
+                        out.t = Some(w.t);
+                        out.lhs = p.lhs;
+                        out.rhs = p.rhs;
+                        out.worst_ratio = Some(w.ratio);
+                    }
+                }
+                PrintedCheck::Bounded { .. } => {
+                    let mut names: Vec<&str> =
+                        of_form.iter().map(|(r, _)| r.family.as_str()).collect();
+                    names.dedup();
+                    let highest = names
+                        .iter()
+                        .filter_map(|name| {
+                            let slopes: Vec<f64> = of_form
+                                .iter()
+                                .filter(|(r, _)| r.family == *name)
+                                .filter_map(|(_, p)| p.mhat.map(|m| m.slope))
+                                .collect();
+                            (!slopes.is_empty()).then(|| mhat_family(name, &slopes, level))
+                        })
+                        .max_by(|a, b| a.ci[0].total_cmp(&b.ci[0]));
+                    if let Some(f) = highest {
+                        let run =
+                            of_form
+                                .iter()
+                                .filter(|(r, _)| r.family == f.family)
+                                .max_by(|a, b| {
+                                    let s = |p: &PrintedRun| {
+                                        p.mhat.map_or(f64::NEG_INFINITY, |m| m.slope)
+                                    };
+                                    s(a.1).total_cmp(&s(b.1))
+                                });
+                        out.status = if f.ci[0] > envelopes::MHAT_SLOPE_TOL {
+                            ERRATUM_CONFIRMED
+                        } else {
+                            PRINTED_HOLDS
+                        }
+                        .to_string();
+                        out.instance = run.map(|(r, _)| r.spec.clone());
+                        out.t = run.and_then(|(_, p)| p.mhat.map(|m| m.window[1]));
+                        out.mhat_family = Some(f.family.clone());
+                        out.mhat_slope_ci = Some(f.ci);
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}

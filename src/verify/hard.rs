@@ -1,0 +1,150 @@
+//! The hard-instance part of an entry's result: the data `verify.json` carries for the gates
+//! on the stored hardest instances and the tightness record (issue 10), and the hook through
+//! which a caller attaches them after the random instances are judged. The gates themselves
+//! live in `crate::tightness`, which depends on verify, never the other way round: the caller
+//! composes them ([`VerifyOptions::hard`], e.g. `Some(tightness::HardSource::Builtin.into())`).
+//!
+//! ```
+//! use saddlefw::tightness::HardSource;
+//! use saddlefw::verify::{Tier, VerifyOptions};
+//! // verify alone runs the random instances only; the caller adds the hard-instance gates
+//! let mut opts = VerifyOptions::new(Tier::Quick);
+//! assert!(opts.hard.is_none());
+//! opts.hard = Some(HardSource::Builtin.into());
+//! assert_eq!(format!("{:?}", opts.hard.unwrap()), "HardGates(Builtin)");
+//! ```
+
+use super::{EntryResult, Gates, VerifyOptions};
+use crate::fit::Verdict;
+use crate::theorems::TheoremEntry;
+use crate::Result;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::Arc;
+
+/// A step run on the judged entries before they are annotated and the report is assembled
+/// (by [`super::run`] in an unsharded run, by [`super::shard::merge`] in a merge).
+pub trait AfterJudging: Send + Sync {
+    /// Attaches results to `entries` (one per `selected` entry, same order); may change their
+    /// verdicts and notes.
+    fn attach(
+        &self,
+        selected: &[&TheoremEntry],
+        entries: &mut [EntryResult],
+        opts: &VerifyOptions,
+    ) -> Result<()>;
+    /// A name for debugging output.
+    fn name(&self) -> String;
+}
+
+/// A shared [`AfterJudging`] step in [`VerifyOptions`] (cloneable, printable by name).
+#[derive(Clone)]
+pub struct HardGates(pub Arc<dyn AfterJudging>);
+
+impl fmt::Debug for HardGates {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HardGates({})", self.0.name())
+    }
+}
+
+/// The gates of `verify` on an entry's stored hardest instance.
+///
+/// | gate | fails when |
+/// |---|---|
+/// | `hard-rate` | the rate verdict of [`crate::fit::judge`] on the hard run is FAIL (`ci_high < p - tol`, interval from the run's regression standard error) |
+/// | `hard-run` | the hard run diverged or its quantity could not be formed or fitted |
+/// | `hard-envelope`, `hard-mhat` | as the random instances' `envelope` and `mhat` gates |
+/// | `hard-baseline` | `p_hat < stored p_hat - 0.1` ([`crate::fit::BASELINE_MARGIN`]): the run is deterministic, so a drop comes from a code change |
+///
+/// A stored violation (`HardFixture::violated` of `crate::tightness`) that reproduces does
+/// not gate: the entry is reported `disputed`, with the instance, never hidden.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HardResult {
+    /// The fixture file.
+    pub fixture: String,
+    pub family: String,
+    pub params: String,
+    pub seed: u64,
+    pub horizon: u64,
+    /// The exponent stored by the search (the hard baseline).
+    pub stored_p_hat: f64,
+    pub p_hat: Option<f64>,
+    pub ci: Option<[f64; 2]>,
+    pub window: Option<[u64; 2]>,
+    pub tol: Option<f64>,
+    pub rate_verdict: Verdict,
+    pub gates: Gates,
+    /// Names of the failed hard gates (`hard-rate`, ...).
+    pub failed_gates: Vec<String>,
+    /// The stored violation reproduced (the entry is disputed).
+    pub disputed: bool,
+    pub local_slopes: Vec<(u64, u64, f64)>,
+    /// The quantity at the checkpoints.
+    pub series: Vec<(u64, f64)>,
+    pub envelope_ratio: Option<f64>,
+    /// The printed forms of the bound on the hard run (joined into the entry's `errata`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errata: Vec<super::ErratumResult>,
+    pub time_s: f64,
+}
+
+/// The tightness record of an entry (issue 10): the slowest observed exponent over the random
+/// families and the hardest stored instance, and what it says about the theorem's rate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TightnessRecord {
+    pub entry: String,
+    /// Theorem exponent.
+    pub p: f64,
+    /// Slowest observed exponent and its interval.
+    pub p_hat: f64,
+    pub ci: Option<[f64; 2]>,
+    /// `hard` (the stored instance) or `random` (a verify family).
+    pub source: String,
+    pub family: String,
+    pub params: String,
+    /// "rate looks tight", "rate looks loose by about X in the exponent", or "the paper's rate
+    /// is violated".
+    pub note: String,
+    /// True when the note says "violated" (reported with the reproducible instance).
+    pub disputed: bool,
+    pub fixture: Option<String>,
+}
+
+/// The report layer's tightness record of an entry (series and local slopes of the hard run).
+pub fn report_tightness(e: &EntryResult) -> Option<crate::report::Tightness> {
+    use crate::report::{Series, SeriesStyle, Tightness};
+    let t = e.tightness.as_ref()?;
+    if !t.p_hat.is_finite() {
+        return None;
+    }
+    let pts =
+        |s: &[(u64, f64)]| -> Vec<(f64, f64)> { s.iter().map(|&(t, v)| (t as f64, v)).collect() };
+    let (series, slopes) = match &e.hard {
+        Some(h) => (
+            vec![Series::new(format!("{} (hard)", h.family), pts(&h.series))
+                .styled(SeriesStyle::Bold)],
+            vec![Series::new(
+                "hard instance",
+                h.local_slopes
+                    .iter()
+                    .map(|&(lo, hi, s)| (((lo as f64) * (hi as f64)).sqrt(), s))
+                    .collect(),
+            )],
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
+    Some(Tightness {
+        family: format!("{} ({})", t.family, t.source),
+        params: t.params.clone(),
+        p_hat: t.p_hat,
+        ci: t.ci.map(|c| (c[0], c[1])),
+        note: if t.disputed {
+            format!("{} (disputed)", t.note)
+        } else {
+            t.note.clone()
+        },
+        fixture: t.fixture.clone(),
+        series,
+        local_slopes: slopes,
+    })
+}

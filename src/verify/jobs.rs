@@ -1,0 +1,237 @@
+//! The job list (one case on one instance), its parallel run and the report's assembly.
+
+use super::*;
+
+/// One job: a case on one instance (serves every selected entry of the case on that family).
+pub(crate) struct Job<'a> {
+    pub(crate) case: &'a str,
+    pub(crate) family: InstanceFamily,
+    pub(crate) seed_index: u32,
+    pub(crate) entries: Vec<&'a TheoremEntry>,
+}
+
+/// Runs `work` (which uses rayon's parallel iterators over `count` jobs) on `jobs` worker
+/// threads, capped by [`crate::jobs::worker_threads`], or on rayon's global pool
+/// (one thread per core) for `None`: the `--jobs N` of verify and tighten.
+pub(crate) fn with_jobs<R: Send>(
+    jobs: Option<usize>,
+    count: usize,
+    work: impl FnOnce() -> R + Send,
+) -> Result<R> {
+    match jobs {
+        Some(n) => Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(crate::jobs::worker_threads(n, count))
+            .build()
+            .map_err(|e| Error::invalid("--jobs", e.to_string()))?
+            .install(work)),
+        None => Ok(work()),
+    }
+}
+
+/// The job list of a verify run, keyed and sorted by (case, family label, seed index): the
+/// same list on every machine, which `--shard I/N` partitions by position.
+pub(crate) fn job_list<'a>(
+    selected: &[&'a TheoremEntry],
+    cfg: &TierConfig,
+) -> BTreeMap<(String, String, u32), Job<'a>> {
+    let mut jobs: BTreeMap<(String, String, u32), Job> = BTreeMap::new();
+    for e in selected {
+        for fam in families_for(e, cfg) {
+            for i in 0..cfg.seeds {
+                jobs.entry((e.case.clone(), fam.label(), i))
+                    .or_insert_with(|| Job {
+                        case: &e.case,
+                        family: fam,
+                        seed_index: i,
+                        entries: Vec::new(),
+                    })
+                    .entries
+                    .push(e);
+            }
+        }
+    }
+    jobs
+}
+
+/// The keys of [`job_list`] in order (what a merge checks the shards' runs against).
+pub(crate) fn job_keys(selected: &[&TheoremEntry], cfg: &TierConfig) -> Vec<(String, String, u32)> {
+    job_list(selected, cfg).into_keys().collect()
+}
+
+/// Runs the selected entries of `table`.
+pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport> {
+    run_resumed(table, opts, None)
+}
+
+/// [`run`], reusing the jobs that `record` (an earlier report of the same build and
+/// arguments: [`resume::check_record`]) holds. A stop requested by a signal
+/// ([`crate::interrupt`]) lets running jobs finish and starts no other: the report then holds
+/// the completed jobs and says so (`interrupted`; no hard instances, no gate).
+pub fn run_resumed(
+    table: &[TheoremEntry],
+    opts: &VerifyOptions,
+    record: Option<&VerifyReport>,
+) -> Result<VerifyReport> {
+    let clock = Instant::now();
+    let cfg = opts.config.unwrap_or_else(|| opts.tier.config());
+    if cfg.seeds == 0 || cfg.t_max < 16 {
+        return Err(Error::invalid(
+            "verify tier",
+            "need at least 1 seed and T_max >= 16",
+        ));
+    }
+    let selected: Vec<&TheoremEntry> = table
+        .iter()
+        .filter(|e| opts.filter.as_deref().map_or(true, |f| e.id.contains(f)))
+        .collect();
+    if selected.is_empty() {
+        return Err(Error::invalid(
+            "--cases",
+            format!(
+                "no theorem entry id contains {:?} (ids look like lmo-lmo/nc-c/primal)",
+                opts.filter.as_deref().unwrap_or("")
+            ),
+        ));
+    }
+    let all = job_list(&selected, &cfg);
+    let recorded = record.map_or_else(BTreeMap::new, |r| shard::recorded_jobs(r, &all));
+    let factory = opts.factory();
+    let jobs: Vec<(shard::JobKey, Job)> = shard::select(all.into_iter().collect(), opts.shard)
+        .into_iter()
+        .filter(|(_, j)| {
+            factory.covers(&JobRef {
+                case: j.case,
+                entry: &j.entries[0].id,
+                family: &j.family.label(),
+                seed_index: j.seed_index,
+                hard: false,
+            })
+        })
+        .collect();
+    let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
+    let work = || -> Vec<Option<Result<shard::JobRuns>>> {
+        jobs.par_iter()
+            .map(|(key, j)| {
+                if let Some(done) = recorded.get(key) {
+                    progress.done();
+                    return Some(Ok(done.clone()));
+                }
+                if crate::interrupt::requested() {
+                    return None;
+                }
+                progress.start(&format!(
+                    "{} {} seed {}",
+                    j.case,
+                    j.family.label(),
+                    j.seed_index
+                ));
+                let r = run_job(j, &cfg, factory.as_ref());
+                progress.done();
+                Some(r)
+            })
+            .collect()
+    };
+    let outputs = with_jobs(opts.jobs, jobs.len(), work)?;
+    progress.finish();
+    let done = outputs.iter().filter(|o| o.is_some()).count();
+    let interrupted = crate::resume::Interruption::now(done, outputs.len());
+    let mut per_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
+    for out in outputs.into_iter().flatten() {
+        for (id, r) in out? {
+            per_entry.entry(id).or_default().push(r);
+        }
+    }
+    let mut entries = Vec::with_capacity(selected.len());
+    for e in &selected {
+        let mut runs = per_entry.remove(&e.id).unwrap_or_default();
+        runs.sort_by(|a, b| (&a.family, a.seed_index).cmp(&(&b.family, b.seed_index)));
+        entries.push(judge_entry(e, runs, opts)?);
+    }
+    if opts.shard.is_none() && interrupted.is_none() {
+        // hard instances run once: in an unsharded run, or in the merge of shards
+        if let Some(gates) = &opts.hard {
+            gates.0.attach(&selected, &mut entries, opts)?;
+        }
+    }
+    annotate(&selected, &mut entries);
+    let mut report = assemble(
+        opts.tier,
+        (0..cfg.seeds).collect(),
+        cfg.t_max,
+        cfg.dim_x,
+        cfg.dim_y,
+        opts,
+        entries,
+        clock.elapsed().as_secs_f64(),
+    );
+    if opts.shard.is_some() || interrupted.is_some() {
+        // partial results: verdicts are not gates until merged or resumed
+        report.shard = opts.shard;
+        report.failed = false;
+        report.interrupted = interrupted;
+    }
+    Ok(report)
+}
+
+/// The report around judged entries (shared by [`run`] and [`shard::merge`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn assemble(
+    tier: Tier,
+    seeds: Vec<u32>,
+    t_max: u64,
+    dim_x: usize,
+    dim_y: usize,
+    opts: &VerifyOptions,
+    entries: Vec<EntryResult>,
+    wall_time_s: f64,
+) -> VerifyReport {
+    let mut summary = BTreeMap::new();
+    for v in ["pass", "fail", "floor", "disputed"] {
+        summary.insert(v.to_string(), 0);
+    }
+    for e in &entries {
+        *summary.entry(e.verdict.name().to_string()).or_default() += 1;
+    }
+    VerifyReport {
+        build: crate::report::Build::current(),
+        tier,
+        seeds,
+        seed_rule: "generator seed = FNV-1a-64(\"CASE|FAMILY|INDEX\")".into(),
+        t_max,
+        dim_x,
+        dim_y,
+        control: opts.control.map(|c| c.to_string()),
+        fit_config: FitConfig::default(),
+        failed: entries.iter().any(|e| e.verdict == Verdict::Fail),
+        summary,
+        entries,
+        filter: opts.filter.clone(),
+        shard: None,
+        solver: opts.solver.as_ref().map(|f| f.0.name()),
+        interrupted: None,
+        wall_time_s,
+    }
+}
+
+/// Runs one job and evaluates every entry it serves.
+pub(crate) fn run_job(
+    job: &Job,
+    cfg: &TierConfig,
+    factory: &dyn SolverFactory,
+) -> Result<Vec<(String, InstanceRun)>> {
+    let clock = Instant::now();
+    let setting = job.entries[0].setting();
+    let seed = derived_seed(job.case, &job.family.label(), job.seed_index);
+    let spec = job.family.spec(setting, seed);
+    let inst = spec.generate()?;
+    let origin = RunOrigin {
+        family: job.family.label(),
+        spec: spec.to_string(),
+        seed_index: job.seed_index,
+        seed,
+    };
+    let generate_time = clock.elapsed().as_secs_f64();
+    let mut out = run_instance(&job.entries, &inst, &origin, cfg.t_max, factory)?;
+    out.iter_mut().for_each(|(_, r)| r.time_s += generate_time);
+    Ok(out)
+}

@@ -1,0 +1,392 @@
+//! Judging an entry on its runs: rate, envelope, M_hat and baseline gates, then the
+//! notes ([`annotate`]) once the after-judging steps have run.
+
+use super::*;
+
+/// Median of the runs' series at each common horizon (runs with the full grid only).
+pub(crate) fn median_series(runs: &[&InstanceRun]) -> Vec<(u64, f64)> {
+    let Some(longest) = runs.iter().map(|r| r.series.len()).max() else {
+        return Vec::new();
+    };
+    let full: Vec<&&InstanceRun> = runs.iter().filter(|r| r.series.len() == longest).collect();
+    (0..longest)
+        .map(|i| {
+            let mut v: Vec<f64> = full.iter().map(|r| r.series[i].1).collect();
+            v.sort_by(f64::total_cmp);
+            let n = v.len();
+            let m = if n % 2 == 1 {
+                v[n / 2]
+            } else {
+                0.5 * (v[n / 2 - 1] + v[n / 2])
+            };
+            (full[0].series[i].0, m)
+        })
+        .collect()
+}
+
+/// Aggregates an entry's runs into its verdict and gates (module doc).
+pub(crate) fn judge_entry(
+    e: &TheoremEntry,
+    runs: Vec<InstanceRun>,
+    opts: &VerifyOptions,
+) -> Result<EntryResult> {
+    let claim = RateClaim::of(e);
+    let level = FitConfig::default().level;
+    let mut fam_names: Vec<String> = runs.iter().map(|r| r.family.clone()).collect();
+    fam_names.dedup();
+    let mut families = Vec::new();
+    for name in &fam_names {
+        let fits: Vec<SeriesFit> = runs
+            .iter()
+            .filter(|r| &r.family == name)
+            .filter_map(|r| r.fit.clone())
+            .collect();
+        let est = fit::estimate(&fits, level);
+        let j = fit::judge(&claim, est.as_ref());
+        families.push(FamilyResult {
+            family: name.clone(),
+            runs_floor: est.as_ref().map_or(fits.len(), |e| e.seeds_floor),
+            runs_fitted: est.as_ref().map_or(0, |e| e.exponents.len()),
+            estimate: est,
+            verdict: j.verdict,
+            tol: j.tol,
+        });
+    }
+    let binding = families
+        .iter()
+        .filter(|f| f.estimate.is_some())
+        .min_by(|a, b| {
+            let pa = a.estimate.as_ref().unwrap().p_hat;
+            let pb = b.estimate.as_ref().unwrap().p_hat;
+            pa.total_cmp(&pb)
+        });
+    let any = |v: Verdict| families.iter().any(|f| f.verdict == v);
+    let rate_verdict = if e.is_disputed() {
+        Verdict::Disputed
+    } else if any(Verdict::Fail) {
+        Verdict::Fail
+    } else if any(Verdict::Pass) {
+        Verdict::Pass
+    } else {
+        Verdict::Floor
+    };
+    let p_hat = binding.map(|f| f.estimate.as_ref().unwrap().p_hat);
+    // Gates.
+    let gate = |ok: bool| {
+        if ok {
+            GateStatus::Pass
+        } else {
+            GateStatus::Fail
+        }
+    };
+    let run_ok = runs
+        .iter()
+        .all(|r| r.status == "completed" && r.error.is_none());
+    let envelope_ratio = runs
+        .iter()
+        .filter_map(|r| r.envelope.map(|w| w.ratio))
+        .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.max(r))));
+    let consistency_only = envelopes::EnvelopeKind::of(e).and_then(|k| k.consistency_only(e));
+    let proof_rate = {
+        let random: Vec<ProofRateFamily> = families
+            .iter()
+            .filter_map(|f| {
+                fit::judge_proven(&claim, f.estimate.as_ref()).map(|check| ProofRateFamily {
+                    family: f.family.clone(),
+                    check,
+                })
+            })
+            .collect();
+        (!random.is_empty()).then(|| ProofRateResult {
+            k: claim.proven_log_power(),
+            gate_k: claim.gate_log_power(),
+            random,
+            hard: None,
+        })
+    };
+    let mhat = e.mhat.as_ref().map(|m| {
+        let max_slope = runs
+            .iter()
+            .filter_map(|r| r.mhat.map(|c| c.slope))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let fams: Vec<MhatFamily> = fam_names
+            .iter()
+            .filter_map(|name| {
+                let slopes: Vec<f64> = runs
+                    .iter()
+                    .filter(|r| &r.family == name)
+                    .filter_map(|r| r.mhat.map(|c| c.slope))
+                    .collect();
+                (!slopes.is_empty()).then(|| mhat_family(name, &slopes, level))
+            })
+            .collect();
+        MhatSummary {
+            of: m.of,
+            c: m.c.value,
+            log_power: m.log_power,
+            lemma: m.lemma.clone(),
+            max_slope,
+            bounded: fams.iter().all(|f| f.ci[0] <= envelopes::MHAT_SLOPE_TOL),
+            families: fams,
+        }
+    });
+    let baseline = opts.baselines.get(&e.id).copied();
+    let baseline_status = match (opts.gate_baselines, p_hat) {
+        (true, Some(ph)) => match fit::baseline_gate(ph, baseline) {
+            fit::BaselineGate::Fail { .. } => GateStatus::Fail,
+            fit::BaselineGate::Pass { .. } => GateStatus::Pass,
+            fit::BaselineGate::NoBaseline => GateStatus::NotApplicable,
+        },
+        _ => GateStatus::NotApplicable,
+    };
+    let gates = Gates {
+        rate: match rate_verdict {
+            Verdict::Fail => GateStatus::Fail,
+            Verdict::Pass => GateStatus::Pass,
+            _ => GateStatus::NotApplicable,
+        },
+        run: gate(run_ok),
+        // an envelope that cannot fail by construction is no gate (module doc, "Gates")
+        envelope: match (envelope_ratio, consistency_only) {
+            (Some(r), None) => gate(r <= 1.0 + ENVELOPE_RTOL),
+            _ => GateStatus::NotApplicable,
+        },
+        mhat: mhat
+            .as_ref()
+            .map_or(GateStatus::NotApplicable, |m| gate(m.bounded)),
+        baseline: baseline_status,
+    };
+    let failed_gates: Vec<String> = gates.failed().iter().map(|s| s.to_string()).collect();
+    let verdict = if e.is_disputed() {
+        Verdict::Disputed
+    } else if !failed_gates.is_empty() {
+        Verdict::Fail
+    } else {
+        rate_verdict
+    };
+    let local_slopes = binding
+        .map(|f| {
+            let rs: Vec<&InstanceRun> = runs.iter().filter(|r| r.family == f.family).collect();
+            fit::local_slopes(&median_series(&rs))
+                .into_iter()
+                .map(|s| (s.t_lo, s.t_hi, s.slope))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut notes: Vec<String> = e
+        .notes
+        .iter()
+        .map(|n| format!("{}: {}", n.id, n.text))
+        .collect();
+    if let (Some(why), Some(r)) = (consistency_only, envelope_ratio) {
+        notes.push(format!(
+            "envelope ratio {r:.3} is a {why}; the envelope gate is not applicable to this entry"
+        ));
+    }
+    for f in &families {
+        if f.runs_floor > 0 {
+            notes.push(format!(
+                "{}: {} of {} runs reached the floating-point floor before a fit window",
+                f.family,
+                f.runs_floor,
+                f.runs_floor + f.runs_fitted
+            ));
+        }
+    }
+    // where the log factor's allowance reaches p, no exponent can fail the rate gate at this
+    // horizon (T^-p log^k T barely decreases there): say so, and which gates carry the entry
+    if let Some(tol) = binding.and_then(|f| f.tol) {
+        if e.p() - tol <= 0.0 {
+            notes.push(format!(
+                "the rate gate cannot fail at this horizon: p - tol = {:.3} <= 0 (the log factor's allowance); the mhat, baseline and hard-instance gates carry this entry",
+                e.p() - tol
+            ));
+        }
+    }
+    let g_bad: Vec<&GReport> = runs
+        .iter()
+        .filter_map(|r| r.po_lmo_g.as_ref())
+        .filter(|g| g.value <= 0.0)
+        .collect();
+    if let Some(g) = g_bad.first() {
+        notes.push(format!(
+            "{} <= 0 on {} of {} runs (smallest {:.4}; D20): the appendix analysis' hypothesis fails on these instances, the rate is measured anyway",
+            serde_json::to_value(g.name)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+            g_bad.len(),
+            runs.len(),
+            g_bad.iter().map(|g| g.value).fold(f64::INFINITY, f64::min)
+        ));
+    }
+    for r in runs
+        .iter()
+        .filter(|r| r.status != "completed" || r.error.is_some())
+    {
+        notes.push(format!(
+            "{} seed {}: {}{}",
+            r.family,
+            r.seed,
+            r.status,
+            r.error
+                .as_deref()
+                .map(|e| format!("; {e}"))
+                .unwrap_or_default()
+        ));
+    }
+    let est = binding.and_then(|f| f.estimate.as_ref());
+    Ok(EntryResult {
+        id: e.id.clone(),
+        case: e.case.clone(),
+        label: e.label.clone(),
+        algorithm: e.algorithm.name().to_string(),
+        setting: e.setting.clone(),
+        quantity: e.quantity_text.clone(),
+        p: e.p(),
+        p_frac: e.p.frac.clone(),
+        log_factor: e.log_factor,
+        tol: binding.and_then(|f| f.tol),
+        p_hat,
+        ci: est.map(|x| x.ci),
+        window: est.map(|x| x.window),
+        binding_family: binding.map(|f| f.family.clone()),
+        floor_free_family: families
+            .iter()
+            .find(|f| f.runs_floor == 0 && f.runs_fitted > 0)
+            .map(|f| f.family.clone()),
+        verdict,
+        rate_verdict,
+        gates,
+        failed_gates,
+        envelope_ratio,
+        envelope_label: envelopes::EnvelopeKind::of(e)
+            .map(|k| k.label().to_string())
+            .or_else(|| {
+                e.envelope
+                    .as_ref()
+                    .map(|f| format!("user envelope {}", f.text()))
+            }),
+        envelope_role: envelopes::EnvelopeKind::of(e)
+            .map(|k| {
+                if k.consistency_only(e).is_some() {
+                    "consistency check".to_string()
+                } else {
+                    "gate".to_string()
+                }
+            })
+            .or_else(|| e.envelope.as_ref().map(|_| "gate".to_string())),
+        errata: errata_of(e, &runs),
+        proof_rate,
+        mhat,
+        baseline,
+        families,
+        local_slopes,
+        time_s: runs.iter().map(|r| r.time_s).sum(),
+        instances: runs,
+        notes,
+        disputed: e.disputed.clone(),
+        hard: None,
+        tightness: None,
+    })
+}
+
+/// `0.5`, `1`, `0.667`: a log power as the notes print it.
+pub(crate) fn fmt_power(k: f64) -> String {
+    let s = format!("{k:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Finishes the entries after the hard instances were attached: joins the hard instance's
+/// printed-form outcomes and proof-rate check into the entry, and writes the errata and
+/// proof-rate notes (verify.json notes, HTML entry notes). Reports only: no verdict changes.
+pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) {
+    for (e, res) in selected.iter().zip(entries.iter_mut()) {
+        debug_assert_eq!(e.id, res.id);
+        let claim = RateClaim::of(e);
+        if let Some(h) = &res.hard {
+            let hard_errata = h.errata.clone();
+            res.errata = std::mem::take(&mut res.errata)
+                .into_iter()
+                .map(
+                    |r| match hard_errata.iter().find(|x| x.name == r.name).cloned() {
+                        Some(mut x) => {
+                            if x.instance.is_some() {
+                                x.instance = Some(format!("{} ({})", h.fixture, h.params));
+                                x.source = Some("hard".into());
+                            }
+                            r.join(x)
+                        }
+                        None => r,
+                    },
+                )
+                .collect();
+            if let (Some(ph), Some(ci), Some(w), false) = (h.p_hat, h.ci, h.window, claim.disputed)
+            {
+                let check = fit::proof_rate(&claim, ph, ci, w);
+                match &mut res.proof_rate {
+                    Some(p) => p.hard = Some(check),
+                    None => {
+                        res.proof_rate = Some(ProofRateResult {
+                            k: claim.proven_log_power(),
+                            gate_k: claim.gate_log_power(),
+                            random: Vec::new(),
+                            hard: Some(check),
+                        })
+                    }
+                }
+            }
+        }
+        for r in res.errata.iter_mut() {
+            if r.source.is_none() && r.instance.is_some() {
+                r.source = Some("random".into());
+            }
+        }
+        for r in &res.errata {
+            res.notes.push(format!(
+                "printed form (non-gating; {}): {}",
+                r.label,
+                r.describe()
+            ));
+        }
+        if let Some(p) = &res.proof_rate {
+            let envelope = |ratio: Option<f64>| {
+                match (ratio, res.envelope_role.as_deref()) {
+                (Some(r), Some("gate")) if r <= 1.0 + ENVELOPE_RTOL => format!(
+                    "envelope ratio {r:.3} <= 1: the envelope of claims.md Sec. 5 holds, so the slower decay is pre-asymptotic"
+                ),
+                (Some(r), Some("gate")) => {
+                    format!("envelope ratio {r:.3} > 1 (the envelope gate fails)")
+                }
+                (Some(r), _) => format!(
+                    "envelope ratio {r:.3} is a consistency check only (pre-asymptotic if an explicit envelope held)"
+                ),
+                (None, _) => "no explicit envelope (claims.md D12; pre-asymptotic if one held)".to_string(),
+            }
+            };
+            let rate = format!("O(T^-{} log^{} T)", res.p_frac, fmt_power(p.k));
+            // the envelope ratio of the runs checked: the random families' or the hard run's
+            let mut slow: Vec<(String, ProofRate, Option<f64>)> = p
+                .random
+                .iter()
+                .filter(|f| !f.check.holds)
+                .map(|f| (f.family.clone(), f.check, res.envelope_ratio))
+                .collect();
+            if let (Some(h), Some(hr)) = (p.hard.filter(|h| !h.holds), &res.hard) {
+                slow.push((
+                    format!("hard instance {}", hr.fixture),
+                    h,
+                    hr.envelope_ratio,
+                ));
+            }
+            let mut new_notes = Vec::new();
+            for (who, c, ratio) in slow {
+                new_notes.push(format!(
+                    "proof-rate check (report only): {who} is slower than the proven rate {rate} at this horizon (p_hat {:.3} [{:.3}, {:.3}], window [{}, {}], tol {:.3} with k = {}; the gate allows k = {}); {}",
+                    c.p_hat, c.ci[0], c.ci[1], c.window[0], c.window[1], c.tol, fmt_power(p.k), fmt_power(p.gate_k), envelope(ratio)
+                ));
+            }
+            res.notes.extend(new_notes);
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! Report glue: the JSON form of [`VerifyReport`], its text table and the report layer's view.
+
+use super::*;
+
+impl VerifyReport {
+    /// Parses verify.json text (a shard's, for `saddlefw merge`); `input` names it in errors.
+    pub fn parse(input: &str, text: &str) -> Result<VerifyReport> {
+        crate::files::parse_json(input, text, crate::files::JsonTop::Object)
+    }
+    /// verify.json (pretty-printed, with a final newline).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a verify report serialises") + "\n"
+    }
+    /// The exponents to store as baselines (fitted entries).
+    pub fn baselines(&self) -> Baselines {
+        self.entries
+            .iter()
+            .filter_map(|e| e.p_hat.map(|p| (e.id.clone(), p)))
+            .collect()
+    }
+    /// A plain-text table, one line per entry.
+    pub fn table(&self) -> String {
+        let mut s = format!(
+            "{:<28} {:>5} {:>7} {:>17} {:>8} {:>6}  {:<8} {}\n",
+            "entry", "p", "p_hat", "ci", "env", "time", "verdict", "failed gates / notes"
+        );
+        for e in &self.entries {
+            let f = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3}"));
+            let ci =
+                e.ci.map_or("-".to_string(), |c| format!("[{:.3}, {:.3}]", c[0], c[1]));
+            s += &format!(
+                "{:<28} {:>5} {:>7} {:>17} {:>8} {:>5.1}s  {:<8} {}\n",
+                e.id,
+                e.p_frac,
+                f(e.p_hat),
+                ci,
+                f(e.envelope_ratio),
+                e.time_s,
+                e.verdict.name(),
+                e.failed_gates.join(",")
+            );
+        }
+        s += &format!(
+            "{} entries: {} pass, {} fail, {} floor, {} disputed ({} tier, {} seeds per family, T_max = {}, {:.1} s)\n",
+            self.entries.len(),
+            self.summary["pass"],
+            self.summary["fail"],
+            self.summary["floor"],
+            self.summary["disputed"],
+            self.tier,
+            self.seeds.len(),
+            self.t_max,
+            self.wall_time_s
+        );
+        let errata: Vec<(&str, &ErratumResult)> = self
+            .entries
+            .iter()
+            .flat_map(|e| e.errata.iter().map(move |r| (e.id.as_str(), r)))
+            .collect();
+        if !errata.is_empty() {
+            s += "\nprinted forms of the bounds (claims.md Sec. 5 errata; reported, never gating):\n";
+            for (id, r) in errata {
+                s += &format!("  {id:<28} {}\n", r.describe());
+            }
+        }
+        let slow: Vec<(&str, String)> = self
+            .entries
+            .iter()
+            .filter_map(|e| e.proof_rate.as_ref().map(|p| (e.id.as_str(), p)))
+            .flat_map(|(id, p)| {
+                let random = p
+                    .random
+                    .iter()
+                    .filter(|f| !f.check.holds)
+                    .map(|f| (f.family.clone(), f.check));
+                let hard = p
+                    .hard
+                    .filter(|h| !h.holds)
+                    .map(|h| ("hard instance".to_string(), h));
+                random.chain(hard).map(move |(who, c)| {
+                    (
+                        id,
+                        format!(
+                            "{who}: p_hat {:.3} [{:.3}, {:.3}], tol {:.3} (k = {})",
+                            c.p_hat,
+                            c.ci[0],
+                            c.ci[1],
+                            c.tol,
+                            fmt_power(p.k)
+                        ),
+                    )
+                })
+            })
+            .collect();
+        s += &format!(
+            "\nproof-rate check (k = the proven log power; reported, never gating): {} slower than the proven rate at this horizon\n",
+            if slow.is_empty() { "no run".to_string() } else { format!("{} runs/families", slow.len()) }
+        );
+        for (id, line) in slow {
+            s += &format!("  {id:<28} {line}\n");
+        }
+        s
+    }
+}
+
+/// A copy of a JSON value without the timing fields: every object key containing `time` is
+/// removed, recursively (verify.json is byte-identical across runs apart from these).
+pub fn without_timings(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, _)| !k.contains("time"))
+                .map(|(k, v)| (k.clone(), without_timings(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_timings).collect()),
+        other => other.clone(),
+    }
+}
+
+impl VerifyReport {
+    /// The records the HTML report renders ([`crate::report::verify_page`]).
+    pub fn rate_entries(&self) -> Vec<crate::report::RateEntry> {
+        use crate::report::{Fit, InstanceInfo, RateEntry, Series, SeriesStyle, Verdict as RV};
+        let pts = |s: &[(u64, f64)]| -> Vec<(f64, f64)> {
+            s.iter().map(|&(t, v)| (t as f64, v)).collect()
+        };
+        self.entries
+            .iter()
+            .map(|e| {
+                let binding: Vec<&InstanceRun> = e
+                    .instances
+                    .iter()
+                    .filter(|r| Some(&r.family) == e.binding_family.as_ref())
+                    .collect();
+                let fitted: Vec<&fit::Fitted> = binding
+                    .iter()
+                    .filter_map(|r| r.fit.as_ref().and_then(|f| f.fitted()))
+                    .collect();
+                let fit_line = (!fitted.is_empty()).then(|| {
+                    let n = fitted.len() as f64;
+                    let w = e.window.unwrap_or([1, 1]);
+                    Fit {
+                        slope: fitted.iter().map(|f| f.ols.slope).sum::<f64>() / n,
+                        intercept: fitted.iter().map(|f| f.ols.intercept).sum::<f64>() / n,
+                        t_start: w[0] as f64,
+                        t_end: w[1] as f64,
+                    }
+                });
+                let worst = e
+                    .instances
+                    .iter()
+                    .filter(|r| r.envelope.is_some())
+                    .max_by(|a, b| {
+                        a.envelope
+                            .unwrap()
+                            .ratio
+                            .total_cmp(&b.envelope.unwrap().ratio)
+                    });
+                let mut seen = std::collections::BTreeSet::new();
+                let instances = e
+                    .instances
+                    .iter()
+                    .filter(|r| seen.insert(r.spec.clone()))
+                    .map(|r| InstanceInfo {
+                        family: r.family.clone(),
+                        dim_x: r.dim_x,
+                        dim_y: r.dim_y,
+                        seed: Some(r.seed),
+                        params: Some(r.spec.clone()),
+                        constants: r.constants,
+                        assumptions: e
+                            .setting
+                            .parse::<Setting>()
+                            .map(|s| s.assumption_names())
+                            .unwrap_or_default(),
+                    })
+                    .collect();
+                RateEntry {
+                    id: e.id.replace('/', "-"),
+                    case: e.case.clone(),
+                    algorithm: e.algorithm.to_uppercase(),
+                    setting: e.setting.to_uppercase(),
+                    quantity_text: e.quantity.clone(),
+                    p: e.p,
+                    log_factor: e.log_factor,
+                    p_hat: e.p_hat,
+                    ci: e.ci.map(|c| (c[0], c[1])),
+                    window: e.window.map(|w| (w[0] as f64, w[1] as f64)),
+                    verdict: match e.verdict {
+                        Verdict::Pass => RV::Pass,
+                        Verdict::Fail => RV::Fail,
+                        Verdict::Floor => RV::Floor,
+                        Verdict::Disputed => RV::Disputed,
+                    },
+                    // Within the rounding allowance the ratio is shown as 1 (the raw value
+                    // stays in verify.json and the note says so).
+                    envelope_ratio: e.envelope_ratio.map(|r| {
+                        if r > 1.0 && r <= 1.0 + ENVELOPE_RTOL {
+                            1.0
+                        } else {
+                            r
+                        }
+                    }),
+                    baseline_p_hat: e.baseline,
+                    label: e.label.clone(),
+                    notes: {
+                        let mut n = e.notes.clone();
+                        if let Some(r) = e.envelope_ratio.filter(|r| *r > 1.0 && *r <= 1.0 + ENVELOPE_RTOL) {
+                            n.insert(
+                                0,
+                                format!("envelope ratio 1 + {:.1e}, shown as 1: within the rounding allowance 1e-9", r - 1.0),
+                            );
+                        }
+                        if !e.failed_gates.is_empty() {
+                            n.insert(0, format!("failed gates: {}", e.failed_gates.join(", ")));
+                        }
+                        n
+                    },
+                    seeds: e
+                        .instances
+                        .iter()
+                        .map(|r| {
+                            Series::new(format!("{} #{}", r.family, r.seed_index), pts(&r.series))
+                                .styled(SeriesStyle::Thin)
+                        })
+                        .collect(),
+                    median: (!binding.is_empty()).then(|| {
+                        Series::new(
+                            format!("median ({})", e.binding_family.as_deref().unwrap_or("")),
+                            pts(&median_series(&binding)),
+                        )
+                        .styled(SeriesStyle::Bold)
+                    }),
+                    fit: fit_line,
+                    envelope: worst.map(|r| {
+                        Series::new(format!("envelope ({})", r.spec), pts(&r.envelope_series))
+                            .styled(SeriesStyle::Dotted)
+                    }),
+                    local_slopes: vec![Series::new(
+                        "median",
+                        e.local_slopes
+                            .iter()
+                            .map(|&(lo, hi, s)| (((lo as f64) * (hi as f64)).sqrt(), s))
+                            .collect(),
+                    )],
+                    instances,
+                    tightness: hard::report_tightness(e),
+                    time_s: Some(e.time_s),
+                }
+            })
+            .collect()
+    }
+}
