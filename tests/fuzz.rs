@@ -650,8 +650,12 @@ fn check_user_file(text: &str) -> Outcome {
 #[test]
 fn user_theorem_files() {
     let seeds = vec![
-        include_str!("../fixtures/user-theorems/sqrt-step.json").as_bytes().to_vec(),
-        include_str!("../fixtures/user-theorems/false-claim.json").as_bytes().to_vec(),
+        include_str!("../fixtures/user-theorems/sqrt-step.json")
+            .as_bytes()
+            .to_vec(),
+        include_str!("../fixtures/user-theorems/false-claim.json")
+            .as_bytes()
+            .to_vec(),
     ];
     let mut c = Campaign::new("user-theorems", seeds, JSON_ALPHABET).with_bom_seeds();
     c.tokens = USER_TOKENS;
