@@ -14,7 +14,10 @@
 //!   `diverged` when a step hands out a non-finite gradient, step parameter or iterate: the
 //!   iteration and the reason are recorded, checkpoints before it are kept; `inconsistent` when
 //!   a measured iterate has a non-finite measure or a gap below minus the rounding tolerance
-//!   ([`measures::inconsistency`]): the iterate and the measure are recorded, the run stops.
+//!   ([`measures::inconsistency`]): the iterate and the measure are recorded, the run stops;
+//!   `interrupted` when a first signal asked the command to stop ([`crate::interrupt`]): the
+//!   iterate reached is measured and the run stops there. [`run_with_snapshots`] also hands
+//!   out periodic snapshots (status `in_progress`) of a long run.
 //!
 //! ```
 //! use saddlefw::generators::GeneratorSpec;
@@ -117,6 +120,43 @@ pub fn run_monitored(
     observer: &mut dyn FnMut(&StepView),
     on_checkpoint: &mut dyn FnMut(&Checkpoint),
 ) -> Trace {
+    run_with_snapshots(
+        problem,
+        x0,
+        y0,
+        solver,
+        config,
+        observer,
+        on_checkpoint,
+        None,
+    )
+}
+
+/// Periodic snapshots of a run in progress: whenever `every_s` seconds of wall time have
+/// passed since the start or the last snapshot, `save` gets the trace so far (status
+/// `in_progress`, the checkpoints measured until then). `saddlefw run` writes them to a
+/// checkpoint file, so a run killed by SIGKILL loses at most that interval.
+pub struct Snapshots<'a> {
+    /// Seconds of wall time between snapshots.
+    pub every_s: f64,
+    /// Receives each snapshot.
+    pub save: &'a mut dyn FnMut(&Trace),
+}
+
+/// [`run_monitored`] with optional [`Snapshots`]. A stop requested by a signal
+/// ([`crate::interrupt::stops_runs`]) ends the loop at the next iteration boundary with status
+/// `interrupted` (the iterate reached is measured).
+#[allow(clippy::too_many_arguments)]
+pub fn run_with_snapshots(
+    problem: &dyn SaddleProblem,
+    x0: &[f64],
+    y0: &[f64],
+    solver: &mut dyn Solver,
+    config: &RunConfig,
+    observer: &mut dyn FnMut(&StepView),
+    on_checkpoint: &mut dyn FnMut(&Checkpoint),
+    mut snapshots: Option<Snapshots>,
+) -> Trace {
     assert_eq!(
         x0.len(),
         problem.x_set().dim(),
@@ -130,45 +170,29 @@ pub fn run_monitored(
     assert!(config.sigma > 0.0, "sigma of G_X^PO must be positive");
     let total = Instant::now();
     let counting = Counting::new(problem);
-    let mut measure_time = 0.0;
     let measured = config.checkpoints != CheckpointRule::None;
     let clock = Instant::now();
     let f_star = if measured { problem.f_star() } else { None };
-    measure_time += clock.elapsed().as_secs_f64();
+    let mut run = Loop {
+        problem,
+        x0,
+        y0,
+        config,
+        counting: &counting,
+        f_star,
+        on_checkpoint,
+        checkpoints: Vec::new(),
+        measure_time: clock.elapsed().as_secs_f64(),
+        solver_time: 0.0,
+        done: 0,
+        started: total,
+    };
     solver.init(&counting, x0, y0);
 
-    let mut checkpoints = Vec::new();
-    // measures iterate t; `Some(status)` when its measures are inconsistent (the checkpoint is
-    // then not recorded and the run stops)
-    let mut measure = |t: usize, solver: &dyn Solver, time_s: f64, measure_time: &mut f64| {
-        let clock = Instant::now();
-        let beta = solver.beta_at(t);
-        let m = measures::evaluate(problem, solver.x(), solver.y(), beta, y0, config.sigma);
-        if let Some((measure, value, tolerance)) = measures::inconsistency(&m) {
-            *measure_time += clock.elapsed().as_secs_f64();
-            return Some(Status::Inconsistent {
-                iteration: t,
-                measure: measure.to_string(),
-                value,
-                tolerance,
-            });
-        }
-        checkpoints.push(Checkpoint {
-            t,
-            time_s,
-            beta,
-            measures: m,
-        });
-        on_checkpoint(checkpoints.last().expect("just pushed"));
-        *measure_time += clock.elapsed().as_secs_f64();
-        None
-    };
-
-    let mut solver_time = 0.0;
     let mut status = Status::Completed;
-    let mut done = 0;
+    let mut last_snapshot = 0.0;
     if measured {
-        if let Some(s) = measure(0, &*solver, 0.0, &mut measure_time) {
+        if let Some(s) = run.measure(&*solver) {
             status = s;
         }
     }
@@ -176,9 +200,19 @@ pub fn run_monitored(
         if status != Status::Completed {
             break;
         }
+        if crate::interrupt::stops_runs() {
+            let measured_here = run.checkpoints.last().is_some_and(|c| c.t == run.done);
+            status = match run.measure_if(measured && !measured_here, &*solver) {
+                Some(s) => s,
+                None => Status::Interrupted {
+                    iteration: run.done,
+                },
+            };
+            break;
+        }
         let clock = Instant::now();
         let info = solver.step(&counting, t);
-        solver_time += clock.elapsed().as_secs_f64();
+        run.solver_time += clock.elapsed().as_secs_f64();
 
         let clock = Instant::now();
         if let Some(reason) = divergence(&counting, &info, &*solver, t) {
@@ -186,57 +220,127 @@ pub fn run_monitored(
                 iteration: t,
                 reason,
             };
-            measure_time += clock.elapsed().as_secs_f64();
+            run.measure_time += clock.elapsed().as_secs_f64();
             break;
         }
-        done = t + 1;
+        run.done = t + 1;
         observer(&StepView {
             t,
             info,
             x: solver.x(),
             y: solver.y(),
         });
-        measure_time += clock.elapsed().as_secs_f64();
+        run.measure_time += clock.elapsed().as_secs_f64();
 
-        let last = done == config.iterations;
-        let over_time = config.time_limit.is_some_and(|l| solver_time >= l);
-        if measured && (last || over_time || config.checkpoints.includes(done)) {
-            if let Some(s) = measure(done, &*solver, solver_time, &mut measure_time) {
-                status = s;
-                break;
-            }
+        let last = run.done == config.iterations;
+        let over_time = config.time_limit.is_some_and(|l| run.solver_time >= l);
+        let due = last || over_time || config.checkpoints.includes(run.done);
+        if let Some(s) = run.measure_if(measured && due, &*solver) {
+            status = s;
+            break;
         }
         if over_time && !last {
             status = Status::TimeLimit;
             break;
         }
+        if let Some(snap) = snapshots.as_mut() {
+            let now = total.elapsed().as_secs_f64();
+            if now - last_snapshot >= snap.every_s && !last {
+                last_snapshot = now;
+                let partial = Status::InProgress {
+                    iteration: run.done,
+                };
+                (snap.save)(&run.trace(&*solver, partial, run.checkpoints.clone()));
+            }
+        }
+    }
+    let checkpoints = std::mem::take(&mut run.checkpoints);
+    run.trace(&*solver, status, checkpoints)
+}
+
+/// The state of one run of [`run_with_snapshots`]: what is measured and counted so far.
+struct Loop<'a, 'c> {
+    problem: &'a dyn SaddleProblem,
+    x0: &'a [f64],
+    y0: &'a [f64],
+    config: &'a RunConfig,
+    counting: &'a Counting<'a>,
+    f_star: Option<crate::problems::Interval>,
+    on_checkpoint: &'c mut dyn FnMut(&Checkpoint),
+    checkpoints: Vec<Checkpoint>,
+    measure_time: f64,
+    solver_time: f64,
+    /// Iterations done (the solver holds iterate `done`).
+    done: usize,
+    started: Instant,
+}
+
+impl Loop<'_, '_> {
+    /// [`Loop::measure`] when `due`.
+    fn measure_if(&mut self, due: bool, solver: &dyn Solver) -> Option<Status> {
+        if due {
+            self.measure(solver)
+        } else {
+            None
+        }
     }
 
-    let k = problem.constants();
-    Trace {
-        algorithm: solver.name().to_string(),
-        problem: problem.name(),
-        problem_name: problem.name(),
-        setting: problem.assumptions().setting().to_string(),
-        schedule: solver.schedule(),
-        theorem_case: None,
-        schedule_notes: Vec::new(),
-        provenance: solver.provenance().to_string(),
-        seed: None,
-        constants: RunConstants::new(&k, x0.len(), y0.len()),
-        f_star,
-        sigma: config.sigma,
-        checkpoint_rule: config.checkpoints,
-        iterations_requested: config.iterations,
-        time_limit_s: config.time_limit,
-        status,
-        iterations: done,
-        wall_time_s: solver_time,
-        measure_time_s: measure_time,
-        total_time_s: total.elapsed().as_secs_f64(),
-        oracle_calls: counting.counts(),
-        po_lmo_g: None,
-        checkpoints,
+    /// Measures iterate `done`; `Some(status)` when its measures are inconsistent (the
+    /// checkpoint is then not recorded and the run stops).
+    fn measure(&mut self, solver: &dyn Solver) -> Option<Status> {
+        let clock = Instant::now();
+        let t = self.done;
+        let beta = solver.beta_at(t);
+        let c = self.config;
+        let m = measures::evaluate(self.problem, solver.x(), solver.y(), beta, self.y0, c.sigma);
+        if let Some((measure, value, tolerance)) = measures::inconsistency(&m) {
+            self.measure_time += clock.elapsed().as_secs_f64();
+            return Some(Status::Inconsistent {
+                iteration: t,
+                measure: measure.to_string(),
+                value,
+                tolerance,
+            });
+        }
+        self.checkpoints.push(Checkpoint {
+            t,
+            time_s: self.solver_time,
+            beta,
+            measures: m,
+        });
+        (self.on_checkpoint)(self.checkpoints.last().expect("just pushed"));
+        self.measure_time += clock.elapsed().as_secs_f64();
+        None
+    }
+
+    /// The trace so far with `status` and `checkpoints`.
+    fn trace(&self, solver: &dyn Solver, status: Status, checkpoints: Vec<Checkpoint>) -> Trace {
+        let (problem, config) = (self.problem, self.config);
+        Trace {
+            algorithm: solver.name().to_string(),
+            problem: problem.name(),
+            problem_name: problem.name(),
+            setting: problem.assumptions().setting().to_string(),
+            schedule: solver.schedule(),
+            theorem_case: None,
+            schedule_notes: Vec::new(),
+            provenance: solver.provenance().to_string(),
+            seed: None,
+            constants: RunConstants::new(&problem.constants(), self.x0.len(), self.y0.len()),
+            f_star: self.f_star,
+            sigma: config.sigma,
+            checkpoint_rule: config.checkpoints,
+            iterations_requested: config.iterations,
+            time_limit_s: config.time_limit,
+            status,
+            iterations: self.done,
+            wall_time_s: self.solver_time,
+            measure_time_s: self.measure_time,
+            total_time_s: self.started.elapsed().as_secs_f64(),
+            oracle_calls: self.counting.counts(),
+            po_lmo_g: None,
+            checkpoints,
+        }
     }
 }
 

@@ -1,17 +1,99 @@
-//! Interrupting signals: SIGINT (Ctrl-C), SIGTERM and SIGHUP end the binary with exit code
-//! 128 + the signal's number (130, 143, 129) after removing the temporary files of atomic
-//! writes in flight ([`crate::files::write_atomic`]), so an interrupted command leaves
-//! neither a truncated report nor a `.NAME.PID.N.tmp` file.
+//! Interrupting signals: SIGINT (Ctrl-C), SIGTERM and SIGHUP.
+//!
+//! * A command that can stop cleanly declares where ([`stop_at`]): `run` and `experiment` at
+//!   the next **iteration** boundary (the harness loop ends the run with status
+//!   `interrupted`), `verify`, `check` and `tighten` at the next **job** boundary (jobs in
+//!   flight finish, no new job starts). The first signal only sets a flag ([`requested`]),
+//!   prints where the command will stop, and the command writes everything completed with an
+//!   explicit `interrupted` status; the process then exits with 128 + the signal's number
+//!   (130, 143, 129: [`exit_code`]) whatever the verdicts.
+//! * A second signal, or the first one in a command that declared nothing (`list`, `report`,
+//!   `merge`), ends the process at once after removing the temporary files of atomic writes
+//!   in flight ([`crate::files::write_atomic`]), so nothing truncated and no
+//!   `.NAME.PID.N.tmp` file is left behind.
 //!
 //! [`install`] is called once by the binary ([`crate::cli::main`]); a program using the
-//! library keeps its own signal handling. The signals are received on a thread of their own
-//! (`signal-hook`'s iterator), not in an async-signal handler, so removing files there is
-//! ordinary code.
+//! library keeps its own signal handling (and may call [`request`] to stop a run). The signals
+//! are received on a thread of their own (`signal-hook`'s iterator, named `saddlefw-signals`),
+//! not in an async-signal handler, so removing files and printing there is ordinary code.
 //!
 //! ```
 //! // what the binary does first (a library user decides for itself); Unix only
 //! assert_eq!(saddlefw::interrupt::install(), cfg!(unix));
+//! assert_eq!(saddlefw::interrupt::exit_code(), None);
 //! ```
+
+use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
+
+/// Where the running command stops after a first signal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boundary {
+    /// At the next job boundary: jobs in flight finish (verify, check, tighten).
+    Job,
+    /// At the next iteration boundary: runs end with status `interrupted` (run, experiment).
+    Iteration,
+}
+
+/// 0: no graceful stop declared; 1: [`Boundary::Job`]; 2: [`Boundary::Iteration`].
+static SCOPE: AtomicU8 = AtomicU8::new(0);
+/// The first signal received in graceful mode (0: none).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// Declares that the command stops gracefully at `boundary` on a first signal.
+pub fn stop_at(boundary: Boundary) {
+    let v = match boundary {
+        Boundary::Job => 1,
+        Boundary::Iteration => 2,
+    };
+    SCOPE.store(v, Ordering::SeqCst);
+}
+
+/// Records a stop request as if `signal` had arrived (what the signal thread does on a first
+/// signal; library callers and tests may call it). Returns false when one was already recorded.
+pub fn request(signal: i32) -> bool {
+    SIGNAL
+        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok()
+}
+
+/// The signal that asked the command to stop, if any.
+pub fn signal() -> Option<i32> {
+    match SIGNAL.load(Ordering::Relaxed) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
+/// Whether a stop was requested (checked by job runners before starting a job).
+pub fn requested() -> bool {
+    signal().is_some()
+}
+
+/// Whether run loops stop now: a stop was requested and the command stops at iterations
+/// (checked by [`crate::harness`] once per iteration: one atomic load).
+pub fn stops_runs() -> bool {
+    requested() && SCOPE.load(Ordering::Relaxed) == 2
+}
+
+/// The exit code of an interrupted command: 128 + the signal's number (None: not interrupted).
+pub fn exit_code() -> Option<i32> {
+    signal().map(|s| 128 + s)
+}
+
+/// The signal's name, e.g. `SIGINT` (its number for others).
+pub fn signal_name(signal: i32) -> String {
+    match signal {
+        1 => "SIGHUP".into(),
+        2 => "SIGINT".into(),
+        15 => "SIGTERM".into(),
+        s => format!("signal {s}"),
+    }
+}
+
+/// The name of the signal that stopped the command (what interrupted records store).
+pub fn describe() -> Option<String> {
+    signal().map(signal_name)
+}
 
 /// Installs the handler (Unix; elsewhere the default behaviour stays). Returns whether it was
 /// installed; failing to install it is not an error (the command runs with the default
@@ -26,8 +108,8 @@ pub fn install() -> bool {
         std::thread::Builder::new()
             .name("saddlefw-signals".into())
             .spawn(move || {
-                if let Some(signal) = signals.forever().next() {
-                    crate::files::exit_removing_temp_files(128 + signal);
+                for signal in signals.forever() {
+                    on_signal(signal);
                 }
             })
             .is_ok()
@@ -36,4 +118,23 @@ pub fn install() -> bool {
     {
         false
     }
+}
+
+/// A signal arrived: the first one in a command that stops gracefully sets the flag and says
+/// where the command stops; any other ends the process at once.
+fn on_signal(signal: i32) {
+    let boundary = match SCOPE.load(Ordering::SeqCst) {
+        1 => "job",
+        2 => "iteration",
+        _ => crate::files::exit_removing_temp_files(128 + signal),
+    };
+    if !request(signal) {
+        crate::files::exit_removing_temp_files(128 + signal);
+    }
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "saddlefw: {} received: stopping at the next {boundary} boundary and writing what is done (send it again to stop at once)",
+        signal_name(signal)
+    );
 }

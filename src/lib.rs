@@ -172,6 +172,7 @@ pub mod paper;
 pub mod problems;
 pub mod progress;
 pub mod report;
+pub mod resume;
 pub mod sets;
 pub mod solvers;
 pub mod spectral;

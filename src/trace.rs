@@ -15,7 +15,8 @@
 //!   "f_star": {"lower": .., "upper": ..} | null,
 //!   "sigma": 1.0, "checkpoint_rule": "log2", "iterations_requested": 1000, "time_limit_s": null,
 //!   "status": "completed" | "time_limit" | {"diverged": {"iteration": 17, "reason": ".."}}
-//!             | {"inconsistent": {"iteration": 1, "measure": "gy_lmo", "value": -0.3 | null, "tolerance": ..}},
+//!             | {"inconsistent": {"iteration": 1, "measure": "gy_lmo", "value": -0.3 | null, "tolerance": ..}}
+//!             | {"interrupted": {"iteration": 5000}} | {"in_progress": {"iteration": 5000}},
 //!   "iterations": 1000, "wall_time_s": .., "measure_time_s": .., "total_time_s": ..,
 //!   "oracle_calls": {"lmo_x", "lmo_y", "proj_x", "proj_y", "grad_x", "grad_y", "value", "inner"},
 //!   "po_lmo_g": {"name": "G_1", "value": .., "horizon": 1000} | null,
@@ -76,6 +77,12 @@ pub enum Status {
         #[serde(with = "nan_null")]
         tolerance: f64,
     },
+    /// A first SIGINT/SIGTERM/SIGHUP stopped the run after `iteration` iterations (iterate
+    /// `iteration` is measured; [`crate::interrupt`]).
+    Interrupted { iteration: usize },
+    /// A periodic checkpoint file of a run still going at `iteration` (a file left with this
+    /// status belongs to a run that was killed; `saddlefw run --checkpoint-every`).
+    InProgress { iteration: usize },
 }
 
 impl Status {
@@ -94,12 +101,19 @@ impl Status {
                     self.failure().unwrap_or_default()
                 )
             }
+            Status::Interrupted { iteration } => format!("interrupted at t = {iteration}"),
+            Status::InProgress { iteration } => {
+                format!("in progress at t = {iteration} (a periodic checkpoint)")
+            }
         }
     }
     /// Why the run failed (diverged or inconsistent), `None` for a run that ended normally.
     pub fn failure(&self) -> Option<String> {
         match self {
-            Status::Completed | Status::TimeLimit => None,
+            Status::Completed
+            | Status::TimeLimit
+            | Status::Interrupted { .. }
+            | Status::InProgress { .. } => None,
             Status::Diverged { reason, .. } => Some(format!("the run diverged: {reason}")),
             Status::Inconsistent {
                 measure,

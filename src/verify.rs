@@ -79,6 +79,7 @@
 //! ```
 
 pub mod controls;
+pub mod resume;
 pub mod shard;
 pub mod source;
 
@@ -412,7 +413,9 @@ pub struct MhatSummary {
     pub c: f64,
     pub log_power: f64,
     pub lemma: String,
-    /// Largest log-log slope of M_hat over the runs' last decades.
+    /// Largest log-log slope of M_hat over the runs' last decades (null without runs: an
+    /// interrupted report).
+    #[serde(with = "crate::measures::nan_null")]
     pub max_slope: f64,
     /// Per family: the slopes' mean and interval across seeds.
     pub families: Vec<MhatFamily>,
@@ -547,6 +550,11 @@ pub struct VerifyReport {
     /// the crate's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
+    /// Set when a signal stopped the run before every job was done: the report holds the
+    /// jobs completed, its verdicts are partial and not gates; `verify --resume DIR` finishes
+    /// it ([`resume`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<crate::resume::Interruption>,
     pub wall_time_s: f64,
 }
 
@@ -616,6 +624,18 @@ pub(crate) fn job_keys(selected: &[&TheoremEntry], cfg: &TierConfig) -> Vec<(Str
 
 /// Runs the selected entries of `table`.
 pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport> {
+    run_resumed(table, opts, None)
+}
+
+/// [`run`], reusing the jobs that `record` (an earlier report of the same build and
+/// arguments: [`resume::check_record`]) holds. A stop requested by a signal
+/// ([`crate::interrupt`]) lets running jobs finish and starts no other: the report then holds
+/// the completed jobs and says so (`interrupted`; no hard instances, no gate).
+pub fn run_resumed(
+    table: &[TheoremEntry],
+    opts: &VerifyOptions,
+    record: Option<&VerifyReport>,
+) -> Result<VerifyReport> {
     let clock = Instant::now();
     let cfg = opts.config.unwrap_or_else(|| opts.tier.config());
     if cfg.seeds == 0 || cfg.t_max < 16 {
@@ -637,26 +657,32 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
             ),
         ));
     }
+    let all = job_list(&selected, &cfg);
+    let recorded = record.map_or_else(BTreeMap::new, |r| shard::recorded_jobs(r, &all));
     let factory = opts.factory();
-    let jobs: Vec<Job> = shard::select(
-        job_list(&selected, &cfg).into_values().collect(),
-        opts.shard,
-    )
-    .into_iter()
-    .filter(|j| {
-        factory.covers(&JobRef {
-            case: j.case,
-            entry: &j.entries[0].id,
-            family: &j.family.label(),
-            seed_index: j.seed_index,
-            hard: false,
+    let jobs: Vec<(shard::JobKey, Job)> = shard::select(all.into_iter().collect(), opts.shard)
+        .into_iter()
+        .filter(|(_, j)| {
+            factory.covers(&JobRef {
+                case: j.case,
+                entry: &j.entries[0].id,
+                family: &j.family.label(),
+                seed_index: j.seed_index,
+                hard: false,
+            })
         })
-    })
-    .collect();
+        .collect();
     let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
-    let work = || -> Vec<Result<Vec<(String, InstanceRun)>>> {
+    let work = || -> Vec<Option<Result<shard::JobRuns>>> {
         jobs.par_iter()
-            .map(|j| {
+            .map(|(key, j)| {
+                if let Some(done) = recorded.get(key) {
+                    progress.done();
+                    return Some(Ok(done.clone()));
+                }
+                if crate::interrupt::requested() {
+                    return None;
+                }
                 progress.start(&format!(
                     "{} {} seed {}",
                     j.case,
@@ -665,14 +691,16 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
                 ));
                 let r = run_job(j, &cfg, factory.as_ref());
                 progress.done();
-                r
+                Some(r)
             })
             .collect()
     };
     let outputs = with_jobs(opts.jobs, jobs.len(), work)?;
     progress.finish();
+    let done = outputs.iter().filter(|o| o.is_some()).count();
+    let interrupted = crate::resume::Interruption::now(done, outputs.len());
     let mut per_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
-    for out in outputs {
+    for out in outputs.into_iter().flatten() {
         for (id, r) in out? {
             per_entry.entry(id).or_default().push(r);
         }
@@ -683,7 +711,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
         runs.sort_by(|a, b| (&a.family, a.seed_index).cmp(&(&b.family, b.seed_index)));
         entries.push(judge_entry(e, runs, opts)?);
     }
-    if opts.shard.is_none() {
+    if opts.shard.is_none() && interrupted.is_none() {
         // hard instances run once: in an unsharded run, or in the merge of shards
         if let Some(source) = &opts.hard {
             crate::tightness::attach(&selected, &mut entries, source, opts)?;
@@ -700,10 +728,11 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
         entries,
         clock.elapsed().as_secs_f64(),
     );
-    if opts.shard.is_some() {
-        // partial results: verdicts are not gates until merged
+    if opts.shard.is_some() || interrupted.is_some() {
+        // partial results: verdicts are not gates until merged or resumed
         report.shard = opts.shard;
         report.failed = false;
+        report.interrupted = interrupted;
     }
     Ok(report)
 }
@@ -743,6 +772,7 @@ pub(crate) fn assemble(
         filter: opts.filter.clone(),
         shard: None,
         solver: opts.solver.as_ref().map(|f| f.0.name()),
+        interrupted: None,
         wall_time_s,
     }
 }

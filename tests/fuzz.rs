@@ -148,6 +148,9 @@ fn check_quadratic(text: &str) -> Outcome {
                     assert!(trace.checkpoints.iter().all(|c| c.t < *iteration));
                 }
                 Status::Completed | Status::TimeLimit => assert!(!trace.checkpoints.is_empty()),
+                s @ (Status::Interrupted { .. } | Status::InProgress { .. }) => {
+                    panic!("no stop was requested, yet {s:?}")
+                }
             }
         }
     }

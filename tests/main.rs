@@ -18,6 +18,7 @@ mod experiment_problems;
 mod experiments;
 mod fit;
 mod fuzz;
+mod interrupt;
 mod invariants;
 mod iterates;
 mod kernels;

@@ -536,6 +536,9 @@ fn scale_campaign_never_certifies_wrongly() {
                     prop_assert!(*iteration <= 64);
                     prop_assert!(trace.checkpoints.iter().all(|c| c.t <= *iteration));
                 }
+                s @ (Status::Interrupted { .. } | Status::InProgress { .. }) => {
+                    prop_assert!(false, "no stop was requested, yet {:?}", s);
+                }
             }
         }
     });

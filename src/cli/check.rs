@@ -1,6 +1,6 @@
 //! `saddlefw check`: flags, the invariant run and CHECK.json / its page.
 
-use super::{positive_jobs, EXIT_FAILED, EXIT_OK};
+use super::{positive_jobs, write_stderr, EXIT_FAILED, EXIT_OK};
 use crate::error::{Error, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -46,6 +46,11 @@ pub struct CheckArgs {
     /// understated-constants (Lxx, Lyx reported 10x too small). See `saddlefw list`.
     #[arg(long, value_name = "NAME", conflicts_with = "shard")]
     pub control: Option<String>,
+    /// Finish the check recorded in DIR/CHECK.json or FILE (interrupted by a signal, or a
+    /// shard): its jobs are reused, the others run. The record must come from this build and
+    /// the same --cases, --seed, --control and --shard (else exit 2 with the reason).
+    #[arg(long, value_name = "DIR|FILE")]
+    pub resume: Option<PathBuf>,
 }
 
 /// Runs `saddlefw check`.
@@ -78,13 +83,36 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
     let control: Option<invariants::controls::Control> =
         args.control.as_deref().map(str::parse).transpose()?;
     let opts = control.map_or_else(invariants::check::CaseOptions::default, |c| c.options());
-    let mut report =
-        invariants::check::run_check_shard(args.cases as usize, args.seed, &opts, jobs, shard)?;
+    let cases = args.cases as usize;
+    let resume = match &args.resume {
+        Some(p) => {
+            invariants::resume::Resume::read(p, cases, args.seed, control.map(|c| c.name()), shard)?
+        }
+        None => invariants::resume::Resume::default(),
+    };
+    crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
+    let mut report = invariants::check::run_check_resumed(
+        cases,
+        args.seed,
+        &opts,
+        jobs,
+        shard,
+        Some((&resume.input, &resume.recorded)),
+    )?;
     report.control = control.map(|c| format!("{}: {}", c.name(), c.description()));
     out!("{}", report.table());
     if let Some(out) = &args.out {
         let (json, html) = write_check_outputs(&report, out)?;
         outln!("wrote {} and {}", json.display(), html.display());
+    }
+    if let Some(i) = &report.interrupted {
+        write_stderr(format_args!(
+            "{}; finish it with --resume {}\n",
+            i.describe("jobs"),
+            args.out
+                .as_deref()
+                .map_or("CHECK.json".into(), |o| o.display().to_string())
+        ));
     }
     Ok(if report.passed() {
         EXIT_OK

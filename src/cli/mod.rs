@@ -313,7 +313,8 @@ where
         }
     };
     match result {
-        Ok(code) => code,
+        // an interrupted command exits 128 + the signal's number whatever its verdicts
+        Ok(code) => crate::interrupt::exit_code().unwrap_or(code),
         Err(e) => {
             write_stderr(format_args!("error: {}\n", one_line(&e.to_string())));
             EXIT_USAGE

@@ -75,6 +75,16 @@ pub struct RunArgs {
     /// Output file (written atomically).
     #[arg(long, value_name = "RUN.json")]
     pub out: PathBuf,
+    /// Seconds of wall time between checkpoint files: OUT.partial (RUN.json so far, status
+    /// in_progress) is rewritten atomically at this interval and removed when OUT is written,
+    /// so a killed run loses at most this much work.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = crate::resume::CHECKPOINT_EVERY_S,
+        allow_negative_numbers = true
+    )]
+    pub checkpoint_every: f64,
 }
 
 /// `saddlefw run` after validation.
@@ -87,6 +97,8 @@ pub struct RunPlan {
     pub sigma: Option<f64>,
     pub seed: Option<u64>,
     pub out: PathBuf,
+    /// Seconds between checkpoint files (`--checkpoint-every`).
+    pub checkpoint_every: f64,
     pub quiet: bool,
 }
 
@@ -159,6 +171,7 @@ impl RunArgs {
             sigma,
             seed: self.seed,
             out: self.out,
+            checkpoint_every: finite_positive("--checkpoint-every", self.checkpoint_every)?,
             quiet: false,
         })
     }
@@ -195,18 +208,41 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
         .then(|| problem_file.to_path_buf())
         .into_iter()
         .collect();
-    crate::files::check_outputs(&inputs, "--out", &plan.out, &[plan.out.clone()])?;
+    let partial = crate::resume::checkpoint_path(&plan.out);
+    crate::files::check_outputs(
+        &inputs,
+        "--out",
+        &plan.out,
+        &[plan.out.clone(), partial.clone()],
+    )?;
+    crate::interrupt::stop_at(crate::interrupt::Boundary::Iteration);
     let info = registry::find(&plan.algo)?;
     let (inst, label) = load_problem(&plan.problem, plan.seed)?;
     let built = info.build(inst.problem.as_ref(), &plan.options)?;
     let mut config = plan.config.clone();
     config.sigma = plan.sigma.unwrap_or(built.default_sigma);
     let mut solver = built.solver;
+    // what the harness does not know about the run
+    let annotate = |trace: &mut crate::trace::Trace| {
+        trace.seed = inst.seed;
+        trace.problem = label.clone();
+        trace.theorem_case = built.theorem_case.clone();
+        trace.schedule_notes = built.notes.clone();
+        trace.po_lmo_g = built.g.as_ref().map(|g| g.report(trace.iterations.max(1)));
+    };
+    // the periodic checkpoint file (RUN.json so far, status in_progress)
+    let mut save = |snapshot: &crate::trace::Trace| {
+        let mut snapshot = snapshot.clone();
+        annotate(&mut snapshot);
+        if let Err(e) = snapshot.write(&partial) {
+            write_stderr(format_args!("warning: checkpoint file: {e}\n"));
+        }
+    };
     // a progress line on a terminal (iterations, elapsed time, the last G_X^LMO measured)
     let display =
         crate::progress::Lines::new(!plan.quiet, config.time_limit.unwrap_or(f64::INFINITY));
     let line = display.line(info.name);
-    let mut trace = harness::run_monitored(
+    let mut trace = harness::run_with_snapshots(
         inst.problem.as_ref(),
         &inst.x0,
         &inst.y0,
@@ -214,14 +250,22 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
         &config,
         &mut |v| line.step(v.t),
         &mut |c| line.gap(c.measures.gx_lmo),
+        Some(harness::Snapshots {
+            every_s: plan.checkpoint_every,
+            save: &mut save,
+        }),
     );
     line.clear();
-    trace.seed = inst.seed;
-    trace.problem = label;
-    trace.theorem_case = built.theorem_case;
-    trace.schedule_notes = built.notes;
-    trace.po_lmo_g = built.g.map(|g| g.report(trace.iterations.max(1)));
+    annotate(&mut trace);
     trace.write(&plan.out)?;
+    crate::resume::remove_checkpoint(&plan.out);
+    if let Status::Interrupted { iteration } = trace.status {
+        write_stderr(format_args!(
+            "interrupted at iteration {iteration} of {}: wrote {} (status interrupted)\n",
+            trace.iterations_requested,
+            plan.out.display()
+        ));
+    }
     let diverged = match &trace.status {
         Status::Diverged { iteration, .. } | Status::Inconsistent { iteration, .. } => {
             Some(format!(
@@ -245,6 +289,7 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
                 Status::TimeLimit => "time limit".to_string(),
                 Status::Diverged { .. } => "diverged".to_string(),
                 Status::Inconsistent { .. } => "inconsistent".to_string(),
+                s => s.describe(),
             },
             trace.iterations,
             trace.wall_time_s,

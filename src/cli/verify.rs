@@ -1,9 +1,9 @@
 //! `saddlefw verify`: flags, the run of the theorem table and the report files.
 
-use super::{positive_jobs, EXIT_FAILED, EXIT_OK};
+use super::{positive_jobs, write_stderr, EXIT_FAILED, EXIT_OK};
 use crate::error::{Error, Result};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `saddlefw verify` flags.
 #[derive(Debug, Args)]
@@ -55,6 +55,12 @@ pub struct VerifyArgs {
     /// implementation named by the entry's "solver".
     #[arg(long, value_name = "FILE")]
     pub theorems: Option<PathBuf>,
+    /// Finish the run recorded in DIR/verify.json (interrupted by a signal): its completed
+    /// jobs are reused, the others run. The record must come from this build and the same
+    /// --tier, --cases, --control and --shard (else exit 2 with the reason); not with
+    /// --theorems (the record does not name its table).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["write_baselines", "theorems"])]
+    pub resume: Option<PathBuf>,
 }
 
 /// `saddlefw verify`.
@@ -128,8 +134,20 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         }),
         solver: None,
     };
-    let report = verify::run(&table, &opts)?;
+    let record = match &args.resume {
+        Some(dir) => Some(read_verify_record(dir, &opts)?),
+        None => None,
+    };
+    crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
+    let report = verify::run_resumed(&table, &opts, record.as_ref())?;
     let (json_path, html_path) = write_verify_outputs(&report, &args.out)?;
+    if let Some(i) = &report.interrupted {
+        write_stderr(format_args!(
+            "{}; finish it with --resume {}\n",
+            i.describe("jobs"),
+            args.out.display()
+        ));
+    }
     if args.write_baselines {
         let mut b = baselines;
         b.extend(report.baselines());
@@ -181,4 +199,16 @@ pub fn write_verify_outputs(
     let html_path = out.join("index.html");
     crate::trace::write_atomic(&html_path, page.as_bytes())?;
     Ok((json_path, html_path))
+}
+
+/// Reads `DIR/verify.json` for `verify --resume DIR` and checks that it belongs to this run.
+fn read_verify_record(
+    dir: &Path,
+    opts: &crate::verify::VerifyOptions,
+) -> Result<crate::verify::VerifyReport> {
+    let path = dir.join("verify.json");
+    let name = path.display().to_string();
+    let record = crate::verify::VerifyReport::parse(&name, &crate::files::read_text(&path)?)?;
+    crate::verify::resume::check_record(&name, &record, opts)?;
+    Ok(record)
 }

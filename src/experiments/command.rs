@@ -78,6 +78,11 @@ pub struct ExperimentArgs {
     /// rewrite it and DIR/index.html.
     #[arg(long)]
     pub rerender: bool,
+    /// Finish the experiment recorded in DIR/experiment.json (interrupted by a signal): its
+    /// finished runs are kept, the interrupted ones run again. The record must come from this
+    /// build and the same arguments (else exit 2 with the reason).
+    #[arg(long, value_name = "DIR", conflicts_with = "rerender")]
+    pub resume: Option<PathBuf>,
     /// No progress display and no summary: the global `--quiet` flag (set by the dispatcher).
     #[arg(skip)]
     pub quiet: bool,
@@ -217,6 +222,7 @@ impl ExperimentArgs {
 /// summary (iterations, final measure, verdicts) unless `--quiet`.
 pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
     let rerender = args.rerender;
+    let resume = args.resume.clone();
     let (plan, out, quiet) = args.validate()?;
     // the data file is an input (a rerender reads only DIR/experiment.json, which it rewrites)
     let inputs: Vec<PathBuf> = match plan.which.dataset() {
@@ -245,10 +251,25 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
         }
         r.claims = super::claims::verdicts(which, &r.runs);
         r
+    } else if let Some(dir) = resume {
+        let path = dir.join("experiment.json");
+        let recorded = super::record::ExperimentRecord::read(&path)?;
+        crate::interrupt::stop_at(crate::interrupt::Boundary::Iteration);
+        super::run_resumed(&plan, Some((&path.display().to_string(), &recorded)))?
     } else {
+        crate::interrupt::stop_at(crate::interrupt::Boundary::Iteration);
         super::run(&plan)?
     };
     super::write(&record, &out)?;
+    if let Some(i) = &record.interrupted {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{}; finish it with --resume {}",
+            i.describe("algorithms"),
+            out.display()
+        );
+    }
     if !quiet {
         outln!(
             "experiment {} ({} s per algorithm, sigma of G_X^PO = {:.4}):",

@@ -42,6 +42,7 @@ pub mod claims;
 pub mod command;
 pub mod params;
 pub mod record;
+pub mod resume;
 pub mod source;
 
 use crate::data::{self, Scaling};
@@ -336,6 +337,17 @@ pub fn thread_cpu_time_s() -> Option<f64> {
 
 /// Runs the experiment (no files written): every algorithm of the plan, then the verdicts.
 pub fn run(plan: &Plan) -> Result<ExperimentRecord> {
+    run_resumed(plan, None)
+}
+
+/// [`run`], reusing the finished runs of `resume` (`(name, record)`: an earlier record of the
+/// same build and arguments, checked by [`resume::check_record`]). A stop requested by a
+/// signal ([`crate::interrupt`]) ends the runs in flight at their next iteration and starts no
+/// other: the record then lists them as `interrupted` and says so (`interrupted`).
+pub fn run_resumed(
+    plan: &Plan,
+    resume: Option<(&str, &ExperimentRecord)>,
+) -> Result<ExperimentRecord> {
     if !(plan.time_limit_s.is_finite() && plan.time_limit_s > 0.0) {
         return Err(Error::invalid(
             "--time-limit",
@@ -348,6 +360,17 @@ pub fn run(plan: &Plan) -> Result<ExperimentRecord> {
     let (src, data) = load(plan)?;
     let e = src.experiment();
     let sigma = plan.sigma.unwrap_or_else(|| sigma_po(e));
+    if let Some((name, record)) = resume {
+        let work = resume::Work {
+            experiment: plan.which.name(),
+            time_limit_s: plan.time_limit_s,
+            max_iterations: plan.max_iterations,
+            algorithms: &plan.algorithms,
+            sigma,
+            data: &data,
+        };
+        resume::check_record(name, record, &work)?;
+    }
     // constants, and the sampled ones for DL
     let prep = src.prepare()?;
     let sampled = (e == Experiment::Dl && plan.lipschitz_pairs > 0).then(|| {
@@ -376,7 +399,11 @@ pub fn run(plan: &Plan) -> Result<ExperimentRecord> {
                 let Some(&alg) = plan.algorithms.get(i) else {
                     break;
                 };
-                let rec = run_one(plan, &src, alg, sigma, &display);
+                let rec = match resume.and_then(|(_, r)| resume::reusable(r, alg)) {
+                    Some(done) => done,
+                    None if crate::interrupt::requested() => resume::not_started(alg),
+                    None => run_one(plan, &src, alg, sigma, &display),
+                };
                 slots.lock().expect("no worker panics")[i] = Some(rec);
             });
         }
@@ -388,6 +415,15 @@ pub fn run(plan: &Plan) -> Result<ExperimentRecord> {
         .map(|r| r.expect("every algorithm recorded"))
         .collect();
     let verdicts = claims::verdicts(plan.which, &runs);
+    let finished = runs
+        .iter()
+        .filter(|r| r.status != RunStatus::Interrupted)
+        .count();
+    let interrupted = crate::resume::Interruption::now(finished, runs.len());
+    let mut notes = notes(plan, sigma, &consts, &data);
+    if let Some(i) = &interrupted {
+        notes.insert(0, format!("INTERRUPTED: {}", i.describe("algorithms")));
+    }
     Ok(ExperimentRecord {
         experiment: plan.which.name().into(),
         time_limit_s: plan.time_limit_s,
@@ -404,7 +440,8 @@ pub fn run(plan: &Plan) -> Result<ExperimentRecord> {
             },
         },
         checkpoint_rule: CheckpointRule::Decades.to_string(),
-        notes: notes(plan, sigma, &consts, &data),
+        notes,
+        interrupted,
         data,
         constants: consts,
         runs,

@@ -12,7 +12,7 @@
 //!   "constants": {"certified": {..}, "paper": {..}, "passed_to_parameter_formulas": {..}, "sampled": {..} | null},
 //!   "runs": [{"algorithm": "LMO-PO", "registry_name": "lmo-po", "primal_oracle": "lmo", "measure": "G_X^LMO + G_Y",
 //!             "iterations", "wall_time_s", "measure_time_s", "seconds_per_iteration",
-//!             "status": "time_limit" | "completed" | "diverged" | "skipped" | "not_applicable" | "failed",
+//!             "status": "time_limit" | "completed" | "diverged" | "skipped" | "not_applicable" | "failed" | "interrupted",
 //!             "status_detail", "provenance", "provenance_detail", "schedule", "parameters": [..],
 //!             "paper_iterations", "oracle_calls",
 //!             "checkpoints": [{"t", "time_s", "measure", "gx_lmo", "gx_po", "gy", "gy_lmo", "h"}]}],
@@ -139,6 +139,9 @@ pub enum RunStatus {
     NotApplicable,
     /// Any other error while building the solver.
     Failed,
+    /// Stopped by a first SIGINT/SIGTERM/SIGHUP (`status_detail`: the iteration reached), or
+    /// not started because of it; `experiment --resume` runs it again.
+    Interrupted,
 }
 
 impl RunStatus {
@@ -152,6 +155,7 @@ impl RunStatus {
             RunStatus::Skipped => "skipped",
             RunStatus::NotApplicable => "not_applicable",
             RunStatus::Failed => "failed",
+            RunStatus::Interrupted => "interrupted",
         }
     }
     /// Whether the algorithm iterated.
@@ -162,6 +166,7 @@ impl RunStatus {
                 | RunStatus::TimeLimit
                 | RunStatus::Diverged
                 | RunStatus::Inconsistent
+                | RunStatus::Interrupted
         )
     }
 }
@@ -239,6 +244,10 @@ impl RunRecord {
                     "at iteration {iteration}: {}",
                     s.failure().unwrap_or_default()
                 )),
+            ),
+            Status::Interrupted { iteration } | Status::InProgress { iteration } => (
+                RunStatus::Interrupted,
+                Some(format!("at iteration {iteration}")),
             ),
         };
         RunRecord {
@@ -347,6 +356,11 @@ pub struct ExperimentRecord {
     pub runs: Vec<RunRecord>,
     pub claims: Vec<ClaimVerdict>,
     pub notes: Vec<String>,
+    /// Set when a signal stopped the experiment before every algorithm finished: the runs
+    /// marked `interrupted` are partial or missing and the claims are judged on partial data
+    /// (not a result); `experiment --resume DIR` finishes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<crate::resume::Interruption>,
     pub meta: Meta,
 }
 

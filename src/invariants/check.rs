@@ -728,6 +728,10 @@ pub struct CheckReport {
     /// Set by `check --control NAME`: the negative control that ran (name: what is broken).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub control: Option<String>,
+    /// Set when a signal stopped the check before every job was done: the counts cover the
+    /// jobs completed (their tallies are in `shard`); not a result; `check --resume` finishes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<crate::resume::Interruption>,
 }
 
 impl CheckReport {
@@ -776,9 +780,13 @@ impl CheckReport {
                 self.build_errors.len()
             ));
         }
+        let verdict = match &self.interrupted {
+            Some(i) => format!("PARTIAL ({})", i.describe("jobs")),
+            None if self.passed() => "PASS".into(),
+            None => "FAIL".into(),
+        };
         s.push_str(&format!(
-            "\n{}: {} gating violation(s)\n",
-            if self.passed() { "PASS" } else { "FAIL" },
+            "\n{verdict}: {} gating violation(s)\n",
             self.gating_violations
         ));
         s
@@ -858,6 +866,22 @@ pub fn run_check_shard(
     threads: usize,
     shard: Option<Shard>,
 ) -> Result<CheckReport> {
+    run_check_resumed(cases, seed, opts, threads, shard, None)
+}
+
+/// [`run_check_shard`] that reuses the jobs recorded in `resume` (the record's name and its
+/// tallies by job index, `check --resume`) and, when `resume` is given,
+/// stops at the next job boundary on a first signal ([`crate::interrupt`]): the report then
+/// counts the completed jobs, carries their tallies (as shard 1/1 when unsharded) and sets
+/// [`CheckReport::interrupted`].
+pub fn run_check_resumed(
+    cases: usize,
+    seed: u64,
+    opts: &CaseOptions,
+    threads: usize,
+    shard: Option<Shard>,
+    resume: Option<(&str, &std::collections::BTreeMap<usize, JobTallies>)>,
+) -> Result<CheckReport> {
     if cases == 0 || cases > MAX_CASES {
         return Err(Error::invalid(
             "--cases",
@@ -870,8 +894,17 @@ pub fn run_check_shard(
     let mine: Vec<usize> = crate::verify::shard::select((0..total).collect(), shard);
     let threads = worker_threads(threads, mine.len());
     let jobs = crate::progress::Jobs::new("check", mine.len() as u64);
-    let run_job = |p: usize| -> Result<CaseResult> {
-        if p < cases {
+    let run_job = |p: usize| -> Option<Result<CaseResult>> {
+        if let Some((input, recorded)) = resume {
+            if let Some(jt) = recorded.get(&p) {
+                jobs.done();
+                return Some(jt.clone().into_result(&reg, input));
+            }
+            if crate::interrupt::requested() {
+                return None;
+            }
+        }
+        Some(if p < cases {
             let spec = case_spec(seed, p);
             jobs.start(&format!("case {p}: {}", spec.instance));
             let r = check_case(&spec, opts);
@@ -891,9 +924,9 @@ pub fn run_check_shard(
             );
             jobs.done();
             r
-        }
+        })
     };
-    let results: Vec<(usize, Result<CaseResult>)> = std::thread::scope(|s| {
+    let results: Vec<(usize, Option<Result<CaseResult>>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|w| {
                 let mine = &mine;
@@ -907,7 +940,7 @@ pub fn run_check_shard(
                 })
             })
             .collect();
-        let mut all: Vec<(usize, Result<CaseResult>)> = handles
+        let mut all: Vec<(usize, Option<Result<CaseResult>>)> = handles
             .into_iter()
             .flat_map(|h| h.join().expect("worker panicked"))
             .collect();
@@ -917,10 +950,17 @@ pub fn run_check_shard(
     jobs.finish();
     let mut done = Vec::with_capacity(results.len());
     for (p, r) in results {
-        done.push((p, r?));
+        if let Some(r) = r {
+            done.push((p, r?));
+        }
     }
+    let interrupted = resume.and_then(|_| crate::resume::Interruption::now(done.len(), mine.len()));
+    let whole = interrupted
+        .is_some()
+        .then_some(Shard { index: 1, count: 1 });
     let mut report = assemble(cases, seed, &reg, &done);
-    if let Some(shard) = shard {
+    report.interrupted = interrupted;
+    if let Some(shard) = shard.or(whole) {
         report.shard = Some(CheckShard {
             shard,
             jobs: total,
@@ -985,7 +1025,7 @@ impl JobTallies {
         }
     }
 
-    fn into_result(self, reg: &[&'static Invariant], input: &str) -> Result<CaseResult> {
+    pub(crate) fn into_result(self, reg: &[&'static Invariant], input: &str) -> Result<CaseResult> {
         let mut tallies = vec![Tally::default(); reg.len()];
         for (name, t) in self.tallies {
             let i = reg.iter().position(|inv| inv.name == name).ok_or_else(|| {
@@ -1013,6 +1053,8 @@ struct ShardFile {
     seed: u64,
     horizon: usize,
     shard: Option<CheckShard>,
+    #[serde(default)]
+    interrupted: Option<crate::resume::Interruption>,
 }
 
 /// Merges the CHECK.json outputs of shards `1..=N` of one `saddlefw check --shard I/N` run
@@ -1031,6 +1073,13 @@ pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
                 "not a shard output (no \"shard\" field): run `saddlefw check --shard I/N`",
             )
         })?;
+        if let Some(i) = &f.interrupted {
+            return Err(Error::input(
+                name,
+                "interrupted",
+                format!("shard {} stopped by {} after {} of {} jobs: finish it with `saddlefw check --resume` first", part.shard, i.signal, i.done, i.total),
+            ));
+        }
         parsed.push((name.as_str(), f, part));
     }
     let (_, first, _) = parsed
@@ -1173,6 +1222,7 @@ fn report(
         build_errors,
         shard: None,
         control: None,
+        interrupted: None,
     }
 }
 

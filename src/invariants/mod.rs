@@ -82,6 +82,7 @@ mod po_lmo;
 mod points;
 mod primal;
 mod real;
+pub mod resume;
 pub mod witness;
 
 pub use check::{run_check, CheckReport};

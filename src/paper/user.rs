@@ -28,6 +28,20 @@
 //! | `T_min` | no | smallest T the claim speaks about (default 1) |
 //! | `envelope` | no | an explicit bound `quantity_T <= envelope(T)` ([`super::formula`]) over `T`, `Lxx`, `Lyx`, `Lyy`, `mu`, `Dx`, `Dy`, `a`, `b`, `C`; gated like the built-in envelopes |
 //! | `label` | no | where the claim comes from |
+//!
+//! ```
+//! use saddlefw::paper::user;
+//! let text = r#"{"format": "saddlefw-theorems", "version": 1, "entries": [
+//!   {"id": "my-fw/c-sc/primal", "algorithm": "my-fw", "setting": "c-sc",
+//!    "schedule": {"a": 0.5, "b": 0, "C": 0},
+//!    "quantity": {"measure": "gx_lmo", "aggregate": "min_0_T"}, "p": "1/2"}]}"#;
+//! let e = &user::parse("mine.json", text).unwrap()[0];
+//! assert_eq!((e.case.as_str(), e.p(), e.algorithm.solver()), ("my-fw/c-sc", 0.5, None));
+//! // errors name the file, the entry and the field
+//! let bad = text.replace("\"1/2\"", "\"fast\"");
+//! let err = user::parse("mine.json", &bad).unwrap_err().to_string();
+//! assert!(err.starts_with("mine.json: entry 0 (my-fw/c-sc/primal): field p: "), "{err}");
+//! ```
 
 use super::formula::Formula;
 use super::theorems::{Aggregate, Exponent, Measure, Quantity, ScheduleSpec, TheoremEntry};

@@ -105,9 +105,19 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
         let _ = std::io::stdout().flush();
         Ok(())
     };
+    crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
     let results = search::search(&table, args.cases.as_deref(), &cfg, &incumbents, &mut done)?;
     crate::files::create_dir_all(&args.out)?;
-    let json = serde_json::json!({ "config": cfg, "entries": results });
+    let selected = table
+        .iter()
+        .filter(|e| args.cases.as_deref().map_or(true, |f| e.id.contains(f)))
+        .count();
+    let interrupted = crate::resume::Interruption::now(results.len(), selected);
+    let mut json = serde_json::json!({ "config": cfg, "entries": results });
+    if let Some(i) = &interrupted {
+        json["interrupted"] = serde_json::to_value(i).expect("serialises");
+        crate::cli::write_stderr(format_args!("{}\n", i.describe("entries")));
+    }
     let path = args.out.join("tighten.json");
     crate::trace::write_atomic(
         &path,

@@ -830,7 +830,8 @@ pub fn search_entry(
 
 /// Runs the search for every selected entry, one after the other (each uses the pool).
 /// `incumbents` (the stored fixtures, by entry id) take part in the confirmation stage;
-/// `done` is called after each entry (progress output, fixture writing).
+/// `done` is called after each entry (progress output, fixture writing). A stop requested by
+/// a signal ([`crate::interrupt`]) ends the search after the entry in progress.
 pub fn search(
     table: &[TheoremEntry],
     filter: Option<&str>,
@@ -861,6 +862,10 @@ pub fn search(
     let run = || -> Result<Vec<EntrySearch>> {
         let mut out = Vec::new();
         for e in &selected {
+            if crate::interrupt::requested() {
+                // a first signal: the entries searched so far are the result
+                break;
+            }
             progress.start(&format!("{} (budget {} s)", e.id, cfg.budget_s));
             let r = search_entry(e, cfg, incumbents.get(&e.id).map(|f| &f.spec))?;
             progress.suspend(|| done(e, &r))?;

@@ -138,6 +138,15 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
         .collect::<Result<Vec<Shard>>>()?;
     check_labels(&labels)?;
     for (r, s) in shards.iter().zip(&labels) {
+        if let Some(i) = &r.interrupted {
+            return Err(Error::invalid(
+                "merge",
+                format!(
+                    "shard {s} was interrupted ({} after {} of {} jobs): finish it with `saddlefw verify --shard {s} --resume DIR` first",
+                    i.signal, i.done, i.total
+                ),
+            ));
+        }
         if r.build != first.build {
             return Err(Error::invalid(
                 "merge",
@@ -289,4 +298,41 @@ fn check_runs(
         }
     }
     Ok(())
+}
+
+// Jobs recorded in a report (`verify --resume`): jobs are independent, so a job's recorded
+// runs stand for running it again.
+
+/// A job's key in the sorted job list: (case, family label, seed index).
+pub(crate) type JobKey = (String, String, u32);
+
+/// What a job produces: the run of each entry it serves.
+pub(crate) type JobRuns = Vec<(String, super::InstanceRun)>;
+
+/// The jobs of `jobs` whose runs `record` holds for every entry they serve.
+pub(super) fn recorded_jobs(
+    record: &VerifyReport,
+    jobs: &BTreeMap<JobKey, super::Job>,
+) -> BTreeMap<JobKey, JobRuns> {
+    let mut runs: BTreeMap<(&str, &str, u32), &super::InstanceRun> = BTreeMap::new();
+    for e in &record.entries {
+        for r in &e.instances {
+            runs.insert((e.id.as_str(), r.family.as_str(), r.seed_index), r);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (key, job) in jobs {
+        let found: Option<JobRuns> = job
+            .entries
+            .iter()
+            .map(|e| {
+                runs.get(&(e.id.as_str(), key.1.as_str(), key.2))
+                    .map(|r| (e.id.clone(), (*r).clone()))
+            })
+            .collect();
+        if let Some(found) = found {
+            out.insert(key.clone(), found);
+        }
+    }
+    out
 }

@@ -1,0 +1,98 @@
+//! Long work that survives interruption: the periodic checkpoint file of `saddlefw run` and
+//! the rules by which `--resume DIR` accepts an interrupted record (`verify`, `check`,
+//! `experiment`).
+//!
+//! * **Checkpoint file** ([`checkpoint_path`]): `run --out RUN.json` writes `RUN.json.partial`
+//!   every `--checkpoint-every` seconds of wall time (default [`CHECKPOINT_EVERY_S`]), atomically,
+//!   with status `in_progress` and every checkpoint measured so far; it is removed once RUN.json
+//!   is written. A run killed by SIGKILL (or a power cut) thus loses at most that interval.
+//! * **Resume** ([`check_identity`]): a record is resumed only when it was written by this
+//!   build and with the same job-defining arguments; otherwise the command exits 2 naming the
+//!   record and the difference. Jobs recorded in it are not run again, so the final files equal
+//!   an uninterrupted run's apart from timings.
+//!
+//! ```
+//! use saddlefw::resume::{check_identity, checkpoint_path};
+//! use std::path::Path;
+//! assert_eq!(checkpoint_path(Path::new("out/RUN.json")), Path::new("out/RUN.json.partial"));
+//! let ok = check_identity("v/verify.json", "saddlefw 0.1", "saddlefw 0.1", &[("tier", "quick".into(), "quick".into())]);
+//! assert!(ok.is_ok());
+//! let e = check_identity("v/verify.json", "saddlefw 0.1", "saddlefw 0.1", &[("--tier", "full".into(), "quick".into())]).unwrap_err();
+//! assert_eq!(e.to_string(), "v/verify.json: --resume: recorded with --tier full, this run has quick: not the same work (run without --resume, or with the same arguments)");
+//! ```
+
+use crate::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// Default interval in seconds between the checkpoint files of `saddlefw run`.
+pub const CHECKPOINT_EVERY_S: f64 = 60.0;
+
+/// The checkpoint file of a run writing `out`: the same path with `.partial` appended.
+pub fn checkpoint_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_os_string();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+/// Removes the checkpoint file of `out` once the final file is written (a missing file is fine).
+pub fn remove_checkpoint(out: &Path) {
+    let _ = std::fs::remove_file(checkpoint_path(out));
+}
+
+/// Refuses to resume the record `input` unless it was written by this build (`recorded_build`
+/// equal to `this_build`) and every `(name, recorded, this run)` argument agrees.
+pub fn check_identity(
+    input: &str,
+    recorded_build: &str,
+    this_build: &str,
+    arguments: &[(&str, String, String)],
+) -> Result<()> {
+    if recorded_build != this_build {
+        return Err(Error::input(
+            input,
+            "--resume",
+            format!("written by another build ({recorded_build}; this is {this_build}): its runs may differ, so they are not reused (run without --resume)"),
+        ));
+    }
+    for (name, recorded, now) in arguments {
+        if recorded != now {
+            return Err(Error::input(
+                input,
+                "--resume",
+                format!("recorded with {name} {recorded}, this run has {now}: not the same work (run without --resume, or with the same arguments)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The interruption of a record: which signal stopped it and how far it got.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Interruption {
+    /// `SIGINT`, `SIGTERM` or `SIGHUP`.
+    pub signal: String,
+    /// Jobs (runs) completed and recorded.
+    pub done: usize,
+    /// Jobs of the whole command.
+    pub total: usize,
+}
+
+impl Interruption {
+    /// The interruption of the running command after `done` of `total` jobs, if a stop was
+    /// requested ([`crate::interrupt`]) and jobs remain.
+    pub fn now(done: usize, total: usize) -> Option<Interruption> {
+        let signal = crate::interrupt::describe()?;
+        (done < total).then_some(Interruption {
+            signal,
+            done,
+            total,
+        })
+    }
+    /// The line printed (on stderr) where the command stopped.
+    pub fn describe(&self, what: &str) -> String {
+        format!(
+            "interrupted by {} after {} of {} {what}: the record holds them (verdicts are partial, not gates)",
+            self.signal, self.done, self.total
+        )
+    }
+}
