@@ -19,10 +19,8 @@ pub struct ExportArgs {
     /// Output directory (manifest.json and jobs/ID/...).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Directory of stored hardest instances instead of the ones built into the binary.
-    #[arg(long, value_name = "DIR", conflicts_with = "no_hard")]
-    pub hard: Option<PathBuf>,
-    /// Leave the stored hardest instances out (random instances only).
+    /// Leave the stored hardest instances (the fixtures built into the binary) out: random
+    /// instances only.
     #[arg(long)]
     pub no_hard: bool,
     /// Also write saddlefw's own solver's iterates into DIR/jobs/ID/iterates.jsonl (a
@@ -47,26 +45,13 @@ pub fn cmd_export(args: ExportArgs) -> Result<i32> {
             "the test tier is for cargo test: use quick or full",
         ));
     }
-    let inputs = args
-        .hard
-        .as_ref()
-        .filter(|_| !args.no_hard)
-        .map(|d| crate::files::json_files_in(d))
-        .unwrap_or_default();
-    crate::files::check_outputs(
-        &inputs,
-        "--out",
-        &args.out,
-        &[args.out.join("manifest.json")],
-    )?;
+    crate::files::check_outputs(&[], "--out", &args.out, &[args.out.join("manifest.json")])?;
     let opts = ExportOptions {
         tier,
         filter: args.cases.clone(),
         config: None,
-        hard: (!args.no_hard).then(|| match &args.hard {
-            Some(dir) => HardSource::Dir(dir.clone()),
-            None => HardSource::Builtin,
-        }),
+        // the built-in fixtures: verify-iterates rebuilds the same job list from them
+        hard: (!args.no_hard).then_some(HardSource::Builtin),
     };
     let control = args
         .control

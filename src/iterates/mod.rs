@@ -7,7 +7,7 @@
 //! saddlefw verify-iterates DIR               ─► verify.json + index.html, exit 0/1/2
 //! ```
 //!
-//! * [`format`]: the iterate file format (JSON Lines) and its streaming reader and writer.
+//! * [`mod@format`]: the iterate file format (JSON Lines) and its streaming reader and writer.
 //! * [`manifest`]: the export manifest and schedule files.
 //! * `plan`: the job list (verify's, restricted to the instances a file can hold:
 //!   [`plan()`], [`PlannedJob`]).
