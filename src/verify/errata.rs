@@ -1,6 +1,11 @@
 //! The printed forms of the bounds (non-gating errata) on the runs of an entry.
 
-use super::*;
+use super::results::{mhat_family, InstanceRun, ENVELOPE_RTOL};
+use crate::envelopes::{self, EnvelopeInputs, MhatCheck, PrintedCheck, PrintedForm, WorstRatio};
+use crate::fit::FitConfig;
+use crate::problems::Constants;
+use crate::theorems::TheoremEntry;
+use serde::{Deserialize, Serialize};
 
 /// One printed form of the entry's bound on one run (a non-gating twin of the envelope).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -109,22 +109,4 @@ pub use report::*;
 pub use results::*;
 pub use tier::*;
 
-use source::MeasuredWith;
 pub use source::{EntrySolver, JobRef, RunOrigin, SharedFactory, SolverFactory, SolverRequest};
-
-use crate::envelopes::{self, EnvelopeInputs, MhatCheck, PrintedCheck, PrintedForm, WorstRatio};
-use crate::fit::{self, Baselines, Estimate, FitConfig, ProofRate, RateClaim, SeriesFit, Verdict};
-use crate::generators::{Family, GeneratorSpec, Setting, XKind};
-use crate::harness::{self, CheckpointRule, RunConfig};
-use crate::problems::Constants;
-use crate::solvers::schedule::{GReport, GSpec, Schedule};
-use crate::theorems::{Aggregate, Measure, MhatOf, TheoremEntry};
-use crate::trace::Checkpoint;
-use crate::{Error, Result};
-use controls::Control;
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::fmt;
-use std::str::FromStr;
-use std::time::Instant;

@@ -1,6 +1,16 @@
 //! The results `verify.json` holds: per run, per family, per entry, and the report.
 
-use super::*;
+use super::errata::{ErratumResult, PrintedRun};
+use super::hard;
+use super::shard;
+use super::tier::Tier;
+use crate::envelopes::{MhatCheck, WorstRatio};
+use crate::fit::{self, Estimate, FitConfig, ProofRate, SeriesFit, Verdict};
+use crate::problems::Constants;
+use crate::solvers::schedule::GReport;
+use crate::theorems::MhatOf;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// One run of one entry on one instance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
