@@ -1,4 +1,5 @@
-//! What `saddlefw check` runs on a case: the solvers ([`SolverSpec`]: Algorithms 1-3 with
+//! The cases of `saddlefw check`: how a case is derived from `(seed, index)` ([`case_spec`],
+//! [`CaseSpec`], [`InstanceSpec`]), the solvers run on it ([`SolverSpec`]: Algorithms 1-3 with
 //! their theorem-case schedules, optionally with an injected fault for the negative controls,
 //! and SP-FW) and the options of a case ([`CaseOptions`]). Shared by [`super::check`] and
 //! [`super::controls`].
@@ -15,13 +16,16 @@
 //! ```
 
 use super::context::{MeasureSet, Structure, EXACT_MEASURES};
-use crate::problems::SaddleProblem;
+use crate::generators::{Family, GeneratorSpec, Setting, XKind};
+use crate::problems::{Instance, SaddleProblem};
 use crate::solvers::registry::Options;
 use crate::solvers::smoothing::{DualSmoothing, Fault, PaperAlgorithm};
 use crate::solvers::sp_fw::SpFw;
 use crate::solvers::Solver;
 use crate::Result;
 
+/// Default horizon of the runs of `saddlefw check`.
+pub const DEFAULT_HORIZON: usize = 100;
 /// Random points per case.
 pub const POINTS_PER_CASE: usize = 4;
 
@@ -117,4 +121,182 @@ impl Default for CaseOptions {
             understate: None,
         }
     }
+}
+
+/// The instance of a case: a crate generator spec, or a random diagonal-`C` quadratic
+/// ([`super::witness::DiagSpec`], `Lyy > mu`, which the generators never produce).
+#[derive(Debug, Clone, PartialEq)]
+pub enum InstanceSpec {
+    Generated(GeneratorSpec),
+    Diag(super::witness::DiagSpec),
+}
+
+impl InstanceSpec {
+    /// Builds the instance (deterministic in the spec).
+    pub fn generate(&self) -> Result<Instance> {
+        match self {
+            InstanceSpec::Generated(g) => g.generate(),
+            InstanceSpec::Diag(d) => d.generate(),
+        }
+    }
+    /// `(dx, dy)`.
+    pub fn dims(&self) -> (usize, usize) {
+        match self {
+            InstanceSpec::Generated(g) => (g.dx, g.dy),
+            InstanceSpec::Diag(d) => (d.dx, d.dy),
+        }
+    }
+    /// The setting the instance was drawn for.
+    pub fn setting(&self) -> Setting {
+        match self {
+            InstanceSpec::Generated(g) => g.setting,
+            InstanceSpec::Diag(d) => d.setting,
+        }
+    }
+    /// The instance seed.
+    pub fn seed(&self) -> u64 {
+        match self {
+            InstanceSpec::Generated(g) => g.seed,
+            InstanceSpec::Diag(d) => d.seed,
+        }
+    }
+}
+
+impl std::fmt::Display for InstanceSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InstanceSpec::Generated(g) => write!(f, "{g}"),
+            InstanceSpec::Diag(d) => write!(f, "{d}"),
+        }
+    }
+}
+
+/// One case: an instance spec and a horizon.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseSpec {
+    pub instance: InstanceSpec,
+    pub horizon: usize,
+    /// Selects the schedule variant (see [`default_solvers`]).
+    pub variant: usize,
+}
+
+impl CaseSpec {
+    /// `(dx, dy)` of the instance.
+    pub fn dims(&self) -> (usize, usize) {
+        self.instance.dims()
+    }
+}
+
+/// A family and setting of a case.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Combo {
+    Generated(Family, Setting),
+    Diag(Setting),
+}
+
+/// The (family, setting) combinations, in a fixed order: the generators' 16, then the 8
+/// settings of the diagonal-`C` family.
+pub fn combos() -> Vec<Combo> {
+    let mut v = Vec::new();
+    for s in Setting::all() {
+        v.push(Combo::Generated(Family::Quadratic, s));
+    }
+    for s in Setting::all() {
+        if s.convex {
+            v.push(Combo::Generated(Family::Saddle, s));
+        } else {
+            v.push(Combo::Generated(Family::Cosine, s));
+        }
+    }
+    for s in Setting::all() {
+        v.push(Combo::Diag(s));
+    }
+    v
+}
+
+/// SplitMix64: the stable hash used to derive per-case seeds (documented, never DefaultHasher).
+pub fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Builds the spec of one case, with dimensions clamped to what the sets allow (a simplex Y
+/// needs `dy >= 2`).
+pub fn make_spec(
+    combo: usize,
+    dx: usize,
+    dy: usize,
+    seed: u64,
+    x: XKind,
+    horizon: usize,
+    variant: usize,
+) -> CaseSpec {
+    let cs = combos();
+    let instance = match cs[combo % cs.len()] {
+        Combo::Generated(family, setting) => {
+            let dy = if setting.sc_y { dy.max(1) } else { dy.max(2) };
+            let mut gen = GeneratorSpec::new(family, setting, dx.max(1), dy, seed);
+            gen.x = x;
+            InstanceSpec::Generated(gen)
+        }
+        Combo::Diag(setting) => InstanceSpec::Diag(super::witness::DiagSpec {
+            setting,
+            dx: dx.max(1),
+            dy: dy.max(1),
+            seed,
+            x,
+        }),
+    };
+    CaseSpec {
+        instance,
+        horizon,
+        variant,
+    }
+}
+
+/// Case `index` of a check with base `seed`: the (family, setting) cycles through [`combos`],
+/// dimensions in 1..=6, the X set and the generator seed from the hash of `(seed, index)`.
+pub fn case_spec(seed: u64, index: usize) -> CaseSpec {
+    let h = mix(seed ^ mix(index as u64 + 1));
+    let xk = [XKind::L1, XKind::L2, XKind::Simplex, XKind::Box][(h >> 8) as usize % 4];
+    make_spec(
+        index,
+        1 + (h % 6) as usize,
+        1 + ((h >> 4) % 6) as usize,
+        mix(h),
+        xk,
+        DEFAULT_HORIZON,
+        index / combos().len(),
+    )
+}
+
+/// The solvers of a case: Algorithms 1-3 with their default schedules, a schedule variant of
+/// Algorithm 1 and 2 (mu > 0: `C = 1/2`, `b = 1/5`; mu = 0: `C = 0.05` with the theorem's b)
+/// on every other case, and SP-FW.
+pub fn default_solvers(case: &CaseSpec) -> Vec<SolverSpec> {
+    use PaperAlgorithm::*;
+    let mut v = vec![
+        SolverSpec::paper(LmoLmo),
+        SolverSpec::paper(LmoPo),
+        SolverSpec::paper(PoLmo),
+    ];
+    if case.variant % 2 == 1 {
+        for alg in [LmoLmo, LmoPo] {
+            let (beta0, b) = if case.instance.setting().strongly_concave {
+                (Some(0.5), Some(0.2))
+            } else {
+                (Some(0.05), None)
+            };
+            v.push(SolverSpec::Paper {
+                alg,
+                beta0,
+                b,
+                fault: Fault::None,
+            });
+        }
+    }
+    v.push(SolverSpec::SpFw);
+    v
 }
