@@ -150,7 +150,8 @@ fn hypotheses_select_the_sequences() {
         PaperAlgorithm::LmoPo,
         PaperAlgorithm::PoLmo,
     ] {
-        let (mut s, structure, desc) = SolverSpec::paper(alg).build(p).unwrap();
+        let (mut s, structure, desc) =
+            saddlefw::invariants::case::build_run(&SolverSpec::paper(alg), p).unwrap();
         let run = RunCtx::record(
             p,
             s.as_mut(),

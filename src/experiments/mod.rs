@@ -51,7 +51,7 @@ use crate::problems::dictionary::DlConfig;
 use crate::problems::dro::DroConfig;
 use crate::problems::lipschitz::sample_constants;
 use crate::report::{self, Meta};
-use crate::solvers::registry;
+use crate::solvers::SolverSpec;
 use crate::{Error, Result};
 pub use params::Which;
 use params::{Algorithm, Experiment};
@@ -277,7 +277,10 @@ fn run_one(
             Ok(prep) => {
                 let (options, mut notes) = source::options(e, alg, &prep.formula);
                 let problem = prep.instance.problem.as_ref();
-                match registry::build(alg.registry_name(), problem, &options) {
+                match SolverSpec::new(alg.registry_name())
+                    .options(options)
+                    .build(problem)
+                {
                     Err(err) => {
                         let status = if alg == Algorithm::RPdcg && !alg.applicable(e) {
                             RunStatus::NotApplicable

@@ -11,17 +11,16 @@
 //! assert_eq!((o.points, o.solvers.is_none()), (POINTS_PER_CASE, true));
 //! let inst = "quadratic/c-c:dx=3,dy=2,seed=1".parse::<saddlefw::generators::GeneratorSpec>()
 //!     .unwrap().generate().unwrap();
-//! let (_, _, desc) = SolverSpec::paper(PaperAlgorithm::LmoLmo).build(inst.problem.as_ref()).unwrap();
+//! let spec = SolverSpec::paper(PaperAlgorithm::LmoLmo);
+//! let (_, _, desc) = saddlefw::invariants::case::build_run(&spec, inst.problem.as_ref()).unwrap();
 //! assert!(desc.starts_with("lmo-lmo ["), "{desc}");
 //! ```
 
 use super::context::{MeasureSet, Structure, EXACT_MEASURES};
 use crate::generators::{Family, GeneratorSpec, Setting, XKind};
 use crate::problems::{Instance, SaddleProblem};
-use crate::solvers::registry::Options;
-use crate::solvers::smoothing::{DualSmoothing, Fault, PaperAlgorithm};
-use crate::solvers::sp_fw::SpFw;
-use crate::solvers::Solver;
+use crate::solvers::smoothing::PaperAlgorithm;
+use crate::solvers::{Control, Fault, Options, Solver};
 use crate::Result;
 
 /// Default horizon of the runs of `saddlefw check`.
@@ -29,70 +28,70 @@ pub const DEFAULT_HORIZON: usize = 100;
 /// Random points per case.
 pub const POINTS_PER_CASE: usize = 4;
 
-/// A solver to run on a case.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SolverSpec {
-    /// One of Algorithms 1-3 with the default theorem-case schedule, optionally overriding
-    /// `C` and `b` of `beta_t = C (t+1)^-b`, and an optional injected [`Fault`] (negative
-    /// controls: the solver still claims the algorithm's structure).
-    Paper {
-        alg: PaperAlgorithm,
-        beta0: Option<f64>,
-        b: Option<f64>,
-        fault: Fault,
-    },
-    /// SP-FW (a primal LMO sequence with step 2/(t+2); its dual step is not one of the paper's).
-    SpFw,
+pub use crate::solvers::SolverSpec;
+
+/// A paper algorithm with its theorem-case schedule, `C` and `b` of `beta_t = C (t+1)^-b`
+/// overridden when given, optionally broken by an injected [`Fault`] (negative controls: the
+/// solver still claims the algorithm's structure).
+pub fn paper_variant(
+    alg: PaperAlgorithm,
+    beta0: Option<f64>,
+    b: Option<f64>,
+    fault: Fault,
+) -> SolverSpec {
+    let options = Options {
+        beta0,
+        b,
+        ..Options::default()
+    };
+    let control = (fault != Fault::None).then_some(Control::Fault(fault));
+    SolverSpec::paper(alg).options(options).control(control)
 }
 
-impl SolverSpec {
-    /// A paper algorithm with its defaults.
-    pub fn paper(alg: PaperAlgorithm) -> Self {
-        SolverSpec::Paper {
-            alg,
-            beta0: None,
-            b: None,
-            fault: Fault::None,
-        }
-    }
+/// SP-FW (a primal LMO sequence with step 2/(t+2); its dual step is not one of the paper's).
+pub fn sp_fw() -> SolverSpec {
+    SolverSpec::new("sp-fw")
+}
 
-    /// Builds the solver for a problem; the structure it claims; a description.
-    pub fn build(&self, p: &dyn SaddleProblem) -> Result<(Box<dyn Solver>, Structure, String)> {
-        match *self {
-            SolverSpec::Paper {
-                alg,
-                beta0,
-                b,
-                fault,
-            } => {
-                let k = p.constants();
-                let o = Options {
-                    beta0,
-                    b,
-                    ..Options::default()
-                };
-                let r =
-                    crate::solvers::defaults::resolve_paper(alg.name(), &p.assumptions(), &k, &o)?;
-                let s = DualSmoothing::new(alg, r.tau, r.beta, &k)?.with_fault(fault);
-                let structure = match alg {
-                    PaperAlgorithm::LmoLmo => Structure::LMO_LMO,
-                    PaperAlgorithm::LmoPo => Structure::LMO_PO,
-                    PaperAlgorithm::PoLmo => Structure::PO_LMO,
-                };
-                let mut desc = format!("{} [{}]", alg.name(), s.schedule());
-                if fault != Fault::None {
-                    desc.push_str(&format!(" fault={fault:?}"));
-                }
-                Ok((Box::new(s), structure, desc))
-            }
-            SolverSpec::SpFw => Ok((
-                Box::new(SpFw::new()),
-                Structure {
-                    primal: super::context::Oracle::Lmo,
-                    dual: super::context::Oracle::Other,
-                },
-                "sp-fw [gamma_t = 2/(t+2)]".into(),
-            )),
+/// The solver of `spec` for a problem (through the one construction path,
+/// [`SolverSpec::build`]); the structure it claims; a description.
+pub fn build_run(
+    spec: &SolverSpec,
+    p: &dyn SaddleProblem,
+) -> Result<(Box<dyn Solver>, Structure, String)> {
+    let solver = spec.build(p)?.solver;
+    let Some(alg) = PaperAlgorithm::parse(&spec.algorithm) else {
+        let structure = Structure {
+            primal: super::context::Oracle::Lmo,
+            dual: super::context::Oracle::Other,
+        };
+        return Ok((solver, structure, "sp-fw [gamma_t = 2/(t+2)]".into()));
+    };
+    let structure = match alg {
+        PaperAlgorithm::LmoLmo => Structure::LMO_LMO,
+        PaperAlgorithm::LmoPo => Structure::LMO_PO,
+        PaperAlgorithm::PoLmo => Structure::PO_LMO,
+    };
+    let mut desc = format!("{} [{}]", alg.name(), solver.schedule());
+    if let Some(Control::Fault(fault)) = spec.control {
+        desc.push_str(&format!(" fault={fault:?}"));
+    }
+    Ok((solver, structure, desc))
+}
+
+/// How CHECK.json names a spec whose solver could not be built.
+pub fn describe(spec: &SolverSpec) -> String {
+    match PaperAlgorithm::parse(&spec.algorithm) {
+        None => "SpFw".into(),
+        Some(alg) => {
+            let fault = match spec.control {
+                Some(Control::Fault(f)) => f,
+                _ => Fault::None,
+            };
+            format!(
+                "Paper {{ alg: {alg:?}, beta0: {:?}, b: {:?}, fault: {fault:?} }}",
+                spec.options.beta0, spec.options.b
+            )
         }
     }
 }
@@ -289,14 +288,9 @@ pub fn default_solvers(case: &CaseSpec) -> Vec<SolverSpec> {
             } else {
                 (Some(0.05), None)
             };
-            v.push(SolverSpec::Paper {
-                alg,
-                beta0,
-                b,
-                fault: Fault::None,
-            });
+            v.push(paper_variant(alg, beta0, b, Fault::None));
         }
     }
-    v.push(SolverSpec::SpFw);
+    v.push(sp_fw());
     v
 }

@@ -26,6 +26,7 @@
 //! assert_eq!((inst.x0.len(), inst.y0.len()), (dx, dy));
 //! ```
 
+use super::case::{build_run, describe, paper_variant};
 pub use super::case::{
     case_spec, combos, default_solvers, make_spec, mix, CaseOptions, CaseSpec, Combo, InstanceSpec,
     SolverSpec, DEFAULT_HORIZON, POINTS_PER_CASE,
@@ -39,7 +40,8 @@ pub use super::tally::{CaseResult, CheckShard, JobTallies, Tally, Violation, Wor
 use super::{registry, Check, Eval, Invariant};
 use crate::problems::{Instance, Interval};
 use crate::sets::ConvexSet;
-use crate::solvers::smoothing::{Fault, PaperAlgorithm};
+use crate::solvers::smoothing::PaperAlgorithm;
+use crate::solvers::Fault;
 use crate::verify::shard::Shard;
 use crate::{Error, Result};
 use rand::{Rng, SeedableRng};
@@ -198,10 +200,10 @@ pub fn check_instance(
     let p = inst.problem.as_ref();
     let mut build_errors = Vec::new();
     for sv in solvers {
-        let (mut solver, structure, desc) = match sv.build(p) {
+        let (mut solver, structure, desc) = match build_run(sv, p) {
             Ok(b) => b,
             Err(e) => {
-                build_errors.push(format!("{sv:?}: {e}"));
+                build_errors.push(format!("{}: {e}", describe(sv)));
                 continue;
             }
         };
@@ -263,12 +265,7 @@ fn witness_solvers() -> Vec<SolverSpec> {
         SolverSpec::paper(PaperAlgorithm::PoLmo),
     ];
     for alg in [PaperAlgorithm::LmoLmo, PaperAlgorithm::LmoPo] {
-        solvers.push(SolverSpec::Paper {
-            alg,
-            beta0: Some(0.5),
-            b: Some(0.2),
-            fault: Fault::None,
-        });
+        solvers.push(paper_variant(alg, Some(0.5), Some(0.2), Fault::None));
     }
     solvers
 }
