@@ -420,8 +420,32 @@ fn valid_note_id(id: &str) -> bool {
 }
 
 /// Semantic validation of one entry: `Err((field, reason))`.
-fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'static str, String)> {
+/// A rule of the table broken by an entry: the field and the reason.
+type Broken = std::result::Result<(), (&'static str, String)>;
+
+fn validate(e: &TheoremEntry, alg: Algorithm) -> Broken {
     let setting = Setting::from_str(&e.setting).map_err(|err| ("setting", err.to_string()))?;
+    validate_identity(e, alg, setting)?;
+    // Assumptions: exactly the ones the setting implies.
+    let want = setting.assumptions();
+    let have: BTreeSet<_> = e.assumptions.iter().copied().collect();
+    if have.len() != e.assumptions.len() || have != want.iter().copied().collect() {
+        return Err((
+            "assumptions",
+            format!(
+                "{:?} should be {want:?} for setting {}",
+                e.assumptions, e.setting
+            ),
+        ));
+    }
+    validate_schedule(e, alg, setting)?;
+    validate_quantity(e, alg, setting)?;
+    validate_labels(e)?;
+    validate_checks(e, alg)
+}
+
+/// id, case, row, algorithm and setting agree.
+fn validate_identity(e: &TheoremEntry, alg: Algorithm, setting: Setting) -> Broken {
     // id, case, row, algorithm agree.
     let case = format!("{}/{}", alg.name(), e.setting);
     if e.case != case {
@@ -460,18 +484,11 @@ fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'stat
         }
         _ => {}
     }
-    // Assumptions: exactly the ones the setting implies.
-    let want = setting.assumptions();
-    let have: BTreeSet<_> = e.assumptions.iter().copied().collect();
-    if have.len() != e.assumptions.len() || have != want.iter().copied().collect() {
-        return Err((
-            "assumptions",
-            format!(
-                "{:?} should be {want:?} for setting {}",
-                e.assumptions, e.setting
-            ),
-        ));
-    }
+    Ok(())
+}
+
+/// The schedule's exponents, `C`, and its form for the algorithm.
+fn validate_schedule(e: &TheoremEntry, alg: Algorithm, setting: Setting) -> Broken {
     // Schedule.
     let (a, b, c) = e.schedule.abc();
     let finite = [a, b, c].iter().all(|v| v.is_finite());
@@ -517,6 +534,11 @@ fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'stat
             ))
         }
     }
+    Ok(())
+}
+
+/// The quantity, its exponent p and its log factor.
+fn validate_quantity(e: &TheoremEntry, alg: Algorithm, setting: Setting) -> Broken {
     // Quantity.
     let q = &e.quantity;
     match (q.measure, q.sigma) {
@@ -569,6 +591,11 @@ fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'stat
             "a positive log power needs log_factor = true".into(),
         ));
     }
+    Ok(())
+}
+
+/// The theorem labels.
+fn validate_labels(e: &TheoremEntry) -> Broken {
     // Labels.
     let item = format!(":{}", e.setting);
     let words: Vec<&str> = e.label.split_whitespace().collect();
@@ -592,6 +619,11 @@ fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'stat
             format!("{:?} is not a theorem label", e.detailed),
         ));
     }
+    Ok(())
+}
+
+/// Notes, `T_min`, the mhat check and the dispute record.
+fn validate_checks(e: &TheoremEntry, alg: Algorithm) -> Broken {
     let mut seen = BTreeSet::new();
     for n in &e.notes {
         if !valid_note_id(&n.id) || !seen.insert(n.id.as_str()) || n.text.trim().is_empty() {
