@@ -228,6 +228,35 @@ pub enum Side {
     Dual,
 }
 
+/// Which closed-form bound of claims.md Sec. 5 an entry's envelope evaluates (its chain of
+/// lemmas is in [`crate::envelopes`]): the table's `bound` field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnvelopeKind {
+    Alg1NcPrimal,
+    Alg1ConvexPrimal,
+    Alg1Dual,
+    Alg2Dual,
+    Alg2NcPrimal,
+    Alg2ConvexPrimal,
+    Alg2ConvexScPrimal,
+}
+
+impl EnvelopeKind {
+    /// The algorithm and side the bound is about.
+    pub fn of_case(self) -> (Algorithm, Side) {
+        use EnvelopeKind::*;
+        match self {
+            Alg1NcPrimal | Alg1ConvexPrimal => (Algorithm::LmoLmo, Side::Primal),
+            Alg1Dual => (Algorithm::LmoLmo, Side::Dual),
+            Alg2Dual => (Algorithm::LmoPo, Side::Dual),
+            Alg2NcPrimal | Alg2ConvexPrimal | Alg2ConvexScPrimal => {
+                (Algorithm::LmoPo, Side::Primal)
+            }
+        }
+    }
+}
+
 /// One (theorem case, bounded quantity).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TheoremEntry {
@@ -253,6 +282,10 @@ pub struct TheoremEntry {
     pub mhat: Option<Mhat>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disputed: Option<Disputed>,
+    /// The closed-form bound of claims.md Sec. 5 for this entry (required for LMO-LMO and
+    /// LMO-PO entries of the built-in table; none for PO-LMO and user entries).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<EnvelopeKind>,
     /// A user entry's explicit envelope ([`crate::paper::user`]); the built-in envelopes live
     /// in [`crate::envelopes`].
     #[serde(
@@ -272,7 +305,7 @@ fn formula_text<S: serde::Serializer>(
     }
 }
 
-const FIELDS: [&str; 19] = [
+const FIELDS: [&str; 20] = [
     "id",
     "case",
     "row",
@@ -292,6 +325,7 @@ const FIELDS: [&str; 19] = [
     "T_min",
     "mhat",
     "disputed",
+    "bound",
 ];
 
 impl TheoremEntry {
@@ -391,6 +425,7 @@ fn parse_entry(input: &str, index: usize, v: &serde_json::Value) -> Result<Theor
         t_min: req!("T_min"),
         mhat: req!("mhat"),
         disputed: opt!("disputed"),
+        bound: opt!("bound"),
         envelope: None,
     };
     validate(&e, alg).map_err(|(field, reason)| bad(field, reason))?;
@@ -658,6 +693,18 @@ fn validate_checks(e: &TheoremEntry, alg: Algorithm) -> Broken {
         (None, _) => {
             return Err(("mhat", "existential constants need an mhat check".into()));
         }
+    }
+    match (e.bound, alg) {
+        (Some(b), _) if b.of_case() != (alg, e.side()) => {
+            return Err((
+                "bound",
+                format!("{b:?} is a bound of another algorithm or side"),
+            ))
+        }
+        (None, Algorithm::LmoLmo | Algorithm::LmoPo) => {
+            return Err(("bound", "missing: name the claims.md Sec. 5 bound".into()))
+        }
+        _ => {}
     }
     if let Some(d) = &e.disputed {
         if d.reason.trim().is_empty() || d.evidence.trim().is_empty() {
