@@ -45,13 +45,13 @@ pub use crate::paper::{Algorithm as PaperAlgorithm, Oracle};
 pub enum StepDefect {
     #[default]
     None,
-    /// `gamma_t` without the `min{., 1}`.
+    /// [`Fault::GammaUnclipped`](super::control::Fault::GammaUnclipped).
     GammaUnclipped,
-    /// `beta_t` left out of the dual gradient (the step still reports it).
+    /// [`Fault::BetaIgnored`](super::control::Fault::BetaIgnored).
     BetaIgnored,
-    /// Primal step in the ascent direction (sign error).
+    /// [`Fault::PrimalSignFlip`](super::control::Fault::PrimalSignFlip).
     PrimalSignFlip,
-    /// Dual gradient taken at `(x_{t+1}, y_t)` instead of `(x_t, y_t)`.
+    /// [`Fault::DualAtNextX`](super::control::Fault::DualAtNextX).
     DualAtNextX,
 }
 
