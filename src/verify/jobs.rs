@@ -76,7 +76,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
 }
 
 /// [`run`], reusing the jobs that `record` (an earlier report of the same build and
-/// arguments: [`resume::check_record`]) holds. A stop requested by a signal
+/// arguments: [`resume::check_record`](super::resume::check_record)) holds. A stop requested by a signal
 /// ([`crate::interrupt`]) lets running jobs finish and starts no other: the report then holds
 /// the completed jobs and says so (`interrupted`; no hard instances, no gate).
 pub fn run_resumed(

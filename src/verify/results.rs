@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 /// One run of one entry on one instance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InstanceRun {
-    /// [`InstanceFamily::label`].
+    /// [`InstanceFamily::label`](super::tier::InstanceFamily::label).
     pub family: String,
     /// The generator spec (reproduces the instance: `saddlefw run --problem SPEC`).
     pub spec: String,
@@ -112,7 +112,7 @@ pub struct MhatSummary {
     pub max_slope: f64,
     /// Per family: the slopes' mean and interval across seeds.
     pub families: Vec<MhatFamily>,
-    /// False when some family's whole interval lies above [`envelopes::MHAT_SLOPE_TOL`].
+    /// False when some family's whole interval lies above [`envelopes::MHAT_SLOPE_TOL`](crate::envelopes::MHAT_SLOPE_TOL).
     pub bounded: bool,
 }
 
@@ -180,7 +180,7 @@ pub struct EntryResult {
     pub envelope_ratio: Option<f64>,
     pub envelope_label: Option<String>,
     /// `gate`, or `consistency check` when the envelope cannot fail by construction
-    /// ([`envelopes::EnvelopeKind::consistency_only`]; its gate is then not applicable and a
+    /// ([`envelopes::EnvelopeKind::consistency_only`](crate::envelopes::EnvelopeKind::consistency_only); its gate is then not applicable and a
     /// note says why). `None` without an envelope.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub envelope_role: Option<String>,
@@ -218,7 +218,7 @@ pub struct VerifyReport {
     #[serde(default)]
     pub build: crate::report::Build,
     pub tier: Tier,
-    /// Seed indices per family (generator seeds: [`derived_seed`]).
+    /// Seed indices per family (generator seeds: [`derived_seed`](super::tier::derived_seed)).
     pub seeds: Vec<u32>,
     pub seed_rule: String,
     pub t_max: u64,
@@ -239,13 +239,13 @@ pub struct VerifyReport {
     /// ([`shard::merge`]); its verdicts are not gates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<shard::Shard>,
-    /// The name of a user's solver under verification ([`VerifyOptions::solver`]); absent for
+    /// The name of a user's solver under verification ([`VerifyOptions::solver`](super::options::VerifyOptions::solver)); absent for
     /// the crate's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
     /// Set when a signal stopped the run before every job was done: the report holds the
     /// jobs completed, its verdicts are partial and not gates; `verify --resume DIR` finishes
-    /// it ([`resume`]).
+    /// it ([`resume`](super::resume)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<crate::resume::Interruption>,
     pub wall_time_s: f64,
@@ -256,7 +256,7 @@ pub struct VerifyReport {
 /// beta_t = 0 (LMO-LMO dual, C = 0) the bound `M_T/(T+1)^c` equals the quantity `G_Y = H_T` at
 /// the T where the running maximum is attained, up to the rounding of evaluating the same
 /// number two ways; that envelope is a consistency check, not a gate
-/// ([`envelopes::EnvelopeKind::consistency_only`]).
+/// ([`envelopes::EnvelopeKind::consistency_only`](crate::envelopes::EnvelopeKind::consistency_only)).
 pub const ENVELOPE_RTOL: f64 = 1e-9;
 
 /// The proof-rate check of one family.
