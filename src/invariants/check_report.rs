@@ -126,7 +126,7 @@ pub struct CheckReport {
     pub errata: Vec<Erratum>,
     pub gating_violations: usize,
     pub build_errors: Vec<String>,
-    /// Set on the output of `check --shard I/N`: the per-job tallies [`merge_shards`](super::check_shard::merge_shards) needs.
+    /// Set on the output of `check --shard I/N`: the per-job tallies [`merge_shards`](super::check::merge_shards) needs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<CheckShard>,
     /// Set by `check --control NAME`: the negative control that ran (name: what is broken).

@@ -73,8 +73,8 @@ macro_rules! inv {
 
 pub mod case;
 pub mod check;
-pub mod check_report;
-pub mod check_shard;
+mod check_report;
+mod check_shard;
 pub mod context;
 pub mod controls;
 mod dual;
@@ -85,7 +85,7 @@ mod points;
 mod primal;
 mod real;
 pub mod resume;
-pub mod tally;
+mod tally;
 pub mod witness;
 
 pub use check::{run_check, CheckReport};

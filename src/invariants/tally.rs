@@ -214,7 +214,7 @@ impl Worst {
     }
 }
 
-/// The part of a shard's CHECK.json that [`merge_shards`](super::check_shard::merge_shards) needs: which shard, the size of the
+/// The part of a shard's CHECK.json that [`merge_shards`](super::check::merge_shards) needs: which shard, the size of the
 /// job list, and the tallies of every job it ran.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckShard {

@@ -495,6 +495,13 @@ pub fn find(name: &str) -> Result<&'static AlgorithmInfo> {
     })
 }
 
+impl SolverSpec {
+    /// [`build_spec`]: the solver this spec describes, for `problem`.
+    pub fn build(&self, problem: &dyn SaddleProblem) -> Result<Built> {
+        build_spec(self, problem)
+    }
+}
+
 /// The one construction path: the solver a [`SolverSpec`] describes (its algorithm found by
 /// name, its options validated, its control applied).
 pub fn build_spec(spec: &SolverSpec, problem: &dyn SaddleProblem) -> Result<Built> {

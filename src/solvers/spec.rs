@@ -1,6 +1,6 @@
 //! The one construction path: what to build ([`SolverSpec`]: a registry algorithm, the
 //! overrides of its defaults, an optional negative control) -> [`super::registry::build_spec`]
-//! -> [`super::Built`] (the solver, its theorem case, notes and default sigma, each worked out
+//! (also `SolverSpec::build`) -> [`super::Built`] (the solver, its theorem case, notes and default sigma, each worked out
 //! once). `run`, `check`, `verify`, `tighten` and `experiment` all build their solvers here.
 //!
 //! ```
@@ -20,10 +20,7 @@
 
 use super::control::Control;
 use super::options::Options;
-use super::registry::{self, Built};
 use super::smoothing::PaperAlgorithm;
-use crate::problems::SaddleProblem;
-use crate::Result;
 
 /// What to build: one of the registry's algorithms, the overrides of its defaults (the typed
 /// `run` options; `None` fields keep the theorem-case defaults) and an optional negative
@@ -60,9 +57,5 @@ impl SolverSpec {
     pub fn control(mut self, control: Option<Control>) -> Self {
         self.control = control;
         self
-    }
-    /// [`registry::build_spec`].
-    pub fn build(&self, problem: &dyn SaddleProblem) -> Result<Built> {
-        registry::build_spec(self, problem)
     }
 }
