@@ -100,7 +100,6 @@ pub mod shard;
 pub mod source;
 mod tier;
 
-pub use errata::*;
 pub use instance::*;
 pub use jobs::*;
 pub(crate) use judge::*;

@@ -1,8 +1,8 @@
 //! Report glue: the JSON form of [`VerifyReport`], its text table and the report layer's view.
 
-use super::errata::ErratumResult;
 use super::hard;
 use super::judge::{fmt_power, median_series};
+use super::results::ErratumResult;
 use super::results::{InstanceRun, VerifyReport, ENVELOPE_RTOL};
 use crate::fit::{self, Baselines, Verdict};
 use crate::generators::Setting;
