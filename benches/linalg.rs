@@ -192,6 +192,65 @@ fn eig(rows: &mut Vec<Row>, filter: &Option<String>, k: usize, rng: &mut ChaCha8
     );
 }
 
+/// The `unsafe` AVX2 copies (tridiagonalisation of the top eigenpair, Jacobi rotations of the
+/// accurate projection path) against the same code compiled for the baseline target
+/// (`spectral::set_simd(false)`); "hand" is AVX2, "faer" the safe copy in these rows.
+fn simd(
+    rows_out: &mut Vec<Row>,
+    filter: &Option<String>,
+    rows: usize,
+    cols: usize,
+    rng: &mut ChaCha8Rng,
+) {
+    let k = rows.min(cols);
+    let g = gram_like(rng, k, 3 * k);
+    let mut se = SymEigen::default();
+    let mut top = vec![0.0; k];
+    let mut timed = |name: String, f: &mut dyn FnMut()| {
+        let f = std::cell::RefCell::new(f);
+        pair(
+            rows_out,
+            filter,
+            &name,
+            0.0,
+            &mut || {
+                saddlefw::spectral::set_simd(true);
+                (f.borrow_mut())();
+            },
+            &mut || {
+                saddlefw::spectral::set_simd(false);
+                (f.borrow_mut())();
+            },
+        );
+        saddlefw::spectral::set_simd(true);
+    };
+    timed(format!("simd: top pair {k}x{k} avx2 vs safe"), &mut || {
+        black_box(se.top(&g, k, &mut top));
+    });
+    let z = gauss(rng, rows * cols);
+    let nuc = rm(&z, rows, cols)
+        .singular_values()
+        .unwrap()
+        .iter()
+        .sum::<f64>();
+    let mut ws = GramWorkspace::default();
+    let mut out = vec![0.0; rows * cols];
+    timed(
+        format!("simd: Jacobi projection {rows}x{cols} avx2 vs safe"),
+        &mut || {
+            black_box(project_nuclear(
+                &z,
+                rows,
+                cols,
+                nuc * (1.0 - 1e-9),
+                &mut out,
+                &mut ws,
+                ProjectionMode::ForceJacobi,
+            ));
+        },
+    );
+}
+
 /// The nuclear LMO at `rows x cols`: the crate's Gram route (hand-written eigensolver) against the
 /// Gram route with faer's products and eigensolver, and faer's thin SVD.
 fn lmo(
@@ -402,6 +461,8 @@ fn main() {
     );
     eig(&mut rows, f, 60, &mut rng);
     eig(&mut rows, f, 20, &mut rng);
+    simd(&mut rows, f, 60, 103, &mut rng);
+    simd(&mut rows, f, 62061, 20, &mut rng);
     lmo(&mut rows, f, 60, 103, &mut rng);
     lmo(&mut rows, f, 62061, 20, &mut rng);
     if filter.as_deref().map_or(true, |x| "peak".contains(x)) {

@@ -1,0 +1,317 @@
+//! The symmetric eigensolvers of the Gram route: faer's full decomposition, and the hand-written
+//! top eigenpair (Householder tridiagonalisation, Sturm bisection, inverse iteration).
+
+use super::jacobi::dot_unrolled;
+use crate::linalg::{dot, mat};
+
+/// Symmetric eigendecomposition workspace for `n x n` matrices (see the module documentation).
+#[derive(Debug, Default, Clone)]
+pub struct SymEigen {
+    n: usize,
+    /// The matrix, overwritten by the Householder vectors (row j holds the j-th reflector).
+    a: Vec<f64>,
+    tau: Vec<f64>,
+    d: Vec<f64>,
+    e: Vec<f64>,
+    /// Eigenvectors as rows (row i belongs to `values[i]`), after [`SymEigen::full`].
+    pub vectors: Vec<f64>,
+    /// Eigenvalues, descending, after [`SymEigen::full`] / [`SymEigen::top`].
+    pub values: Vec<f64>,
+    tmp: Vec<f64>,
+    /// LU factors of the shifted tridiagonal matrix (inverse iteration).
+    lu: Vec<f64>,
+    piv: Vec<bool>,
+}
+
+impl SymEigen {
+    fn reset(&mut self, a: &[f64], n: usize) {
+        assert_eq!(a.len(), n * n, "SymEigen: shape mismatch");
+        self.n = n;
+        self.a.clear();
+        self.a.extend_from_slice(a);
+        for v in [&mut self.tau, &mut self.d, &mut self.e, &mut self.values] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        self.vectors.clear();
+        self.vectors.resize(n * n, 0.0);
+        self.tmp.clear();
+        self.tmp.resize(n, 0.0);
+    }
+
+    /// Householder reduction `A = Q T Q^T` (T tridiagonal: diagonal `d`, sub-diagonal `e[0..n-1]`).
+    /// Reflector j is `I - tau_j v_j v_j^T` with `v_j` stored in `a[j, j+1..n]` (first entry 1).
+    /// (An AVX2 copy was 1.06-1.20x faster at 20 x 20 and 60 x 60, below the 1.3x that would
+    /// justify `unsafe`: removed; `benches/linalg.rs`, issue 16.)
+    fn tridiagonalize(&mut self) {
+        let n = self.n;
+        let a = &mut self.a;
+        let p = &mut self.tmp;
+        for j in 0..n.saturating_sub(2) {
+            let m = n - j - 1; // length of the reflected part
+            let off = j * n + j + 1;
+            let xnorm_tail = dot(&a[off + 1..off + m], &a[off + 1..off + m]);
+            let x0 = a[off];
+            self.d[j] = a[j * n + j];
+            if xnorm_tail == 0.0 {
+                // already tridiagonal in this column
+                self.tau[j] = 0.0;
+                self.e[j] = x0;
+                a[off] = 1.0;
+                continue;
+            }
+            let norm = (x0 * x0 + xnorm_tail).sqrt();
+            let alpha = if x0 > 0.0 { -norm } else { norm };
+            // v = x - alpha e1, scaled so v[0] = 1; tau = (alpha - x0)/(-alpha)... in LAPACK form
+            let v0 = x0 - alpha;
+            let tau = -v0 / alpha; // = 2 / (v^T v) after scaling v by 1/v0
+            let inv = 1.0 / v0;
+            a[off] = 1.0;
+            for t in &mut a[off + 1..off + m] {
+                *t *= inv;
+            }
+            self.tau[j] = tau;
+            self.e[j] = alpha;
+            // trailing block B = A[j+1.., j+1..]: B <- H B H with H = I - tau v v^T
+            // p = tau B v; w = p - (tau/2)(p^T v) v; B -= v w^T + w v^T
+            let (head, tail) = a.split_at_mut((j + 1) * n);
+            let v = &head[off..off + m];
+            for (r, pr) in p.iter_mut().enumerate().take(m) {
+                let row = &tail[r * n + j + 1..r * n + j + 1 + m];
+                *pr = tau * dot_unrolled(row, v);
+            }
+            let kk = 0.5 * tau * dot_unrolled(&p[..m], v);
+            for (pr, &vr) in p.iter_mut().zip(v) {
+                *pr -= kk * vr;
+            }
+            let p = &p[..m];
+            for r in 0..m {
+                let row = &mut tail[r * n + j + 1..r * n + j + 1 + m];
+                let (vr, wr) = (v[r], p[r]);
+                for ((x, &pc), &vc) in row.iter_mut().zip(p).zip(v) {
+                    *x -= vr * pc + wr * vc;
+                }
+            }
+        }
+        if n >= 2 {
+            self.d[n - 2] = a[(n - 2) * n + n - 2];
+            self.e[n - 2] = a[(n - 2) * n + n - 1];
+        }
+        if n >= 1 {
+            self.d[n - 1] = a[(n - 1) * n + n - 1];
+            self.e[n - 1] = 0.0;
+        }
+    }
+
+    /// `x <- Q x` (maps an eigenvector of T to one of A).
+    fn apply_q(&self, x: &mut [f64]) {
+        let n = self.n;
+        for j in (0..n.saturating_sub(2)).rev() {
+            let tau = self.tau[j];
+            if tau == 0.0 {
+                continue;
+            }
+            let v = &self.a[j * n + j + 1..(j + 1) * n];
+            let xs = &mut x[j + 1..];
+            let c = tau * dot(v, xs);
+            for (xi, vi) in xs.iter_mut().zip(v) {
+                *xi -= c * vi;
+            }
+        }
+    }
+
+    /// Full decomposition of the symmetric `n x n` row-major `a` by faer's symmetric
+    /// eigensolver (the hand-written QL iteration it replaces was no faster at 60 x 60; see
+    /// `benches/linalg.rs`): `values` descending, row i of `vectors` a unit eigenvector of
+    /// `values[i]`. Returns false when the solver fails (non-finite input).
+    pub fn full(&mut self, a: &[f64], n: usize) -> bool {
+        self.reset(a, n);
+        if n == 0 {
+            return true;
+        }
+        let Ok(e) = mat(a, n, n).self_adjoint_eigen(faer::Side::Lower) else {
+            return false;
+        };
+        let (s, u) = (e.S(), e.U());
+        // faer: ascending, eigenvectors as columns
+        for i in 0..n {
+            let c = n - 1 - i;
+            self.values[i] = s[c];
+            for r in 0..n {
+                self.vectors[i * n + r] = u[(r, c)];
+            }
+        }
+        self.values.iter().all(|v| v.is_finite())
+    }
+
+    /// The largest eigenvalue and a unit eigenvector (written to `out`, length n) of the
+    /// symmetric `a` (also in `values[0]`): bisection with Sturm counts on the tridiagonal
+    /// matrix, inverse iteration, the reflectors. Returns None for non-finite input.
+    pub fn top(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
+        self.reset(a, n);
+        if n == 0 {
+            return Some(0.0);
+        }
+        if n == 1 {
+            out[0] = 1.0;
+            self.values[0] = a[0];
+            return Some(a[0]);
+        }
+        self.tridiagonalize();
+        let lambda = top_eigenvalue(&self.d, &self.e[..n - 1]);
+        self.values[0] = lambda;
+        inverse_iteration(&self.d, &self.e, lambda, out, &mut self.lu, &mut self.piv);
+        self.apply_q(out);
+        let nrm = dot(out, out).sqrt();
+        out.iter_mut().for_each(|x| *x /= nrm);
+        Some(lambda)
+    }
+}
+
+/// The largest eigenvalue of the symmetric tridiagonal matrix with diagonal `d` and
+/// sub-diagonal `e` (`e.len() = d.len() - 1`), by bisection on Sturm counts (the number of
+/// negative pivots of `T - x I`) between `max d_i` and the Gershgorin bound, to the last bit.
+/// NaN for non-finite input.
+fn top_eigenvalue(d: &[f64], e: &[f64]) -> f64 {
+    let n = d.len();
+    let mut lo = d.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let mut hi = (0..n)
+        .map(|i| {
+            d[i] + if i > 0 { e[i - 1].abs() } else { 0.0 }
+                + if i + 1 < n { e[i].abs() } else { 0.0 }
+        })
+        .fold(f64::NEG_INFINITY, f64::max);
+    if !(lo.is_finite() && hi.is_finite()) || e.iter().any(|v| !v.is_finite()) {
+        return f64::NAN;
+    }
+    let scale = lo.abs().max(hi.abs()).max(f64::MIN_POSITIVE);
+    let pivmin = f64::MIN_POSITIVE.max(f64::EPSILON * f64::EPSILON * scale);
+    // all eigenvalues below x?
+    let all_below = |x: f64| {
+        let mut q = d[0] - x;
+        if q.abs() < pivmin {
+            q = -pivmin;
+        }
+        if q >= 0.0 {
+            return false;
+        }
+        for i in 1..n {
+            q = d[i] - x - e[i - 1] * e[i - 1] / q;
+            if q.abs() < pivmin {
+                q = -pivmin;
+            }
+            if q >= 0.0 {
+                return false;
+            }
+        }
+        true
+    };
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if all_below(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+/// Eigenvector of the symmetric tridiagonal `T` (diagonal `d`, sub-diagonal `e[0..n-1]`) for the
+/// eigenvalue `lambda`: three steps of inverse iteration on `T - lambda I` (shifted by a few
+/// ulps of `||T||` so the factorisation exists), Gaussian elimination with partial pivoting.
+fn inverse_iteration(
+    d: &[f64],
+    e: &[f64],
+    lambda: f64,
+    x: &mut [f64],
+    lu: &mut Vec<f64>,
+    piv: &mut Vec<bool>,
+) {
+    let n = d.len();
+    let scale = d
+        .iter()
+        .chain(&e[..n - 1])
+        .fold(0.0f64, |m, v| m.max(v.abs()))
+        .max(f64::MIN_POSITIVE);
+    let shift = lambda + 4.0 * f64::EPSILON * scale;
+    let tiny = (f64::EPSILON * scale).max(f64::MIN_POSITIVE);
+    // deterministic start with no special structure
+    for (i, xi) in x.iter_mut().enumerate() {
+        *xi = 1.0 + ((i * 7 + 3) % 11) as f64 / 11.0;
+    }
+    // LU with partial pivoting of a tridiagonal matrix: U has two super-diagonals
+    lu.clear();
+    lu.resize(4 * n, 0.0);
+    let (u0, rest) = lu.split_at_mut(n);
+    let (u1, rest) = rest.split_at_mut(n);
+    let (u2, l) = rest.split_at_mut(n);
+    piv.clear();
+    piv.resize(n, false);
+    // rows: diag a_i = d_i - shift, sub b_i = e_i (row i+1, col i), super c_i = e_i
+    let mut diag = d[0] - shift;
+    let mut sup = if n > 1 { e[0] } else { 0.0 };
+    let mut sup2 = 0.0;
+    for i in 0..n {
+        if i + 1 < n {
+            let sub = e[i];
+            let next_diag = d[i + 1] - shift;
+            let next_sup = if i + 2 < n { e[i + 1] } else { 0.0 };
+            if sub.abs() > diag.abs() {
+                // swap rows i and i+1
+                piv[i] = true;
+                u0[i] = sub;
+                u1[i] = next_diag;
+                u2[i] = next_sup;
+                let m = diag / sub;
+                l[i] = m;
+                diag = sup - m * next_diag;
+                sup = sup2 - m * next_sup;
+                sup2 = 0.0;
+            } else {
+                piv[i] = false;
+                if diag == 0.0 {
+                    diag = tiny;
+                }
+                u0[i] = diag;
+                u1[i] = sup;
+                u2[i] = sup2;
+                let m = sub / diag;
+                l[i] = m;
+                diag = next_diag - m * sup;
+                sup = next_sup - m * sup2;
+                sup2 = 0.0;
+            }
+        } else {
+            u0[i] = if diag == 0.0 { tiny } else { diag };
+        }
+    }
+    for _ in 0..3 {
+        // forward: apply the row swaps and L
+        for i in 0..n - 1 {
+            if piv[i] {
+                x.swap(i, i + 1);
+            }
+            x[i + 1] -= l[i] * x[i];
+        }
+        // back substitution with U
+        for i in (0..n).rev() {
+            let mut s = x[i];
+            if i + 1 < n {
+                s -= u1[i] * x[i + 1];
+            }
+            if i + 2 < n {
+                s -= u2[i] * x[i + 2];
+            }
+            x[i] = s / u0[i];
+        }
+        let nrm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if !(nrm > 0.0 && nrm.is_finite()) {
+            break;
+        }
+        x.iter_mut().for_each(|v| *v /= nrm);
+    }
+}

@@ -1,0 +1,265 @@
+//! Spectral kernels for the nuclear-norm ball on very unbalanced matrices (NEWS20's
+//! `62061 x 20`, DL's `60 x 103`), through the Gram matrix of the short side.
+//!
+//! For `Z` of shape `rows x cols` let `k = min(rows, cols)`, `N = max(rows, cols)` and `Zs` the
+//! `k x N` orientation of `Z` (`Z` or `Z^T`). Then `G = Zs Zs^T` is `k x k`, its eigenpairs
+//! `(lambda_i, u_i)` give the singular values `s_i = sqrt(lambda_i)` and the short-side singular
+//! vectors, and both oracles of [`crate::sets::NuclearBall`] need only `k x k` work after one
+//! `k^2 N` product:
+//!
+//! * **LMO** ([`gram_top_pair`]): the top eigenvector `u_1` of G, then `v_1 = Zs^T u_1 / s_1`.
+//!   The relative residual `||Zs^T u - s v|| / s = ||G u - s^2 u|| / s^2` is the eigensolver's
+//!   backward error relative to `lambda_max` (a few ulps): no gap dependence, no warm start.
+//! * **Projection** ([`project_nuclear`]): `PO(Z) = sum_i max(s_i - theta, 0) u_i v_i^T` with
+//!   theta from the l1 projection of the singular values, computed as `PO(Z)_s = M Zs` with the
+//!   `k x k` matrix `M = sum_i (w_i / s_i) u_i u_i^T`, `w_i = max(s_i - theta, 0)`.
+//!
+//! # Accuracy and the guarded fast path
+//! Forming G squares the condition number: eigenvalues carry an absolute error
+//! `dl ~ eps (k + sqrt N) lambda_max`. The projection is `Zs h(G)`-like with
+//! `h(lambda) = max(1 - theta / sqrt(lambda), 0)`, whose divided differences times `s` are at most
+//! `1/(2 theta)`; together with the shift of theta and the `w_i` this bounds the error of the
+//! fast path by about `3 sqrt(k) dl / theta` ([`FAST_GUARD`]). When that estimate is above
+//! [`FAST_REL_TOL`] relative to `||PO(Z)||_F` (Z barely outside the ball, or theta below the
+//! resolution of G), the projection switches to the accurate path: `Y = U^T Zs`, whose rows are
+//! orthogonal up to `dl`, is finished by one-sided Jacobi rotations ([`jacobi_rows`], the
+//! preconditioned Jacobi SVD of Drmac and Veselic; one or two sweeps), and `s_i = ||y_i||`, which
+//! is backward stable like the reference [`crate::linalg::svd`]. The reference SVD (faer) of the
+//! whole matrix stays the test oracle of both paths.
+//!
+//! # Eigensolver
+//! [`SymEigen::full`] is faer's symmetric eigensolver. The top eigenpair alone
+//! ([`SymEigen::top`], the LMO) is hand-written: Householder reduction to tridiagonal form, the
+//! top eigenvalue by Sturm bisection, its eigenvector by inverse iteration on the tridiagonal
+//! matrix and the reflectors, `O(k^2)` after the reduction. It is about 4x faster than faer's full
+//! eigendecomposition at the experiment sizes (`benches/linalg.rs`; faer has no partial symmetric
+//! eigensolver) and is tested against it.
+//!
+//! Workspaces ([`GramWorkspace`]) are grown on first use and reused, so repeated calls with the
+//! same shape do not allocate.
+//!
+//! ```
+//! use saddlefw::spectral::{gram_top_pair, project_nuclear, GramWorkspace, ProjectionMode, ProjectionPath};
+//! // Z (2 x 4) with singular values 3 and 1
+//! let z = [3.0, 0.0, 0.0, 0.0,
+//!          0.0, 1.0, 0.0, 0.0];
+//! let mut ws = GramWorkspace::default();
+//! let (mut u, mut v) = ([0.0; 2], [0.0; 4]);
+//! let s = gram_top_pair(&z, 2, 4, &mut ws, &mut u, &mut v).unwrap();
+//! assert!((s - 3.0).abs() < 1e-12 && (u[0].abs() - 1.0).abs() < 1e-12 && (v[0].abs() - 1.0).abs() < 1e-12);
+//! // onto {||Z||_* <= 2}: the singular values (3, 1) become (2, 0) (theta = 1)
+//! let mut out = [0.0; 8];
+//! let path = project_nuclear(&z, 2, 4, 2.0, &mut out, &mut ws, ProjectionMode::Auto);
+//! assert_ne!(path, ProjectionPath::Inside);
+//! let want = [2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+//! assert!(out.iter().zip(&want).all(|(a, b)| (a - b).abs() < 1e-12), "{out:?}");
+//! // a matrix inside the ball is returned unchanged
+//! let path = project_nuclear(&z, 2, 4, 5.0, &mut out, &mut ws, ProjectionMode::Auto);
+//! assert_eq!((path, out), (ProjectionPath::Inside, z));
+//! ```
+
+mod eigen;
+mod jacobi;
+mod projection;
+
+pub use eigen::SymEigen;
+pub use jacobi::{dot_unrolled, jacobi_rows};
+pub use projection::project_nuclear;
+
+use crate::linalg::{dot, gemm, mat, mat_mut};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether the AVX2 copy of the Jacobi rotations ([`jacobi_rows`]) may run.
+static SIMD: AtomicBool = AtomicBool::new(true);
+
+/// Allows (default) or forbids the AVX2 copy of the Jacobi rotations ([`jacobi_rows`], 1.6x
+/// faster than the safe code in `benches/linalg.rs`); it performs the same operations in the
+/// same order, so results do not depend on it (the bench compares the two, a test checks that
+/// they agree bit for bit).
+#[doc(hidden)]
+pub fn set_simd(enabled: bool) {
+    SIMD.store(enabled, Ordering::Relaxed);
+}
+
+/// Whether to run an AVX2 copy: allowed by [`set_simd`] and supported by the CPU.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn use_avx2() -> bool {
+    SIMD.load(Ordering::Relaxed) && std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// Safety factor of the eigenvalue error bound `dl = FAST_GUARD eps (k + sqrt N) lambda_max`.
+pub const FAST_GUARD: f64 = 8.0;
+/// Largest estimated relative error of the fast projection path before the accurate
+/// (Jacobi-finished) path is used; the acceptance tests compare with the reference at 1e-9.
+pub const FAST_REL_TOL: f64 = 1e-11;
+/// One-sided Jacobi sweeps of the accurate path before giving up (then the reference is used).
+pub(crate) const JACOBI_MAX_SWEEPS: usize = 60;
+
+/// Which path a projection took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProjectionPath {
+    /// `sum s_i <= r` with margin: the input is returned.
+    Inside,
+    /// Eigenvalues of G only (the guard accepted the error estimate).
+    Fast,
+    /// Eigenvectors of G finished by one-sided Jacobi on `U^T Zs`.
+    Jacobi,
+    /// The eigensolver or the Jacobi sweeps failed (non-finite input): the reference SVD.
+    Reference,
+}
+
+/// How to choose the projection path (tests and benches force one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ProjectionMode {
+    /// The fast path when its error estimate allows, the accurate path otherwise.
+    #[default]
+    Auto,
+    /// Always the fast path (no guard): only for negative controls and benches.
+    ForceFast,
+    /// Always the accurate (Jacobi-finished) path.
+    ForceJacobi,
+}
+
+/// Reusable buffers of the Gram-route oracles.
+#[derive(Debug, Default, Clone)]
+pub struct GramWorkspace {
+    pub(crate) gram: Vec<f64>,
+    pub(crate) eig: SymEigen,
+    top: Vec<f64>,
+    pub(crate) m: Vec<f64>,
+    pub(crate) y: Vec<f64>,
+    pub(crate) s: Vec<f64>,
+    pub(crate) w: Vec<f64>,
+    pub(crate) order: Vec<usize>,
+    pub(crate) sorted: Vec<f64>,
+}
+
+/// The short-side orientation `Zs` (`k x N`) of a row-major `rows x cols` slice (a faer view).
+pub(crate) fn short_view(z: &[f64], rows: usize, cols: usize) -> faer::MatRef<'_, f64> {
+    let v = mat(z, rows, cols);
+    if rows <= cols {
+        v
+    } else {
+        v.transpose()
+    }
+}
+
+pub(crate) fn short_view_mut(z: &mut [f64], rows: usize, cols: usize) -> faer::MatMut<'_, f64> {
+    let v = mat_mut(z, rows, cols);
+    if rows <= cols {
+        v
+    } else {
+        v.transpose_mut()
+    }
+}
+
+impl GramWorkspace {
+    /// `G = Zs Zs^T` into `self.gram` (k x k).
+    pub(crate) fn gram(&mut self, z: &[f64], rows: usize, cols: usize) -> usize {
+        let k = rows.min(cols);
+        let zs = short_view(z, rows, cols);
+        self.gram.clear();
+        self.gram.resize(k * k, 0.0);
+        gemm(
+            mat_mut(&mut self.gram, k, k),
+            false,
+            zs,
+            zs.transpose(),
+            1.0,
+        );
+        // symmetrise exactly (the product is symmetric up to rounding)
+        for i in 0..k {
+            for j in (i + 1)..k {
+                let v = 0.5 * (self.gram[i * k + j] + self.gram[j * k + i]);
+                self.gram[i * k + j] = v;
+                self.gram[j * k + i] = v;
+            }
+        }
+        k
+    }
+}
+
+/// Top singular triple of the row-major `rows x cols` matrix `z` by the Gram route (module
+/// documentation): writes unit `u` (length rows) and `v` (length cols) and returns sigma_1.
+/// Returns None when the eigensolver fails (non-finite input). A zero matrix gives
+/// `(0, e_1, e_1)`.
+pub fn gram_top_pair(
+    z: &[f64],
+    rows: usize,
+    cols: usize,
+    ws: &mut GramWorkspace,
+    u: &mut [f64],
+    v: &mut [f64],
+) -> Option<f64> {
+    assert_eq!(z.len(), rows * cols, "gram_top_pair: shape mismatch");
+    let k = ws.gram(z, rows, cols);
+    if (0..k).all(|i| ws.gram[i * k + i] == 0.0) {
+        // the zero matrix: every unit pair is a top pair
+        u.iter_mut().for_each(|x| *x = 0.0);
+        v.iter_mut().for_each(|x| *x = 0.0);
+        u[0] = 1.0;
+        v[0] = 1.0;
+        return Some(0.0);
+    }
+    ws.top.clear();
+    ws.top.resize(k, 0.0);
+    let gram = std::mem::take(&mut ws.gram);
+    let lambda = ws.eig.top(&gram, k, &mut ws.top);
+    ws.gram = gram;
+    lambda?;
+    let (short, long) = if rows <= cols {
+        (&mut *u, &mut *v)
+    } else {
+        (&mut *v, &mut *u)
+    };
+    short.copy_from_slice(&ws.top);
+    // long = Zs^T short
+    let zs = short_view(z, rows, cols);
+    let n = long.len();
+    gemm(
+        mat_mut(long, n, 1),
+        false,
+        zs.transpose(),
+        mat(&ws.top, k, 1),
+        1.0,
+    );
+    let sigma = dot(long, long).sqrt();
+    if sigma > 0.0 && sigma.is_finite() {
+        long.iter_mut().for_each(|x| *x /= sigma);
+        Some(sigma)
+    } else if sigma == 0.0 {
+        u.iter_mut().for_each(|x| *x = 0.0);
+        v.iter_mut().for_each(|x| *x = 0.0);
+        u[0] = 1.0;
+        v[0] = 1.0;
+        Some(0.0)
+    } else {
+        None
+    }
+}
+
+/// Top singular triple `(sigma_1, u_1, v_1)` of a row-major `rows x cols` matrix.
+#[derive(Debug, Clone)]
+pub struct TopPair {
+    pub sigma: f64,
+    pub u: Vec<f64>,
+    pub v: Vec<f64>,
+}
+
+/// Top singular pair by the Gram route ([`gram_top_pair`]: the top eigenpair of
+/// the Gram matrix of the short side, relative residual a few ulps, no dependence on the gap
+/// `sigma_1 - sigma_2` and no warm start). A zero matrix gives `(0, e_1, e_1)`; non-finite input
+/// gives NaN vectors.
+pub fn top_singular_pair(a: &[f64], rows: usize, cols: usize) -> TopPair {
+    assert_eq!(a.len(), rows * cols, "top_singular_pair: shape mismatch");
+    let mut ws = GramWorkspace::default();
+    let (mut u, mut v) = (vec![0.0; rows], vec![0.0; cols]);
+    match gram_top_pair(a, rows, cols, &mut ws, &mut u, &mut v) {
+        Some(sigma) => TopPair { sigma, u, v },
+        None => TopPair {
+            sigma: f64::NAN,
+            u: vec![f64::NAN; rows],
+            v: vec![f64::NAN; cols],
+        },
+    }
+}
