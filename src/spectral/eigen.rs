@@ -41,9 +41,28 @@ impl SymEigen {
 
     /// Householder reduction `A = Q T Q^T` (T tridiagonal: diagonal `d`, sub-diagonal `e[0..n-1]`).
     /// Reflector j is `I - tau_j v_j v_j^T` with `v_j` stored in `a[j, j+1..n]` (first entry 1).
-    /// (An AVX2 copy was 1.06-1.20x faster at 20 x 20 and 60 x 60, below the 1.3x that would
-    /// justify `unsafe`: removed; `benches/linalg.rs`, issue 16.)
+    /// Compiled for the baseline target and with AVX2 (chosen at run time, see
+    /// [`super::set_simd`]; same operations in the same order, identical results, tested).
     fn tridiagonalize(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if super::use_avx2() {
+                // SAFETY: the CPU supports AVX2 (checked by use_avx2).
+                unsafe { self.tridiagonalize_avx2() };
+                return;
+            }
+        }
+        self.tridiagonalize_kernel()
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn tridiagonalize_avx2(&mut self) {
+        self.tridiagonalize_kernel()
+    }
+
+    #[inline(always)]
+    fn tridiagonalize_kernel(&mut self) {
         let n = self.n;
         let a = &mut self.a;
         let p = &mut self.tmp;
