@@ -61,18 +61,48 @@ pub fn experiment_page(meta: &Meta, exp: &ExperimentReport) -> String {
     );
     body.push_str(&run_plots(&exp.runs, &name));
     body.push_str("</section>");
+    table3_section(&mut body, exp);
+    claims_section(&mut body, exp);
+    body.push_str("<section id=\"runs\"><h2>Runs</h2>");
+    body.push_str(&runs_table(&exp.runs));
+    body.push_str("</section>");
+    notes_section(&mut body, &exp.notes);
+    let subtitle = format!(
+        "{} algorithms &#183; time limit {} s &#183; {}",
+        exp.runs.len(),
+        fmt_num(exp.time_limit_s, 4),
+        escape(&meta.date)
+    );
+    page(
+        &format!("saddlefw experiment: {name}"),
+        &subtitle,
+        &[
+            ("figure1", "Figure 1"),
+            ("table3", "Table 3"),
+            ("claims", "Claims"),
+            ("runs", "Runs"),
+        ],
+        &body,
+        meta,
+    )
+}
 
-    // Table 3 column.
-    let col = has_table3_column(&exp.experiment);
-    let reference = |iters: &dyn Fn(&str) -> Option<f64>| iters("LMO-PO");
-    let ours = |alg: &str| {
-        exp.runs
-            .iter()
-            .find(|r| r.algorithm.eq_ignore_ascii_case(alg))
-            .map(|r| r.iterations as f64)
-    };
-    let paper = |alg: &str| paper_iterations(&exp.experiment, alg).map(|n| n as f64);
-    let (our_ref, paper_ref) = (reference(&ours), reference(&paper));
+/// Iterations completed by this experiment's run of `alg`.
+fn our_iterations(exp: &ExperimentReport, alg: &str) -> Option<f64> {
+    exp.runs
+        .iter()
+        .find(|r| r.algorithm.eq_ignore_ascii_case(alg))
+        .map(|r| r.iterations as f64)
+}
+
+/// The paper's Table 3 count for `alg` in this experiment.
+fn paper_count(exp: &ExperimentReport, alg: &str) -> Option<f64> {
+    paper_iterations(&exp.experiment, alg).map(|n| n as f64)
+}
+
+/// The Table 3 column: this run's iteration counts next to the paper's, both as ratios to
+/// LMO-PO, with each run's CPU share.
+fn table3_section(body: &mut String, exp: &ExperimentReport) {
     let _ = write!(
         body,
         "<section id=\"table3\"><h2>Table 3 column: iterations completed within {} s</h2>\
@@ -100,40 +130,51 @@ pub fn experiment_page(meta: &Meta, exp: &ExperimentReport) -> String {
         }
     }
     for n in &names {
-        let run = exp
-            .runs
-            .iter()
-            .find(|r| r.algorithm.eq_ignore_ascii_case(n));
-        let ratio = |v: Option<f64>, r: Option<f64>| match (v, r) {
-            (Some(v), Some(r)) if r > 0.0 => format!("{v:.2}", v = v / r),
-            _ => "n/a".to_string(),
-        };
-        let paper_cell = match (col, paper(n)) {
-            (true, Some(v)) => format!("{v}"),
-            (true, None) if lmo_primal(n).is_some() => "N/A".to_string(),
-            _ => "n/a".to_string(),
-        };
-        let prov = match run {
-            Some(r) => provenance_cell(r),
-            None if is_baseline(n) => "<span class=\"muted\">not run</span>".to_string(),
-            None => "<span class=\"muted\">the paper's algorithm (not run)</span>".to_string(),
-        };
-        let _ = write!(
-            body,
-            "<tr><td>{}</td><td>{prov}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
-            escape(n),
-            run.map_or("not run".to_string(), |r| r.iterations.to_string()),
-            escape(&paper_cell),
-            ratio(ours(n), our_ref),
-            ratio(paper(n), paper_ref),
-            cpu_share_cell(run),
-            escape(run.map_or("", |r| r.status.as_str())),
-        );
+        table3_row(body, exp, n);
     }
     body.push_str("</tbody></table></section>");
+}
 
-    // Qualitative claims.
+/// One algorithm's row of the Table 3 column.
+fn table3_row(body: &mut String, exp: &ExperimentReport, n: &str) {
+    let col = has_table3_column(&exp.experiment);
+    let ours = |alg: &str| our_iterations(exp, alg);
+    let paper = |alg: &str| paper_count(exp, alg);
+    let (our_ref, paper_ref) = (ours("LMO-PO"), paper("LMO-PO"));
+    let run = exp
+        .runs
+        .iter()
+        .find(|r| r.algorithm.eq_ignore_ascii_case(n));
+    let ratio = |v: Option<f64>, r: Option<f64>| match (v, r) {
+        (Some(v), Some(r)) if r > 0.0 => format!("{v:.2}", v = v / r),
+        _ => "n/a".to_string(),
+    };
+    let paper_cell = match (col, paper(n)) {
+        (true, Some(v)) => format!("{v}"),
+        (true, None) if lmo_primal(n).is_some() => "N/A".to_string(),
+        _ => "n/a".to_string(),
+    };
+    let prov = match run {
+        Some(r) => provenance_cell(r),
+        None if is_baseline(n) => "<span class=\"muted\">not run</span>".to_string(),
+        None => "<span class=\"muted\">the paper's algorithm (not run)</span>".to_string(),
+    };
+    let _ = write!(
+        body,
+        "<tr><td>{}</td><td>{prov}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+         <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+        escape(n),
+        run.map_or("not run".to_string(), |r| r.iterations.to_string()),
+        escape(&paper_cell),
+        ratio(ours(n), our_ref),
+        ratio(paper(n), paper_ref),
+        cpu_share_cell(run),
+        escape(run.map_or("", |r| r.status.as_str())),
+    );
+}
+
+/// The verdicts on the paper's qualitative claims (the iteration claim added when missing).
+fn claims_section(body: &mut String, exp: &ExperimentReport) {
     let mut claims = exp.claims.clone();
     if !claims
         .iter()
@@ -156,32 +197,15 @@ pub fn experiment_page(meta: &Meta, exp: &ExperimentReport) -> String {
         );
     }
     body.push_str("</tbody></table></section>");
-    body.push_str("<section id=\"runs\"><h2>Runs</h2>");
-    body.push_str(&runs_table(&exp.runs));
-    body.push_str("</section>");
-    if !exp.notes.is_empty() {
+}
+
+/// The notes on every choice where the paper is unclear (nothing when there are none).
+fn notes_section(body: &mut String, notes: &[String]) {
+    if !notes.is_empty() {
         body.push_str("<section id=\"notes\"><h2>Choices and notes</h2><ul class=\"notes\">");
-        for n in &exp.notes {
+        for n in notes {
             let _ = write!(body, "<li>{}</li>", escape(n));
         }
         body.push_str("</ul></section>");
     }
-    let subtitle = format!(
-        "{} algorithms &#183; time limit {} s &#183; {}",
-        exp.runs.len(),
-        fmt_num(exp.time_limit_s, 4),
-        escape(&meta.date)
-    );
-    page(
-        &format!("saddlefw experiment: {name}"),
-        &subtitle,
-        &[
-            ("figure1", "Figure 1"),
-            ("table3", "Table 3"),
-            ("claims", "Claims"),
-            ("runs", "Runs"),
-        ],
-        &body,
-        meta,
-    )
 }
