@@ -220,18 +220,21 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
     let display =
         crate::progress::Lines::new(!plan.quiet, config.time_limit.unwrap_or(f64::INFINITY));
     let line = display.line(info.name);
-    let mut trace = harness::run_with_snapshots(
+    let watch = harness::Watch {
+        observer: &mut |v| line.step(v.t),
+        on_checkpoint: &mut |c| line.gap(c.measures.gx_lmo),
+        snapshots: Some(harness::Snapshots {
+            every_s: plan.checkpoint_every,
+            save: &mut save,
+        }),
+    };
+    let mut trace = harness::run_watched(
         inst.problem.as_ref(),
         &inst.x0,
         &inst.y0,
         solver.as_mut(),
         &config,
-        &mut |v| line.step(v.t),
-        &mut |c| line.gap(c.measures.gx_lmo),
-        Some(harness::Snapshots {
-            every_s: plan.checkpoint_every,
-            save: &mut save,
-        }),
+        watch,
     );
     line.clear();
     annotate(&mut trace);
