@@ -72,3 +72,11 @@ pub struct Figure {
     /// points, clipping outliers (used for local slopes, which explode at the floor).
     pub robust_y: bool,
 }
+
+/// A layer in axis units: what [`render`](super::render) kept of a [`Layer`] after dropping
+/// the points an axis cannot show.
+pub(super) struct Prepared {
+    pub(super) shape: Shape,
+    pub(super) pen: Pen,
+    pub(super) legend: Option<String>,
+}

@@ -1,9 +1,8 @@
 //! The legend panel: one entry per legend layer, then the notes, wrapped to the panel.
 
-use super::draw::{color, draw_marker, draw_pixel_line, err, DrawResult, Root, FONT, LEGEND_W};
-use super::figure::Shape;
+use super::figure::{Prepared, Shape};
+use super::marks::{color, draw_marker, draw_pixel_line, err, DrawResult, Root, FONT, LEGEND_W};
 use super::pen::{Dash, Marker};
-use super::render::Prepared;
 use plotters::prelude::*;
 
 /// Estimated rendered width of `text` in a sans-serif font of `px` pixels (the SVG has no

@@ -29,6 +29,7 @@ mod clip;
 mod draw;
 mod figure;
 mod legend;
+mod marks;
 mod pen;
 mod render;
 mod ticks;

@@ -1,8 +1,7 @@
 //! The generic renderer: data to axis units, skipped points and ranges, then drawing.
 
 use super::draw::draw;
-use super::figure::{Axis, Figure, Layer, PlotOutput, Scale, Shape};
-use super::pen::Pen;
+use super::figure::{Axis, Figure, Layer, PlotOutput, Prepared, Scale, Shape};
 use crate::report::{escape, xml_clean};
 
 /// Data value to axis units (log10 on log axes); `None` when the axis cannot show it.
@@ -13,13 +12,6 @@ fn to_axis(v: f64, scale: Scale) -> Option<f64> {
         Scale::Log => Some(v.log10()),
         Scale::Linear => Some(v),
     }
-}
-
-/// Layers in axis units, with the count of points each had to drop.
-pub(super) struct Prepared {
-    pub(super) shape: Shape,
-    pub(super) pen: Pen,
-    pub(super) legend: Option<String>,
 }
 
 /// Renders a figure to a standalone SVG document (text that XML forbids is replaced).
