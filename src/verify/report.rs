@@ -2,8 +2,54 @@
 
 use super::*;
 use crate::report::{Fit, InstanceInfo, RateEntry, Series, SeriesStyle, Verdict as RV};
+use std::path::{Path, PathBuf};
+
+/// Cases of the `check` run whose invariant table and errata the verify page shows.
+pub const VERIFY_PAGE_CHECK_CASES: usize = 40;
 
 impl VerifyReport {
+    /// Writes `DIR/verify.json` and `DIR/index.html` of the report (atomically), as
+    /// `saddlefw verify --out DIR` does; the page also shows the invariant table and errata of
+    /// a small `check` run ([`VERIFY_PAGE_CHECK_CASES`] cases, seed 0).
+    pub fn write_outputs(&self, out: &Path) -> Result<(PathBuf, PathBuf)> {
+        crate::files::create_dir_all(out)?;
+        let json_path = out.join("verify.json");
+        crate::trace::write_atomic(&json_path, self.to_json().as_bytes())?;
+        let seeds: Vec<u64> = self.seeds.iter().map(|&s| s as u64).collect();
+        let meta = crate::report::Meta::current(Some(&self.tier.to_string()), &seeds);
+        // the invariant table and the errata section: a small `check` run (seed 0) beside the
+        // rates
+        let check = crate::invariants::run_check(VERIFY_PAGE_CHECK_CASES, 0)?;
+        let page = crate::report::verify_page(
+            &meta,
+            &self.rate_entries(),
+            &check.invariant_rows(),
+            &check.errata_rows(),
+        );
+        let html_path = out.join("index.html");
+        crate::trace::write_atomic(&html_path, page.as_bytes())?;
+        Ok((json_path, html_path))
+    }
+
+    /// The one-line summary (`N entries: P pass, F fail, ...`): the line of the [`table`]
+    /// after the entries, and all that `verify --quiet` prints.
+    ///
+    /// [`table`]: VerifyReport::table
+    pub fn summary_line(&self) -> String {
+        format!(
+            "{} entries: {} pass, {} fail, {} floor, {} disputed ({} tier, {} seeds per family, T_max = {}, {:.1} s)",
+            self.entries.len(),
+            self.summary["pass"],
+            self.summary["fail"],
+            self.summary["floor"],
+            self.summary["disputed"],
+            self.tier,
+            self.seeds.len(),
+            self.t_max,
+            self.wall_time_s
+        )
+    }
+
     /// Parses verify.json text (a shard's, for `saddlefw merge`); `input` names it in errors.
     pub fn parse(input: &str, text: &str) -> Result<VerifyReport> {
         crate::files::parse_json(input, text, crate::files::JsonTop::Object)
@@ -41,18 +87,8 @@ impl VerifyReport {
                 e.failed_gates.join(",")
             );
         }
-        s += &format!(
-            "{} entries: {} pass, {} fail, {} floor, {} disputed ({} tier, {} seeds per family, T_max = {}, {:.1} s)\n",
-            self.entries.len(),
-            self.summary["pass"],
-            self.summary["fail"],
-            self.summary["floor"],
-            self.summary["disputed"],
-            self.tier,
-            self.seeds.len(),
-            self.t_max,
-            self.wall_time_s
-        );
+        s += &self.summary_line();
+        s.push('\n');
         let errata: Vec<(&str, &ErratumResult)> = self
             .entries
             .iter()
