@@ -21,39 +21,23 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Module path (`solvers::registry`) -> source text, for every file under `src/`.
+/// Module path (`solvers::registry`) -> source text, for every file under `src/` but the
+/// crate root and the binary.
 fn crate_sources() -> BTreeMap<String, String> {
-    fn walk(dir: &Path, prefix: &[String], out: &mut BTreeMap<String, String>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            let name = p.file_stem().unwrap().to_string_lossy().to_string();
-            if p.is_dir() {
-                let mut pre = prefix.to_vec();
-                pre.push(name);
-                walk(&p, &pre, out);
-            } else if p.extension().is_some_and(|e| e == "rs") {
-                let mut m = prefix.to_vec();
-                if name != "mod" && name != "lib" && name != "main" {
-                    m.push(name.clone());
-                }
-                if prefix.is_empty() && (name == "lib" || name == "main") {
-                    continue; // the crate root and the binary
-                }
-                out.insert(m.join("::"), std::fs::read_to_string(&p).unwrap());
+    src_files()
+        .into_iter()
+        .filter_map(|(rel, src)| {
+            let mut parts: Vec<&str> = rel.trim_end_matches(".rs").split('/').collect();
+            let name = parts.pop()?;
+            if parts.is_empty() && (name == "lib" || name == "main") {
+                return None; // the crate root and the binary
             }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &[],
-        &mut out,
-    );
-    out
+            if name != "mod" && name != "lib" && name != "main" {
+                parts.push(name);
+            }
+            Some((parts.join("::"), src))
+        })
+        .collect()
 }
 
 /// The line breaks of a removed comment or literal, so that the stripped source keeps the

@@ -58,6 +58,29 @@ fn loglog_value_at(series: &Series, t: f64) -> Option<f64> {
     Some((a.1 + f * (b.1 - a.1)).exp())
 }
 
+/// The shaded fit window of an entry, when it has one (the first layer of its plots).
+fn fit_window_layer(entry: &RateEntry) -> Vec<Layer> {
+    entry
+        .window
+        .map(|(a, b)| Layer {
+            legend: Some("fit window".to_string()),
+            shape: Shape::Band(a, b),
+            pen: WINDOW_PEN,
+        })
+        .into_iter()
+        .collect()
+}
+
+/// The theorem's exponent as the legends print it (`1/2`, `1/4 (up to logs)`).
+fn theorem_exponent(entry: &RateEntry) -> String {
+    let logs = if entry.log_factor {
+        " (up to logs)"
+    } else {
+        ""
+    };
+    format!("{}{logs}", fmt_exponent(entry.p))
+}
+
 /// Default plot size.
 pub const PLOT_SIZE: (u32, u32) = (640, 400);
 
@@ -65,14 +88,7 @@ pub const PLOT_SIZE: (u32, u32) = (640, 400);
 /// (bold), the fitted line over its window, the theorem's slope anchored at the median's value
 /// at the window start (dashed), the explicit envelope (dotted), the fit window shaded.
 pub fn rate_plot(entry: &RateEntry) -> PlotOutput {
-    let mut layers = Vec::new();
-    if let Some((a, b)) = entry.window {
-        layers.push(Layer {
-            legend: Some("fit window".to_string()),
-            shape: Shape::Band(a, b),
-            pen: WINDOW_PEN,
-        });
-    }
+    let mut layers = fit_window_layer(entry);
     for (i, s) in entry.seeds.iter().enumerate() {
         layers.push(Layer {
             legend: (i == 0).then(|| format!("seeds (n = {})", entry.seeds.len())),
@@ -139,15 +155,7 @@ pub fn rate_plot(entry: &RateEntry) -> PlotOutput {
         (Some(t0), Some(&q0)) if t_end > t0 => {
             let pts = vec![(t0, q0), (t_end, q0 * (t_end / t0).powf(-entry.p))];
             layers.push(Layer {
-                legend: Some(format!(
-                    "theorem slope −{}{}",
-                    fmt_exponent(entry.p),
-                    if entry.log_factor {
-                        " (up to logs)"
-                    } else {
-                        ""
-                    }
-                )),
+                legend: Some(format!("theorem slope −{}", theorem_exponent(entry))),
                 shape: Shape::Line(pts),
                 pen: REFERENCE_PEN,
             });
@@ -200,14 +208,7 @@ pub fn quantity_axis_label(quantity: &str) -> String {
 /// The local-slope plot: `d ln q / d ln T` against T (log x, linear y), with the theorem's
 /// `-p` as a dashed horizontal line, the fitted `-p_hat` dotted and the fit window shaded.
 pub fn local_slope_plot(entry: &RateEntry) -> PlotOutput {
-    let mut layers = Vec::new();
-    if let Some((a, b)) = entry.window {
-        layers.push(Layer {
-            legend: Some("fit window".to_string()),
-            shape: Shape::Band(a, b),
-            pen: WINDOW_PEN,
-        });
-    }
+    let mut layers = fit_window_layer(entry);
     let many = entry.local_slopes.len() > 1;
     let mut thin_seen = false;
     for s in &entry.local_slopes {
@@ -238,15 +239,7 @@ pub fn local_slope_plot(entry: &RateEntry) -> PlotOutput {
         });
     }
     layers.push(Layer {
-        legend: Some(format!(
-            "theorem: −p = −{}{}",
-            fmt_exponent(entry.p),
-            if entry.log_factor {
-                " (up to logs)"
-            } else {
-                ""
-            }
-        )),
+        legend: Some(format!("theorem: −p = −{}", theorem_exponent(entry))),
         shape: Shape::HLine(-entry.p),
         pen: REFERENCE_PEN,
     });
