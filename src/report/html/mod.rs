@@ -2,7 +2,7 @@
 //!
 //! All pages share one skeleton (`page`) and the same pieces (verdict badges, figures,
 //! the invariant table, the errata list, runs tables, the metadata block). Every piece of
-//! text that comes from data passes through [`escape`].
+//! text that comes from data passes through [`escape`](crate::report::escape).
 //!
 //! ```
 //! use saddlefw::fit::Verdict;

@@ -58,8 +58,8 @@ pub struct Candidate {
     /// `p_hat >= p - tol` (the gate passes without the interval's help).
     #[serde(default)]
     pub clear: bool,
-    /// The exponent under the loose guards ([`score_with`](super::score_with)) when the strict ones reject the
-    /// candidate, if the gate passes clearly with it (fallback candidates).
+    /// The exponent under the loose guards ([`score_with`](super::score_with)) when the strict
+    /// ones reject the candidate, if the gate passes clearly with it (fallback candidates).
     #[serde(default)]
     pub p_hat_loose: Option<f64>,
 }
