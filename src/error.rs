@@ -103,3 +103,26 @@ pub fn ensure_finite(what: &str, values: &[f64]) -> Result<()> {
         )),
     }
 }
+
+/// A count flag (`--iters`, `--jobs`, ...): at least 1, else
+/// `invalid FLAG: must be at least 1, got V`.
+pub fn positive_count(flag: &str, v: i64) -> Result<usize> {
+    if v >= 1 {
+        Ok(v as usize)
+    } else {
+        Err(Error::invalid(flag, format!("must be at least 1, got {v}")))
+    }
+}
+
+/// A number flag (`--time-limit`, `--sigma`, ...): finite and > 0, else
+/// `invalid FLAG: must be a finite number > 0, got V`.
+pub fn finite_positive(flag: &str, v: f64) -> Result<f64> {
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(Error::invalid(
+            flag,
+            format!("must be a finite number > 0, got {v}"),
+        ))
+    }
+}

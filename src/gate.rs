@@ -326,7 +326,7 @@ impl Outcome {
         let dir = dir.as_ref();
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::input(dir.display().to_string(), "create", e.to_string()))?;
-        crate::cli::write_verify_outputs(&self.report, dir)
+        self.report.write_outputs(dir)
     }
 }
 

@@ -16,7 +16,7 @@
 //!   a measured iterate has a non-finite measure or a gap below minus the rounding tolerance
 //!   ([`measures::inconsistency`]): the iterate and the measure are recorded, the run stops;
 //!   `interrupted` when a first signal asked the command to stop ([`crate::interrupt`]): the
-//!   iterate reached is measured and the run stops there. [`run_with_snapshots`] also hands
+//!   iterate reached is measured and the run stops there. [`run_watched`] also hands
 //!   out periodic snapshots (status `in_progress`) of a long run.
 //!
 //! ```
@@ -106,30 +106,12 @@ pub fn run_observed(
     config: &RunConfig,
     observer: &mut dyn FnMut(&StepView),
 ) -> Trace {
-    run_monitored(problem, x0, y0, solver, config, observer, &mut |_| {})
-}
-
-/// [`run_observed`], and `on_checkpoint` is called with every checkpoint as soon as it is
-/// measured (outside the timed region; progress displays use it).
-pub fn run_monitored(
-    problem: &dyn SaddleProblem,
-    x0: &[f64],
-    y0: &[f64],
-    solver: &mut dyn Solver,
-    config: &RunConfig,
-    observer: &mut dyn FnMut(&StepView),
-    on_checkpoint: &mut dyn FnMut(&Checkpoint),
-) -> Trace {
-    run_with_snapshots(
-        problem,
-        x0,
-        y0,
-        solver,
-        config,
+    let watch = Watch {
         observer,
-        on_checkpoint,
-        None,
-    )
+        on_checkpoint: &mut |_| {},
+        snapshots: None,
+    };
+    run_watched(problem, x0, y0, solver, config, watch)
 }
 
 /// Periodic snapshots of a run in progress: whenever `every_s` seconds of wall time have
@@ -143,20 +125,34 @@ pub struct Snapshots<'a> {
     pub save: &'a mut dyn FnMut(&Trace),
 }
 
-/// [`run_monitored`] with optional [`Snapshots`]. A stop requested by a signal
-/// ([`crate::interrupt::stops_runs`]) ends the loop at the next iteration boundary with status
-/// `interrupted` (the iterate reached is measured).
-#[allow(clippy::too_many_arguments)]
-pub fn run_with_snapshots(
+/// What a caller watches during a run, all outside the timed region: every successful step,
+/// every checkpoint as soon as it is measured (progress displays use it), and optional
+/// periodic [`Snapshots`].
+pub struct Watch<'a> {
+    /// Called after every successful step.
+    pub observer: &'a mut dyn FnMut(&StepView),
+    /// Called with every checkpoint as soon as it is measured.
+    pub on_checkpoint: &'a mut dyn FnMut(&Checkpoint),
+    /// Periodic snapshots of the trace so far (None: none).
+    pub snapshots: Option<Snapshots<'a>>,
+}
+
+/// [`run_observed`] with everything a caller can watch ([`Watch`]). A stop requested by a
+/// signal ([`crate::interrupt::stops_runs`]) ends the loop at the next iteration boundary with
+/// status `interrupted` (the iterate reached is measured).
+pub fn run_watched(
     problem: &dyn SaddleProblem,
     x0: &[f64],
     y0: &[f64],
     solver: &mut dyn Solver,
     config: &RunConfig,
-    observer: &mut dyn FnMut(&StepView),
-    on_checkpoint: &mut dyn FnMut(&Checkpoint),
-    mut snapshots: Option<Snapshots>,
+    watch: Watch,
 ) -> Trace {
+    let Watch {
+        observer,
+        on_checkpoint,
+        mut snapshots,
+    } = watch;
     assert_eq!(
         x0.len(),
         problem.x_set().dim(),
@@ -258,7 +254,7 @@ pub fn run_with_snapshots(
     run.trace(&*solver, status, checkpoints)
 }
 
-/// The state of one run of [`run_with_snapshots`]: what is measured and counted so far.
+/// The state of one run of [`run_watched`]: what is measured and counted so far.
 struct Loop<'a, 'c> {
     problem: &'a dyn SaddleProblem,
     x0: &'a [f64],

@@ -11,46 +11,42 @@
 //!   every module and its macros expand to `crate::cli`);
 //! * a `pub use` of a module's own descendant is a facade, not a dependency of the parent
 //!   (`solvers` re-exporting `solvers::smoothing::DualSmoothing`); any other `use` counts.
+//!
+//! The same file also checks the sizes (issue 14): no file under `src/` above
+//! [`MAX_FILE_LINES`] lines, no function above [`MAX_FN_LINES`] lines (see
+//! [`function_lengths`] for how a function is measured), without exceptions. Negative controls: synthetic
+//! sources with a function and a file one line too long must be reported.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Module path (`solvers::registry`) -> source text, for every file under `src/`.
+/// Module path (`solvers::registry`) -> source text, for every file under `src/` but the
+/// crate root and the binary.
 fn crate_sources() -> BTreeMap<String, String> {
-    fn walk(dir: &Path, prefix: &[String], out: &mut BTreeMap<String, String>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            let name = p.file_stem().unwrap().to_string_lossy().to_string();
-            if p.is_dir() {
-                let mut pre = prefix.to_vec();
-                pre.push(name);
-                walk(&p, &pre, out);
-            } else if p.extension().is_some_and(|e| e == "rs") {
-                let mut m = prefix.to_vec();
-                if name != "mod" && name != "lib" && name != "main" {
-                    m.push(name.clone());
-                }
-                if prefix.is_empty() && (name == "lib" || name == "main") {
-                    continue; // the crate root and the binary
-                }
-                out.insert(m.join("::"), std::fs::read_to_string(&p).unwrap());
+    src_files()
+        .into_iter()
+        .filter_map(|(rel, src)| {
+            let mut parts: Vec<&str> = rel.trim_end_matches(".rs").split('/').collect();
+            let name = parts.pop()?;
+            if parts.is_empty() && (name == "lib" || name == "main") {
+                return None; // the crate root and the binary
             }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &[],
-        &mut out,
-    );
-    out
+            if name != "mod" && name != "lib" && name != "main" {
+                parts.push(name);
+            }
+            Some((parts.join("::"), src))
+        })
+        .collect()
 }
 
-/// The source without comments, string and char literals (replaced by spaces).
+/// The line breaks of a removed comment or literal, so that the stripped source keeps the
+/// original's line numbers.
+fn keep_newlines(removed: &[char], out: &mut String) {
+    out.extend(removed.iter().filter(|&&ch| ch == '\n'));
+}
+
+/// The source without comments, string and char literals (replaced by spaces; their line
+/// breaks are kept).
 fn strip(src: &str) -> String {
     let c: Vec<char> = src.chars().collect();
     let mut out = String::with_capacity(src.len());
@@ -63,11 +59,13 @@ fn strip(src: &str) -> String {
                 }
             }
             '/' if c.get(i + 1) == Some(&'*') => {
+                let start = i;
                 i += 2;
                 while i + 1 < c.len() && !(c[i] == '*' && c[i + 1] == '/') {
                     i += 1;
                 }
                 i += 2;
+                keep_newlines(&c[start..i.min(c.len())], &mut out);
             }
             'r' if matches!(c.get(i + 1), Some('"') | Some('#'))
                 && (i == 0 || !(c[i - 1].is_alphanumeric() || c[i - 1] == '_')) =>
@@ -95,15 +93,18 @@ fn strip(src: &str) -> String {
                     j += 1;
                 }
                 out.push(' ');
+                keep_newlines(&c[i..j.min(c.len())], &mut out);
                 i = j;
             }
             '"' => {
+                let start = i;
                 i += 1;
                 while i < c.len() && c[i] != '"' {
                     i += if c[i] == '\\' { 2 } else { 1 };
                 }
                 i += 1;
                 out.push(' ');
+                keep_newlines(&c[start..i.min(c.len())], &mut out);
             }
             '\'' if c.get(i + 2) == Some(&'\'') || (c.get(i + 1) == Some(&'\\')) => {
                 // a char literal ('a', '\n', '\''); lifetimes ('a) have no closing quote
@@ -474,5 +475,168 @@ fn negative_control_use_lines_closing_a_cycle_are_found() {
     assert_eq!(
         cycles(&graph(&s3)),
         vec![vec!["p".to_string(), "p::q".into()]]
+    );
+}
+
+/// Largest number of lines of a file under `src/` (issue 14).
+const MAX_FILE_LINES: usize = 800;
+/// Largest number of lines of a function, from its `fn` line to its closing brace (issue 14).
+const MAX_FN_LINES: usize = 120;
+
+/// Every file under `src/` (path relative to `src/`, `/`-separated) with its text.
+fn src_files() -> Vec<(String, String)> {
+    fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, String)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            let rel = format!("{prefix}{name}");
+            if p.is_dir() {
+                walk(&p, &format!("{rel}/"), out);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push((rel, std::fs::read_to_string(&p).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        "",
+        &mut out,
+    );
+    out
+}
+
+/// The functions of a source with a body and their lengths in lines, counted from the line
+/// of the `fn` keyword (attributes and doc comments not included) to the line of the closing
+/// brace, both included. Comments, strings and char literals are ignored ([`strip`]), so a
+/// brace inside them does not count; nested functions are measured on their own too (and
+/// count towards the outer one); a declaration without a body (`fn f();` in a trait) and a
+/// function pointer type (`fn(u32) -> u32`) are not functions.
+fn function_lengths(src: &str) -> Vec<(String, usize)> {
+    let code: Vec<char> = strip(src).chars().collect();
+    let line_of = |pos: usize| code[..pos].iter().filter(|&&c| c == '\n').count();
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 2 < code.len() {
+        let word = code[i] == 'f'
+            && code[i + 1] == 'n'
+            && (i == 0 || !is_ident(code[i - 1]))
+            && code[i + 2].is_whitespace();
+        if !word {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 2;
+        while j < code.len() && code[j].is_whitespace() {
+            j += 1;
+        }
+        let name: String = code[j..].iter().take_while(|&&c| is_ident(c)).collect();
+        if name.is_empty() {
+            i += 2;
+            continue;
+        }
+        // the body's opening brace: the first `{` outside parentheses and brackets, unless
+        // a `;` ends a declaration first
+        let mut depth = 0i32;
+        let mut open = None;
+        for (k, &c) in code.iter().enumerate().skip(j + name.len()) {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => depth -= 1,
+                ';' if depth == 0 => break,
+                '{' if depth == 0 => {
+                    open = Some(k);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if let Some(open) = open {
+            let mut braces = 0i32;
+            for (k, &c) in code.iter().enumerate().skip(open) {
+                match c {
+                    '{' => braces += 1,
+                    '}' => braces -= 1,
+                    _ => {}
+                }
+                if braces == 0 {
+                    out.push((name.clone(), line_of(k) - line_of(i) + 1));
+                    break;
+                }
+            }
+        }
+        i = j + name.len();
+    }
+    out
+}
+
+/// The files and functions above the limits: (file, function or `None` for the file, lines).
+fn size_offenders(files: &[(String, String)]) -> Vec<(String, Option<String>, usize)> {
+    let mut out = Vec::new();
+    for (path, src) in files {
+        let lines = src.lines().count();
+        if lines > MAX_FILE_LINES {
+            out.push((path.clone(), None, lines));
+        }
+        for (name, n) in function_lengths(src) {
+            if n > MAX_FN_LINES {
+                out.push((path.clone(), Some(name), n));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_file_above_800_lines_and_no_function_above_120() {
+    let files = src_files();
+    assert!(files.len() >= 60, "found only {} files", files.len());
+    let found = size_offenders(&files);
+    let bad: Vec<String> = found
+        .iter()
+        .map(|(f, name, n)| match name {
+            Some(name) => format!("src/{f}: fn {name} has {n} lines (at most {MAX_FN_LINES})"),
+            None => format!("src/{f} has {n} lines (at most {MAX_FILE_LINES})"),
+        })
+        .collect();
+    assert!(bad.is_empty(), "too long:\n{}", bad.join("\n"));
+}
+
+/// Negative control of the size check: a function one line too long and a file one line too
+/// long are reported; braces in strings, comments and char literals, a trait declaration
+/// and a function pointer type do not confuse the count.
+#[test]
+fn negative_control_a_long_function_and_a_long_file_are_found() {
+    let body = |n: usize| "    let _x = 1;\n".repeat(n - 2);
+    let f121 = format!("fn long() {{\n{}}}\n", body(121));
+    assert_eq!(function_lengths(&f121), vec![("long".to_string(), 121)]);
+    let f120 = format!(
+        "/// doc {{\n#[inline]\npub(crate) fn fits(\n    f: fn(u32) -> u32,\n    a: [u8; 2],\n) -> char {{\n{}    let _s = \"}}\\\"{{ \n}}\";\n    let _c = '}}'; // }}\n    /* {{ */ '{{'\n}}\ntrait T {{\n    fn declared(&self);\n}}\n",
+        body(113)
+    );
+    let lens = function_lengths(&f120);
+    assert_eq!(lens, vec![("fits".to_string(), 120)], "{f120}");
+    let nested = "fn outer() {\n    fn inner() {\n    }\n}\n";
+    assert_eq!(
+        function_lengths(nested),
+        vec![("outer".to_string(), 4), ("inner".to_string(), 2)]
+    );
+    let files = vec![
+        ("long.rs".to_string(), f121.clone()),
+        ("fits.rs".to_string(), f120),
+        ("big.rs".to_string(), "// x\n".repeat(MAX_FILE_LINES + 1)),
+        ("full.rs".to_string(), "// x\n".repeat(MAX_FILE_LINES)),
+    ];
+    assert_eq!(
+        size_offenders(&files),
+        vec![
+            ("long.rs".to_string(), Some("long".to_string()), 121),
+            ("big.rs".to_string(), None, MAX_FILE_LINES + 1),
+        ]
     );
 }

@@ -146,6 +146,15 @@ fn verify_page_of_a_small_run_is_complete_and_self_contained() {
         "{}",
         String::from_utf8_lossy(&st.stderr)
     );
+    // --quiet prints the summary line only (not the table's last line, which may be a
+    // proof-rate or errata line)
+    let stdout = String::from_utf8_lossy(&st.stdout);
+    assert!(
+        stdout.lines().count() == 1
+            && stdout.starts_with("2 entries: ")
+            && stdout.contains(" pass, "),
+        "{stdout}"
+    );
     let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
     self_contained(&html).unwrap();
     let json: serde_json::Value =

@@ -1,7 +1,7 @@
 //! `saddlefw merge`: the shards of `verify --shard` or `check --shard` into one report.
 
 use super::check::write_check_outputs;
-use super::{check_output_paths, write_verify_outputs, EXIT_FAILED, EXIT_OK};
+use super::{check_output_paths, EXIT_FAILED, EXIT_OK};
 use crate::error::{Error, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -136,7 +136,7 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
         opts.baselines = crate::fit::load_baselines(p)?;
     }
     let merged = shard::merge(shards, &opts)?;
-    let (json_path, html_path) = write_verify_outputs(&merged, &out)?;
+    let (json_path, html_path) = merged.write_outputs(&out)?;
     out!("{}", merged.table());
     outln!("wrote {} and {}", json_path.display(), html_path.display());
     Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })

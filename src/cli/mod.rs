@@ -35,7 +35,7 @@ pub use list::cmd_list;
 pub use merge::{cmd_merge, MergeArgs};
 pub use report::{cmd_report, ReportArgs};
 pub use run::{cmd_run, load_problem, RunArgs, RunPlan};
-pub use verify::{cmd_verify, write_verify_outputs, VerifyArgs, VERIFY_PAGE_CHECK_CASES};
+pub use verify::{cmd_verify, VerifyArgs};
 pub use verify_iterates::{cmd_verify_iterates, VerifyIteratesArgs};
 
 /// The top-level help after the subcommand list.

@@ -1,7 +1,7 @@
 //! `saddlefw run`: flags, their validation into a [`RunPlan`], and one run into RUN.json.
 
 use super::{write_stderr, EXIT_OK, EXIT_USAGE};
-use crate::error::{Error, Result};
+use crate::error::{finite_positive, positive_count, Error, Result};
 use crate::generators::GeneratorSpec;
 use crate::harness::{self, CheckpointRule, RunConfig};
 use crate::problems::quadratic::QuadraticFile;
@@ -103,26 +103,10 @@ pub struct RunPlan {
     pub quiet: bool,
 }
 
-fn finite_positive(flag: &str, v: f64) -> Result<f64> {
-    if v.is_finite() && v > 0.0 {
-        Ok(v)
-    } else {
-        Err(Error::invalid(
-            flag,
-            format!("must be a finite number > 0, got {v}"),
-        ))
-    }
-}
-
 impl RunArgs {
     /// Checks every flag's domain and builds the plan.
     pub fn validate(self) -> Result<RunPlan> {
-        if self.iters < 1 {
-            return Err(Error::invalid(
-                "--iters",
-                format!("must be at least 1, got {}", self.iters),
-            ));
-        }
+        let iterations = positive_count("--iters", self.iters)?;
         let time_limit = self
             .time_limit
             .map(|v| finite_positive("--time-limit", v))
@@ -131,16 +115,10 @@ impl RunArgs {
             .sigma
             .map(|v| finite_positive("--sigma", v))
             .transpose()?;
-        let horizon = match self.horizon {
-            Some(k) if k < 1 => {
-                return Err(Error::invalid(
-                    "--horizon",
-                    format!("must be at least 1, got {k}"),
-                ))
-            }
-            Some(k) => Some(k as usize),
-            None => None,
-        };
+        let horizon = self
+            .horizon
+            .map(|k| positive_count("--horizon", k))
+            .transpose()?;
         let parse_schedule = |flag: &str, s: &Option<String>| -> Result<Option<Schedule>> {
             s.as_ref()
                 .map(|s| {
@@ -164,7 +142,7 @@ impl RunArgs {
                 constants: None,
             },
             config: RunConfig {
-                iterations: self.iters as usize,
+                iterations,
                 time_limit,
                 checkpoints,
                 sigma: 1.0,
@@ -244,18 +222,21 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
     let display =
         crate::progress::Lines::new(!plan.quiet, config.time_limit.unwrap_or(f64::INFINITY));
     let line = display.line(info.name);
-    let mut trace = harness::run_with_snapshots(
+    let watch = harness::Watch {
+        observer: &mut |v| line.step(v.t),
+        on_checkpoint: &mut |c| line.gap(c.measures.gx_lmo),
+        snapshots: Some(harness::Snapshots {
+            every_s: plan.checkpoint_every,
+            save: &mut save,
+        }),
+    };
+    let mut trace = harness::run_watched(
         inst.problem.as_ref(),
         &inst.x0,
         &inst.y0,
         solver.as_mut(),
         &config,
-        &mut |v| line.step(v.t),
-        &mut |c| line.gap(c.measures.gx_lmo),
-        Some(harness::Snapshots {
-            every_s: plan.checkpoint_every,
-            save: &mut save,
-        }),
+        watch,
     );
     line.clear();
     annotate(&mut trace);
@@ -281,55 +262,7 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
         _ => None,
     };
     if !plan.quiet {
-        outln!(
-            "{} on {} [{}]: {} after {} iterations (solver {:.3} s, measures {:.3} s)",
-            trace.algorithm,
-            trace.problem,
-            trace.setting,
-            match &trace.status {
-                Status::Completed => "completed".to_string(),
-                Status::TimeLimit => "time limit".to_string(),
-                Status::Diverged { .. } => "diverged".to_string(),
-                Status::Inconsistent { .. } => "inconsistent".to_string(),
-                s => s.describe(),
-            },
-            trace.iterations,
-            trace.wall_time_s,
-            trace.measure_time_s
-        );
-        outln!("  schedule: {}", trace.schedule);
-        if let Some(c) = &trace.theorem_case {
-            outln!("  theorem case: {c}");
-        }
-        if let Some(g) = &trace.po_lmo_g {
-            outln!(
-                "  {} = {:.6} over t < {}{}",
-                serde_json::to_value(g.name)
-                    .ok()
-                    .and_then(|v| v.as_str().map(String::from))
-                    .unwrap_or_default(),
-                g.value,
-                g.horizon,
-                if g.value > 0.0 {
-                    ""
-                } else {
-                    " (not positive: the analysis' hypothesis fails)"
-                }
-            );
-        }
-        if let Some(c) = trace.last() {
-            outln!(
-                "  t = {}: gx_lmo = {:.3e}, gx_po = {:.3e}, gy = {:.3e}, gy_lmo = {:.3e}, h = {:.3e}{}",
-                c.t,
-                c.measures.gx_lmo,
-                c.measures.gx_po,
-                c.measures.gy,
-                c.measures.gy_lmo,
-                c.measures.h,
-                c.measures.gap_opt.map(|g| format!(", gap_opt = {g:.3e}")).unwrap_or_default()
-            );
-        }
-        outln!("  wrote {}", plan.out.display());
+        print_summary(&plan, &trace);
     }
     // non-finite values during a run: an input error (the problem or schedule), reported
     // after RUN.json is written
@@ -338,4 +271,61 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
         return Ok(EXIT_USAGE);
     }
     Ok(EXIT_OK)
+}
+
+/// The summary `saddlefw run` prints (without `--quiet`): status, schedule, theorem case,
+/// the PO-LMO G, the last checkpoint's measures and the output file.
+fn print_summary(plan: &RunPlan, trace: &crate::trace::Trace) {
+    outln!(
+        "{} on {} [{}]: {} after {} iterations (solver {:.3} s, measures {:.3} s)",
+        trace.algorithm,
+        trace.problem,
+        trace.setting,
+        match &trace.status {
+            Status::Completed => "completed".to_string(),
+            Status::TimeLimit => "time limit".to_string(),
+            Status::Diverged { .. } => "diverged".to_string(),
+            Status::Inconsistent { .. } => "inconsistent".to_string(),
+            s => s.describe(),
+        },
+        trace.iterations,
+        trace.wall_time_s,
+        trace.measure_time_s
+    );
+    outln!("  schedule: {}", trace.schedule);
+    if let Some(c) = &trace.theorem_case {
+        outln!("  theorem case: {c}");
+    }
+    if let Some(g) = &trace.po_lmo_g {
+        outln!(
+            "  {} = {:.6} over t < {}{}",
+            serde_json::to_value(g.name)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+            g.value,
+            g.horizon,
+            if g.value > 0.0 {
+                ""
+            } else {
+                " (not positive: the analysis' hypothesis fails)"
+            }
+        );
+    }
+    if let Some(c) = trace.last() {
+        outln!(
+            "  t = {}: gx_lmo = {:.3e}, gx_po = {:.3e}, gy = {:.3e}, gy_lmo = {:.3e}, h = {:.3e}{}",
+            c.t,
+            c.measures.gx_lmo,
+            c.measures.gx_po,
+            c.measures.gy,
+            c.measures.gy_lmo,
+            c.measures.h,
+            c.measures
+                .gap_opt
+                .map(|g| format!(", gap_opt = {g:.3e}"))
+                .unwrap_or_default()
+        );
+    }
+    outln!("  wrote {}", plan.out.display());
 }

@@ -143,7 +143,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     };
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
     let report = verify::run_resumed(&table, &opts, record.as_ref())?;
-    let (json_path, html_path) = write_verify_outputs(&report, &args.out)?;
+    let (json_path, html_path) = report.write_outputs(&args.out)?;
     if let Some(i) = &report.interrupted {
         write_stderr(format_args!(
             "{}; finish it with --resume {}\n",
@@ -156,18 +156,10 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         b.extend(report.baselines());
         crate::fit::write_baselines(&baselines_path, &b)?;
     }
-    let table = report.table();
     if args.quiet {
-        out!(
-            "{}",
-            table
-                .lines()
-                .last()
-                .map(|l| format!("{l}\n"))
-                .unwrap_or_default()
-        );
+        outln!("{}", report.summary_line());
     } else {
-        out!("{table}");
+        out!("{}", report.table());
         out!("{}", crate::tightness::table(&report));
         outln!("wrote {} and {}", json_path.display(), html_path.display());
         if args.write_baselines {
@@ -175,33 +167,6 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         }
     }
     Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
-}
-
-/// Cases of the `check` run whose invariant table and errata the verify page shows.
-pub const VERIFY_PAGE_CHECK_CASES: usize = 40;
-
-/// Writes `DIR/verify.json` and `DIR/index.html` of a verify report (atomically); the page
-/// also shows the invariant table and errata of a small `check` run.
-pub fn write_verify_outputs(
-    report: &crate::verify::VerifyReport,
-    out: &std::path::Path,
-) -> Result<(PathBuf, PathBuf)> {
-    crate::files::create_dir_all(out)?;
-    let json_path = out.join("verify.json");
-    crate::trace::write_atomic(&json_path, report.to_json().as_bytes())?;
-    let seeds: Vec<u64> = report.seeds.iter().map(|&s| s as u64).collect();
-    let meta = crate::report::Meta::current(Some(&report.tier.to_string()), &seeds);
-    // the invariant table and the errata section: a small `check` run (seed 0) beside the rates
-    let check = crate::invariants::run_check(VERIFY_PAGE_CHECK_CASES, 0)?;
-    let page = crate::report::verify_page(
-        &meta,
-        &report.rate_entries(),
-        &check.invariant_rows(),
-        &check.errata_rows(),
-    );
-    let html_path = out.join("index.html");
-    crate::trace::write_atomic(&html_path, page.as_bytes())?;
-    Ok((json_path, html_path))
 }
 
 /// Reads `DIR/verify.json` for `verify --resume DIR` and checks that it belongs to this run.

@@ -41,15 +41,11 @@ pub fn cmd_verify_iterates(args: VerifyIteratesArgs) -> Result<i32> {
         jobs,
     };
     let report = verify_iterates(&table, &opts)?;
-    let (json_path, html_path) = crate::cli::write_verify_outputs(&report, &args.out)?;
-    let table = report.table();
+    let (json_path, html_path) = report.write_outputs(&args.out)?;
     if args.quiet {
-        // the summary line (`N entries: ...`)
-        if let Some(l) = table.lines().find(|l| l.contains(" pass, ")) {
-            outln!("{l}");
-        }
+        outln!("{}", report.summary_line());
     } else {
-        out!("{table}");
+        out!("{}", report.table());
         out!("{}", crate::tightness::table(&report));
         outln!("wrote {} and {}", json_path.display(), html_path.display());
     }

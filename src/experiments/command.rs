@@ -21,6 +21,7 @@
 
 use super::params::Algorithm;
 use super::{Plan, Which};
+use crate::error::{finite_positive, positive_count};
 use crate::problems::dictionary::DlConfig;
 use crate::{Error, Result};
 use clap::Args;
@@ -86,14 +87,6 @@ pub struct ExperimentArgs {
     /// No progress display and no summary: the global `--quiet` flag (set by the dispatcher).
     #[arg(skip)]
     pub quiet: bool,
-}
-
-fn positive_count(flag: &str, v: i64) -> Result<usize> {
-    if v >= 1 {
-        Ok(v as usize)
-    } else {
-        Err(Error::invalid(flag, format!("must be at least 1, got {v}")))
-    }
 }
 
 /// Parses `--algos`: comma-separated registry or paper names, no repeats.
@@ -163,13 +156,7 @@ impl ExperimentArgs {
         let which: Which = self.experiment.parse()?;
         let mut plan = Plan::new(which);
         if let Some(t) = self.time_limit {
-            if !(t.is_finite() && t > 0.0) {
-                return Err(Error::invalid(
-                    "--time-limit",
-                    format!("must be a finite number > 0, got {t}"),
-                ));
-            }
-            plan.time_limit_s = t;
+            plan.time_limit_s = finite_positive("--time-limit", t)?;
         }
         if let Some(list) = &self.algos {
             plan.algorithms = parse_algorithms(list)?;
@@ -183,13 +170,7 @@ impl ExperimentArgs {
             plan.rows = Some(positive_count("--rows", r)?);
         }
         if let Some(s) = self.sigma {
-            if !(s.is_finite() && s > 0.0) {
-                return Err(Error::invalid(
-                    "--sigma",
-                    format!("must be a finite number > 0, got {s}"),
-                ));
-            }
-            plan.sigma = Some(s);
+            plan.sigma = Some(finite_positive("--sigma", s)?);
         }
         plan.scaling = self.scaling.parse()?;
         plan.seed = self.seed;

@@ -10,7 +10,7 @@
 //! | [`claims`] | verdicts on the qualitative claims of claims.md 6.3 / 6.4 |
 //! | [`command`] | the `saddlefw experiment` subcommand |
 //!
-//! Every algorithm runs through the one run loop ([`crate::harness::run_monitored`]): solver
+//! Every algorithm runs through the one run loop ([`crate::harness::run_watched`]): solver
 //! time only against the time limit, checkpoints at about ten per decade of iterations
 //! ([`CheckpointRule::Decades`]), measures outside the timed region. Algorithms run one after
 //! another by default (`jobs = 1`) so their timings do not disturb each other; with `jobs > 1`
@@ -303,14 +303,18 @@ fn run_one(
                         let oracle = alg.primal_oracle();
                         let mut solver = built.solver;
                         let cpu0 = thread_cpu_time_s();
-                        let trace = harness::run_monitored(
+                        let watch = harness::Watch {
+                            observer: &mut |v| line.step(v.t),
+                            on_checkpoint: &mut |c| line.gap(plotted_measure(c, oracle)),
+                            snapshots: None,
+                        };
+                        let trace = harness::run_watched(
                             problem,
                             &prep.instance.x0,
                             &prep.instance.y0,
                             solver.as_mut(),
                             &config,
-                            &mut |v| line.step(v.t),
-                            &mut |c| line.gap(plotted_measure(c, oracle)),
+                            watch,
                         );
                         let mut rec = RunRecord::from_trace(alg, &trace, notes);
                         rec.cpu_time_s = cpu0.zip(thread_cpu_time_s()).map(|(a, b)| b - a);

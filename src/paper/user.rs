@@ -228,49 +228,14 @@ fn parse_entry(input: &str, index: usize, v: &Value) -> Result<TheoremEntry> {
     let setting_text = text("setting", true)?.unwrap_or_default();
     let setting = Setting::from_str(&setting_text).map_err(|e| bad("setting", e.to_string()))?;
     let assumptions = setting.assumptions();
-    if let Some(v) = obj.get("assumptions") {
-        let have: Vec<super::Assumption> =
-            serde_json::from_value(v.clone()).map_err(|e| bad("assumptions", e.to_string()))?;
-        if have != assumptions {
-            return Err(bad(
-                "assumptions",
-                format!("{have:?} should be {assumptions:?} for setting {setting}"),
-            ));
-        }
-    }
+    check_assumptions(obj, &setting, &assumptions, &bad)?;
     let schedule = field::<ScheduleSpec>(obj, "schedule", &bad)?;
     check_schedule(&schedule).map_err(|r| bad("schedule", r))?;
     let quantity = field::<Quantity>(obj, "quantity", &bad)?;
-    if quantity.aggregate == Aggregate::MeanOptNext0T {
-        return Err(bad(
-            "quantity",
-            "mean_opt_next_0_T is the PO-LMO appendix form; use mean_0_T".into(),
-        ));
-    }
-    if quantity.sigma.is_some() && quantity.measure != Measure::GxPo {
-        return Err(bad("quantity", "sigma only applies to gx_po".into()));
-    }
-    if quantity.measure == Measure::GapOpt && !setting.convex {
-        return Err(bad(
-            "quantity",
-            "G^Opt needs a certified f*, i.e. a convex setting (c-*)".into(),
-        ));
-    }
+    check_quantity(&quantity, &setting).map_err(|r| bad("quantity", r.into()))?;
     let p = exponent(obj.get("p")).map_err(|r| bad("p", r))?;
-    let log_power = match obj.get("log_power") {
-        None => 0.0,
-        Some(v) => v
-            .as_f64()
-            .filter(|k| k.is_finite() && (0.0..=8.0).contains(k))
-            .ok_or_else(|| bad("log_power", "expected a number in [0, 8]".into()))?,
-    };
-    let t_min = match obj.get("T_min") {
-        None => 1,
-        Some(v) => v
-            .as_u64()
-            .filter(|t| (1..=1_000_000).contains(t))
-            .ok_or_else(|| bad("T_min", "expected an integer in [1, 1000000]".into()))?,
-    };
+    let log_power = log_power_field(obj, &bad)?;
+    let t_min = t_min_field(obj, &bad)?;
     let envelope = match text("envelope", false)? {
         None => None,
         Some(f) => Some(Formula::parse(&f, &ENVELOPE_VARS).map_err(|r| bad("envelope", r))?),
@@ -320,6 +285,63 @@ fn parse_entry(input: &str, index: usize, v: &Value) -> Result<TheoremEntry> {
         bound: None,
         envelope,
     })
+}
+
+/// The optional `assumptions` field must equal the setting's assumptions.
+fn check_assumptions(
+    obj: &Map<String, Value>,
+    setting: &Setting,
+    assumptions: &[super::Assumption],
+    bad: &dyn Fn(&str, String) -> Error,
+) -> Result<()> {
+    if let Some(v) = obj.get("assumptions") {
+        let have: Vec<super::Assumption> =
+            serde_json::from_value(v.clone()).map_err(|e| bad("assumptions", e.to_string()))?;
+        if have != assumptions {
+            return Err(bad(
+                "assumptions",
+                format!("{have:?} should be {assumptions:?} for setting {setting}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A quantity a user entry may bound: no appendix aggregate, `sigma` only with `gx_po`,
+/// G^Opt only in a convex setting.
+fn check_quantity(quantity: &Quantity, setting: &Setting) -> std::result::Result<(), &'static str> {
+    if quantity.aggregate == Aggregate::MeanOptNext0T {
+        return Err("mean_opt_next_0_T is the PO-LMO appendix form; use mean_0_T");
+    }
+    if quantity.sigma.is_some() && quantity.measure != Measure::GxPo {
+        return Err("sigma only applies to gx_po");
+    }
+    if quantity.measure == Measure::GapOpt && !setting.convex {
+        return Err("G^Opt needs a certified f*, i.e. a convex setting (c-*)");
+    }
+    Ok(())
+}
+
+/// The optional `log_power` field: a number in [0, 8] (default 0).
+fn log_power_field(obj: &Map<String, Value>, bad: &dyn Fn(&str, String) -> Error) -> Result<f64> {
+    match obj.get("log_power") {
+        None => Ok(0.0),
+        Some(v) => v
+            .as_f64()
+            .filter(|k| k.is_finite() && (0.0..=8.0).contains(k))
+            .ok_or_else(|| bad("log_power", "expected a number in [0, 8]".into())),
+    }
+}
+
+/// The optional `T_min` field: an integer in [1, 1000000] (default 1).
+fn t_min_field(obj: &Map<String, Value>, bad: &dyn Fn(&str, String) -> Error) -> Result<u64> {
+    match obj.get("T_min") {
+        None => Ok(1),
+        Some(v) => v
+            .as_u64()
+            .filter(|t| (1..=1_000_000).contains(t))
+            .ok_or_else(|| bad("T_min", "expected an integer in [1, 1000000]".into())),
+    }
 }
 
 fn field<T: serde::de::DeserializeOwned>(

@@ -467,33 +467,7 @@ impl QuadraticFile {
             }
         }
         let flatten = |field: &str, m: &[Vec<f64>], r: usize, c: usize, dims: &str| {
-            if m.len() != r {
-                return Err(field_err(
-                    field,
-                    format!("expected {r} rows ({dims} = {r} x {c}), got {}", m.len()),
-                ));
-            }
-            // every row of one wrong length: the matrix's shape is wrong, not one row
-            if m.iter().all(|row| row.len() == m[0].len()) && m[0].len() != c {
-                return Err(field_err(
-                    field,
-                    format!(
-                        "expected {dims} = {r} x {c}, got {r} rows x {} columns",
-                        m[0].len()
-                    ),
-                ));
-            }
-            let mut out = Vec::with_capacity(r * c);
-            for (i, row) in m.iter().enumerate() {
-                if row.len() != c {
-                    return Err(field_err(
-                        &format!("{field}[{i}]"),
-                        format!("expected {c} columns, got {}", row.len()),
-                    ));
-                }
-                out.extend_from_slice(row);
-            }
-            Ok(out)
+            flatten_matrix(input, field, m, (r, c), dims)
         };
         let a = flatten(
             "A",
@@ -548,25 +522,7 @@ impl QuadraticFile {
                     other => other,
                 }
             })?;
-        // finite entries whose products overflow f64 would give infinite constants and
-        // meaningless measures (an overflowing LMO returns 0): refuse them here
-        let k = q.constants();
-        for (field, name, v) in [
-            ("A", "L_xx", k.lxx),
-            ("B", "L_yx", k.lyx),
-            ("C", "L_yy", k.lyy),
-            ("C", "mu", k.mu),
-            ("x_set", "the diameter of X", k.dx),
-            ("y_set", "the diameter of Y", k.dy),
-            ("y_set", "alpha", k.alpha.unwrap_or(0.0)),
-        ] {
-            if !v.is_finite() {
-                return Err(field_err(
-                    field,
-                    format!("{name} = {v} is not finite: the entries are too large for f64 arithmetic (rescale the problem)"),
-                ));
-            }
-        }
+        check_finite_constants(input, &q)?;
         Ok(Instance {
             problem: Box::new(q),
             x0: self.x0,
@@ -575,4 +531,67 @@ impl QuadraticFile {
             seed: None,
         })
     }
+}
+
+/// A matrix field as a row-major `r x c` vector (`dims` describes the expected shape in the
+/// errors): a wrong number of rows, a wrong shape, or one row of the wrong length is refused.
+fn flatten_matrix(
+    input: &str,
+    field: &str,
+    m: &[Vec<f64>],
+    (r, c): (usize, usize),
+    dims: &str,
+) -> Result<Vec<f64>> {
+    let field_err = |field: &str, reason: String| Error::input(input, field, reason);
+    if m.len() != r {
+        return Err(field_err(
+            field,
+            format!("expected {r} rows ({dims} = {r} x {c}), got {}", m.len()),
+        ));
+    }
+    // every row of one wrong length: the matrix's shape is wrong, not one row
+    if m.iter().all(|row| row.len() == m[0].len()) && m[0].len() != c {
+        return Err(field_err(
+            field,
+            format!(
+                "expected {dims} = {r} x {c}, got {r} rows x {} columns",
+                m[0].len()
+            ),
+        ));
+    }
+    let mut out = Vec::with_capacity(r * c);
+    for (i, row) in m.iter().enumerate() {
+        if row.len() != c {
+            return Err(field_err(
+                &format!("{field}[{i}]"),
+                format!("expected {c} columns, got {}", row.len()),
+            ));
+        }
+        out.extend_from_slice(row);
+    }
+    Ok(out)
+}
+
+/// Finite entries whose products overflow f64 would give infinite constants and meaningless
+/// measures (an overflowing LMO returns 0): refuse them.
+fn check_finite_constants(input: &str, q: &Quadratic) -> Result<()> {
+    let field_err = |field: &str, reason: String| Error::input(input, field, reason);
+    let k = q.constants();
+    for (field, name, v) in [
+        ("A", "L_xx", k.lxx),
+        ("B", "L_yx", k.lyx),
+        ("C", "L_yy", k.lyy),
+        ("C", "mu", k.mu),
+        ("x_set", "the diameter of X", k.dx),
+        ("y_set", "the diameter of Y", k.dy),
+        ("y_set", "alpha", k.alpha.unwrap_or(0.0)),
+    ] {
+        if !v.is_finite() {
+            return Err(field_err(
+                field,
+                format!("{name} = {v} is not finite: the entries are too large for f64 arithmetic (rescale the problem)"),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -44,15 +44,125 @@ pub(crate) fn judge_entry(
     let level = FitConfig::default().level;
     let mut fam_names: Vec<String> = runs.iter().map(|r| r.family.clone()).collect();
     fam_names.dedup();
+    let families = family_results(&claim, &runs, &fam_names, level);
+    let binding = binding_family(&families);
+    let rate_verdict = rate_verdict_of(e, &families);
+    let p_hat = binding.map(|f| f.estimate.as_ref().unwrap().p_hat);
+    let envelope_ratio = runs
+        .iter()
+        .filter_map(|r| r.envelope.map(|w| w.ratio))
+        .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.max(r))));
+    let consistency_only = envelopes::EnvelopeKind::of(e).and_then(|k| k.consistency_only(e));
+    let proof_rate = proof_rate_of(&claim, &families);
+    let mhat = mhat_summary(e, &runs, &fam_names, level);
+    let baseline = opts.baselines.get(&e.id).copied();
+    let gates = Gates {
+        rate: match rate_verdict {
+            Verdict::Fail => GateStatus::Fail,
+            Verdict::Pass => GateStatus::Pass,
+            _ => GateStatus::NotApplicable,
+        },
+        run: gate(
+            runs.iter()
+                .all(|r| r.status == "completed" && r.error.is_none()),
+        ),
+        // an envelope that cannot fail by construction is no gate (module doc, "Gates")
+        envelope: match (envelope_ratio, consistency_only) {
+            (Some(r), None) => gate(r <= 1.0 + ENVELOPE_RTOL),
+            _ => GateStatus::NotApplicable,
+        },
+        mhat: mhat
+            .as_ref()
+            .map_or(GateStatus::NotApplicable, |m| gate(m.bounded)),
+        baseline: baseline_status(opts, p_hat, baseline),
+    };
+    let failed_gates: Vec<String> = gates.failed().iter().map(|s| s.to_string()).collect();
+    let verdict = if e.is_disputed() {
+        Verdict::Disputed
+    } else if !failed_gates.is_empty() {
+        Verdict::Fail
+    } else {
+        rate_verdict
+    };
+    let local_slopes = binding
+        .map(|f| binding_local_slopes(f, &runs))
+        .unwrap_or_default();
+    let notes = entry_notes(
+        e,
+        &families,
+        binding,
+        &runs,
+        consistency_only,
+        envelope_ratio,
+    );
+    let (envelope_label, envelope_role) = envelope_label_and_role(e);
+    let est = binding.and_then(|f| f.estimate.as_ref());
+    Ok(EntryResult {
+        id: e.id.clone(),
+        case: e.case.clone(),
+        label: e.label.clone(),
+        algorithm: e.algorithm.name().to_string(),
+        setting: e.setting.clone(),
+        quantity: e.quantity_text.clone(),
+        p: e.p(),
+        p_frac: e.p.frac.clone(),
+        log_factor: e.log_factor,
+        tol: binding.and_then(|f| f.tol),
+        p_hat,
+        ci: est.map(|x| x.ci),
+        window: est.map(|x| x.window),
+        binding_family: binding.map(|f| f.family.clone()),
+        floor_free_family: families
+            .iter()
+            .find(|f| f.runs_floor == 0 && f.runs_fitted > 0)
+            .map(|f| f.family.clone()),
+        verdict,
+        rate_verdict,
+        gates,
+        failed_gates,
+        envelope_ratio,
+        envelope_label,
+        envelope_role,
+        errata: errata_of(e, &runs),
+        proof_rate,
+        mhat,
+        baseline,
+        families,
+        local_slopes,
+        time_s: runs.iter().map(|r| r.time_s).sum(),
+        instances: runs,
+        notes,
+        disputed: e.disputed.clone(),
+        hard: None,
+        tightness: None,
+    })
+}
+
+/// A gate that holds when `ok`.
+fn gate(ok: bool) -> GateStatus {
+    if ok {
+        GateStatus::Pass
+    } else {
+        GateStatus::Fail
+    }
+}
+
+/// Per family: the exponent estimated over its seeds and its rate verdict.
+fn family_results(
+    claim: &RateClaim,
+    runs: &[InstanceRun],
+    fam_names: &[String],
+    level: f64,
+) -> Vec<FamilyResult> {
     let mut families = Vec::new();
-    for name in &fam_names {
+    for name in fam_names {
         let fits: Vec<SeriesFit> = runs
             .iter()
             .filter(|r| &r.family == name)
             .filter_map(|r| r.fit.clone())
             .collect();
         let est = fit::estimate(&fits, level);
-        let j = fit::judge(&claim, est.as_ref());
+        let j = fit::judge(claim, est.as_ref());
         families.push(FamilyResult {
             family: name.clone(),
             runs_floor: est.as_ref().map_or(fits.len(), |e| e.seeds_floor),
@@ -62,16 +172,26 @@ pub(crate) fn judge_entry(
             tol: j.tol,
         });
     }
-    let binding = families
+    families
+}
+
+/// The binding family: the smallest estimated exponent.
+fn binding_family(families: &[FamilyResult]) -> Option<&FamilyResult> {
+    families
         .iter()
         .filter(|f| f.estimate.is_some())
         .min_by(|a, b| {
             let pa = a.estimate.as_ref().unwrap().p_hat;
             let pb = b.estimate.as_ref().unwrap().p_hat;
             pa.total_cmp(&pb)
-        });
+        })
+}
+
+/// The rate verdict over the families: disputed entries stay disputed, one failing family
+/// fails, else one passing family passes, else the floor.
+fn rate_verdict_of(e: &TheoremEntry, families: &[FamilyResult]) -> Verdict {
     let any = |v: Verdict| families.iter().any(|f| f.verdict == v);
-    let rate_verdict = if e.is_disputed() {
+    if e.is_disputed() {
         Verdict::Disputed
     } else if any(Verdict::Fail) {
         Verdict::Fail
@@ -79,42 +199,36 @@ pub(crate) fn judge_entry(
         Verdict::Pass
     } else {
         Verdict::Floor
-    };
-    let p_hat = binding.map(|f| f.estimate.as_ref().unwrap().p_hat);
-    // Gates.
-    let gate = |ok: bool| {
-        if ok {
-            GateStatus::Pass
-        } else {
-            GateStatus::Fail
-        }
-    };
-    let run_ok = runs
+    }
+}
+
+/// The proof-rate check of the random families (None when no family has one).
+fn proof_rate_of(claim: &RateClaim, families: &[FamilyResult]) -> Option<ProofRateResult> {
+    let random: Vec<ProofRateFamily> = families
         .iter()
-        .all(|r| r.status == "completed" && r.error.is_none());
-    let envelope_ratio = runs
-        .iter()
-        .filter_map(|r| r.envelope.map(|w| w.ratio))
-        .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.max(r))));
-    let consistency_only = envelopes::EnvelopeKind::of(e).and_then(|k| k.consistency_only(e));
-    let proof_rate = {
-        let random: Vec<ProofRateFamily> = families
-            .iter()
-            .filter_map(|f| {
-                fit::judge_proven(&claim, f.estimate.as_ref()).map(|check| ProofRateFamily {
-                    family: f.family.clone(),
-                    check,
-                })
+        .filter_map(|f| {
+            fit::judge_proven(claim, f.estimate.as_ref()).map(|check| ProofRateFamily {
+                family: f.family.clone(),
+                check,
             })
-            .collect();
-        (!random.is_empty()).then(|| ProofRateResult {
-            k: claim.proven_log_power(),
-            gate_k: claim.gate_log_power(),
-            random,
-            hard: None,
         })
-    };
-    let mhat = e.mhat.as_ref().map(|m| {
+        .collect();
+    (!random.is_empty()).then(|| ProofRateResult {
+        k: claim.proven_log_power(),
+        gate_k: claim.gate_log_power(),
+        random,
+        hard: None,
+    })
+}
+
+/// The M_hat summary of an entry that has an M_hat bound: the slopes per family.
+fn mhat_summary(
+    e: &TheoremEntry,
+    runs: &[InstanceRun],
+    fam_names: &[String],
+    level: f64,
+) -> Option<MhatSummary> {
+    e.mhat.as_ref().map(|m| {
         let max_slope = runs
             .iter()
             .filter_map(|r| r.mhat.map(|c| c.slope))
@@ -139,50 +253,61 @@ pub(crate) fn judge_entry(
             bounded: fams.iter().all(|f| f.ci[0] <= envelopes::MHAT_SLOPE_TOL),
             families: fams,
         }
-    });
-    let baseline = opts.baselines.get(&e.id).copied();
-    let baseline_status = match (opts.gate_baselines, p_hat) {
+    })
+}
+
+/// The regression gate against the stored baseline exponent (when gating baselines).
+fn baseline_status(opts: &VerifyOptions, p_hat: Option<f64>, baseline: Option<f64>) -> GateStatus {
+    match (opts.gate_baselines, p_hat) {
         (true, Some(ph)) => match fit::baseline_gate(ph, baseline) {
             fit::BaselineGate::Fail { .. } => GateStatus::Fail,
             fit::BaselineGate::Pass { .. } => GateStatus::Pass,
             fit::BaselineGate::NoBaseline => GateStatus::NotApplicable,
         },
         _ => GateStatus::NotApplicable,
-    };
-    let gates = Gates {
-        rate: match rate_verdict {
-            Verdict::Fail => GateStatus::Fail,
-            Verdict::Pass => GateStatus::Pass,
-            _ => GateStatus::NotApplicable,
-        },
-        run: gate(run_ok),
-        // an envelope that cannot fail by construction is no gate (module doc, "Gates")
-        envelope: match (envelope_ratio, consistency_only) {
-            (Some(r), None) => gate(r <= 1.0 + ENVELOPE_RTOL),
-            _ => GateStatus::NotApplicable,
-        },
-        mhat: mhat
-            .as_ref()
-            .map_or(GateStatus::NotApplicable, |m| gate(m.bounded)),
-        baseline: baseline_status,
-    };
-    let failed_gates: Vec<String> = gates.failed().iter().map(|s| s.to_string()).collect();
-    let verdict = if e.is_disputed() {
-        Verdict::Disputed
-    } else if !failed_gates.is_empty() {
-        Verdict::Fail
-    } else {
-        rate_verdict
-    };
-    let local_slopes = binding
-        .map(|f| {
-            let rs: Vec<&InstanceRun> = runs.iter().filter(|r| r.family == f.family).collect();
-            fit::local_slopes(&median_series(&rs))
-                .into_iter()
-                .map(|s| (s.t_lo, s.t_hi, s.slope))
-                .collect()
+    }
+}
+
+/// The local slopes of the binding family's median series.
+fn binding_local_slopes(f: &FamilyResult, runs: &[InstanceRun]) -> Vec<(u64, u64, f64)> {
+    let rs: Vec<&InstanceRun> = runs.iter().filter(|r| r.family == f.family).collect();
+    fit::local_slopes(&median_series(&rs))
+        .into_iter()
+        .map(|s| (s.t_lo, s.t_hi, s.slope))
+        .collect()
+}
+
+/// The envelope's label and its role (a gate, or a consistency check that cannot fail).
+fn envelope_label_and_role(e: &TheoremEntry) -> (Option<String>, Option<String>) {
+    let label = envelopes::EnvelopeKind::of(e)
+        .map(|k| k.label().to_string())
+        .or_else(|| {
+            e.envelope
+                .as_ref()
+                .map(|f| format!("user envelope {}", f.text()))
+        });
+    let role = envelopes::EnvelopeKind::of(e)
+        .map(|k| {
+            if k.consistency_only(e).is_some() {
+                "consistency check".to_string()
+            } else {
+                "gate".to_string()
+            }
         })
-        .unwrap_or_default();
+        .or_else(|| e.envelope.as_ref().map(|_| "gate".to_string()));
+    (label, role)
+}
+
+/// The entry's notes: the table's own, then what the runs showed (a consistency-only
+/// envelope, floors, a rate gate that cannot fail, the PO-LMO G hypothesis, failed runs).
+fn entry_notes(
+    e: &TheoremEntry,
+    families: &[FamilyResult],
+    binding: Option<&FamilyResult>,
+    runs: &[InstanceRun],
+    consistency_only: Option<&str>,
+    envelope_ratio: Option<f64>,
+) -> Vec<String> {
     let mut notes: Vec<String> = e
         .notes
         .iter()
@@ -193,7 +318,7 @@ pub(crate) fn judge_entry(
             "envelope ratio {r:.3} is a {why}; the envelope gate is not applicable to this entry"
         ));
     }
-    for f in &families {
+    for f in families {
         if f.runs_floor > 0 {
             notes.push(format!(
                 "{}: {} of {} runs reached the floating-point floor before a fit window",
@@ -245,60 +370,7 @@ pub(crate) fn judge_entry(
                 .unwrap_or_default()
         ));
     }
-    let est = binding.and_then(|f| f.estimate.as_ref());
-    Ok(EntryResult {
-        id: e.id.clone(),
-        case: e.case.clone(),
-        label: e.label.clone(),
-        algorithm: e.algorithm.name().to_string(),
-        setting: e.setting.clone(),
-        quantity: e.quantity_text.clone(),
-        p: e.p(),
-        p_frac: e.p.frac.clone(),
-        log_factor: e.log_factor,
-        tol: binding.and_then(|f| f.tol),
-        p_hat,
-        ci: est.map(|x| x.ci),
-        window: est.map(|x| x.window),
-        binding_family: binding.map(|f| f.family.clone()),
-        floor_free_family: families
-            .iter()
-            .find(|f| f.runs_floor == 0 && f.runs_fitted > 0)
-            .map(|f| f.family.clone()),
-        verdict,
-        rate_verdict,
-        gates,
-        failed_gates,
-        envelope_ratio,
-        envelope_label: envelopes::EnvelopeKind::of(e)
-            .map(|k| k.label().to_string())
-            .or_else(|| {
-                e.envelope
-                    .as_ref()
-                    .map(|f| format!("user envelope {}", f.text()))
-            }),
-        envelope_role: envelopes::EnvelopeKind::of(e)
-            .map(|k| {
-                if k.consistency_only(e).is_some() {
-                    "consistency check".to_string()
-                } else {
-                    "gate".to_string()
-                }
-            })
-            .or_else(|| e.envelope.as_ref().map(|_| "gate".to_string())),
-        errata: errata_of(e, &runs),
-        proof_rate,
-        mhat,
-        baseline,
-        families,
-        local_slopes,
-        time_s: runs.iter().map(|r| r.time_s).sum(),
-        instances: runs,
-        notes,
-        disputed: e.disputed.clone(),
-        hard: None,
-        tightness: None,
-    })
+    notes
 }
 
 /// `0.5`, `1`, `0.667`: a log power as the notes print it.

@@ -3,12 +3,59 @@
 use super::hard;
 use super::judge::{fmt_power, median_series};
 use super::results::ErratumResult;
-use super::results::{InstanceRun, VerifyReport, ENVELOPE_RTOL};
+use super::results::{EntryResult, InstanceRun, VerifyReport, ENVELOPE_RTOL};
 use crate::fit::{self, Baselines, Verdict};
 use crate::generators::Setting;
+use crate::report::{Fit, InstanceInfo, RateEntry, Series, SeriesStyle, Verdict as RV};
 use crate::Result;
+use std::path::{Path, PathBuf};
+
+/// Cases of the `check` run whose invariant table and errata the verify page shows.
+pub const VERIFY_PAGE_CHECK_CASES: usize = 40;
 
 impl VerifyReport {
+    /// Writes `DIR/verify.json` and `DIR/index.html` of the report (atomically), as
+    /// `saddlefw verify --out DIR` does; the page also shows the invariant table and errata of
+    /// a small `check` run ([`VERIFY_PAGE_CHECK_CASES`] cases, seed 0).
+    pub fn write_outputs(&self, out: &Path) -> Result<(PathBuf, PathBuf)> {
+        crate::files::create_dir_all(out)?;
+        let json_path = out.join("verify.json");
+        crate::trace::write_atomic(&json_path, self.to_json().as_bytes())?;
+        let seeds: Vec<u64> = self.seeds.iter().map(|&s| s as u64).collect();
+        let meta = crate::report::Meta::current(Some(&self.tier.to_string()), &seeds);
+        // the invariant table and the errata section: a small `check` run (seed 0) beside the
+        // rates
+        let check = crate::invariants::run_check(VERIFY_PAGE_CHECK_CASES, 0)?;
+        let page = crate::report::verify_page(
+            &meta,
+            &self.rate_entries(),
+            &check.invariant_rows(),
+            &check.errata_rows(),
+        );
+        let html_path = out.join("index.html");
+        crate::trace::write_atomic(&html_path, page.as_bytes())?;
+        Ok((json_path, html_path))
+    }
+
+    /// The one-line summary (`N entries: P pass, F fail, ...`): the line of the [`table`]
+    /// after the entries, and all that `verify --quiet` prints.
+    ///
+    /// [`table`]: VerifyReport::table
+    pub fn summary_line(&self) -> String {
+        format!(
+            "{} entries: {} pass, {} fail, {} floor, {} disputed ({} tier, {} seeds per family, T_max = {}, {:.1} s)",
+            self.entries.len(),
+            self.summary["pass"],
+            self.summary["fail"],
+            self.summary["floor"],
+            self.summary["disputed"],
+            self.tier,
+            self.seeds.len(),
+            self.t_max,
+            self.wall_time_s
+        )
+    }
+
     /// Parses verify.json text (a shard's, for `saddlefw merge`); `input` names it in errors.
     pub fn parse(input: &str, text: &str) -> Result<VerifyReport> {
         crate::files::parse_json(input, text, crate::files::JsonTop::Object)
@@ -46,18 +93,8 @@ impl VerifyReport {
                 e.failed_gates.join(",")
             );
         }
-        s += &format!(
-            "{} entries: {} pass, {} fail, {} floor, {} disputed ({} tier, {} seeds per family, T_max = {}, {:.1} s)\n",
-            self.entries.len(),
-            self.summary["pass"],
-            self.summary["fail"],
-            self.summary["floor"],
-            self.summary["disputed"],
-            self.tier,
-            self.seeds.len(),
-            self.t_max,
-            self.wall_time_s
-        );
+        s += &self.summary_line();
+        s.push('\n');
         let errata: Vec<(&str, &ErratumResult)> = self
             .entries
             .iter()
@@ -127,135 +164,154 @@ pub fn without_timings(v: &serde_json::Value) -> serde_json::Value {
 
 impl VerifyReport {
     /// The records the HTML report renders ([`crate::report::verify_page`]).
-    pub fn rate_entries(&self) -> Vec<crate::report::RateEntry> {
-        use crate::report::{Fit, InstanceInfo, RateEntry, Series, SeriesStyle, Verdict as RV};
-        let pts = |s: &[(u64, f64)]| -> Vec<(f64, f64)> {
-            s.iter().map(|&(t, v)| (t as f64, v)).collect()
-        };
-        self.entries
-            .iter()
-            .map(|e| {
-                let binding: Vec<&InstanceRun> = e
-                    .instances
-                    .iter()
-                    .filter(|r| Some(&r.family) == e.binding_family.as_ref())
-                    .collect();
-                let fitted: Vec<&fit::Fitted> = binding
-                    .iter()
-                    .filter_map(|r| r.fit.as_ref().and_then(|f| f.fitted()))
-                    .collect();
-                let fit_line = (!fitted.is_empty()).then(|| {
-                    let n = fitted.len() as f64;
-                    let w = e.window.unwrap_or([1, 1]);
-                    Fit {
-                        slope: fitted.iter().map(|f| f.ols.slope).sum::<f64>() / n,
-                        intercept: fitted.iter().map(|f| f.ols.intercept).sum::<f64>() / n,
-                        t_start: w[0] as f64,
-                        t_end: w[1] as f64,
-                    }
-                });
-                let worst = e
-                    .instances
-                    .iter()
-                    .filter(|r| r.envelope.is_some())
-                    .max_by(|a, b| {
-                        a.envelope
-                            .unwrap()
-                            .ratio
-                            .total_cmp(&b.envelope.unwrap().ratio)
-                    });
-                let mut seen = std::collections::BTreeSet::new();
-                let instances = e
-                    .instances
-                    .iter()
-                    .filter(|r| seen.insert(r.spec.clone()))
-                    .map(|r| InstanceInfo {
-                        family: r.family.clone(),
-                        dim_x: r.dim_x,
-                        dim_y: r.dim_y,
-                        seed: Some(r.seed),
-                        params: Some(r.spec.clone()),
-                        constants: r.constants,
-                        assumptions: e
-                            .setting
-                            .parse::<Setting>()
-                            .map(|s| s.assumption_names())
-                            .unwrap_or_default(),
-                    })
-                    .collect();
-                RateEntry {
-                    id: e.id.replace('/', "-"),
-                    case: e.case.clone(),
-                    algorithm: e.algorithm.to_uppercase(),
-                    setting: e.setting.to_uppercase(),
-                    quantity_text: e.quantity.clone(),
-                    p: e.p,
-                    log_factor: e.log_factor,
-                    p_hat: e.p_hat,
-                    ci: e.ci.map(|c| (c[0], c[1])),
-                    window: e.window.map(|w| (w[0] as f64, w[1] as f64)),
-                    verdict: match e.verdict {
-                        Verdict::Pass => RV::Pass,
-                        Verdict::Fail => RV::Fail,
-                        Verdict::Floor => RV::Floor,
-                        Verdict::Disputed => RV::Disputed,
-                    },
-                    // Within the rounding allowance the ratio is shown as 1 (the raw value
-                    // stays in verify.json and the note says so).
-                    envelope_ratio: e.envelope_ratio.map(|r| {
-                        if r > 1.0 && r <= 1.0 + ENVELOPE_RTOL {
-                            1.0
-                        } else {
-                            r
-                        }
-                    }),
-                    baseline_p_hat: e.baseline,
-                    label: e.label.clone(),
-                    notes: {
-                        let mut n = e.notes.clone();
-                        if let Some(r) = e.envelope_ratio.filter(|r| *r > 1.0 && *r <= 1.0 + ENVELOPE_RTOL) {
-                            n.insert(
-                                0,
-                                format!("envelope ratio 1 + {:.1e}, shown as 1: within the rounding allowance 1e-9", r - 1.0),
-                            );
-                        }
-                        if !e.failed_gates.is_empty() {
-                            n.insert(0, format!("failed gates: {}", e.failed_gates.join(", ")));
-                        }
-                        n
-                    },
-                    seeds: e
-                        .instances
-                        .iter()
-                        .map(|r| {
-                            Series::new(format!("{} #{}", r.family, r.seed_index), pts(&r.series))
-                                .styled(SeriesStyle::Thin)
-                        })
-                        .collect(),
-                    median: (!binding.is_empty()).then(|| {
-                        Series::new(
-                            format!("median ({})", e.binding_family.as_deref().unwrap_or("")),
-                            pts(&median_series(&binding)),
-                        )
-                        .styled(SeriesStyle::Bold)
-                    }),
-                    fit: fit_line,
-                    envelope: worst.map(|r| {
-                        Series::new(format!("envelope ({})", r.spec), pts(&r.envelope_series))
-                            .styled(SeriesStyle::Dotted)
-                    }),
-                    local_slopes: vec![Series::new(
-                        "median",
-                        e.local_slopes
-                            .iter()
-                            .map(|&(lo, hi, s)| (((lo as f64) * (hi as f64)).sqrt(), s))
-                            .collect(),
-                    )],
-                    instances,
-                    tightness: hard::report_tightness(e),
-                    time_s: Some(e.time_s),
-                }
-            })
-            .collect()
+    pub fn rate_entries(&self) -> Vec<RateEntry> {
+        self.entries.iter().map(rate_entry).collect()
     }
+}
+
+/// A series' checkpoints as plot points.
+fn points(s: &[(u64, f64)]) -> Vec<(f64, f64)> {
+    s.iter().map(|&(t, v)| (t as f64, v)).collect()
+}
+
+/// The report layer's record of one entry.
+fn rate_entry(e: &EntryResult) -> RateEntry {
+    let binding: Vec<&InstanceRun> = e
+        .instances
+        .iter()
+        .filter(|r| Some(&r.family) == e.binding_family.as_ref())
+        .collect();
+    let worst = e
+        .instances
+        .iter()
+        .filter(|r| r.envelope.is_some())
+        .max_by(|a, b| {
+            a.envelope
+                .unwrap()
+                .ratio
+                .total_cmp(&b.envelope.unwrap().ratio)
+        });
+    let instances = instance_infos(e);
+    RateEntry {
+        id: e.id.replace('/', "-"),
+        case: e.case.clone(),
+        algorithm: e.algorithm.to_uppercase(),
+        setting: e.setting.to_uppercase(),
+        quantity_text: e.quantity.clone(),
+        p: e.p,
+        log_factor: e.log_factor,
+        p_hat: e.p_hat,
+        ci: e.ci.map(|c| (c[0], c[1])),
+        window: e.window.map(|w| (w[0] as f64, w[1] as f64)),
+        verdict: match e.verdict {
+            Verdict::Pass => RV::Pass,
+            Verdict::Fail => RV::Fail,
+            Verdict::Floor => RV::Floor,
+            Verdict::Disputed => RV::Disputed,
+        },
+        // Within the rounding allowance the ratio is shown as 1 (the raw value
+        // stays in verify.json and the note says so).
+        envelope_ratio: e.envelope_ratio.map(|r| {
+            if r > 1.0 && r <= 1.0 + ENVELOPE_RTOL {
+                1.0
+            } else {
+                r
+            }
+        }),
+        baseline_p_hat: e.baseline,
+        label: e.label.clone(),
+        notes: report_notes(e),
+        seeds: e
+            .instances
+            .iter()
+            .map(|r| {
+                Series::new(format!("{} #{}", r.family, r.seed_index), points(&r.series))
+                    .styled(SeriesStyle::Thin)
+            })
+            .collect(),
+        median: (!binding.is_empty()).then(|| {
+            Series::new(
+                format!("median ({})", e.binding_family.as_deref().unwrap_or("")),
+                points(&median_series(&binding)),
+            )
+            .styled(SeriesStyle::Bold)
+        }),
+        fit: mean_fit_line(e, &binding),
+        envelope: worst.map(|r| {
+            Series::new(format!("envelope ({})", r.spec), points(&r.envelope_series))
+                .styled(SeriesStyle::Dotted)
+        }),
+        local_slopes: vec![Series::new(
+            "median",
+            e.local_slopes
+                .iter()
+                .map(|&(lo, hi, s)| (((lo as f64) * (hi as f64)).sqrt(), s))
+                .collect(),
+        )],
+        instances,
+        tightness: hard::report_tightness(e),
+        time_s: Some(e.time_s),
+    }
+}
+
+/// The binding family's fitted line: the mean slope and intercept of its seeds' fits over
+/// the entry's window.
+fn mean_fit_line(e: &EntryResult, binding: &[&InstanceRun]) -> Option<Fit> {
+    let fitted: Vec<&fit::Fitted> = binding
+        .iter()
+        .filter_map(|r| r.fit.as_ref().and_then(|f| f.fitted()))
+        .collect();
+    (!fitted.is_empty()).then(|| {
+        let n = fitted.len() as f64;
+        let w = e.window.unwrap_or([1, 1]);
+        Fit {
+            slope: fitted.iter().map(|f| f.ols.slope).sum::<f64>() / n,
+            intercept: fitted.iter().map(|f| f.ols.intercept).sum::<f64>() / n,
+            t_start: w[0] as f64,
+            t_end: w[1] as f64,
+        }
+    })
+}
+
+/// The distinct instances of an entry, with the setting's assumptions.
+fn instance_infos(e: &EntryResult) -> Vec<InstanceInfo> {
+    let mut seen = std::collections::BTreeSet::new();
+    e.instances
+        .iter()
+        .filter(|r| seen.insert(r.spec.clone()))
+        .map(|r| InstanceInfo {
+            family: r.family.clone(),
+            dim_x: r.dim_x,
+            dim_y: r.dim_y,
+            seed: Some(r.seed),
+            params: Some(r.spec.clone()),
+            constants: r.constants,
+            assumptions: e
+                .setting
+                .parse::<Setting>()
+                .map(|s| s.assumption_names())
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// The entry's notes, led by its failed gates and an envelope ratio shown as 1.
+fn report_notes(e: &EntryResult) -> Vec<String> {
+    let mut n = e.notes.clone();
+    if let Some(r) = e
+        .envelope_ratio
+        .filter(|r| *r > 1.0 && *r <= 1.0 + ENVELOPE_RTOL)
+    {
+        n.insert(
+            0,
+            format!(
+                "envelope ratio 1 + {:.1e}, shown as 1: within the rounding allowance 1e-9",
+                r - 1.0
+            ),
+        );
+    }
+    if !e.failed_gates.is_empty() {
+        n.insert(0, format!("failed gates: {}", e.failed_gates.join(", ")));
+    }
+    n
 }
