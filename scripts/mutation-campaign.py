@@ -8,6 +8,7 @@ Usage: scripts/mutation-campaign.py SAMPLE.tsv FROM TO RESULTS.jsonl TREE [--ful
   (a copy of the repository that nothing else builds from), builds the test binary in the
   `mutants` profile (fails: unviable), runs the group's test selection (fails: caught; over the
   timeout: timeout; passes: missed), restores the file and appends one JSON line to RESULTS.
+  Stops before the next mutant when RESULTS.stop exists.
   `--full` runs every test of the binary: a mutant missed under a selection only counts as
   missed after a `--full` run (write those to a second RESULTS file; the summary lets the later
   file override the earlier).
@@ -18,6 +19,7 @@ CARGO_TARGET_DIR is used as is.
 """
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -39,8 +41,9 @@ CARGO = ["nice", "-n", "19", "cargo", "test", "-q", "--profile", "mutants", "--t
 
 
 def run(cmd, cwd, timeout):
-    """(return code or None on timeout, seconds, output tail); kills the whole group on timeout."""
-    start = time.time()
+    """(return code or None on timeout, wall seconds, CPU seconds of the children, output tail);
+    kills the whole group on timeout."""
+    start, cpu = time.time(), children_cpu()
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          start_new_session=True)
     try:
@@ -50,7 +53,13 @@ def run(cmd, cwd, timeout):
         os.killpg(p.pid, signal.SIGKILL)
         out, _ = p.communicate()
         rc = None
-    return rc, round(time.time() - start, 1), out.decode(errors="replace")[-2000:]
+    wall, cpu = round(time.time() - start, 1), round(children_cpu() - cpu, 1)
+    return rc, wall, cpu, out.decode(errors="replace")[-2000:]
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def apply(tree, file, diff):
@@ -70,16 +79,18 @@ def apply(tree, file, diff):
 def one(tree, m, grp, full, timeout):
     original = apply(tree, m["file"], m["diff"])
     try:
-        rc, build_s, log = run(CARGO + ["--no-run"], tree, 900)
-        rec = {"name": m["name"], "file": m["file"], "group": grp, "build_s": build_s}
+        rc, build_s, build_cpu, log = run(CARGO + ["--no-run"], tree, 900)
+        rec = {"name": m["name"], "file": m["file"], "group": grp, "build_s": build_s,
+               "build_cpu": build_cpu}
         if rc != 0:
             rec.update(outcome="unviable" if rc is not None else "build-timeout", test_s=0,
+                       test_cpu=0,
                        log=log[-600:])
             return rec
         filters = [] if full else ["mutants::"] + SELECTION[grp]
-        rc, test_s, log = run(CARGO + ["--"] + filters, tree, timeout)
+        rc, test_s, test_cpu, log = run(CARGO + ["--"] + filters, tree, timeout)
         outcome = "timeout" if rc is None else "missed" if rc == 0 else "caught"
-        rec.update(outcome=outcome, test_s=test_s, selection=" ".join(filters) or "all",
+        rec.update(outcome=outcome, test_s=test_s, test_cpu=test_cpu, selection=" ".join(filters) or "all",
                    failed=[l for l in log.splitlines() if l.startswith("    ")][:5])
         return rec
     finally:
@@ -108,6 +119,9 @@ def main(args):
     for order, grp, _file, _n, _w, name in rows:
         if not lo <= int(order) < hi or name in done:
             continue
+        if os.path.exists(results + ".stop"):
+            print(f"stopped before row {order}: {results}.stop exists", flush=True)
+            break
         rec = one(tree, by_name[name], grp, full, timeout)
         rec["order"] = int(order)
         print(f"{order} {rec['outcome']:9} b{rec['build_s']:6} t{rec['test_s']:6} {name}",
