@@ -20,6 +20,7 @@ CARGO_TARGET_DIR is used as is.
 import json
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -37,6 +38,7 @@ SELECTION = {
     "invariants": ["invariants::"],
     "verify": ["shard::", "envelopes::"],
 }
+LINK_ERROR = "ld returned 1 exit status"
 CARGO = ["nice", "-n", "19", "cargo", "test", "-q", "--profile", "mutants", "--test", "main"]
 
 
@@ -55,6 +57,15 @@ def run(cmd, cwd, timeout):
         rc = None
     wall, cpu = round(time.time() - start, 1), round(children_cpu() - cpu, 1)
     return rc, wall, cpu, out.decode(errors="replace")[-2000:]
+
+
+def clear_incremental():
+    """Deletes the crate's incremental caches of the `mutants` profile (an interrupted build
+    leaves them broken: every later build fails at link time, undefined hidden symbols)."""
+    inc = os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "mutants", "incremental")
+    for d in os.listdir(inc) if os.path.isdir(inc) else []:
+        if d.startswith(("saddlefw-", "main-")):
+            shutil.rmtree(os.path.join(inc, d), ignore_errors=True)
 
 
 def children_cpu():
@@ -80,6 +91,13 @@ def one(tree, m, grp, full, timeout):
     original = apply(tree, m["file"], m["diff"])
     try:
         rc, build_s, build_cpu, log = run(CARGO + ["--no-run"], tree, 900)
+        if rc not in (0, None) and LINK_ERROR in log:
+            # a broken incremental cache (after an interrupted build), not an unviable mutant
+            clear_incremental()
+            rc, build_s2, build_cpu2, log = run(CARGO + ["--no-run"], tree, 900)
+            build_s, build_cpu = build_s + build_s2, build_cpu + build_cpu2
+            if rc not in (0, None) and LINK_ERROR in log:
+                sys.exit(f"link errors after clearing the incremental cache: {log[-600:]}")
         rec = {"name": m["name"], "file": m["file"], "group": grp, "build_s": build_s,
                "build_cpu": build_cpu}
         if rc != 0:
