@@ -3,6 +3,7 @@
 selection that covers its file (issue 18, docs/mutation.md).
 
 Usage: scripts/mutation-campaign.py SAMPLE.tsv FROM TO RESULTS.jsonl TREE [--full] [--timeout S]
+                                    [--select "FILTER ..."]
   For every row FROM <= order < TO not yet in RESULTS.jsonl: applies the mutant's diff (from
   `cargo mutants --list --json --diff`, file TREE/../list-diff.json or $MUTANTS_LIST) to TREE
   (a copy of the repository that nothing else builds from), builds the test binary in the
@@ -11,7 +12,8 @@ Usage: scripts/mutation-campaign.py SAMPLE.tsv FROM TO RESULTS.jsonl TREE [--ful
   Stops before the next mutant when RESULTS.stop exists.
   `--full` runs every test of the binary: a mutant missed under a selection only counts as
   missed after a `--full` run (write those to a second RESULTS file; the summary lets the later
-  file override the earlier).
+  file override the earlier). `--select` replaces the group's selection (a re-run of a miss
+  with the test that is expected to catch it: caught is then sound, missed is not final).
 cargo-mutants 27.1 itself cannot select the sample: `-F`/`-E` do not filter its "delete field"
 mutants (78 in scope), so it would run those in every invocation. This runner applies the same
 diffs, with the same outcome rules (build, then tests). Every process runs under `nice -n 19`;
@@ -87,7 +89,7 @@ def apply(tree, file, diff):
     return original
 
 
-def one(tree, m, grp, full, timeout):
+def one(tree, m, grp, full, timeout, select=None):
     original = apply(tree, m["file"], m["diff"])
     try:
         rc, build_s, build_cpu, log = run(CARGO + ["--no-run"], tree, 900)
@@ -105,7 +107,7 @@ def one(tree, m, grp, full, timeout):
                        test_cpu=0,
                        log=log[-600:])
             return rec
-        filters = [] if full else ["mutants::"] + SELECTION[grp]
+        filters = [] if full else select.split() if select else ["mutants::"] + SELECTION[grp]
         rc, test_s, test_cpu, log = run(CARGO + ["--"] + filters, tree, timeout)
         outcome = "timeout" if rc is None else "missed" if rc == 0 else "caught"
         rec.update(outcome=outcome, test_s=test_s, test_cpu=test_cpu, selection=" ".join(filters) or "all",
@@ -122,6 +124,11 @@ def main(args):
     if "--timeout" in args:
         i = args.index("--timeout")
         timeout = float(args[i + 1])
+        del args[i : i + 2]
+    select = None
+    if "--select" in args:
+        i = args.index("--select")
+        select = args[i + 1]
         del args[i : i + 2]
     args = [a for a in args if a != "--full"]
     sample, lo, hi, results, tree = args[0], int(args[1]), int(args[2]), args[3], args[4]
@@ -140,7 +147,7 @@ def main(args):
         if os.path.exists(results + ".stop"):
             print(f"stopped before row {order}: {results}.stop exists", flush=True)
             break
-        rec = one(tree, by_name[name], grp, full, timeout)
+        rec = one(tree, by_name[name], grp, full, timeout, select)
         rec["order"] = int(order)
         print(f"{order} {rec['outcome']:9} b{rec['build_s']:6} t{rec['test_s']:6} {name}",
               flush=True)

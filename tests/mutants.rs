@@ -150,3 +150,105 @@ fn ols_of_three_points_by_hand() {
     assert_eq!(o.n, 3);
     assert!(saddlefw::fit::ols(&[0.0, 1.0], &[1.0, 2.0]).is_err());
 }
+
+/// The hypotheses an invariant is checked under are the ones its text states (`--list` and
+/// CHECK.json show the text; `Hyp::holds_*` read the flags). A flag dropped from a
+/// hypothesis would let the lemma be evaluated on runs it says nothing about (for example
+/// `max{beta_t, mu} > 0` dropped from Alg 2's lemmas).
+#[test]
+fn invariant_hypothesis_flags_follow_their_text() {
+    use saddlefw::invariants::{registry, XStar};
+    for inv in registry() {
+        let (h, t) = (&inv.hyp, inv.hyp.text);
+        let says = |words: &[&str]| words.iter().any(|w| t.contains(w));
+        let name = inv.name;
+        if says(&["max{beta_t, mu} > 0", "max{beta, mu} > 0"]) {
+            assert!(h.smoothing, "{name}: text says max(beta, mu) > 0: {t}");
+        }
+        if says(&[
+            "beta_t non-increasing",
+            "beta non-increasing",
+            "beta_t and tau_t non-increasing",
+        ]) {
+            assert!(h.beta_nonincreasing, "{name}: beta non-increasing: {t}");
+        }
+        if says(&["A1, A2", "A2;"]) {
+            assert!(h.a2, "{name}: A2: {t}");
+        }
+        if says(&["A1, A3", "A3;"]) {
+            assert!(h.a3, "{name}: A3: {t}");
+        }
+        if says(&["A1, mu > 0"]) {
+            assert!(h.mu_pos, "{name}: mu > 0: {t}");
+        }
+        if says(&["x* = argmin f", "x* a minimiser"]) {
+            assert_eq!(h.xstar, XStar::Argmin, "{name}: x* = argmin f: {t}");
+        }
+        if says(&["any x* in X"]) {
+            assert_eq!(h.xstar, XStar::Any, "{name}: any x*: {t}");
+        }
+    }
+}
+
+/// Local slopes by hand: `q = 1/T` between T = 1 and T = 10 has slope `ln(0.1)/ln(10) = -1`;
+/// a repeated checkpoint (zero `ln T` step) and a non-positive value give no slope.
+#[test]
+fn local_slopes_by_hand_skip_repeated_checkpoints() {
+    use saddlefw::fit::local_slopes;
+    let s = local_slopes(&[(1, 1.0), (10, 0.1), (10, 0.05), (100, 0.05), (1000, 0.0)]);
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert_eq!((s[0].t_lo, s[0].t_hi), (1, 10));
+    close(s[0].slope, -1.0, "slope of 1/T");
+    assert_eq!((s[1].t_lo, s[1].t_hi), (10, 100));
+    close(s[1].slope, 0.0, "flat");
+    // T = 0 has no logarithm
+    assert!(local_slopes(&[(0, 1.0), (1, 1.0)]).is_empty());
+}
+
+/// The printed bound of `lmo-po/c-c/primal` (Theorem 5.6 as printed, a = 1, b = 1/3, C = 1:
+/// the log branch 1 - 2a + 3b = 0) at T = 1, term by term, where every power of T is 1 and
+/// `log T + 1 = 1`: `2 Lyx Dx sqrt(V_1/((1+b)C)) + C Dy^2/(2(1-b))
+/// + 2^(b+3/2) Lyx Dx (Lyy+2C)(Lyx Dx + 2bC Dy)/C^2 + (Lxx Dx^2 + mu Lyx^2 Dx^2/(C+mu)^2)/2
+/// + C Lyx^2 Dx^2/(2(1-a+b)(C+mu)^2)`, `V_1 = (Lyy-mu)Dy^2 + 4 Lxx Dx^2`.
+#[test]
+fn printed_c_c_primal_bound_by_hand_at_t_1() {
+    use saddlefw::envelopes::{printed_series, EnvelopeInputs, PrintedForm};
+    use saddlefw::problems::Constants;
+    let e = saddlefw::theorems::builtin()
+        .into_iter()
+        .find(|e| e.id == "lmo-po/c-c/primal")
+        .unwrap();
+    let k = Constants {
+        lxx: 1.5,
+        lyx: 2.0,
+        lyy: 3.0,
+        mu: 0.5,
+        alpha: None,
+        dx: 2.0,
+        dy: 1.5,
+    };
+    let (b, c) = (1.0 / 3.0, 1.0);
+    let (dx2, dy2) = (k.dx * k.dx, k.dy * k.dy);
+    let v1 = (k.lyy - k.mu) * dy2 + 4.0 * k.lxx * dx2;
+    let cm2 = (c + k.mu) * (c + k.mu);
+    let want = 2.0 * k.lyx * k.dx * (v1 / ((1.0 + b) * c)).sqrt()
+        + c * dy2 / (2.0 * (1.0 - b))
+        + 2f64.powf(b + 1.5)
+            * k.lyx
+            * k.dx
+            * (k.lyy + 2.0 * c)
+            * (k.lyx * k.dx + 2.0 * b * c * k.dy)
+            / (c * c)
+        + (k.lxx * dx2 + k.mu * k.lyx * k.lyx * dx2 / cm2) / 2.0
+        + c * k.lyx * k.lyx * dx2 / (2.0 * b * cm2);
+    let got = printed_series(
+        PrintedForm::FwProjConvexGOpt,
+        &e,
+        &k,
+        &[1],
+        &EnvelopeInputs::default(),
+    )
+    .unwrap()[0]
+        .unwrap();
+    assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
+}
