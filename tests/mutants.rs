@@ -252,3 +252,84 @@ fn printed_c_c_primal_bound_by_hand_at_t_1() {
         .unwrap();
     assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
 }
+
+/// An invariant's `Debug` names it, its label, scope and gating (panic messages and test
+/// failures print it).
+#[test]
+fn invariant_debug_names_the_invariant() {
+    let inv = saddlefw::invariants::find("repeat-saddle").expect("registered");
+    let d = format!("{inv:?}");
+    for part in ["Invariant", "repeat-saddle", inv.label, "gating"] {
+        assert!(d.contains(part), "{part} missing from {d}");
+    }
+}
+
+/// AGP's analysis constant (Xu et al. Thm 3.2) by hand:
+/// `tau = 2 max{19^2 (Lxx + 2 eta_bar - rho_bar Ly^2) / (400 * 16 rho_bar Ly^2), 2}` with
+/// `eta_bar = rho_bar = 1/20`, `Ly = Lyx`; large `Lxx` (the first argument) and `Lxx = 0` (the
+/// floor 2).
+#[test]
+fn agp_tau_by_hand() {
+    use saddlefw::problems::Constants;
+    use saddlefw::solvers::agp::AgpParams;
+    let k = |lxx: f64| Constants {
+        lxx,
+        lyx: 1.0,
+        lyy: 1.0,
+        mu: 0.0,
+        alpha: None,
+        dx: 1.0,
+        dy: 1.0,
+    };
+    let tau = |lxx: f64| match AgpParams::paper(&k(lxx)).expect("valid constants") {
+        AgpParams::Concave { tau, .. } => tau,
+        other => panic!("mu = 0 is Thm 3.2: {other:?}"),
+    };
+    // 2 * 361 * (10 + 0.1 - 0.05) / (6400 * 0.05) = 7256.1 / 320
+    close(tau(10.0), 7256.1 / 320.0, "tau, Lxx = 10");
+    close(tau(0.0), 4.0, "tau at its floor");
+}
+
+/// `lemma:general-convex-convergence` needs `1 >= a > b > 0` when `C > 0` and `mu > 0` when
+/// `C = 0` (its stated hypothesis): the boundaries `b = 0`, `a = b`, `a > 1` are outside.
+#[test]
+fn general_convex_convergence_schedule_boundaries() {
+    use saddlefw::invariants::check::{case_spec, SolverSpec};
+    use saddlefw::invariants::context::{PowerSchedule, RunCtx, RunSpec};
+    use saddlefw::solvers::smoothing::PaperAlgorithm;
+    let case = case_spec(3, 8);
+    let inst = case.instance.generate().unwrap();
+    let p = inst.problem.as_ref();
+    let (mut s, structure, desc) = SolverSpec::paper(PaperAlgorithm::LmoLmo).build(p).unwrap();
+    let mut run = RunCtx::record(
+        p,
+        s.as_mut(),
+        RunSpec {
+            instance: case.instance.to_string(),
+            solver_desc: desc,
+            structure,
+            x0: &inst.x0,
+            y0: &inst.y0,
+            horizon: 2,
+            measures: saddlefw::invariants::EXACT_MEASURES,
+            extra_xstars: vec![],
+        },
+    );
+    let extra = saddlefw::invariants::find("general-convex-convergence")
+        .unwrap()
+        .hyp
+        .extra
+        .expect("a schedule condition");
+    let mut params = |a: f64, b: f64, c: f64, mu: f64| {
+        run.sched = Some(PowerSchedule { a, b, c });
+        run.k.mu = mu;
+        extra(&run)
+    };
+    assert!(params(0.75, 0.25, 1.0, 0.0));
+    assert!(params(1.0, 0.5, 2.0, 0.0));
+    assert!(!params(0.75, 0.0, 1.0, 0.0), "b = 0 with C > 0");
+    assert!(!params(0.5, 0.5, 1.0, 0.0), "a = b");
+    assert!(!params(1.25, 0.5, 1.0, 0.0), "a > 1");
+    assert!(params(0.75, 0.0, 0.0, 0.5), "C = 0, mu > 0");
+    assert!(!params(0.75, 0.0, 0.0, 0.0), "C = 0, mu = 0");
+}
