@@ -333,3 +333,71 @@ fn general_convex_convergence_schedule_boundaries() {
     assert!(params(0.75, 0.0, 0.0, 0.5), "C = 0, mu > 0");
     assert!(!params(0.75, 0.0, 0.0, 0.0), "C = 0, mu = 0");
 }
+
+/// The across-seeds interval by hand: three clean power laws with exponents 0.4, 0.5, 0.6
+/// give `p_hat = 0.5`, sample variance `(0.01 + 0 + 0.01)/(3 - 1) = 0.01` and half width
+/// `t_{0.975, 2} sqrt(0.01/3)`, `t_{0.975, 2} = 4.302652729911275` (Student-t table).
+#[test]
+fn across_seeds_interval_by_hand() {
+    use saddlefw::fit::{estimate, fit_series, CiMethod, FitConfig};
+    let series = |p: f64| -> Vec<(u64, f64)> {
+        (0..=14)
+            .map(|i| (1u64 << i, (2f64.powi(i)).powf(-p)))
+            .collect()
+    };
+    let fits: Vec<_> = [0.4, 0.5, 0.6]
+        .iter()
+        .map(|&p| fit_series(&series(p), &FitConfig::default()).unwrap())
+        .collect();
+    let e = estimate(&fits, 0.95).expect("three fitted seeds");
+    assert_eq!(e.method, CiMethod::AcrossSeeds);
+    assert!((e.p_hat - 0.5).abs() <= 1e-9, "{e:?}");
+    let half = 4.302652729911275 * (0.01f64 / 3.0).sqrt();
+    assert!(
+        (e.half_width() - half).abs() <= 1e-6 * half,
+        "{e:?}, want {half}"
+    );
+}
+
+/// AGP's primal step parameter by hand: `beta_k = rho_bar Ly^2 + 16 tau Ly^2/(rho_bar c_k^2)
+/// - eta_bar`, `c_k = 19/(20 rho_bar) k^(-1/4)`; with `Ly = 2`, `Lxx = 0` the constant `tau`
+/// is at its floor 4, `c_1 = 19`, `c_16 = 9.5`.
+#[test]
+fn agp_beta_k_by_hand() {
+    use saddlefw::problems::Constants;
+    use saddlefw::solvers::agp::AgpParams;
+    let k = Constants {
+        lxx: 0.0,
+        lyx: 2.0,
+        lyy: 1.0,
+        mu: 0.0,
+        alpha: None,
+        dx: 1.0,
+        dy: 1.0,
+    };
+    let p = AgpParams::paper(&k).expect("valid constants");
+    // 0.05 * 4 + 16 * 4 * 4 / (0.05 * 19^2) - 0.05
+    close(p.beta_k(1), 0.15 + 256.0 / 18.05, "beta_1");
+    close(p.beta_k(16), 0.15 + 256.0 / 4.5125, "beta_16");
+}
+
+/// `Box<P>` is a `SaddleProblem` that forwards every method to `P` (the registry and the
+/// generators hand out boxed problems).
+#[test]
+fn boxed_problem_forwards_to_the_problem() {
+    type Boxed = Box<Quadratic>;
+    let (x, y, dx, dy) = ([0.5], [-0.25], [0.75], [-1.5]);
+    let b: Boxed = Box::new(bilinear_1d(0.5));
+    let p = bilinear_1d(0.5);
+    assert_eq!(
+        <Boxed as SaddleProblem>::first_order_rounding(&b, &x, &y, &dx, &dy),
+        p.first_order_rounding(&x, &y, &dx, &dy)
+    );
+    assert!(p.first_order_rounding(&x, &y, &dx, &dy) > 0.0);
+    assert_eq!(<Boxed as SaddleProblem>::value(&b, &x, &y), p.value(&x, &y));
+    assert_eq!(<Boxed as SaddleProblem>::f(&b, &x), p.f(&x));
+    assert_eq!(<Boxed as SaddleProblem>::min_x(&b, &y), p.min_x(&y));
+    assert_eq!(<Boxed as SaddleProblem>::f_star(&b), p.f_star());
+    assert_eq!(<Boxed as SaddleProblem>::convex_in_x(&b), p.convex_in_x());
+    assert_eq!(<Boxed as SaddleProblem>::name(&b), p.name());
+}
