@@ -211,7 +211,7 @@ fn local_slopes_by_hand_skip_repeated_checkpoints() {
 /// + 2^(b+3/2) Lyx Dx (Lyy+2C)(Lyx Dx + 2bC Dy)/C^2 + (Lxx Dx^2 + mu Lyx^2 Dx^2/(C+mu)^2)/2
 /// + C Lyx^2 Dx^2/(2(1-a+b)(C+mu)^2)`, `V_1 = (Lyy-mu)Dy^2 + 4 Lxx Dx^2`.
 #[test]
-fn printed_c_c_primal_bound_by_hand_at_t_1() {
+fn printed_c_c_primal_bound_by_hand_at_t_1_and_4() {
     use saddlefw::envelopes::{printed_series, EnvelopeInputs, PrintedForm};
     use saddlefw::problems::Constants;
     let e = saddlefw::theorems::builtin()
@@ -251,6 +251,33 @@ fn printed_c_c_primal_bound_by_hand_at_t_1() {
     .unwrap()[0]
         .unwrap();
     assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
+    // T = 4: the powers of T of the five terms are (2a-b-1)/2 = 1/3, a+b-1 = 1/3, the log
+    // branch's sqrt(ln T + 1)/T^((1-b)/2), (ln T + 1)/T and 2a-b-1 = 2/3;
+    // V_4 = (Lyy-mu)Dy^2 + 4 Lxx Dx^2 (1 + 1/4 + 1/9 + 1/16)
+    let t: f64 = 4.0;
+    let v4 = (k.lyy - k.mu) * dy2 + 4.0 * k.lxx * dx2 * (1.0 + 0.25 + 1.0 / 9.0 + 0.0625);
+    let want4 = 2.0 * k.lyx * k.dx / t.powf(1.0 / 3.0) * (v4 / ((1.0 + b) * c)).sqrt()
+        + c * dy2 / (2.0 * (1.0 - b) * t.powf(1.0 / 3.0))
+        + 2f64.powf(b + 1.5)
+            * k.lyx
+            * k.dx
+            * (k.lyy + 2.0 * c)
+            * (k.lyx * k.dx + 2.0 * b * c * k.dy)
+            / (c * c)
+            * (t.ln() + 1.0).sqrt()
+            / t.powf(1.0 / 3.0)
+        + (k.lxx * dx2 + k.mu * k.lyx * k.lyx * dx2 / cm2) / 2.0 * (t.ln() + 1.0) / t
+        + c * k.lyx * k.lyx * dx2 / (2.0 * b * cm2 * t.powf(2.0 / 3.0));
+    let got4 = printed_series(
+        PrintedForm::FwProjConvexGOpt,
+        &e,
+        &k,
+        &[4],
+        &EnvelopeInputs::default(),
+    )
+    .unwrap()[0]
+        .unwrap();
+    assert!((got4 - want4).abs() <= 1e-12 * want4, "{got4} vs {want4}");
 }
 
 /// An invariant's `Debug` names it, its label, scope and gating (panic messages and test
