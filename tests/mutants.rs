@@ -213,20 +213,11 @@ fn local_slopes_by_hand_skip_repeated_checkpoints() {
 #[test]
 fn printed_c_c_primal_bound_by_hand_at_t_1_and_4() {
     use saddlefw::envelopes::{printed_series, EnvelopeInputs, PrintedForm};
-    use saddlefw::problems::Constants;
     let e = saddlefw::theorems::builtin()
         .into_iter()
         .find(|e| e.id == "lmo-po/c-c/primal")
         .unwrap();
-    let k = Constants {
-        lxx: 1.5,
-        lyx: 2.0,
-        lyy: 3.0,
-        mu: 0.5,
-        alpha: None,
-        dx: 2.0,
-        dy: 1.5,
-    };
+    let k = crate::envelopes::K;
     let (b, c) = (1.0 / 3.0, 1.0);
     let (dx2, dy2) = (k.dx * k.dx, k.dy * k.dy);
     let v1 = (k.lyy - k.mu) * dy2 + 4.0 * k.lxx * dx2;
@@ -291,24 +282,27 @@ fn invariant_debug_names_the_invariant() {
     }
 }
 
+/// Constants of a concave (`mu = 0`) problem with unit diameters and `Lyy = 1`.
+fn concave(lxx: f64, lyx: f64) -> saddlefw::problems::Constants {
+    saddlefw::problems::Constants {
+        lxx,
+        lyx,
+        lyy: 1.0,
+        mu: 0.0,
+        alpha: None,
+        dx: 1.0,
+        dy: 1.0,
+    }
+}
+
 /// AGP's analysis constant (Xu et al. Thm 3.2) by hand:
 /// `tau = 2 max{19^2 (Lxx + 2 eta_bar - rho_bar Ly^2) / (400 * 16 rho_bar Ly^2), 2}` with
 /// `eta_bar = rho_bar = 1/20`, `Ly = Lyx`; large `Lxx` (the first argument) and `Lxx = 0` (the
 /// floor 2).
 #[test]
 fn agp_tau_by_hand() {
-    use saddlefw::problems::Constants;
     use saddlefw::solvers::agp::AgpParams;
-    let k = |lxx: f64| Constants {
-        lxx,
-        lyx: 1.0,
-        lyy: 1.0,
-        mu: 0.0,
-        alpha: None,
-        dx: 1.0,
-        dy: 1.0,
-    };
-    let tau = |lxx: f64| match AgpParams::paper(&k(lxx)).expect("valid constants") {
+    let tau = |lxx: f64| match AgpParams::paper(&concave(lxx, 1.0)).expect("valid constants") {
         AgpParams::Concave { tau, .. } => tau,
         other => panic!("mu = 0 is Thm 3.2: {other:?}"),
     };
@@ -321,27 +315,12 @@ fn agp_tau_by_hand() {
 /// `C = 0` (its stated hypothesis): the boundaries `b = 0`, `a = b`, `a > 1` are outside.
 #[test]
 fn general_convex_convergence_schedule_boundaries() {
-    use saddlefw::invariants::check::{case_spec, SolverSpec};
-    use saddlefw::invariants::context::{PowerSchedule, RunCtx, RunSpec};
+    use saddlefw::invariants::check::case_spec;
+    use saddlefw::invariants::context::PowerSchedule;
     use saddlefw::solvers::smoothing::PaperAlgorithm;
     let case = case_spec(3, 8);
     let inst = case.instance.generate().unwrap();
-    let p = inst.problem.as_ref();
-    let (mut s, structure, desc) = SolverSpec::paper(PaperAlgorithm::LmoLmo).build(p).unwrap();
-    let mut run = RunCtx::record(
-        p,
-        s.as_mut(),
-        RunSpec {
-            instance: case.instance.to_string(),
-            solver_desc: desc,
-            structure,
-            x0: &inst.x0,
-            y0: &inst.y0,
-            horizon: 2,
-            measures: saddlefw::invariants::EXACT_MEASURES,
-            extra_xstars: vec![],
-        },
-    );
+    let mut run = crate::common::record_paper_run(&case, &inst, PaperAlgorithm::LmoLmo, 2);
     let extra = saddlefw::invariants::find("general-convex-convergence")
         .unwrap()
         .hyp
@@ -391,18 +370,8 @@ fn across_seeds_interval_by_hand() {
 /// is at its floor 4, `c_1 = 19`, `c_16 = 9.5`.
 #[test]
 fn agp_beta_k_by_hand() {
-    use saddlefw::problems::Constants;
     use saddlefw::solvers::agp::AgpParams;
-    let k = Constants {
-        lxx: 0.0,
-        lyx: 2.0,
-        lyy: 1.0,
-        mu: 0.0,
-        alpha: None,
-        dx: 1.0,
-        dy: 1.0,
-    };
-    let p = AgpParams::paper(&k).expect("valid constants");
+    let p = AgpParams::paper(&concave(0.0, 2.0)).expect("valid constants");
     // 0.05 * 4 + 16 * 4 * 4 / (0.05 * 19^2) - 0.05
     close(p.beta_k(1), 0.15 + 256.0 / 18.05, "beta_1");
     close(p.beta_k(16), 0.15 + 256.0 / 4.5125, "beta_16");
