@@ -52,34 +52,12 @@ pub struct EnvelopeInputs<'a> {
     pub h: Option<&'a [f64]>,
 }
 
-/// Which bound [`envelope`] evaluates for an entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EnvelopeKind {
-    Alg1NcPrimal,
-    Alg1ConvexPrimal,
-    Alg1Dual,
-    Alg2Dual,
-    Alg2NcPrimal,
-    Alg2ConvexPrimal,
-    Alg2ConvexScPrimal,
-}
+pub use crate::paper::theorems::EnvelopeKind;
 
 impl EnvelopeKind {
-    /// The bound for an entry, if claims.md Sec. 5 gives one.
+    /// The bound for an entry, if claims.md Sec. 5 gives one: the table's `bound` field.
     pub fn of(e: &TheoremEntry) -> Option<Self> {
-        let convex = e.setting().convex;
-        let (_, _, c) = e.schedule.abc();
-        Some(match (e.algorithm.paper()?, e.side(), convex) {
-            (Algorithm::LmoLmo, Side::Primal, false) => EnvelopeKind::Alg1NcPrimal,
-            (Algorithm::LmoLmo, Side::Primal, true) => EnvelopeKind::Alg1ConvexPrimal,
-            (Algorithm::LmoLmo, Side::Dual, _) => EnvelopeKind::Alg1Dual,
-            (Algorithm::LmoPo, Side::Dual, _) => EnvelopeKind::Alg2Dual,
-            (Algorithm::LmoPo, Side::Primal, false) => EnvelopeKind::Alg2NcPrimal,
-            (Algorithm::LmoPo, Side::Primal, true) if c > 0.0 => EnvelopeKind::Alg2ConvexPrimal,
-            (Algorithm::LmoPo, Side::Primal, true) => EnvelopeKind::Alg2ConvexScPrimal,
-            (Algorithm::PoLmo, _, _) => return None,
-        })
+        e.bound
     }
     /// `Some(reason)` when the envelope of `e` cannot fail by construction, so that it is a
     /// consistency check of the measures and not a gate: the LMO-LMO dual envelope with the
@@ -236,63 +214,7 @@ pub fn envelope_series(
     let at = |f: &dyn Fn(u64) -> Option<f64>| horizons.iter().map(|&t| f(t)).collect();
     match kind {
         EnvelopeKind::Alg1NcPrimal | EnvelopeKind::Alg1ConvexPrimal | EnvelopeKind::Alg1Dual => {
-            let (Some(mh), Some(h)) = (entry.mhat.as_ref(), extra.h) else {
-                return none();
-            };
-            let c = mh.c.value;
-            let Some(m) = empirical_m(h, c, t_max as u64) else {
-                return none();
-            };
-            match kind {
-                EnvelopeKind::Alg1Dual => at(&|t| {
-                    let tf = t as f64;
-                    Some(
-                        m[t as usize] / (tf + 1.0).powf(c)
-                            + c_beta * dy2 / (2.0 * (tf + 1.0).powf(b)),
-                    )
-                }),
-                EnvelopeKind::Alg1NcPrimal => {
-                    let Some(fmax) = extra.fmax else {
-                        return none();
-                    };
-                    let terms = prefix(t_max + 1, |s| {
-                        let (ms, s1) = (m[s], (s + 1) as f64);
-                        let t1 = 2.0 * k.lyx * k.dx * (2.0 * c_beta * ms).sqrt()
-                            + c_beta * k.lxx * dx2
-                            + c_beta * k.lyx * k.lyx * dx2 / cm;
-                        let t2 = 2.0 * k.lyx * k.dx * (2.0 * k.mu * ms).sqrt()
-                            + k.mu * k.lxx * dx2
-                            + k.mu * k.lyx * k.lyx * dx2 / cm;
-                        t1 / (2.0 * cm * s1.powf((c - b) / 2.0))
-                            + t2 / (2.0 * cm * s1.powf(c / 2.0))
-                    });
-                    at(&|t| {
-                        let tf = t as f64;
-                        (t >= 1).then(|| {
-                            ((2.0 * fmax + c_beta * dy2) * (tf + 1.0).powf(a)
-                                + terms[t as usize + 1])
-                                / (tf + 1.0)
-                        })
-                    })
-                }
-                _ => at(&|t| {
-                    if t < 1 {
-                        return None;
-                    }
-                    let (tf, m_t) = (t as f64, m[t as usize]);
-                    let t1 = 4.0 * k.lyx * k.dx * (2.0 * c_beta * m_t).sqrt()
-                        + c_beta * k.lxx * dx2
-                        + c_beta * k.lyx * k.lyx * dx2 / cm;
-                    let t2 = 4.0 * k.lyx * k.dx * (2.0 * k.mu * m_t).sqrt()
-                        + k.mu * k.lxx * dx2
-                        + k.mu * k.lyx * k.lyx * dx2 / cm;
-                    Some(
-                        c_beta * dy2 / (2.0 * (1.0 - b) * tf.powf(a + b - 1.0))
-                            + t1 / ((2.0 - c + b) * cm * tf.powf((2.0 * a - b + c - 2.0) / 2.0))
-                            + t2 / ((2.0 - c) * cm * tf.powf((2.0 * a + c - 2.0) / 2.0)),
-                    )
-                }),
-            }
+            alg1_series(kind, entry, k, horizons, extra, t_max)
         }
         EnvelopeKind::Alg2Dual => {
             let sums = prefix(t_max, |s| {
@@ -348,6 +270,75 @@ pub fn envelope_series(
                 })
             })
         }
+    }
+}
+
+/// The LMO-LMO bounds of [`envelope_series`] (`Alg1*`): they use the empirical constant `M_t`
+/// of the entry's mhat check instead of the chains of the schedule.
+fn alg1_series(
+    kind: EnvelopeKind,
+    entry: &TheoremEntry,
+    k: &Constants,
+    horizons: &[u64],
+    extra: &EnvelopeInputs,
+    t_max: usize,
+) -> Vec<Option<f64>> {
+    let none = || vec![None; horizons.len()];
+    let at = |f: &dyn Fn(u64) -> Option<f64>| horizons.iter().map(|&t| f(t)).collect();
+    let (a, b, c_beta) = entry.schedule.abc();
+    let (dx2, dy2) = (k.dx * k.dx, k.dy * k.dy);
+    let cm = c_beta + k.mu;
+    let (Some(mh), Some(h)) = (entry.mhat.as_ref(), extra.h) else {
+        return none();
+    };
+    let c = mh.c.value;
+    let Some(m) = empirical_m(h, c, t_max as u64) else {
+        return none();
+    };
+    match kind {
+        EnvelopeKind::Alg1Dual => at(&|t| {
+            let tf = t as f64;
+            Some(m[t as usize] / (tf + 1.0).powf(c) + c_beta * dy2 / (2.0 * (tf + 1.0).powf(b)))
+        }),
+        EnvelopeKind::Alg1NcPrimal => {
+            let Some(fmax) = extra.fmax else {
+                return none();
+            };
+            let terms = prefix(t_max + 1, |s| {
+                let (ms, s1) = (m[s], (s + 1) as f64);
+                let t1 = 2.0 * k.lyx * k.dx * (2.0 * c_beta * ms).sqrt()
+                    + c_beta * k.lxx * dx2
+                    + c_beta * k.lyx * k.lyx * dx2 / cm;
+                let t2 = 2.0 * k.lyx * k.dx * (2.0 * k.mu * ms).sqrt()
+                    + k.mu * k.lxx * dx2
+                    + k.mu * k.lyx * k.lyx * dx2 / cm;
+                t1 / (2.0 * cm * s1.powf((c - b) / 2.0)) + t2 / (2.0 * cm * s1.powf(c / 2.0))
+            });
+            at(&|t| {
+                let tf = t as f64;
+                (t >= 1).then(|| {
+                    ((2.0 * fmax + c_beta * dy2) * (tf + 1.0).powf(a) + terms[t as usize + 1])
+                        / (tf + 1.0)
+                })
+            })
+        }
+        _ => at(&|t| {
+            if t < 1 {
+                return None;
+            }
+            let (tf, m_t) = (t as f64, m[t as usize]);
+            let t1 = 4.0 * k.lyx * k.dx * (2.0 * c_beta * m_t).sqrt()
+                + c_beta * k.lxx * dx2
+                + c_beta * k.lyx * k.lyx * dx2 / cm;
+            let t2 = 4.0 * k.lyx * k.dx * (2.0 * k.mu * m_t).sqrt()
+                + k.mu * k.lxx * dx2
+                + k.mu * k.lyx * k.lyx * dx2 / cm;
+            Some(
+                c_beta * dy2 / (2.0 * (1.0 - b) * tf.powf(a + b - 1.0))
+                    + t1 / ((2.0 - c + b) * cm * tf.powf((2.0 * a - b + c - 2.0) / 2.0))
+                    + t2 / ((2.0 - c) * cm * tf.powf((2.0 * a + c - 2.0) / 2.0)),
+            )
+        }),
     }
 }
 

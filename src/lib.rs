@@ -112,7 +112,9 @@
 //!   [`generators::Family`] (and to `Family::ALL`, which parsing and `saddlefw list` read) and
 //!   its arm in `GeneratorSpec::generate`.
 //! * **A theorem entry** for one of Algorithms 1-3: one JSON entry in `fixtures/theorems.json`
-//!   (validated by [`paper::theorems`]); the default schedules, `verify` and `list` read it.
+//!   (validated by [`paper::theorems`]; an LMO-LMO or LMO-PO entry names the claims.md Sec. 5
+//!   bound its envelope evaluates, field `bound`); the default schedules, `verify` and `list`
+//!   read it.
 //!   A claim of your own (any algorithm name, schedule, quantity, exponent, envelope) is one
 //!   entry of a user theorem file ([`paper::user`]; `verify --theorems FILE`), no code.
 //! * **A solver**: one file in `src/solvers/` implementing [`solvers::Solver`] (it only steps;

@@ -536,15 +536,15 @@ fn long_runs_on_every_setting_keep_invariants_and_oracle_counts() {
     assert!(ran >= 16 * 6, "only {ran} runs");
 }
 
-fn broken(fault: Fault, inst: &Instance) -> DualSmoothing {
+fn broken(fault: Fault, inst: &Instance) -> Box<dyn Solver> {
     let k = inst.problem.constants();
-    DualSmoothing::lmo_lmo(
+    let s = DualSmoothing::lmo_lmo(
         Schedule::Anytime { c: 1.0, a: 0.8 },
         Schedule::Anytime { c: 1.0, a: 0.2 },
         &k,
     )
-    .unwrap()
-    .with_fault(fault)
+    .unwrap();
+    saddlefw::solvers::control::with_fault(s, fault)
 }
 
 #[test]
@@ -568,9 +568,8 @@ fn negative_control_unclipped_gamma_breaks_the_step_and_feasibility_checks() {
     // the tiny instance has ratio 3 at t = 1 (see the hand-computed steps)
     let q = tiny(simplex(), simplex(), [0.0, 0.0]);
     let k = q.constants();
-    let mut bad = DualSmoothing::lmo_lmo(harmonic(), harmonic(), &k)
-        .unwrap()
-        .with_fault(Fault::GammaUnclipped);
+    let s = DualSmoothing::lmo_lmo(harmonic(), harmonic(), &k).unwrap();
+    let mut bad = saddlefw::solvers::control::with_fault(s, Fault::GammaUnclipped);
     let e = check_run(&q, &[0.5, 0.5], &[1.0, 0.0], &mut bad, "lmo-lmo", 10).unwrap_err();
     assert!(e.contains("infeasible") || e.contains("gamma"), "{e}");
     // and on a random instance
@@ -589,7 +588,7 @@ fn negative_control_unclipped_gamma_breaks_the_step_and_feasibility_checks() {
 }
 
 /// Delegates to a real solver but reports an increasing beta_t.
-struct IncreasingBeta(DualSmoothing);
+struct IncreasingBeta(Box<dyn Solver>);
 
 impl Solver for IncreasingBeta {
     fn name(&self) -> &'static str {

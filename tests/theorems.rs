@@ -298,6 +298,12 @@ fn validator_rejects_broken_entries_naming_entry_and_field() {
         ("case", Box::new(|e| e["case"] = json!("lmo-po/nc-sc+sc"))),
         ("row", Box::new(|e| e["row"] = json!(12))),
         ("mhat", Box::new(|e| e["mhat"] = json!(null))),
+        (
+            "bound",
+            Box::new(|e| drop(e.as_object_mut().unwrap().remove("bound"))),
+        ),
+        ("bound", Box::new(|e| e["bound"] = json!("alg2_dual"))),
+        ("bound", Box::new(|e| e["bound"] = json!("alg9"))),
     ];
     for (field, edit) in cases {
         let msg = reject(3, edit);

@@ -8,6 +8,7 @@ use crate::problems::quadratic::QuadraticFile;
 use crate::problems::Instance;
 use crate::solvers::registry::{self, Options};
 use crate::solvers::schedule::Schedule;
+use crate::solvers::SolverSpec;
 use crate::trace::Status;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -218,7 +219,8 @@ pub fn cmd_run(plan: RunPlan) -> Result<i32> {
     crate::interrupt::stop_at(crate::interrupt::Boundary::Iteration);
     let info = registry::find(&plan.algo)?;
     let (inst, label) = load_problem(&plan.problem, plan.seed)?;
-    let built = info.build(inst.problem.as_ref(), &plan.options)?;
+    let spec = SolverSpec::new(info.name).options(plan.options.clone());
+    let built = spec.build(inst.problem.as_ref())?;
     let mut config = plan.config.clone();
     config.sigma = plan.sigma.unwrap_or(built.default_sigma);
     let mut solver = built.solver;

@@ -540,11 +540,6 @@ fn table3(which: Which, runs: &[RunRecord]) -> ClaimVerdict {
         );
     }
     let all = || lmo.iter().chain(&po);
-    let holds_of = |o: Order| match o {
-        Order::Above => Some(false),
-        Order::Tie => None,
-        Order::Below => Some(true),
-    };
     let per_run = all()
         .map(|r| {
             format!(
@@ -560,6 +555,42 @@ fn table3(which: Which, runs: &[RunRecord]) -> ClaimVerdict {
         })
         .collect::<Vec<_>>()
         .join("; ");
+    let (holds, head) = table3_verdict(&lmo, &po);
+    let mean = |v: &[Rate]| v.iter().map(|r| r.iterations as f64).sum::<f64>() / v.len() as f64;
+    let ours = mean(&lmo) / mean(&po).max(1.0);
+    // the paper's ratio over the same algorithms
+    let paper_of = |name: &str| Algorithm::parse(name).and_then(|a| which.paper_iterations(a));
+    let paper_mean = |v: &[Rate]| {
+        let xs: Vec<f64> = v
+            .iter()
+            .filter_map(|r| paper_of(r.name))
+            .map(|n| n as f64)
+            .collect();
+        (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+    };
+    let paper = match (paper_mean(&lmo), paper_mean(&po)) {
+        (Some(a), Some(b)) => format!("; paper ({}, same algorithms): {:.2}", which.name(), a / b),
+        _ => String::new(),
+    };
+    let ev = format!("{head}; runs: {per_run}; mean LMO/PO iteration ratio {ours:.2}{paper}");
+    verdict(
+        claim,
+        label,
+        holds,
+        with_caveat(ev, partial(which.experiment(), runs, &Algorithm::ALL)),
+    )
+}
+
+/// The Table 3 verdict on the rates and the sentence saying why: per CPU-second when every
+/// run's CPU time is known (undecided when that and the wall-clock count disagree on a busy
+/// machine), else per wall-clock second.
+fn table3_verdict(lmo: &[Rate], po: &[Rate]) -> (Option<bool>, String) {
+    let all = || lmo.iter().chain(po);
+    let holds_of = |o: Order| match o {
+        Order::Above => Some(false),
+        Order::Tie => None,
+        Order::Below => Some(true),
+    };
     let describe = |(o, sn, s, fname, f): (Order, &str, f64, &str, f64), unit: &str| {
         format!(
             "slowest LMO-primal {sn} {s:.1} {unit} vs fastest PO-primal {fname} {f:.1} {unit} ({})",
@@ -570,7 +601,7 @@ fn table3(which: Which, runs: &[RunRecord]) -> ClaimVerdict {
             }
         )
     };
-    let wall = table3_order(&lmo, &po, |r| r.wall);
+    let wall = table3_order(lmo, po, |r| r.wall);
     let cpu_known = all().all(|r| r.cpu.is_some());
     let contended: Vec<String> = all()
         .filter_map(|r| {
@@ -580,7 +611,7 @@ fn table3(which: Which, runs: &[RunRecord]) -> ClaimVerdict {
         })
         .collect();
     let (holds, head) = if cpu_known {
-        let cpu = table3_order(&lmo, &po, |r| r.cpu.unwrap_or(f64::NAN));
+        let cpu = table3_order(lmo, po, |r| r.cpu.unwrap_or(f64::NAN));
         let (hc, hw) = (holds_of(cpu.0), holds_of(wall.0));
         let both = format!(
             "per CPU-second of solver: {}; per wall-clock second: {}",
@@ -611,27 +642,5 @@ fn table3(which: Which, runs: &[RunRecord]) -> ClaimVerdict {
             h => (h, what),
         }
     };
-    let mean = |v: &[Rate]| v.iter().map(|r| r.iterations as f64).sum::<f64>() / v.len() as f64;
-    let ours = mean(&lmo) / mean(&po).max(1.0);
-    // the paper's ratio over the same algorithms
-    let paper_of = |name: &str| Algorithm::parse(name).and_then(|a| which.paper_iterations(a));
-    let paper_mean = |v: &[Rate]| {
-        let xs: Vec<f64> = v
-            .iter()
-            .filter_map(|r| paper_of(r.name))
-            .map(|n| n as f64)
-            .collect();
-        (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
-    };
-    let paper = match (paper_mean(&lmo), paper_mean(&po)) {
-        (Some(a), Some(b)) => format!("; paper ({}, same algorithms): {:.2}", which.name(), a / b),
-        _ => String::new(),
-    };
-    let ev = format!("{head}; runs: {per_run}; mean LMO/PO iteration ratio {ours:.2}{paper}");
-    verdict(
-        claim,
-        label,
-        holds,
-        with_caveat(ev, partial(which.experiment(), runs, &Algorithm::ALL)),
-    )
+    (holds, head)
 }

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`params`] | the paper's schedules, baseline parameters, time limits and Table 3 as data |
 //! | [`source`] | problem instances (generated DL, LIBSVM data read and hashed) and the registry options with the paper's parameters |
+//! | [`table3`] | the paper's Table 3 counts by name and the judgement of its claim on iteration counts (the report renders it) |
 //! | [`record`] | `experiment.json` and its conversion to the report page |
 //! | [`claims`] | verdicts on the qualitative claims of claims.md 6.3 / 6.4 |
 //! | [`command`] | the `saddlefw experiment` subcommand |
@@ -44,6 +45,7 @@ pub mod params;
 pub mod record;
 pub mod resume;
 pub mod source;
+pub mod table3;
 
 use crate::data::{self, Scaling};
 use crate::harness::{self, CheckpointRule, RunConfig};
@@ -51,7 +53,7 @@ use crate::problems::dictionary::DlConfig;
 use crate::problems::dro::DroConfig;
 use crate::problems::lipschitz::sample_constants;
 use crate::report::{self, Meta};
-use crate::solvers::registry;
+use crate::solvers::SolverSpec;
 use crate::{Error, Result};
 pub use params::Which;
 use params::{Algorithm, Experiment};
@@ -277,7 +279,10 @@ fn run_one(
             Ok(prep) => {
                 let (options, mut notes) = source::options(e, alg, &prep.formula);
                 let problem = prep.instance.problem.as_ref();
-                match registry::build(alg.registry_name(), problem, &options) {
+                match SolverSpec::new(alg.registry_name())
+                    .options(options)
+                    .build(problem)
+                {
                     Err(err) => {
                         let status = if alg == Algorithm::RPdcg && !alg.applicable(e) {
                             RunStatus::NotApplicable

@@ -1,6 +1,6 @@
 //! Negative controls: deliberately broken variants the invariant suite must reject (a check
 //! that cannot fail is a defect). The broken solvers are the solvers' own Algorithm 1 with an
-//! injected [`Fault`] (`crate::solvers::smoothing`), so no algorithm is re-implemented here;
+//! injected [`Fault`] (`crate::solvers::control`), so no algorithm is re-implemented here;
 //! the broken measure is a [`MeasureSet`] with `G_Y` of the wrong sign.
 //!
 //! | control | what is broken | invariants expected to fail |
@@ -36,10 +36,11 @@
 //! }
 //! ```
 
-use super::case::{CaseOptions, SolverSpec};
+use super::case::{paper_variant, CaseOptions, SolverSpec};
 use super::context::{MeasureSet, EXACT_MEASURES};
 use crate::problems::{Interval, SaddleProblem};
-use crate::solvers::smoothing::{Fault, PaperAlgorithm};
+use crate::solvers::smoothing::PaperAlgorithm;
+use crate::solvers::Fault;
 
 /// The negative controls of `saddlefw check --control NAME` (the four of the issue, the two
 /// further broken measures and the understated constants).
@@ -98,12 +99,12 @@ impl Control {
     /// The case options that inject the defect (solvers: Algorithm 1 only, with the fault).
     pub fn options(&self) -> CaseOptions {
         let faulty = |fault| {
-            Some(vec![SolverSpec::Paper {
-                alg: PaperAlgorithm::LmoLmo,
-                beta0: None,
-                b: None,
+            Some(vec![paper_variant(
+                PaperAlgorithm::LmoLmo,
+                None,
+                None,
                 fault,
-            }])
+            )])
         };
         let measures = |measures| CaseOptions {
             measures,

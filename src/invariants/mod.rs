@@ -73,6 +73,8 @@ macro_rules! inv {
 
 pub mod case;
 pub mod check;
+mod check_report;
+mod check_shard;
 pub mod context;
 pub mod controls;
 mod dual;
@@ -83,6 +85,7 @@ mod points;
 mod primal;
 mod real;
 pub mod resume;
+mod tally;
 pub mod witness;
 
 pub use check::{run_check, CheckReport};

@@ -33,7 +33,7 @@ pub fn write_reference_iterates(
                 Error::invalid("manifest", format!("unknown entry {}", job.entries[0]))
             })?;
         let k = inst.problem.constants();
-        let mut solver = controls::build_solver(entry, &k, control)?;
+        let mut solver = controls::build_solver(entry, inst.problem.as_ref(), &k, control)?;
         let path = root.join(&job.iterates);
         if let Some(dir) = path.parent() {
             crate::files::create_dir_all(dir)?;

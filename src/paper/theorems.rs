@@ -228,6 +228,35 @@ pub enum Side {
     Dual,
 }
 
+/// Which closed-form bound of claims.md Sec. 5 an entry's envelope evaluates (its chain of
+/// lemmas is in [`crate::envelopes`]): the table's `bound` field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnvelopeKind {
+    Alg1NcPrimal,
+    Alg1ConvexPrimal,
+    Alg1Dual,
+    Alg2Dual,
+    Alg2NcPrimal,
+    Alg2ConvexPrimal,
+    Alg2ConvexScPrimal,
+}
+
+impl EnvelopeKind {
+    /// The algorithm and side the bound is about.
+    pub fn of_case(self) -> (Algorithm, Side) {
+        use EnvelopeKind::*;
+        match self {
+            Alg1NcPrimal | Alg1ConvexPrimal => (Algorithm::LmoLmo, Side::Primal),
+            Alg1Dual => (Algorithm::LmoLmo, Side::Dual),
+            Alg2Dual => (Algorithm::LmoPo, Side::Dual),
+            Alg2NcPrimal | Alg2ConvexPrimal | Alg2ConvexScPrimal => {
+                (Algorithm::LmoPo, Side::Primal)
+            }
+        }
+    }
+}
+
 /// One (theorem case, bounded quantity).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TheoremEntry {
@@ -253,6 +282,10 @@ pub struct TheoremEntry {
     pub mhat: Option<Mhat>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disputed: Option<Disputed>,
+    /// The closed-form bound of claims.md Sec. 5 for this entry (required for LMO-LMO and
+    /// LMO-PO entries of the built-in table; none for PO-LMO and user entries).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<EnvelopeKind>,
     /// A user entry's explicit envelope ([`crate::paper::user`]); the built-in envelopes live
     /// in [`crate::envelopes`].
     #[serde(
@@ -272,7 +305,7 @@ fn formula_text<S: serde::Serializer>(
     }
 }
 
-const FIELDS: [&str; 19] = [
+const FIELDS: [&str; 20] = [
     "id",
     "case",
     "row",
@@ -292,6 +325,7 @@ const FIELDS: [&str; 19] = [
     "T_min",
     "mhat",
     "disputed",
+    "bound",
 ];
 
 impl TheoremEntry {
@@ -391,6 +425,7 @@ fn parse_entry(input: &str, index: usize, v: &serde_json::Value) -> Result<Theor
         t_min: req!("T_min"),
         mhat: req!("mhat"),
         disputed: opt!("disputed"),
+        bound: opt!("bound"),
         envelope: None,
     };
     validate(&e, alg).map_err(|(field, reason)| bad(field, reason))?;
@@ -420,8 +455,32 @@ fn valid_note_id(id: &str) -> bool {
 }
 
 /// Semantic validation of one entry: `Err((field, reason))`.
-fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'static str, String)> {
+/// A rule of the table broken by an entry: the field and the reason.
+type Broken = std::result::Result<(), (&'static str, String)>;
+
+fn validate(e: &TheoremEntry, alg: Algorithm) -> Broken {
     let setting = Setting::from_str(&e.setting).map_err(|err| ("setting", err.to_string()))?;
+    validate_identity(e, alg, setting)?;
+    // Assumptions: exactly the ones the setting implies.
+    let want = setting.assumptions();
+    let have: BTreeSet<_> = e.assumptions.iter().copied().collect();
+    if have.len() != e.assumptions.len() || have != want.iter().copied().collect() {
+        return Err((
+            "assumptions",
+            format!(
+                "{:?} should be {want:?} for setting {}",
+                e.assumptions, e.setting
+            ),
+        ));
+    }
+    validate_schedule(e, alg, setting)?;
+    validate_quantity(e, alg, setting)?;
+    validate_labels(e)?;
+    validate_checks(e, alg)
+}
+
+/// id, case, row, algorithm and setting agree.
+fn validate_identity(e: &TheoremEntry, alg: Algorithm, setting: Setting) -> Broken {
     // id, case, row, algorithm agree.
     let case = format!("{}/{}", alg.name(), e.setting);
     if e.case != case {
@@ -460,18 +519,11 @@ fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'stat
         }
         _ => {}
     }
-    // Assumptions: exactly the ones the setting implies.
-    let want = setting.assumptions();
-    let have: BTreeSet<_> = e.assumptions.iter().copied().collect();
-    if have.len() != e.assumptions.len() || have != want.iter().copied().collect() {
-        return Err((
-            "assumptions",
-            format!(
-                "{:?} should be {want:?} for setting {}",
-                e.assumptions, e.setting
-            ),
-        ));
-    }
+    Ok(())
+}
+
+/// The schedule's exponents, `C`, and its form for the algorithm.
+fn validate_schedule(e: &TheoremEntry, alg: Algorithm, setting: Setting) -> Broken {
     // Schedule.
     let (a, b, c) = e.schedule.abc();
     let finite = [a, b, c].iter().all(|v| v.is_finite());
@@ -517,6 +569,11 @@ fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'stat
             ))
         }
     }
+    Ok(())
+}
+
+/// The quantity, its exponent p and its log factor.
+fn validate_quantity(e: &TheoremEntry, alg: Algorithm, setting: Setting) -> Broken {
     // Quantity.
     let q = &e.quantity;
     match (q.measure, q.sigma) {
@@ -569,6 +626,11 @@ fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'stat
             "a positive log power needs log_factor = true".into(),
         ));
     }
+    Ok(())
+}
+
+/// The theorem labels.
+fn validate_labels(e: &TheoremEntry) -> Broken {
     // Labels.
     let item = format!(":{}", e.setting);
     let words: Vec<&str> = e.label.split_whitespace().collect();
@@ -592,6 +654,11 @@ fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'stat
             format!("{:?} is not a theorem label", e.detailed),
         ));
     }
+    Ok(())
+}
+
+/// Notes, `T_min`, the mhat check and the dispute record.
+fn validate_checks(e: &TheoremEntry, alg: Algorithm) -> Broken {
     let mut seen = BTreeSet::new();
     for n in &e.notes {
         if !valid_note_id(&n.id) || !seen.insert(n.id.as_str()) || n.text.trim().is_empty() {
@@ -626,6 +693,18 @@ fn validate(e: &TheoremEntry, alg: Algorithm) -> std::result::Result<(), (&'stat
         (None, _) => {
             return Err(("mhat", "existential constants need an mhat check".into()));
         }
+    }
+    match (e.bound, alg) {
+        (Some(b), _) if b.of_case() != (alg, e.side()) => {
+            return Err((
+                "bound",
+                format!("{b:?} is a bound of another algorithm or side"),
+            ))
+        }
+        (None, Algorithm::LmoLmo | Algorithm::LmoPo) => {
+            return Err(("bound", "missing: name the claims.md Sec. 5 bound".into()))
+        }
+        _ => {}
     }
     if let Some(d) = &e.disputed {
         if d.reason.trim().is_empty() || d.evidence.trim().is_empty() {

@@ -317,6 +317,7 @@ fn parse_entry(input: &str, index: usize, v: &Value) -> Result<TheoremEntry> {
         t_min,
         mhat: None,
         disputed: None,
+        bound: None,
         envelope,
     })
 }

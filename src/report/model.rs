@@ -18,7 +18,8 @@
 //! assert!((f.value_at(100.0) - 0.1).abs() < 1e-12);
 //! ```
 
-use crate::experiments::params::{Algorithm, PrimalOracle, TABLE3};
+pub use crate::experiments::table3::{has_table3_column, lmo_primal, paper_iterations};
+use crate::experiments::table3::{judge_iteration_counts, ITERATION_CLAIM};
 use crate::problems::{Constants, Instance};
 use serde::{Deserialize, Serialize};
 
@@ -432,75 +433,19 @@ pub fn format_utc(secs: u64) -> String {
     )
 }
 
-/// The experiment algorithm called `name` (case-insensitive, `_` for `-`).
-fn experiment_algorithm(name: &str) -> Option<Algorithm> {
-    let norm = name.trim().to_ascii_uppercase().replace('_', "-");
-    Algorithm::ALL.into_iter().find(|a| a.name() == norm)
-}
-
-/// The paper's Table 3 count (`table:iters`, claims.md 6.4, data in
-/// [`crate::experiments::params::TABLE3`]) for `algorithm` on `experiment` (`dl`, `rcv1`,
-/// `news20`); `None` for the paper's N/A and for unknown names.
-pub fn paper_iterations(experiment: &str, algorithm: &str) -> Option<u64> {
-    let alg = experiment_algorithm(algorithm)?;
-    let row = TABLE3.iter().find(|r| r.algorithm == alg)?;
-    match experiment.to_ascii_lowercase().as_str() {
-        "dl" => Some(row.dl),
-        "rcv1" => row.rcv1,
-        "news20" => row.news20,
-        _ => None,
-    }
-}
-
-/// Whether Table 3 has a column for `experiment`.
-pub fn has_table3_column(experiment: &str) -> bool {
-    matches!(
-        experiment.to_ascii_lowercase().as_str(),
-        "dl" | "rcv1" | "news20"
-    )
-}
-
-/// Whether an algorithm takes a linear-minimisation step on the primal (the paper's L753 claim
-/// compares LMO-primal against PO-primal methods); `None` for unknown names.
-pub fn lmo_primal(algorithm: &str) -> Option<bool> {
-    experiment_algorithm(algorithm).map(|a| a.primal_oracle() == PrimalOracle::Lmo)
-}
-
-/// The paper's Table 3 claim (L753): LMO on the primal "consistently allows more iterations"
-/// than PO, i.e. the fewest iterations of an LMO-primal method exceed the most of a
-/// PO-primal method. Evaluated on this run's counts.
+/// The paper's Table 3 claim (L753) as the experiments judge it
+/// ([`crate::experiments::table3::judge_iteration_counts`]) on this report's runs: the
+/// verdict for a report that does not carry one.
 pub fn iteration_claim(runs: &[RunSummary]) -> ClaimVerdict {
-    let counts = |lmo: bool| {
-        runs.iter()
-            .filter(|r| lmo_primal(&r.algorithm) == Some(lmo))
-            .map(|r| (r.algorithm.as_str(), r.iterations))
-            .collect::<Vec<_>>()
-    };
-    let (l, p) = (counts(true), counts(false));
-    let claim = "LMO on the primal allows more iterations than PO within the same time".to_string();
-    let label = Some("table:iters".to_string());
-    let (Some(lmin), Some(pmax)) = (
-        l.iter().min_by_key(|(_, n)| *n),
-        p.iter().max_by_key(|(_, n)| *n),
-    ) else {
-        return ClaimVerdict {
-            claim,
-            label,
-            holds: None,
-            evidence: "needs at least one LMO-primal and one PO-primal run".to_string(),
-        };
-    };
+    let counts: Vec<(&str, u64)> = runs
+        .iter()
+        .map(|r| (r.algorithm.as_str(), r.iterations))
+        .collect();
+    let (holds, evidence) = judge_iteration_counts(&counts);
     ClaimVerdict {
-        claim,
-        label,
-        holds: Some(lmin.1 > pmax.1),
-        evidence: format!(
-            "fewest LMO-primal iterations {} ({}) vs most PO-primal iterations {} ({}); ratio {:.2}",
-            lmin.1,
-            lmin.0,
-            pmax.1,
-            pmax.0,
-            lmin.1 as f64 / pmax.1.max(1) as f64
-        ),
+        claim: ITERATION_CLAIM.to_string(),
+        label: Some("table:iters".to_string()),
+        holds,
+        evidence,
     }
 }

@@ -152,7 +152,9 @@ pub struct Resolved {
 /// * `beta_t = C (t+1)^-b` with `C = 1` when the theorem allows any `C > 0`, `beta_t = 0`
 ///   for the "beta_t = 0" cases.
 ///
-/// Errors when `max{beta_t, mu} > 0` fails (C = 0 with mu = 0), and on values out of domain.
+/// Both schedules given in full need no theorem case (a theorem entry's own schedule, as
+/// `verify` builds it). Errors when `max{beta_t, mu} > 0` fails (C = 0 with mu = 0), and on
+/// values out of domain.
 pub fn resolve_paper(
     algorithm: &str,
     assumptions: &Assumptions,
@@ -160,78 +162,40 @@ pub fn resolve_paper(
     o: &Options,
 ) -> Result<Resolved> {
     let setting = assumptions.setting();
-    let (case, fallback) = theorem_case(algorithm, &setting.to_string()).ok_or_else(|| {
+    let found = theorem_case(algorithm, &setting.to_string());
+    let no_case = || {
         Error::invalid(
             "--algo",
             format!("no theorem case for {algorithm} on setting {setting}"),
         )
-    })?;
-    let mut notes: Vec<String> = fallback.iter().map(|s| s.to_string()).collect();
-    for (flag, v) in [("--a", o.a), ("--b", o.b), ("--beta0", o.beta0)] {
-        if let Some(v) = v {
-            non_negative(flag, "the value", v).map_err(|_| {
-                Error::invalid(flag, format!("must be a finite number >= 0, got {v}"))
-            })?;
-        }
+    };
+    let explicit = o.tau.is_some() && o.beta.is_some();
+    if found.is_none() && !explicit {
+        return Err(no_case());
     }
-    if let Some(v) = o.tau0 {
-        if !(v.is_finite() && v > 0.0) {
-            return Err(Error::invalid(
-                "--tau0",
-                format!("must be a finite number > 0, got {v}"),
-            ));
-        }
-    }
-    let a = o.a.unwrap_or(case.a);
-    if o.a.is_some() {
+    let case = found.map(|(c, _)| c);
+    let mut notes: Vec<String> = found
+        .and_then(|(_, n)| n)
+        .map(String::from)
+        .into_iter()
+        .collect();
+    check_values(o)?;
+    let a = o.a.or(case.map(|c| c.a)).unwrap_or(0.0);
+    if let (Some(a), Some(case)) = (o.a, case) {
         notes.push(format!("--a {a} overrides the theorem's a = {}", case.a));
     }
     // beta_t = C (t+1)^-b
-    let (c, b) = match o.beta {
-        Some(_) => (None, None),
-        None => {
-            let c = match (o.beta0, case.b, o.b) {
-                (Some(c), _, _) => c,
-                (None, Some(_), _) => {
-                    notes.push("C = 1 (the theorem allows any C > 0)".into());
-                    1.0
-                }
-                (None, None, Some(_)) => {
-                    notes.push("--b given for a beta_t = 0 case: C = 1".into());
-                    1.0
-                }
-                (None, None, None) => 0.0,
-            };
-            let b = match (o.b, case.b) {
-                (Some(b), _) => {
-                    notes.push(format!("--b {b} overrides the theorem's b"));
-                    b
-                }
-                (None, Some(b)) => b,
-                (None, None) if c > 0.0 => {
-                    return Err(Error::invalid(
-                        "--beta0",
-                        format!(
-                            "C > 0 needs an exponent: the theorem case {} uses beta_t = 0, give --b too",
-                            case.label
-                        ),
-                    ))
-                }
-                (None, None) => 0.0,
-            };
-            (Some(c), Some(b))
-        }
+    let cb = match o.beta {
+        Some(_) => None,
+        None => Some(beta_parts(case.ok_or_else(no_case)?, o, &mut notes)?),
     };
-    let beta = match (o.beta, c) {
+    let beta = match (o.beta, cb) {
         (Some(s), _) => {
             s.validate()?;
             notes.push("beta schedule given explicitly".into());
             s
         }
-        (None, Some(c)) if c > 0.0 => Schedule::Anytime {
-            c,
-            a: b.unwrap_or(0.0),
-        },
+        (None, Some((c, b))) if c > 0.0 => Schedule::Anytime { c, a: b },
         _ => Schedule::Zero,
     };
     if !beta.is_positive() && constants.mu <= 0.0 {
@@ -243,51 +207,15 @@ pub fn resolve_paper(
             ),
         ));
     }
-    let tau = match (o.tau, o.tau0) {
-        (Some(s), _) => {
+    let tau = match o.tau {
+        Some(s) => {
             s.validate()?;
             notes.push("tau schedule given explicitly".into());
             s
         }
-        (None, None) if algorithm == "po-lmo" => {
-            let (c, b) = match (c, b) {
-                (Some(c), Some(b)) => (c, b),
-                _ => {
-                    return Err(Error::invalid(
-                        "--beta-schedule",
-                        "the PO-LMO appendix schedule is defined with beta_t = C (t+1)^-b: with an explicit beta schedule give --tau0 or --tau-schedule too",
-                    ))
-                }
-            };
-            let sc_y_case = case.setting.ends_with("+sc");
-            let (factor, big_a) = match case.schedule {
-                ScheduleSpec::PoLmoAppendix(p) => (p.factor, p.big_a),
-                ScheduleSpec::Poly(_) => {
-                    unreachable!("validated table: PO-LMO rows use the appendix schedule")
-                }
-            };
-            notes.push(format!(
-                "PO-LMO appendix schedule with A = 1 and factor {} (claims.md 2.3){}",
-                if sc_y_case { "3/4" } else { "1/5" },
-                if c == 0.0 {
-                    "; C = 0 repaired with 13 Lyx^2/(2 mu)"
-                } else {
-                    ""
-                }
-            ));
-            Schedule::PoLmo(PoLmoTau::new(factor, big_a, a, b, c, constants)?)
-        }
-        (None, tau0) => {
-            if algorithm == "po-lmo" {
-                notes.push(
-                    "--tau0 given: main-text form tau_t = tau0 (t+1)^-a instead of the appendix schedule"
-                        .into(),
-                );
-            }
-            Schedule::Anytime {
-                c: tau0.unwrap_or(1.0),
-                a,
-            }
+        None => {
+            let case = case.ok_or_else(no_case)?;
+            default_tau(algorithm, case, a, cb, constants, o.tau0, &mut notes)?
         }
     };
     let g = match tau {
@@ -305,12 +233,111 @@ pub fn resolve_paper(
         tau,
         beta,
         // no theorem case is "used" when both schedules are given in full
-        theorem_case: if o.tau.is_some() && o.beta.is_some() {
-            None
-        } else {
-            Some(case.label.to_string())
-        },
+        theorem_case: case.filter(|_| !explicit).map(|c| c.label.to_string()),
         notes,
         g,
+    })
+}
+
+/// The overrides' values are in their domains (`a`, `b`, `C >= 0`; `tau0 > 0`).
+fn check_values(o: &Options) -> Result<()> {
+    for (flag, v) in [("--a", o.a), ("--b", o.b), ("--beta0", o.beta0)] {
+        if let Some(v) = v {
+            non_negative(flag, "the value", v).map_err(|_| {
+                Error::invalid(flag, format!("must be a finite number >= 0, got {v}"))
+            })?;
+        }
+    }
+    if let Some(v) = o.tau0 {
+        if !(v.is_finite() && v > 0.0) {
+            return Err(Error::invalid(
+                "--tau0",
+                format!("must be a finite number > 0, got {v}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `(C, b)` of `beta_t = C (t+1)^-b`: the case's, with the overrides applied.
+fn beta_parts(case: &TheoremCase, o: &Options, notes: &mut Vec<String>) -> Result<(f64, f64)> {
+    let c = match (o.beta0, case.b, o.b) {
+        (Some(c), _, _) => c,
+        (None, Some(_), _) => {
+            notes.push("C = 1 (the theorem allows any C > 0)".into());
+            1.0
+        }
+        (None, None, Some(_)) => {
+            notes.push("--b given for a beta_t = 0 case: C = 1".into());
+            1.0
+        }
+        (None, None, None) => 0.0,
+    };
+    let b = match (o.b, case.b) {
+        (Some(b), _) => {
+            notes.push(format!("--b {b} overrides the theorem's b"));
+            b
+        }
+        (None, Some(b)) => b,
+        (None, None) if c > 0.0 => {
+            return Err(Error::invalid(
+                "--beta0",
+                format!(
+                    "C > 0 needs an exponent: the theorem case {} uses beta_t = 0, give --b too",
+                    case.label
+                ),
+            ))
+        }
+        (None, None) => 0.0,
+    };
+    Ok((c, b))
+}
+
+/// The default `tau_t` of a case: the PO-LMO appendix schedule, or `tau0 (t+1)^-a`.
+fn default_tau(
+    algorithm: &str,
+    case: &TheoremCase,
+    a: f64,
+    cb: Option<(f64, f64)>,
+    constants: &Constants,
+    tau0: Option<f64>,
+    notes: &mut Vec<String>,
+) -> Result<Schedule> {
+    if algorithm == "po-lmo" && tau0.is_none() {
+        let Some((c, b)) = cb else {
+            return Err(Error::invalid(
+                "--beta-schedule",
+                "the PO-LMO appendix schedule is defined with beta_t = C (t+1)^-b: with an explicit beta schedule give --tau0 or --tau-schedule too",
+            ));
+        };
+        let sc_y_case = case.setting.ends_with("+sc");
+        let (factor, big_a) = match case.schedule {
+            ScheduleSpec::PoLmoAppendix(p) => (p.factor, p.big_a),
+            ScheduleSpec::Poly(_) => {
+                unreachable!("validated table: PO-LMO rows use the appendix schedule")
+            }
+        };
+        notes.push(format!(
+            "PO-LMO appendix schedule with A = 1 and factor {} (claims.md 2.3){}",
+            if sc_y_case { "3/4" } else { "1/5" },
+            if c == 0.0 {
+                "; C = 0 repaired with 13 Lyx^2/(2 mu)"
+            } else {
+                ""
+            }
+        ));
+        return Ok(Schedule::PoLmo(PoLmoTau::new(
+            factor, big_a, a, b, c, constants,
+        )?));
+    }
+    if algorithm == "po-lmo" {
+        notes.push(
+            "--tau0 given: main-text form tau_t = tau0 (t+1)^-a instead of the appendix schedule"
+                .into(),
+        );
+    }
+    Ok(Schedule::Anytime {
+        c: tau0.unwrap_or(1.0),
+        a,
     })
 }

@@ -13,6 +13,8 @@
 //! | [`smoothing`] | Algorithms 1-3 (one generic dual-dynamic-smoothing solver, three compositions) |
 //! | [`sp_fw`], [`r_pdcg`], [`cg_rpga`], [`agp`] | the baselines |
 //! | [`registry`] | name -> constructor, per-iteration oracle profiles, `saddlefw list` data |
+//! | [`spec`] | what to build ([`SolverSpec`]): the one construction path into the registry |
+//! | [`control`] | negative controls of Algorithms 1-3 ([`Control`], [`Fault`]), applied from outside the step where possible |
 //!
 //! ```
 //! use saddlefw::generators::GeneratorSpec;
@@ -32,6 +34,7 @@
 pub mod agp;
 pub mod boroun;
 pub mod cg_rpga;
+pub mod control;
 pub mod defaults;
 pub mod options;
 pub mod r_pdcg;
@@ -39,12 +42,16 @@ pub mod registry;
 pub mod schedule;
 pub mod smoothing;
 pub mod sp_fw;
+pub mod spec;
 pub mod steps;
 
+pub use control::{Control, Fault};
 pub use options::Options;
+pub use registry::build_spec;
 pub use registry::{AlgorithmInfo, BuildFn, Built, OracleProfile};
 pub use schedule::Schedule;
-pub use smoothing::{DualSmoothing, Fault, Oracle};
+pub use smoothing::{DualSmoothing, Oracle, StepDefect};
+pub use spec::SolverSpec;
 
 use crate::problems::SaddleProblem;
 
@@ -90,5 +97,33 @@ pub trait Solver: Send {
     /// VERIFIED/RECONSTRUCTED/GUESSED status from baselines.md).
     fn provenance(&self) -> &'static str {
         ""
+    }
+}
+
+/// A boxed solver is a solver (what [`Built::solver`] and the controls hand out).
+impl<S: Solver + ?Sized> Solver for Box<S> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn init(&mut self, problem: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
+        (**self).init(problem, x0, y0)
+    }
+    fn step(&mut self, problem: &dyn SaddleProblem, t: usize) -> StepInfo {
+        (**self).step(problem, t)
+    }
+    fn x(&self) -> &[f64] {
+        (**self).x()
+    }
+    fn y(&self) -> &[f64] {
+        (**self).y()
+    }
+    fn beta_at(&self, t: usize) -> f64 {
+        (**self).beta_at(t)
+    }
+    fn schedule(&self) -> String {
+        (**self).schedule()
+    }
+    fn provenance(&self) -> &'static str {
+        (**self).provenance()
     }
 }

@@ -13,11 +13,14 @@
 
 use super::agp::{Agp, AgpParams};
 use super::cg_rpga::{cg_rpga, CgRpgaParams};
+use super::control::Control;
+use super::defaults::RunSchedules;
 pub use super::options::Options;
 use super::r_pdcg::{r_pdcg, RPdcgParams};
 use super::schedule::GSpec;
 use super::smoothing::{DualSmoothing, PaperAlgorithm};
 use super::sp_fw::SpFw;
+use super::spec::SolverSpec;
 use super::Solver;
 use crate::counting::OracleCounts;
 use crate::paper::{Oracle, BASELINE_SIGMA};
@@ -124,6 +127,8 @@ pub struct AlgorithmInfo {
     /// Which [`Options`] fields the algorithm takes (others are rejected).
     pub accepts: &'static [&'static str],
     build: fn(&dyn SaddleProblem, &Options) -> Result<Built>,
+    /// Set for Algorithms 1-3: the one kind of algorithm a negative control applies to.
+    paper: Option<PaperAlgorithm>,
 }
 
 /// A constructor of a registry entry: builds the solver for a problem from the validated
@@ -151,12 +156,23 @@ impl AlgorithmInfo {
             profile,
             accepts,
             build,
+            paper: None,
         }
     }
 
     /// Builds the solver for `problem` with `options` (validated: an option the algorithm
     /// does not take is an error, as is any value out of its domain).
     pub fn build(&self, problem: &dyn SaddleProblem, options: &Options) -> Result<Built> {
+        self.build_controlled(problem, options, None)
+    }
+
+    /// [`AlgorithmInfo::build`], optionally broken by a negative control (Algorithms 1-3 only).
+    fn build_controlled(
+        &self,
+        problem: &dyn SaddleProblem,
+        options: &Options,
+        control: Option<Control>,
+    ) -> Result<Built> {
         let given = [
             ("--a", options.a.is_some()),
             ("--b", options.b.is_some()),
@@ -204,7 +220,14 @@ impl AlgorithmInfo {
         if options.horizon == Some(0) {
             return Err(Error::invalid("--horizon", "K must be at least 1"));
         }
-        (self.build)(problem, options)
+        match (control, self.paper) {
+            (None, _) => (self.build)(problem, options),
+            (Some(_), Some(alg)) => build_paper(alg, problem, options, control),
+            (Some(c), None) => Err(Error::invalid(
+                "control",
+                format!("{c} breaks one of Algorithms 1-3, not {}", self.name),
+            )),
+        }
     }
 }
 
@@ -230,10 +253,11 @@ const fn paper_entry(alg: PaperAlgorithm, title: &'static str) -> AlgorithmInfo 
         profile: OracleProfile::of(primal, dual),
         accepts: PAPER_FLAGS,
         build: match alg {
-            PaperAlgorithm::LmoLmo => |p, o| build_paper(PaperAlgorithm::LmoLmo, p, o),
-            PaperAlgorithm::LmoPo => |p, o| build_paper(PaperAlgorithm::LmoPo, p, o),
-            PaperAlgorithm::PoLmo => |p, o| build_paper(PaperAlgorithm::PoLmo, p, o),
+            PaperAlgorithm::LmoLmo => |p, o| build_paper(PaperAlgorithm::LmoLmo, p, o, None),
+            PaperAlgorithm::LmoPo => |p, o| build_paper(PaperAlgorithm::LmoPo, p, o, None),
+            PaperAlgorithm::PoLmo => |p, o| build_paper(PaperAlgorithm::PoLmo, p, o, None),
         },
+        paper: Some(alg),
     }
 }
 
@@ -270,6 +294,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
         provenance: super::sp_fw::PROVENANCE,
         profile: profile(1, 1, 0, 0),
         accepts: &[],
+        paper: None,
         build: |_, _| {
             Ok(Built {
                 solver: Box::new(SpFw::new()),
@@ -287,6 +312,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
         provenance: super::agp::PROVENANCE,
         profile: profile(0, 0, 1, 1),
         accepts: &[],
+        paper: None,
         build: |p, o| {
             let params = AgpParams::paper(&o.constants_for(p))?;
             let note = match params {
@@ -311,6 +337,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
         provenance: super::r_pdcg::PROVENANCE,
         profile: profile(1, 1, 0, 0),
         accepts: HORIZON_FLAGS,
+        paper: None,
         build: |p, o| {
             let k = o.constants_for(p);
             let horizon = o.horizon.unwrap_or(DEFAULT_HORIZON);
@@ -341,6 +368,7 @@ pub static ALGORITHMS: [AlgorithmInfo; 7] = [
         provenance: super::cg_rpga::PROVENANCE,
         profile: profile(1, 0, 0, 1),
         accepts: HORIZON_FLAGS,
+        paper: None,
         build: |p, o| {
             let k = o.constants_for(p);
             let horizon = o.horizon.unwrap_or(DEFAULT_HORIZON);
@@ -376,13 +404,32 @@ fn horizon_note(k: usize, mu: f64) -> String {
     )
 }
 
-fn build_paper(alg: PaperAlgorithm, p: &dyn SaddleProblem, o: &Options) -> Result<Built> {
+/// Algorithms 1-3: the theorem-case schedules with the overrides ([`resolve_paper`]), altered
+/// and broken by the control when given ([`Control::schedules`], [`Control::apply`]). The
+/// default sigma is the algorithm's with the unaltered `tau_0`.
+///
+/// [`resolve_paper`]: super::defaults::resolve_paper
+fn build_paper(
+    alg: PaperAlgorithm,
+    p: &dyn SaddleProblem,
+    o: &Options,
+    control: Option<Control>,
+) -> Result<Built> {
     let k = o.constants_for(p);
     let r = super::defaults::resolve_paper(alg.name(), &p.assumptions(), &k, o)?;
-    let solver = DualSmoothing::new(alg, r.tau, r.beta, &k)?;
     let default_sigma = alg.default_sigma(r.tau.at(0));
+    let s = RunSchedules {
+        tau: r.tau,
+        beta: r.beta,
+    };
+    let s = control.map_or(s, |c| c.schedules(s));
+    let solver = DualSmoothing::new(alg, s.tau, s.beta, &k)?;
+    let solver: Box<dyn Solver> = match control {
+        Some(c) => c.apply(solver),
+        None => Box::new(solver),
+    };
     Ok(Built {
-        solver: Box::new(solver),
+        solver,
         theorem_case: r.theorem_case,
         notes: r.notes,
         default_sigma,
@@ -448,7 +495,20 @@ pub fn find(name: &str) -> Result<&'static AlgorithmInfo> {
     })
 }
 
-/// `find(name)?.build(problem, options)`.
+impl SolverSpec {
+    /// [`build_spec`]: the solver this spec describes, for `problem`.
+    pub fn build(&self, problem: &dyn SaddleProblem) -> Result<Built> {
+        build_spec(self, problem)
+    }
+}
+
+/// The one construction path: the solver a [`SolverSpec`] describes (its algorithm found by
+/// name, its options validated, its control applied).
+pub fn build_spec(spec: &SolverSpec, problem: &dyn SaddleProblem) -> Result<Built> {
+    find(&spec.algorithm)?.build_controlled(problem, &spec.options, spec.control)
+}
+
+/// [`build_spec`] without a control: `find(name)?.build(problem, options)`.
 pub fn build(name: &str, problem: &dyn SaddleProblem, options: &Options) -> Result<Built> {
     find(name)?.build(problem, options)
 }

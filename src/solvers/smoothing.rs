@@ -37,24 +37,22 @@ use crate::{Error, Result};
 
 pub use crate::paper::{Algorithm as PaperAlgorithm, Oracle};
 
-/// Deliberately broken variants, for negative controls: a check that cannot tell them from
-/// the real algorithm cannot fail. `Fault::None` is the algorithm as printed.
+/// The one hook for negative controls inside the step ([`super::control`], which applies every
+/// control): defects of quantities that exist only within one iteration (the gradient buffers,
+/// the point of the dual gradient, the short step's clipping), which no wrapper around the
+/// solver can reach without copying the step. `StepDefect::None` is the algorithm as printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Fault {
+pub enum StepDefect {
     #[default]
     None,
-    /// `gamma_t` without the `min{., 1}`.
+    /// [`Fault::GammaUnclipped`](super::control::Fault::GammaUnclipped).
     GammaUnclipped,
-    /// `beta_t` left out of the dual gradient (the step still reports it).
+    /// [`Fault::BetaIgnored`](super::control::Fault::BetaIgnored).
     BetaIgnored,
-    /// Primal step in the ascent direction (sign error).
+    /// [`Fault::PrimalSignFlip`](super::control::Fault::PrimalSignFlip).
     PrimalSignFlip,
-    /// Dual gradient taken at `(x_{t+1}, y_t)` instead of `(x_t, y_t)`.
+    /// [`Fault::DualAtNextX`](super::control::Fault::DualAtNextX).
     DualAtNextX,
-    /// One extra projection onto X per iteration (result unused): an oracle-count violation.
-    ExtraProjection,
-    /// A constant primal step `tau_0` instead of `tau_t`.
-    ConstantTau,
 }
 
 /// Algorithms 1-3 (see the module documentation).
@@ -62,7 +60,7 @@ pub struct DualSmoothing {
     algorithm: PaperAlgorithm,
     tau: Schedule,
     beta: Schedule,
-    fault: Fault,
+    defect: StepDefect,
     lyy: f64,
     x: Vec<f64>,
     y: Vec<f64>,
@@ -111,7 +109,7 @@ impl DualSmoothing {
             algorithm,
             tau,
             beta,
-            fault: Fault::None,
+            defect: StepDefect::None,
             lyy: constants.lyy,
             x: Vec::new(),
             y: Vec::new(),
@@ -136,9 +134,15 @@ impl DualSmoothing {
     pub fn po_lmo(tau: Schedule, beta: Schedule, constants: &Constants) -> Result<Self> {
         Self::new(PaperAlgorithm::PoLmo, tau, beta, constants)
     }
-    /// Injects a deliberate defect (negative controls only).
-    pub fn with_fault(mut self, fault: Fault) -> Self {
-        self.fault = fault;
+    /// Injects a deliberate defect into the step (negative controls only; applied by
+    /// [`super::control`]).
+    pub fn with_step_defect(mut self, defect: StepDefect) -> Self {
+        self.defect = defect;
+        self
+    }
+    /// The same algorithm with another primal schedule (the `constant-tau` control).
+    pub(super) fn with_tau(mut self, tau: Schedule) -> Self {
+        self.tau = tau;
         self
     }
     /// Which algorithm this is.
@@ -185,13 +189,9 @@ impl Solver for DualSmoothing {
     fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
         let (primal, dual) = self.algorithm.oracles();
         let beta = self.beta.at(t);
-        let tau_raw = if self.fault == Fault::ConstantTau {
-            self.tau.at(0)
-        } else {
-            self.tau.at(t)
-        };
+        let tau_raw = self.tau.at(t);
         p.grads(&self.x, &self.y, &mut self.gx, &mut self.gy);
-        if self.fault == Fault::PrimalSignFlip {
+        if self.defect == StepDefect::PrimalSignFlip {
             self.gx.iter_mut().for_each(|v| *v = -*v);
         }
         let tau = match primal {
@@ -205,10 +205,10 @@ impl Solver for DualSmoothing {
                 tau_raw
             }
         };
-        if self.fault == Fault::DualAtNextX {
+        if self.defect == StepDefect::DualAtNextX {
             p.grad_y(&self.x, &self.y, &mut self.gy);
         }
-        let beta_in_gradient = if self.fault == Fault::BetaIgnored {
+        let beta_in_gradient = if self.defect == StepDefect::BetaIgnored {
             0.0
         } else {
             beta
@@ -221,7 +221,7 @@ impl Solver for DualSmoothing {
                 &mut self.y,
                 &self.g,
                 curvature,
-                self.fault != Fault::GammaUnclipped,
+                self.defect != StepDefect::GammaUnclipped,
                 &mut self.by,
                 &mut self.by2,
             ),
@@ -231,9 +231,6 @@ impl Solver for DualSmoothing {
                 gamma
             }
         };
-        if self.fault == Fault::ExtraProjection {
-            p.x_set().project(&self.x, &mut self.bx);
-        }
         StepInfo { tau, beta, gamma }
     }
     fn x(&self) -> &[f64] {

@@ -2,8 +2,9 @@
 //!
 //! A gate that cannot fail is worthless, so every gate of [`crate::verify`] is run, in the
 //! tests, on variants the paper does not analyse and must fail at least one gate. Each variant
-//! is the real solver ([`DualSmoothing`], the one implementation of Algorithms 1-3) with one
-//! option switched ([`Fault`], or an altered schedule): the step code is never copied.
+//! is the real solver (the one implementation of Algorithms 1-3) built through the one
+//! construction path with a [`Control`] ([`crate::solvers::control`] applies it: an altered
+//! schedule, a wrapper, or the solver's one step hook): the step code is never copied.
 //!
 //! | control | what changes | expected to break |
 //! |---|---|---|
@@ -28,93 +29,14 @@
 //! assert!("tau-exponent+x".parse::<Control>().is_err());
 //! ```
 
-use crate::problems::Constants;
+use crate::problems::{Constants, SaddleProblem};
 use crate::solvers::defaults::RunSchedules;
-use crate::solvers::schedule::{PoLmoTau, Schedule};
 use crate::solvers::smoothing::PaperAlgorithm;
-use crate::solvers::{DualSmoothing, Fault, Solver};
+use crate::solvers::{Options, Solver, SolverSpec};
 use crate::theorems::{Algorithm, TheoremEntry};
 use crate::{Error, Result};
-use std::fmt;
-use std::str::FromStr;
 
-/// A broken variant of the entry's algorithm.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Control {
-    /// A [`Fault`] of the real solver.
-    Fault(Fault),
-    /// The exponent a of `tau_t` raised by the given amount (the PO-LMO appendix schedule
-    /// raises its `A (t+1)^a` term).
-    TauExponent(f64),
-    /// The exponent b of `beta_t = C (t+1)^-b` shifted by the given amount (negative: the
-    /// smoothing decays too slowly; no effect when C = 0).
-    BetaExponent(f64),
-}
-
-impl Control {
-    /// The fault-based controls, in a fixed order (for listings and tests).
-    pub const FAULTS: [Control; 5] = [
-        Control::Fault(Fault::ConstantTau),
-        Control::Fault(Fault::BetaIgnored),
-        Control::Fault(Fault::DualAtNextX),
-        Control::Fault(Fault::PrimalSignFlip),
-        Control::Fault(Fault::GammaUnclipped),
-    ];
-}
-
-impl fmt::Display for Control {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Control::Fault(Fault::None) => write!(f, "none"),
-            Control::Fault(Fault::ConstantTau) => write!(f, "constant-tau"),
-            Control::Fault(Fault::BetaIgnored) => write!(f, "beta-ignored"),
-            Control::Fault(Fault::DualAtNextX) => write!(f, "dual-at-next-x"),
-            Control::Fault(Fault::PrimalSignFlip) => write!(f, "primal-sign-flip"),
-            Control::Fault(Fault::GammaUnclipped) => write!(f, "gamma-unclipped"),
-            Control::Fault(Fault::ExtraProjection) => write!(f, "extra-projection"),
-            Control::TauExponent(d) => write!(f, "tau-exponent{d:+}"),
-            Control::BetaExponent(d) => write!(f, "beta-exponent{d:+}"),
-        }
-    }
-}
-
-impl FromStr for Control {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        type Shift = fn(f64) -> Control;
-        let shifts: [(&str, Shift); 2] = [
-            ("tau-exponent", Control::TauExponent),
-            ("beta-exponent", Control::BetaExponent),
-        ];
-        for (prefix, make) in shifts {
-            if let Some(d) = s.strip_prefix(prefix) {
-                return d
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|d| d.is_finite())
-                    .map(make)
-                    .ok_or_else(|| {
-                        Error::invalid("control", format!("bad exponent shift in {s:?}"))
-                    });
-            }
-        }
-        [
-            Control::Fault(Fault::None),
-            Control::Fault(Fault::ExtraProjection),
-        ]
-        .into_iter()
-        .chain(Control::FAULTS)
-        .find(|c| c.to_string() == s)
-        .ok_or_else(|| {
-            Error::invalid(
-                "control",
-                format!(
-                    "unknown control {s:?} (constant-tau, beta-ignored, dual-at-next-x, primal-sign-flip, gamma-unclipped, extra-projection, tau-exponent+D, beta-exponent-D)"
-                ),
-            )
-        })
-    }
-}
+pub use crate::solvers::control::{Control, Fault};
 
 /// The paper's algorithm of a table entry.
 pub fn paper_algorithm(a: Algorithm) -> PaperAlgorithm {
@@ -125,47 +47,29 @@ pub fn paper_algorithm(a: Algorithm) -> PaperAlgorithm {
     }
 }
 
-/// The entry's schedule (resolved into the solvers' [`Schedule`] types) as `control` alters
-/// it: the exponent shifts change it, every other control leaves it as the theorem states.
+/// The entry's schedule (resolved into the solvers' schedule types) as `control` alters
+/// it ([`Control::schedules`]): the exponent shifts change it, every other control leaves it as
+/// the theorem states.
 pub fn controlled_schedules(
     entry: &TheoremEntry,
     k: &Constants,
     control: Option<Control>,
 ) -> Result<RunSchedules> {
-    let mut s = entry.schedule.resolve(k)?;
-    match control {
-        Some(Control::TauExponent(d)) => {
-            s.tau = match s.tau {
-                Schedule::Anytime { c, a } => Schedule::Anytime { c, a: a + d },
-                Schedule::PoLmo(p) => Schedule::PoLmo(PoLmoTau { a: p.a + d, ..p }),
-                other => other,
-            };
-        }
-        Some(Control::BetaExponent(d)) => {
-            // beta_t = C (t+1)^-(b+d); the PO-LMO step size uses the same b.
-            if let Schedule::Anytime { c, a } = s.beta {
-                s.beta = Schedule::Anytime { c, a: a + d };
-            }
-            if let Schedule::PoLmo(p) = s.tau {
-                if p.c > 0.0 {
-                    s.tau = Schedule::PoLmo(PoLmoTau { b: p.b + d, ..p });
-                }
-            }
-        }
-        _ => {}
-    }
-    Ok(s)
+    let s = entry.schedule.resolve(k)?;
+    Ok(control.map_or(s, |c| c.schedules(s)))
 }
 
-/// The solver an entry is verified with: the entry's algorithm with the entry's schedule,
-/// optionally broken by `control` ([`controlled_schedules`], [`Fault`]). The real solver is
-/// `control = None`; [`crate::verify::EntrySolver`] is the factory around it.
+/// The solver an entry is verified with on `problem`: the entry's algorithm with the entry's
+/// schedule (both given in full, with the constants `k`), optionally broken by `control`, built
+/// through the one construction path ([`SolverSpec`]). The real solver is `control = None`;
+/// [`crate::verify::EntrySolver`] is the factory around it.
 pub fn build_solver(
     entry: &TheoremEntry,
+    problem: &dyn SaddleProblem,
     k: &Constants,
     control: Option<Control>,
 ) -> Result<Box<dyn Solver>> {
-    let s = controlled_schedules(entry, k, control)?;
+    let s = entry.schedule.resolve(k)?;
     let algorithm = entry.algorithm.solver().ok_or_else(|| {
         Error::invalid(
             format!("entry {}", entry.id),
@@ -177,9 +81,14 @@ pub fn build_solver(
             ),
         )
     })?;
-    let solver = DualSmoothing::new(paper_algorithm(algorithm), s.tau, s.beta, k)?;
-    Ok(Box::new(match control {
-        Some(Control::Fault(f)) => solver.with_fault(f),
-        _ => solver,
-    }))
+    let options = Options {
+        tau: Some(s.tau),
+        beta: Some(s.beta),
+        constants: Some(*k),
+        ..Options::default()
+    };
+    let spec = SolverSpec::paper(paper_algorithm(algorithm))
+        .options(options)
+        .control(control);
+    Ok(spec.build(problem)?.solver)
 }

@@ -1,21 +1,13 @@
 //! The printed forms of the bounds (non-gating errata) on the runs of an entry.
 
-use super::*;
-
-/// One printed form of the entry's bound on one run (a non-gating twin of the envelope).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PrintedRun {
-    pub form: PrintedForm,
-    /// Worst quantity/printed bound over the checkpoints (explicit forms).
-    pub worst: Option<WorstRatio>,
-    /// The quantity and the printed bound at the worst checkpoint.
-    pub lhs: Option<f64>,
-    pub rhs: Option<f64>,
-    /// Why the printed bound is undefined for the schedule and constants.
-    pub undefined: Option<String>,
-    /// `M_hat` of the quantity without the log factor (existential-constant forms).
-    pub mhat: Option<MhatCheck>,
-}
+use super::results::{
+    mhat_family, ErratumResult, InstanceRun, PrintedRun, ENVELOPE_RTOL, ERRATUM_CONFIRMED,
+    PRINTED_HOLDS,
+};
+use crate::envelopes::{self, EnvelopeInputs, PrintedCheck, PrintedForm};
+use crate::fit::FitConfig;
+use crate::problems::Constants;
+use crate::theorems::TheoremEntry;
 
 /// Evaluates `form` on one run's quantity series.
 pub(crate) fn printed_run(
@@ -56,88 +48,6 @@ pub(crate) fn printed_run(
         }
     }
     r
-}
-
-/// Status of a printed form whose bound was crossed (or whose constant kept growing).
-pub const ERRATUM_CONFIRMED: &str = "erratum confirmed numerically";
-
-/// Status of a printed form that held on every run.
-pub const PRINTED_HOLDS: &str = "printed form holds on all tested instances";
-
-/// The outcome of one printed form over an entry's runs (verify.json `errata`); never a gate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ErratumResult {
-    pub name: String,
-    pub label: String,
-    pub printed_form: String,
-    /// [`ERRATUM_CONFIRMED`], [`PRINTED_HOLDS`], `undefined (REASON)` or `not evaluated (no
-    /// run formed the quantity)`.
-    pub status: String,
-    /// The run with the worst ratio (or the fastest-growing `M_hat`): generator spec or hard
-    /// fixture instance.
-    pub instance: Option<String>,
-    /// `random` (a verify family) or `hard` (the stored hardest instance).
-    pub source: Option<String>,
-    /// Horizon of the worst ratio, quantity and printed bound there, their ratio.
-    pub t: Option<u64>,
-    pub lhs: Option<f64>,
-    pub rhs: Option<f64>,
-    pub worst_ratio: Option<f64>,
-    /// Existential-constant forms: the family whose `M_hat` slope interval (log power 0, over
-    /// the last decade) lies highest, and that interval; confirmed iff it lies above
-    /// [`envelopes::MHAT_SLOPE_TOL`].
-    pub mhat_family: Option<String>,
-    pub mhat_slope_ci: Option<[f64; 2]>,
-}
-
-impl ErratumResult {
-    fn rank(&self) -> (u8, f64) {
-        let level = if self.status.starts_with("undefined") {
-            3
-        } else if self.status == ERRATUM_CONFIRMED {
-            2
-        } else if self.status == PRINTED_HOLDS {
-            1
-        } else {
-            0
-        };
-        let score = self
-            .worst_ratio
-            .or(self.mhat_slope_ci.map(|c| c[0]))
-            .unwrap_or(f64::NEG_INFINITY);
-        (level, score)
-    }
-    /// The more telling of two outcomes of the same form (undefined, then confirmed, then the
-    /// larger ratio): how the hard instance's outcome joins the random families'.
-    pub(crate) fn join(self, other: ErratumResult) -> ErratumResult {
-        let (a, b) = (self.rank(), other.rank());
-        if b.0 > a.0 || (b.0 == a.0 && b.1 > a.1) {
-            other
-        } else {
-            self
-        }
-    }
-    /// One line for notes and the printed summary.
-    pub fn describe(&self) -> String {
-        let mut s = format!("{}: {}", self.name, self.status);
-        if let (Some(t), Some(l), Some(r), Some(q)) = (self.t, self.lhs, self.rhs, self.worst_ratio)
-        {
-            let rel = if q > 1.0 { ">" } else { "<=" };
-            s += &format!(
-                " (worst: quantity {l:.4e} {rel} printed bound {r:.4e}, ratio {q:.3}, at T = {t} on {})",
-                self.instance.as_deref().unwrap_or("?")
-            );
-        }
-        if let (Some(c), Some(f)) = (self.mhat_slope_ci, &self.mhat_family) {
-            s += &format!(
-                " (M_hat without the log factor: last-decade slope interval [{:.3}, {:.3}] on {f}, bounded iff <= {})",
-                c[0],
-                c[1],
-                envelopes::MHAT_SLOPE_TOL
-            );
-        }
-        s
-    }
 }
 
 /// Aggregates the printed forms of an entry's runs.

@@ -1,7 +1,17 @@
 //! One case on one instance: record the run ([`record_run`]) with the solver a
 //! [`SolverFactory`] builds, then judge every entry on it ([`judge_run`]).
 
-use super::*;
+use super::errata::printed_run;
+use super::results::InstanceRun;
+use super::source::{MeasuredWith, RunOrigin, SolverFactory, SolverRequest};
+use crate::envelopes::{self, EnvelopeInputs, PrintedForm};
+use crate::fit::{self, FitConfig};
+use crate::harness::{self, CheckpointRule, RunConfig};
+use crate::solvers::schedule::{GSpec, Schedule};
+use crate::theorems::{Aggregate, Measure, MhatOf, TheoremEntry};
+use crate::trace::Checkpoint;
+use crate::{Error, Result};
+use std::time::Instant;
 
 /// The per-iterate measures of one run of a case, with the run's status and certified f*:
 /// what every entry of the case is judged on ([`judge_run`]).

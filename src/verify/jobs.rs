@@ -1,6 +1,18 @@
 //! The job list (one case on one instance), its parallel run and the report's assembly.
 
-use super::*;
+use super::instance::run_instance;
+use super::judge::{annotate, judge_entry};
+use super::options::VerifyOptions;
+use super::results::{EntryResult, InstanceRun, VerifyReport};
+use super::shard;
+use super::source::{JobRef, RunOrigin, SolverFactory};
+use super::tier::{derived_seed, families_for, InstanceFamily, Tier, TierConfig};
+use crate::fit::{FitConfig, Verdict};
+use crate::theorems::TheoremEntry;
+use crate::{Error, Result};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::time::Instant;
 
 /// One job: a case on one instance (serves every selected entry of the case on that family).
 pub(crate) struct Job<'a> {
@@ -64,7 +76,7 @@ pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport>
 }
 
 /// [`run`], reusing the jobs that `record` (an earlier report of the same build and
-/// arguments: [`resume::check_record`]) holds. A stop requested by a signal
+/// arguments: [`resume::check_record`](super::resume::check_record)) holds. A stop requested by a signal
 /// ([`crate::interrupt`]) lets running jobs finish and starts no other: the report then holds
 /// the completed jobs and says so (`interrupted`; no hard instances, no gate).
 pub fn run_resumed(

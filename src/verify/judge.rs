@@ -1,7 +1,17 @@
 //! Judging an entry on its runs: rate, envelope, M_hat and baseline gates, then the
 //! notes ([`annotate`]) once the after-judging steps have run.
 
-use super::*;
+use super::errata::errata_of;
+use super::options::VerifyOptions;
+use super::results::{
+    mhat_family, EntryResult, FamilyResult, GateStatus, Gates, InstanceRun, MhatFamily,
+    MhatSummary, ProofRateFamily, ProofRateResult, ENVELOPE_RTOL,
+};
+use crate::envelopes;
+use crate::fit::{self, FitConfig, ProofRate, RateClaim, SeriesFit, Verdict};
+use crate::solvers::schedule::GReport;
+use crate::theorems::TheoremEntry;
+use crate::Result;
 
 /// Median of the runs' series at each common horizon (runs with the full grid only).
 pub(crate) fn median_series(runs: &[&InstanceRun]) -> Vec<(u64, f64)> {

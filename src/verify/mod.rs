@@ -33,8 +33,8 @@
 //! the order in which jobs run or on `--cases`, so a filtered run reproduces the same numbers.
 //!
 //! # Per entry
-//! * Per family: the per-seed exponents are combined by [`fit::estimate`] (Student t interval
-//!   across seeds) and judged by [`fit::judge`] (one-sided: FAIL iff `ci_high < p - tol`).
+//! * Per family: the per-seed exponents are combined by [`fit::estimate`](crate::fit::estimate) (Student t interval
+//!   across seeds) and judged by [`fit::judge`](crate::fit::judge) (one-sided: FAIL iff `ci_high < p - tol`).
 //! * The entry's `p_hat`, `ci` and `window` are those of the slowest fitted family (the one
 //!   that binds); its rate verdict is FAIL if any family fails, PASS if any family passes,
 //!   FLOOR if every family converged to the floor, DISPUTED if the table marks it.
@@ -44,21 +44,21 @@
 //! |---|---|
 //! | `rate` | the rate verdict is FAIL |
 //! | `run` | a run diverged or its quantity could not be formed |
-//! | `envelope` | `quantity_T / bound(T) > 1 + 1e-9` at some checkpoint of some run (explicit envelopes of claims.md Sec. 5, [`envelopes`]; [`ENVELOPE_RTOL`]). Not applicable to the LMO-LMO dual entries: with the empirical `M_T` their envelope `M_T/(T+1)^c + C Dy^2/(2(T+1)^b) >= H_T + Dy^2 beta_T/2 >= G_Y` holds by construction (with C = 0 the ratio is 1 where the running maximum is attained), so it is reported as a consistency check (`envelope_role`) and the `mhat` gate carries those entries |
-//! | `mhat` | the empirical constant `M_hat(T)` still grows over the last decade of the horizon, `T_max/10 <= T <= T_max`: for some family the Student-t interval (across seeds) of the log-log slopes of M_hat lies entirely above 0.05 ([`envelopes::mhat_bounded`], [`envelopes::MHAT_SLOPE_TOL`]). A quantity decaying slower than `T^-c` makes the running maximum grow at rate `c - p_observed` over any late window; a transient that ended earlier is not held against the constant, and, as for the rate, one slowly converging seed does not decide alone |
-//! | `baseline` | `p_hat < baseline - 0.1` ([`fit::baseline_gate`]; the stored baselines are the quick tier's, so the gate applies to the quick tier only) |
+//! | `envelope` | `quantity_T / bound(T) > 1 + 1e-9` at some checkpoint of some run (explicit envelopes of claims.md Sec. 5, [`envelopes`](crate::envelopes); [`ENVELOPE_RTOL`]). Not applicable to the LMO-LMO dual entries: with the empirical `M_T` their envelope `M_T/(T+1)^c + C Dy^2/(2(T+1)^b) >= H_T + Dy^2 beta_T/2 >= G_Y` holds by construction (with C = 0 the ratio is 1 where the running maximum is attained), so it is reported as a consistency check (`envelope_role`) and the `mhat` gate carries those entries |
+//! | `mhat` | the empirical constant `M_hat(T)` still grows over the last decade of the horizon, `T_max/10 <= T <= T_max`: for some family the Student-t interval (across seeds) of the log-log slopes of M_hat lies entirely above 0.05 ([`envelopes::mhat_bounded`](crate::envelopes::mhat_bounded), [`envelopes::MHAT_SLOPE_TOL`](crate::envelopes::MHAT_SLOPE_TOL)). A quantity decaying slower than `T^-c` makes the running maximum grow at rate `c - p_observed` over any late window; a transient that ended earlier is not held against the constant, and, as for the rate, one slowly converging seed does not decide alone |
+//! | `baseline` | `p_hat < baseline - 0.1` ([`fit::baseline_gate`](crate::fit::baseline_gate); the stored baselines are the quick tier's, so the gate applies to the quick tier only) |
 //! | `hard-*` | a gate above fails on the entry's stored hardest instance (`fixtures/hard/`, run when the caller composes them into [`VerifyOptions::hard`], e.g. `Some(tightness::HardSource::Builtin.into())`: `crate::tightness` attaches them, and the tightness record, after the random instances are judged; verify never calls tightness) |
 //!
 //! Disputed entries report every gate but do not gate.
 //!
 //! # Reported, never gating
 //! * `errata`: the printed closed forms of the bounds that claims.md Sec. 5 corrects
-//!   ([`envelopes::PrintedForm`]: D1, D2, D7, D8, D22, ...), evaluated on the same runs (and
+//!   ([`envelopes::PrintedForm`](crate::envelopes::PrintedForm): D1, D2, D7, D8, D22, ...), evaluated on the same runs (and
 //!   the hard instance): `erratum confirmed numerically` (with the instance, T, quantity and
 //!   printed bound), `printed form holds on all tested instances`, or `undefined (..)` where
 //!   the printed bound divides by zero for the entry's schedule.
 //! * `proof_rate`: the rate test with `k` = the proven log power instead of the gate's
-//!   `max(1, k)` ([`fit::judge_proven`]), per family and on the hard instance; a note says when
+//!   `max(1, k)` ([`fit::judge_proven`](crate::fit::judge_proven)), per family and on the hard instance; a note says when
 //!   a run is slower than the proven rate at this horizon, with the envelope ratio.
 //!
 //! # Files
@@ -100,7 +100,6 @@ pub mod shard;
 pub mod source;
 mod tier;
 
-pub use errata::*;
 pub use instance::*;
 pub use jobs::*;
 pub(crate) use judge::*;
@@ -109,22 +108,4 @@ pub use report::*;
 pub use results::*;
 pub use tier::*;
 
-use source::MeasuredWith;
 pub use source::{EntrySolver, JobRef, RunOrigin, SharedFactory, SolverFactory, SolverRequest};
-
-use crate::envelopes::{self, EnvelopeInputs, MhatCheck, PrintedCheck, PrintedForm, WorstRatio};
-use crate::fit::{self, Baselines, Estimate, FitConfig, ProofRate, RateClaim, SeriesFit, Verdict};
-use crate::generators::{Family, GeneratorSpec, Setting, XKind};
-use crate::harness::{self, CheckpointRule, RunConfig};
-use crate::problems::Constants;
-use crate::solvers::schedule::{GReport, GSpec, Schedule};
-use crate::theorems::{Aggregate, Measure, MhatOf, TheoremEntry};
-use crate::trace::Checkpoint;
-use crate::{Error, Result};
-use controls::Control;
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::fmt;
-use std::str::FromStr;
-use std::time::Instant;

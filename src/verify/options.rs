@@ -1,6 +1,11 @@
 //! What to run: [`VerifyOptions`].
 
-use super::*;
+use super::controls::Control;
+use super::hard;
+use super::shard;
+use super::source::{EntrySolver, SharedFactory, SolverFactory};
+use super::tier::{Tier, TierConfig};
+use crate::fit::{self, Baselines};
 
 /// What to run.
 #[derive(Debug, Clone)]

@@ -1,6 +1,12 @@
 //! Report glue: the JSON form of [`VerifyReport`], its text table and the report layer's view.
 
-use super::*;
+use super::hard;
+use super::judge::{fmt_power, median_series};
+use super::results::ErratumResult;
+use super::results::{InstanceRun, VerifyReport, ENVELOPE_RTOL};
+use crate::fit::{self, Baselines, Verdict};
+use crate::generators::Setting;
+use crate::Result;
 
 impl VerifyReport {
     /// Parses verify.json text (a shard's, for `saddlefw merge`); `input` names it in errors.

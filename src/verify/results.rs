@@ -1,11 +1,20 @@
 //! The results `verify.json` holds: per run, per family, per entry, and the report.
 
-use super::*;
+use super::hard;
+use super::shard;
+use super::tier::Tier;
+use crate::envelopes::{self, MhatCheck, PrintedForm, WorstRatio};
+use crate::fit::{self, Estimate, FitConfig, ProofRate, SeriesFit, Verdict};
+use crate::problems::Constants;
+use crate::solvers::schedule::GReport;
+use crate::theorems::MhatOf;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// One run of one entry on one instance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InstanceRun {
-    /// [`InstanceFamily::label`].
+    /// [`InstanceFamily::label`](super::tier::InstanceFamily::label).
     pub family: String,
     /// The generator spec (reproduces the instance: `saddlefw run --problem SPEC`).
     pub spec: String,
@@ -102,7 +111,7 @@ pub struct MhatSummary {
     pub max_slope: f64,
     /// Per family: the slopes' mean and interval across seeds.
     pub families: Vec<MhatFamily>,
-    /// False when some family's whole interval lies above [`envelopes::MHAT_SLOPE_TOL`].
+    /// False when some family's whole interval lies above [`envelopes::MHAT_SLOPE_TOL`](crate::envelopes::MHAT_SLOPE_TOL).
     pub bounded: bool,
 }
 
@@ -170,7 +179,7 @@ pub struct EntryResult {
     pub envelope_ratio: Option<f64>,
     pub envelope_label: Option<String>,
     /// `gate`, or `consistency check` when the envelope cannot fail by construction
-    /// ([`envelopes::EnvelopeKind::consistency_only`]; its gate is then not applicable and a
+    /// ([`envelopes::EnvelopeKind::consistency_only`](crate::envelopes::EnvelopeKind::consistency_only); its gate is then not applicable and a
     /// note says why). `None` without an envelope.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub envelope_role: Option<String>,
@@ -208,7 +217,7 @@ pub struct VerifyReport {
     #[serde(default)]
     pub build: crate::report::Build,
     pub tier: Tier,
-    /// Seed indices per family (generator seeds: [`derived_seed`]).
+    /// Seed indices per family (generator seeds: [`derived_seed`](super::tier::derived_seed)).
     pub seeds: Vec<u32>,
     pub seed_rule: String,
     pub t_max: u64,
@@ -229,13 +238,13 @@ pub struct VerifyReport {
     /// ([`shard::merge`]); its verdicts are not gates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<shard::Shard>,
-    /// The name of a user's solver under verification ([`VerifyOptions::solver`]); absent for
+    /// The name of a user's solver under verification ([`VerifyOptions::solver`](super::options::VerifyOptions::solver)); absent for
     /// the crate's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
     /// Set when a signal stopped the run before every job was done: the report holds the
     /// jobs completed, its verdicts are partial and not gates; `verify --resume DIR` finishes
-    /// it ([`resume`]).
+    /// it ([`resume`](super::resume)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<crate::resume::Interruption>,
     pub wall_time_s: f64,
@@ -246,7 +255,7 @@ pub struct VerifyReport {
 /// beta_t = 0 (LMO-LMO dual, C = 0) the bound `M_T/(T+1)^c` equals the quantity `G_Y = H_T` at
 /// the T where the running maximum is attained, up to the rounding of evaluating the same
 /// number two ways; that envelope is a consistency check, not a gate
-/// ([`envelopes::EnvelopeKind::consistency_only`]).
+/// ([`envelopes::EnvelopeKind::consistency_only`](crate::envelopes::EnvelopeKind::consistency_only)).
 pub const ENVELOPE_RTOL: f64 = 1e-9;
 
 /// The proof-rate check of one family.
@@ -275,5 +284,102 @@ impl ProofRateResult {
     /// True when every checked run is at least as fast as the proven rate (within tol).
     pub fn holds(&self) -> bool {
         self.random.iter().all(|f| f.check.holds) && self.hard.map_or(true, |h| h.holds)
+    }
+}
+
+/// One printed form of the entry's bound on one run (a non-gating twin of the envelope).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrintedRun {
+    pub form: PrintedForm,
+    /// Worst quantity/printed bound over the checkpoints (explicit forms).
+    pub worst: Option<WorstRatio>,
+    /// The quantity and the printed bound at the worst checkpoint.
+    pub lhs: Option<f64>,
+    pub rhs: Option<f64>,
+    /// Why the printed bound is undefined for the schedule and constants.
+    pub undefined: Option<String>,
+    /// `M_hat` of the quantity without the log factor (existential-constant forms).
+    pub mhat: Option<MhatCheck>,
+}
+
+/// Status of a printed form whose bound was crossed (or whose constant kept growing).
+pub const ERRATUM_CONFIRMED: &str = "erratum confirmed numerically";
+
+/// Status of a printed form that held on every run.
+pub const PRINTED_HOLDS: &str = "printed form holds on all tested instances";
+
+/// The outcome of one printed form over an entry's runs (verify.json `errata`); never a gate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErratumResult {
+    pub name: String,
+    pub label: String,
+    pub printed_form: String,
+    /// [`ERRATUM_CONFIRMED`], [`PRINTED_HOLDS`], `undefined (REASON)` or `not evaluated (no
+    /// run formed the quantity)`.
+    pub status: String,
+    /// The run with the worst ratio (or the fastest-growing `M_hat`): generator spec or hard
+    /// fixture instance.
+    pub instance: Option<String>,
+    /// `random` (a verify family) or `hard` (the stored hardest instance).
+    pub source: Option<String>,
+    /// Horizon of the worst ratio, quantity and printed bound there, their ratio.
+    pub t: Option<u64>,
+    pub lhs: Option<f64>,
+    pub rhs: Option<f64>,
+    pub worst_ratio: Option<f64>,
+    /// Existential-constant forms: the family whose `M_hat` slope interval (log power 0, over
+    /// the last decade) lies highest, and that interval; confirmed iff it lies above
+    /// [`envelopes::MHAT_SLOPE_TOL`].
+    pub mhat_family: Option<String>,
+    pub mhat_slope_ci: Option<[f64; 2]>,
+}
+
+impl ErratumResult {
+    fn rank(&self) -> (u8, f64) {
+        let level = if self.status.starts_with("undefined") {
+            3
+        } else if self.status == ERRATUM_CONFIRMED {
+            2
+        } else if self.status == PRINTED_HOLDS {
+            1
+        } else {
+            0
+        };
+        let score = self
+            .worst_ratio
+            .or(self.mhat_slope_ci.map(|c| c[0]))
+            .unwrap_or(f64::NEG_INFINITY);
+        (level, score)
+    }
+    /// The more telling of two outcomes of the same form (undefined, then confirmed, then the
+    /// larger ratio): how the hard instance's outcome joins the random families'.
+    pub(crate) fn join(self, other: ErratumResult) -> ErratumResult {
+        let (a, b) = (self.rank(), other.rank());
+        if b.0 > a.0 || (b.0 == a.0 && b.1 > a.1) {
+            other
+        } else {
+            self
+        }
+    }
+    /// One line for notes and the printed summary.
+    pub fn describe(&self) -> String {
+        let mut s = format!("{}: {}", self.name, self.status);
+        if let (Some(t), Some(l), Some(r), Some(q)) = (self.t, self.lhs, self.rhs, self.worst_ratio)
+        {
+            let rel = if q > 1.0 { ">" } else { "<=" };
+            s += &format!(
+                " (worst: quantity {l:.4e} {rel} printed bound {r:.4e}, ratio {q:.3}, at T = {t} on {})",
+                self.instance.as_deref().unwrap_or("?")
+            );
+        }
+        if let (Some(c), Some(f)) = (self.mhat_slope_ci, &self.mhat_family) {
+            s += &format!(
+                " (M_hat without the log factor: last-decade slope interval [{:.3}, {:.3}] on {f}, bounded iff <= {})",
+                c[0],
+                c[1],
+                envelopes::MHAT_SLOPE_TOL
+            );
+        }
+        s
     }
 }

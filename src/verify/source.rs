@@ -98,7 +98,12 @@ impl SolverFactory for EntrySolver {
         }
     }
     fn build(&self, r: &SolverRequest<'_>) -> Result<Box<dyn Solver>> {
-        controls::build_solver(r.entry, r.constants, self.control)
+        controls::build_solver(
+            r.entry,
+            r.instance.problem.as_ref(),
+            r.constants,
+            self.control,
+        )
     }
     /// A control that shifts the exponent of `beta_t` is measured with its own `beta_t`
     /// (the variant is "the algorithm with another schedule").

@@ -1,6 +1,11 @@
 //! Tiers (sizes of a verify run) and the instance families and seeds each entry runs on.
 
-use super::*;
+use crate::generators::{Family, GeneratorSpec, Setting, XKind};
+use crate::theorems::{Measure, TheoremEntry};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
 /// How much to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -860,10 +860,11 @@ pub fn record_paper_run<'a>(
     alg: saddlefw::solvers::smoothing::PaperAlgorithm,
     horizon: usize,
 ) -> saddlefw::invariants::context::RunCtx<'a> {
+    use saddlefw::invariants::case::build_run;
     use saddlefw::invariants::check::SolverSpec;
     use saddlefw::invariants::context::{RunCtx, RunSpec};
     let p = inst.problem.as_ref();
-    let (mut s, structure, desc) = SolverSpec::paper(alg).build(p).unwrap();
+    let (mut s, structure, desc) = build_run(&SolverSpec::paper(alg), p).unwrap();
     RunCtx::record(
         p,
         s.as_mut(),

@@ -1,0 +1,87 @@
+//! The paper's Table 3 (`table:iters`, claims.md 6.4): its iteration counts looked up by
+//! experiment and algorithm name (data in [`super::params::TABLE3`]), and the judgement of its
+//! claim (L753) on a list of iteration counts ([`judge_iteration_counts`]). The report renders
+//! these; it does not judge.
+//!
+//! ```
+//! use saddlefw::experiments::table3::{judge_iteration_counts, lmo_primal, paper_iterations};
+//! // the paper's N/A is None
+//! assert_eq!(paper_iterations("news20", "R-PDCG"), None);
+//! assert!(paper_iterations("dl", "lmo_po").is_some());
+//! assert_eq!((lmo_primal("PO-LMO"), lmo_primal("sp-fw"), lmo_primal("??")), (Some(false), Some(true), None));
+//! assert_eq!(judge_iteration_counts(&[("LMO-PO", 10), ("PO-LMO", 3)]).0, Some(true));
+//! assert_eq!(judge_iteration_counts(&[("LMO-PO", 10)]).0, None);
+//! ```
+
+use super::params::{Algorithm, PrimalOracle, TABLE3};
+
+/// The claim of Table 3 in the paper's words.
+pub const ITERATION_CLAIM: &str =
+    "LMO on the primal allows more iterations than PO within the same time";
+
+/// The experiment algorithm called `name` (case-insensitive, `_` for `-`).
+pub fn experiment_algorithm(name: &str) -> Option<Algorithm> {
+    let norm = name.trim().to_ascii_uppercase().replace('_', "-");
+    Algorithm::ALL.into_iter().find(|a| a.name() == norm)
+}
+
+/// The paper's Table 3 count for `algorithm` on `experiment` (`dl`, `rcv1`, `news20`); `None`
+/// for the paper's N/A and for unknown names.
+pub fn paper_iterations(experiment: &str, algorithm: &str) -> Option<u64> {
+    let alg = experiment_algorithm(algorithm)?;
+    let row = TABLE3.iter().find(|r| r.algorithm == alg)?;
+    match experiment.to_ascii_lowercase().as_str() {
+        "dl" => Some(row.dl),
+        "rcv1" => row.rcv1,
+        "news20" => row.news20,
+        _ => None,
+    }
+}
+
+/// Whether Table 3 has a column for `experiment`.
+pub fn has_table3_column(experiment: &str) -> bool {
+    matches!(
+        experiment.to_ascii_lowercase().as_str(),
+        "dl" | "rcv1" | "news20"
+    )
+}
+
+/// Whether an algorithm takes a linear-minimisation step on the primal (the paper's L753 claim
+/// compares LMO-primal against PO-primal methods); `None` for unknown names.
+pub fn lmo_primal(algorithm: &str) -> Option<bool> {
+    experiment_algorithm(algorithm).map(|a| a.primal_oracle() == PrimalOracle::Lmo)
+}
+
+/// The paper's Table 3 claim (L753) on `(algorithm, iterations)` counts: LMO on the primal
+/// "consistently allows more iterations" than PO, i.e. the fewest iterations of an
+/// LMO-primal method exceed the most of a PO-primal method. The verdict (`None`: not
+/// decidable) and its evidence.
+pub fn judge_iteration_counts(runs: &[(&str, u64)]) -> (Option<bool>, String) {
+    let counts = |lmo: bool| {
+        runs.iter()
+            .filter(|(name, _)| lmo_primal(name) == Some(lmo))
+            .copied()
+            .collect::<Vec<_>>()
+    };
+    let (l, p) = (counts(true), counts(false));
+    let (Some(lmin), Some(pmax)) = (
+        l.iter().min_by_key(|(_, n)| *n),
+        p.iter().max_by_key(|(_, n)| *n),
+    ) else {
+        return (
+            None,
+            "needs at least one LMO-primal and one PO-primal run".to_string(),
+        );
+    };
+    (
+        Some(lmin.1 > pmax.1),
+        format!(
+            "fewest LMO-primal iterations {} ({}) vs most PO-primal iterations {} ({}); ratio {:.2}",
+            lmin.1,
+            lmin.0,
+            pmax.1,
+            pmax.0,
+            lmin.1 as f64 / pmax.1.max(1) as f64
+        ),
+    )
+}
