@@ -15,7 +15,8 @@ fn entry(id: &str) -> TheoremEntry {
     builtin().into_iter().find(|e| e.id == id).unwrap()
 }
 
-const K: Constants = Constants {
+/// Constants of the hand evaluations (also used by tests/mutants.rs).
+pub(crate) const K: Constants = Constants {
     lxx: 1.5,
     lyx: 2.0,
     lyy: 3.0,

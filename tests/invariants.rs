@@ -9,9 +9,8 @@ use proptest::test_runner::{
 };
 use saddlefw::generators::XKind;
 use saddlefw::invariants::check::{
-    case_spec, check_case, combos, make_spec, run_check_with, CaseOptions, CaseSpec, SolverSpec,
+    case_spec, check_case, combos, make_spec, run_check_with, CaseOptions, CaseSpec,
 };
-use saddlefw::invariants::context::{RunCtx, RunSpec};
 use saddlefw::invariants::controls::Control;
 use saddlefw::invariants::{self, registry, Kind, COVERAGE};
 use saddlefw::solvers::smoothing::PaperAlgorithm;
@@ -143,29 +142,13 @@ fn docs_are_current() {
 fn hypotheses_select_the_sequences() {
     let case = case_spec(3, 8); // a quadratic nc-c instance with the variant schedules
     let inst = case.instance.generate().unwrap();
-    let p = inst.problem.as_ref();
     let mut out = Vec::new();
     for alg in [
         PaperAlgorithm::LmoLmo,
         PaperAlgorithm::LmoPo,
         PaperAlgorithm::PoLmo,
     ] {
-        let (mut s, structure, desc) =
-            saddlefw::invariants::case::build_run(&SolverSpec::paper(alg), p).unwrap();
-        let run = RunCtx::record(
-            p,
-            s.as_mut(),
-            RunSpec {
-                instance: case.instance.to_string(),
-                solver_desc: desc,
-                structure,
-                x0: &inst.x0,
-                y0: &inst.y0,
-                horizon: 10,
-                measures: invariants::EXACT_MEASURES,
-                extra_xstars: vec![],
-            },
-        );
+        let run = crate::common::record_paper_run(&case, &inst, alg, 10);
         let holds = |n: &str| invariants::find(n).unwrap().hyp.holds_run(&run);
         out.push((
             holds("almost-recursion"),

@@ -150,3 +150,250 @@ fn ols_of_three_points_by_hand() {
     assert_eq!(o.n, 3);
     assert!(saddlefw::fit::ols(&[0.0, 1.0], &[1.0, 2.0]).is_err());
 }
+
+/// The hypotheses an invariant is checked under are the ones its text states (`--list` and
+/// CHECK.json show the text; `Hyp::holds_*` read the flags). A flag dropped from a
+/// hypothesis would let the lemma be evaluated on runs it says nothing about (for example
+/// `max{beta_t, mu} > 0` dropped from Alg 2's lemmas).
+#[test]
+fn invariant_hypothesis_flags_follow_their_text() {
+    use saddlefw::invariants::{registry, XStar};
+    for inv in registry() {
+        let (h, t) = (&inv.hyp, inv.hyp.text);
+        let says = |words: &[&str]| words.iter().any(|w| t.contains(w));
+        let name = inv.name;
+        if says(&["max{beta_t, mu} > 0", "max{beta, mu} > 0"]) {
+            assert!(h.smoothing, "{name}: text says max(beta, mu) > 0: {t}");
+        }
+        if says(&[
+            "beta_t non-increasing",
+            "beta non-increasing",
+            "beta_t and tau_t non-increasing",
+        ]) {
+            assert!(h.beta_nonincreasing, "{name}: beta non-increasing: {t}");
+        }
+        if says(&["A1, A2", "A2;"]) {
+            assert!(h.a2, "{name}: A2: {t}");
+        }
+        if says(&["A1, A3", "A3;"]) {
+            assert!(h.a3, "{name}: A3: {t}");
+        }
+        if says(&["A1, mu > 0"]) {
+            assert!(h.mu_pos, "{name}: mu > 0: {t}");
+        }
+        if says(&["x* = argmin f", "x* a minimiser"]) {
+            assert_eq!(h.xstar, XStar::Argmin, "{name}: x* = argmin f: {t}");
+        }
+        if says(&["any x* in X"]) {
+            assert_eq!(h.xstar, XStar::Any, "{name}: any x*: {t}");
+        }
+    }
+}
+
+/// Local slopes by hand: `q = 1/T` between T = 1 and T = 10 has slope `ln(0.1)/ln(10) = -1`;
+/// a repeated checkpoint (zero `ln T` step) and a non-positive value give no slope.
+#[test]
+fn local_slopes_by_hand_skip_repeated_checkpoints() {
+    use saddlefw::fit::local_slopes;
+    let s = local_slopes(&[(1, 1.0), (10, 0.1), (10, 0.05), (100, 0.05), (1000, 0.0)]);
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert_eq!((s[0].t_lo, s[0].t_hi), (1, 10));
+    close(s[0].slope, -1.0, "slope of 1/T");
+    assert_eq!((s[1].t_lo, s[1].t_hi), (10, 100));
+    close(s[1].slope, 0.0, "flat");
+    // T = 0 has no logarithm
+    assert!(local_slopes(&[(0, 1.0), (1, 1.0)]).is_empty());
+}
+
+/// The printed bound of `lmo-po/c-c/primal` (Theorem 5.6 as printed, a = 1, b = 1/3, C = 1:
+/// the log branch 1 - 2a + 3b = 0) at T = 1, term by term, where every power of T is 1 and
+/// `log T + 1 = 1`: `2 Lyx Dx sqrt(V_1/((1+b)C)) + C Dy^2/(2(1-b))
+/// + 2^(b+3/2) Lyx Dx (Lyy+2C)(Lyx Dx + 2bC Dy)/C^2 + (Lxx Dx^2 + mu Lyx^2 Dx^2/(C+mu)^2)/2
+/// + C Lyx^2 Dx^2/(2(1-a+b)(C+mu)^2)`, `V_1 = (Lyy-mu)Dy^2 + 4 Lxx Dx^2`.
+#[test]
+fn printed_c_c_primal_bound_by_hand_at_t_1_and_4() {
+    use saddlefw::envelopes::{printed_series, EnvelopeInputs, PrintedForm};
+    let e = saddlefw::theorems::builtin()
+        .into_iter()
+        .find(|e| e.id == "lmo-po/c-c/primal")
+        .unwrap();
+    let k = crate::envelopes::K;
+    let (b, c) = (1.0 / 3.0, 1.0);
+    let (dx2, dy2) = (k.dx * k.dx, k.dy * k.dy);
+    let v1 = (k.lyy - k.mu) * dy2 + 4.0 * k.lxx * dx2;
+    let cm2 = (c + k.mu) * (c + k.mu);
+    let want = 2.0 * k.lyx * k.dx * (v1 / ((1.0 + b) * c)).sqrt()
+        + c * dy2 / (2.0 * (1.0 - b))
+        + 2f64.powf(b + 1.5)
+            * k.lyx
+            * k.dx
+            * (k.lyy + 2.0 * c)
+            * (k.lyx * k.dx + 2.0 * b * c * k.dy)
+            / (c * c)
+        + (k.lxx * dx2 + k.mu * k.lyx * k.lyx * dx2 / cm2) / 2.0
+        + c * k.lyx * k.lyx * dx2 / (2.0 * b * cm2);
+    let got = printed_series(
+        PrintedForm::FwProjConvexGOpt,
+        &e,
+        &k,
+        &[1],
+        &EnvelopeInputs::default(),
+    )
+    .unwrap()[0]
+        .unwrap();
+    assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
+    // T = 4: the powers of T of the five terms are (2a-b-1)/2 = 1/3, a+b-1 = 1/3, the log
+    // branch's sqrt(ln T + 1)/T^((1-b)/2), (ln T + 1)/T and 2a-b-1 = 2/3;
+    // V_4 = (Lyy-mu)Dy^2 + 4 Lxx Dx^2 (1 + 1/4 + 1/9 + 1/16)
+    let t: f64 = 4.0;
+    let v4 = (k.lyy - k.mu) * dy2 + 4.0 * k.lxx * dx2 * (1.0 + 0.25 + 1.0 / 9.0 + 0.0625);
+    let want4 = 2.0 * k.lyx * k.dx / t.powf(1.0 / 3.0) * (v4 / ((1.0 + b) * c)).sqrt()
+        + c * dy2 / (2.0 * (1.0 - b) * t.powf(1.0 / 3.0))
+        + 2f64.powf(b + 1.5)
+            * k.lyx
+            * k.dx
+            * (k.lyy + 2.0 * c)
+            * (k.lyx * k.dx + 2.0 * b * c * k.dy)
+            / (c * c)
+            * (t.ln() + 1.0).sqrt()
+            / t.powf(1.0 / 3.0)
+        + (k.lxx * dx2 + k.mu * k.lyx * k.lyx * dx2 / cm2) / 2.0 * (t.ln() + 1.0) / t
+        + c * k.lyx * k.lyx * dx2 / (2.0 * b * cm2 * t.powf(2.0 / 3.0));
+    let got4 = printed_series(
+        PrintedForm::FwProjConvexGOpt,
+        &e,
+        &k,
+        &[4],
+        &EnvelopeInputs::default(),
+    )
+    .unwrap()[0]
+        .unwrap();
+    assert!((got4 - want4).abs() <= 1e-12 * want4, "{got4} vs {want4}");
+}
+
+/// An invariant's `Debug` names it, its label, scope and gating (panic messages and test
+/// failures print it).
+#[test]
+fn invariant_debug_names_the_invariant() {
+    let inv = saddlefw::invariants::find("repeat-saddle").expect("registered");
+    let d = format!("{inv:?}");
+    for part in ["Invariant", "repeat-saddle", inv.label, "gating"] {
+        assert!(d.contains(part), "{part} missing from {d}");
+    }
+}
+
+/// Constants of a concave (`mu = 0`) problem with unit diameters and `Lyy = 1`.
+fn concave(lxx: f64, lyx: f64) -> saddlefw::problems::Constants {
+    saddlefw::problems::Constants {
+        lxx,
+        lyx,
+        lyy: 1.0,
+        mu: 0.0,
+        alpha: None,
+        dx: 1.0,
+        dy: 1.0,
+    }
+}
+
+/// AGP's analysis constant (Xu et al. Thm 3.2) by hand:
+/// `tau = 2 max{19^2 (Lxx + 2 eta_bar - rho_bar Ly^2) / (400 * 16 rho_bar Ly^2), 2}` with
+/// `eta_bar = rho_bar = 1/20`, `Ly = Lyx`; large `Lxx` (the first argument) and `Lxx = 0` (the
+/// floor 2).
+#[test]
+fn agp_tau_by_hand() {
+    use saddlefw::solvers::agp::AgpParams;
+    let tau = |lxx: f64| match AgpParams::paper(&concave(lxx, 1.0)).expect("valid constants") {
+        AgpParams::Concave { tau, .. } => tau,
+        other => panic!("mu = 0 is Thm 3.2: {other:?}"),
+    };
+    // 2 * 361 * (10 + 0.1 - 0.05) / (6400 * 0.05) = 7256.1 / 320
+    close(tau(10.0), 7256.1 / 320.0, "tau, Lxx = 10");
+    close(tau(0.0), 4.0, "tau at its floor");
+}
+
+/// `lemma:general-convex-convergence` needs `1 >= a > b > 0` when `C > 0` and `mu > 0` when
+/// `C = 0` (its stated hypothesis): the boundaries `b = 0`, `a = b`, `a > 1` are outside.
+#[test]
+fn general_convex_convergence_schedule_boundaries() {
+    use saddlefw::invariants::check::case_spec;
+    use saddlefw::invariants::context::PowerSchedule;
+    use saddlefw::solvers::smoothing::PaperAlgorithm;
+    let case = case_spec(3, 8);
+    let inst = case.instance.generate().unwrap();
+    let mut run = crate::common::record_paper_run(&case, &inst, PaperAlgorithm::LmoLmo, 2);
+    let extra = saddlefw::invariants::find("general-convex-convergence")
+        .unwrap()
+        .hyp
+        .extra
+        .expect("a schedule condition");
+    let mut params = |a: f64, b: f64, c: f64, mu: f64| {
+        run.sched = Some(PowerSchedule { a, b, c });
+        run.k.mu = mu;
+        extra(&run)
+    };
+    assert!(params(0.75, 0.25, 1.0, 0.0));
+    assert!(params(1.0, 0.5, 2.0, 0.0));
+    assert!(!params(0.75, 0.0, 1.0, 0.0), "b = 0 with C > 0");
+    assert!(!params(0.5, 0.5, 1.0, 0.0), "a = b");
+    assert!(!params(1.25, 0.5, 1.0, 0.0), "a > 1");
+    assert!(params(0.75, 0.0, 0.0, 0.5), "C = 0, mu > 0");
+    assert!(!params(0.75, 0.0, 0.0, 0.0), "C = 0, mu = 0");
+}
+
+/// The across-seeds interval by hand: three clean power laws with exponents 0.4, 0.5, 0.6
+/// give `p_hat = 0.5`, sample variance `(0.01 + 0 + 0.01)/(3 - 1) = 0.01` and half width
+/// `t_{0.975, 2} sqrt(0.01/3)`, `t_{0.975, 2} = 4.302652729911275` (Student-t table).
+#[test]
+fn across_seeds_interval_by_hand() {
+    use saddlefw::fit::{estimate, fit_series, CiMethod, FitConfig};
+    let series = |p: f64| -> Vec<(u64, f64)> {
+        (0..=14)
+            .map(|i| (1u64 << i, (2f64.powi(i)).powf(-p)))
+            .collect()
+    };
+    let fits: Vec<_> = [0.4, 0.5, 0.6]
+        .iter()
+        .map(|&p| fit_series(&series(p), &FitConfig::default()).unwrap())
+        .collect();
+    let e = estimate(&fits, 0.95).expect("three fitted seeds");
+    assert_eq!(e.method, CiMethod::AcrossSeeds);
+    assert!((e.p_hat - 0.5).abs() <= 1e-9, "{e:?}");
+    let half = 4.302652729911275 * (0.01f64 / 3.0).sqrt();
+    assert!(
+        (e.half_width() - half).abs() <= 1e-6 * half,
+        "{e:?}, want {half}"
+    );
+}
+
+/// AGP's primal step parameter by hand: `beta_k = rho_bar Ly^2 + 16 tau Ly^2/(rho_bar c_k^2)
+/// - eta_bar`, `c_k = 19/(20 rho_bar) k^(-1/4)`; with `Ly = 2`, `Lxx = 0` the constant `tau`
+/// is at its floor 4, `c_1 = 19`, `c_16 = 9.5`.
+#[test]
+fn agp_beta_k_by_hand() {
+    use saddlefw::solvers::agp::AgpParams;
+    let p = AgpParams::paper(&concave(0.0, 2.0)).expect("valid constants");
+    // 0.05 * 4 + 16 * 4 * 4 / (0.05 * 19^2) - 0.05
+    close(p.beta_k(1), 0.15 + 256.0 / 18.05, "beta_1");
+    close(p.beta_k(16), 0.15 + 256.0 / 4.5125, "beta_16");
+}
+
+/// `Box<P>` is a `SaddleProblem` that forwards every method to `P` (the registry and the
+/// generators hand out boxed problems).
+#[test]
+fn boxed_problem_forwards_to_the_problem() {
+    type Boxed = Box<Quadratic>;
+    let (x, y, dx, dy) = ([0.5], [-0.25], [0.75], [-1.5]);
+    let b: Boxed = Box::new(bilinear_1d(0.5));
+    let p = bilinear_1d(0.5);
+    assert_eq!(
+        <Boxed as SaddleProblem>::first_order_rounding(&b, &x, &y, &dx, &dy),
+        p.first_order_rounding(&x, &y, &dx, &dy)
+    );
+    assert!(p.first_order_rounding(&x, &y, &dx, &dy) > 0.0);
+    assert_eq!(<Boxed as SaddleProblem>::value(&b, &x, &y), p.value(&x, &y));
+    assert_eq!(<Boxed as SaddleProblem>::f(&b, &x), p.f(&x));
+    assert_eq!(<Boxed as SaddleProblem>::min_x(&b, &y), p.min_x(&y));
+    assert_eq!(<Boxed as SaddleProblem>::f_star(&b), p.f_star());
+    assert_eq!(<Boxed as SaddleProblem>::convex_in_x(&b), p.convex_in_x());
+    assert_eq!(<Boxed as SaddleProblem>::name(&b), p.name());
+}

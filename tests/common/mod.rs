@@ -851,3 +851,32 @@ pub fn saddlefw(args: &[&str]) -> Out {
         stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
     }
 }
+
+/// Records `horizon` steps of the paper algorithm `alg` (default schedule) on the generated
+/// instance of an invariants case, with the exact measures, as `saddlefw check` does.
+pub fn record_paper_run<'a>(
+    case: &saddlefw::invariants::check::CaseSpec,
+    inst: &'a Instance,
+    alg: saddlefw::solvers::smoothing::PaperAlgorithm,
+    horizon: usize,
+) -> saddlefw::invariants::context::RunCtx<'a> {
+    use saddlefw::invariants::case::build_run;
+    use saddlefw::invariants::check::SolverSpec;
+    use saddlefw::invariants::context::{RunCtx, RunSpec};
+    let p = inst.problem.as_ref();
+    let (mut s, structure, desc) = build_run(&SolverSpec::paper(alg), p).unwrap();
+    RunCtx::record(
+        p,
+        s.as_mut(),
+        RunSpec {
+            instance: case.instance.to_string(),
+            solver_desc: desc,
+            structure,
+            x0: &inst.x0,
+            y0: &inst.y0,
+            horizon,
+            measures: saddlefw::invariants::EXACT_MEASURES,
+            extra_xstars: vec![],
+        },
+    )
+}

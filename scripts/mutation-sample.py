@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Draws the seeded, stratified sample of the mutation campaign (issue 18, docs/mutation.md).
+
+Usage: scripts/mutation-sample.py LIST.json N SEED > SAMPLE.tsv
+  LIST.json: `cargo mutants --list --json` of the scope (.cargo/mutants.toml).
+Allocation: every file of the scope is a stratum; file f gets a share of N proportional to
+`weight(f) * count(f)` (largest remainders), at least one mutant per file. `weight` is 5 for
+the mathematical core the issue names first (measures, fit, solvers, sets, problems) and 1 for
+the rest of the scope (envelopes, invariants, verify). Within a file the mutants are drawn
+without replacement with `random.Random(SEED)`; the output is ordered by a seeded shuffle so
+that any prefix of it is itself a (smaller) stratified random sample: run it in order and stop
+when time runs out.
+Output (tab separated): order, group, file, stratum size, weight, mutant name. `group` names
+the test selection (scripts/mutation-campaign.sh) that runs the mutant first.
+"""
+import json
+import random
+import sys
+from collections import OrderedDict
+
+CORE = ("src/measures.rs", "src/fit.rs", "src/solvers/", "src/sets/", "src/problems/")
+GROUPS = [  # (prefix, group): the first match wins
+    ("src/measures.rs", "measures"),
+    ("src/fit.rs", "fit"),
+    ("src/envelopes.rs", "envelopes"),
+    ("src/solvers/", "solvers"),
+    ("src/sets/", "sets"),
+    ("src/problems/", "problems"),
+    ("src/invariants/", "invariants"),
+    ("src/verify", "verify"),
+]
+
+
+def weight(file):
+    return 5 if file.startswith(CORE) else 1
+
+
+def group(file):
+    for prefix, g in GROUPS:
+        if file.startswith(prefix):
+            return g
+    sys.exit(f"error: {file}: not in any group of scripts/mutation-sample.py")
+
+
+def allocate(counts, n):
+    """Largest-remainder allocation of n over the files, weighted, at least 1 per file."""
+    total = sum(weight(f) * c for f, c in counts.items())
+    quota = {f: n * weight(f) * c / total for f, c in counts.items()}
+    alloc = {f: min(counts[f], max(1, int(q))) for f, q in quota.items()}
+    for f in sorted(quota, key=lambda f: quota[f] - int(quota[f]), reverse=True):
+        if sum(alloc.values()) >= n:
+            break
+        if alloc[f] < counts[f]:
+            alloc[f] += 1
+    return alloc
+
+
+def main(path, n, seed):
+    with open(path) as fh:
+        mutants = json.load(fh)
+    by_file = OrderedDict()
+    for m in mutants:
+        by_file.setdefault(m["file"], []).append(m["name"])
+    counts = {f: len(v) for f, v in by_file.items()}
+    alloc = allocate(counts, n)
+    rng = random.Random(seed)
+    sample = []
+    for f in sorted(by_file):
+        for name in rng.sample(sorted(by_file[f]), alloc[f]):
+            sample.append((group(f), f, counts[f], weight(f), name))
+    rng.shuffle(sample)
+    for i, row in enumerate(sample):
+        print("\t".join(str(x) for x in (i,) + row))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
