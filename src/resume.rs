@@ -39,6 +39,18 @@ pub fn remove_checkpoint(out: &Path) {
     let _ = std::fs::remove_file(checkpoint_path(out));
 }
 
+/// Checks a `--checkpoint-every` value: seconds, finite and positive.
+pub fn interval(flag: &str, seconds: f64) -> Result<f64> {
+    if seconds.is_finite() && seconds > 0.0 {
+        Ok(seconds)
+    } else {
+        Err(Error::invalid(
+            flag,
+            format!("must be a finite number > 0, got {seconds}"),
+        ))
+    }
+}
+
 /// Refuses to resume the record `input` unless it was written by this build (`recorded_build`
 /// equal to `this_build`) and every `(name, recorded, this run)` argument agrees.
 pub fn check_identity(

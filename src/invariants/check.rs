@@ -880,7 +880,7 @@ pub fn run_check_resumed(
     opts: &CaseOptions,
     threads: usize,
     shard: Option<Shard>,
-    resume: Option<(&str, &std::collections::BTreeMap<usize, JobTallies>)>,
+    resume: Option<&super::resume::Resume>,
 ) -> Result<CheckReport> {
     if cases == 0 || cases > MAX_CASES {
         return Err(Error::invalid(
@@ -895,16 +895,16 @@ pub fn run_check_resumed(
     let threads = worker_threads(threads, mine.len());
     let jobs = crate::progress::Jobs::new("check", mine.len() as u64);
     let run_job = |p: usize| -> Option<Result<CaseResult>> {
-        if let Some((input, recorded)) = resume {
-            if let Some(jt) = recorded.get(&p) {
+        if let Some(resume) = resume {
+            if let Some(jt) = resume.recorded.get(&p) {
                 jobs.done();
-                return Some(jt.clone().into_result(&reg, input));
+                return Some(jt.clone().into_result(&reg, &resume.input));
             }
             if crate::interrupt::requested() {
                 return None;
             }
         }
-        Some(if p < cases {
+        let r = if p < cases {
             let spec = case_spec(seed, p);
             jobs.start(&format!("case {p}: {}", spec.instance));
             let r = check_case(&spec, opts);
@@ -924,7 +924,11 @@ pub fn run_check_resumed(
             );
             jobs.done();
             r
-        })
+        };
+        if let (Some(resume), Ok(r)) = (resume, &r) {
+            resume.finished(|| JobTallies::of(p, &reg, r.clone()));
+        }
+        Some(r)
     };
     let results: Vec<(usize, Option<Result<CaseResult>>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)

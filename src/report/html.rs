@@ -103,6 +103,7 @@ fn page(title: &str, subtitle: &str, toc: &[(&str, &str)], body: &str, meta: &Me
         let _ = write!(s, "<a href=\"#{}\">{}</a>", escape(id), escape(name));
     }
     s.push_str("</nav>\n");
+    s.push_str(&super::banner::interrupted(meta.interrupted.as_deref()));
     s.push_str(body);
     s.push_str(&meta_section(meta));
     s.push_str("</main>\n</body>\n</html>\n");
