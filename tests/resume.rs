@@ -216,6 +216,22 @@ fn tighten() -> Cmd {
 fn tighten_interrupted_or_killed_then_resumed_equals_an_uninterrupted_search() {
     let dir = tempfile::tempdir().unwrap();
     let (full, part) = (dir.path().join("full"), dir.path().join("part"));
+    refused(
+        &cmd(&["tighten", "--max-evals", "0"]).out(&full).run(),
+        &["--max-evals", "must be at least 1, got 0"],
+    );
+    let c = full.join("c.json");
+    for (command, out) in [
+        (verify_lmo_lmo(), &full),
+        (check_300(), &c),
+        (tighten(), &full),
+    ] {
+        refused(
+            &command.with(&["--checkpoint-every", "-1"]).out(out).run(),
+            &["--checkpoint-every", "must be a finite number > 0"],
+        );
+    }
+    assert!(!full.exists(), "refused before any work");
     let o = tighten().out(&full).run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     let whole = without_timings(&json(&full.join("tighten.json")));

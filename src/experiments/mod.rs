@@ -383,21 +383,9 @@ pub fn run_journaled(
         Some(r) => r.finished(&work)?,
         None => Default::default(),
     };
-    let journal = match journal {
-        Some((path, every)) => {
-            let arguments = resume::arguments(&work)
-                .into_iter()
-                .map(|(n, v)| (n.to_string(), v))
-                .collect();
-            let header =
-                crate::journal::Header::new("experiment", arguments, plan.algorithms.len());
-            let carried: Vec<&RunRecord> = finished.values().collect();
-            Some(crate::journal::Journal::create(
-                path, &header, &carried, every,
-            )?)
-        }
-        None => None,
-    };
+    let journal = journal
+        .map(|(path, every)| resume::start_journal(path, &work, &finished, every))
+        .transpose()?;
     // constants, and the sampled ones for DL
     let prep = src.prepare()?;
     let sampled = (e == Experiment::Dl && plan.lipschitz_pairs > 0).then(|| {

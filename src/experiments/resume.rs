@@ -144,3 +144,20 @@ pub fn not_started(alg: Algorithm) -> RunRecord {
         ),
     )
 }
+
+/// Starts the journal at `path` of the experiment `work` (one line per finished run, the
+/// `finished` ones first), synced every `every_s` seconds ([`crate::journal`]).
+pub fn start_journal(
+    path: &std::path::Path,
+    work: &Work,
+    finished: &BTreeMap<String, RunRecord>,
+    every_s: f64,
+) -> Result<crate::journal::Journal> {
+    let arguments = arguments(work)
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect();
+    let header = crate::journal::Header::new("experiment", arguments, work.algorithms.len());
+    let carried: Vec<&RunRecord> = finished.values().collect();
+    crate::journal::Journal::create(path, &header, &carried, every_s)
+}

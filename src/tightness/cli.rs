@@ -58,16 +58,8 @@ pub struct TightenArgs {
     pub checkpoint_every: f64,
 }
 
-/// `saddlefw tighten`.
-pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
-    let jobs = crate::cli::positive_jobs(args.jobs)?;
-    crate::files::check_outputs(
-        &crate::files::json_files_in(&args.fixtures),
-        "--out",
-        &args.out,
-        &[args.out.join("tighten.json")],
-    )?;
-    let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;
+/// The search settings and the job-defining arguments of `tighten` from its flags.
+fn search_config(args: &TightenArgs) -> Result<(SearchConfig, Arguments)> {
     let max_evals = match args.max_evals {
         Some(n) if n < 1 => {
             return Err(crate::Error::invalid(
@@ -81,7 +73,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
         budget_s: args.budget,
         horizon: args.horizon,
         seed: args.seed,
-        jobs,
+        jobs: crate::cli::positive_jobs(args.jobs)?,
         max_evals,
         ..SearchConfig::default()
     };
@@ -90,6 +82,19 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
         fixtures: args.fixtures.display().to_string(),
         write_fixtures: args.write_fixtures,
     };
+    Ok((cfg, arguments))
+}
+
+/// `saddlefw tighten`.
+pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
+    crate::files::check_outputs(
+        &crate::files::json_files_in(&args.fixtures),
+        "--out",
+        &args.out,
+        &[args.out.join("tighten.json")],
+    )?;
+    let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;
+    let (cfg, arguments) = search_config(&args)?;
     let table = crate::theorems::builtin();
     let selected = table
         .iter()
