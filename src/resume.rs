@@ -78,6 +78,28 @@ pub fn check_identity(
     Ok(())
 }
 
+/// [`check_identity`] of a record written by `recorded_build` with the arguments `was`
+/// against this build and this run's arguments `now` (the same names in the same order: what
+/// each command's `arguments` function returns).
+pub fn check_arguments(
+    input: &str,
+    recorded_build: &str,
+    was: Vec<(&str, String)>,
+    now: Vec<(&str, String)>,
+) -> Result<()> {
+    let pairs: Vec<(&str, String, String)> = was
+        .into_iter()
+        .zip(now)
+        .map(|((name, was), (_, now))| (name, was, now))
+        .collect();
+    check_identity(
+        input,
+        recorded_build,
+        &crate::report::Build::current().to_string(),
+        &pairs,
+    )
+}
+
 /// The interruption of a record: which signal stopped it and how far it got.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Interruption {

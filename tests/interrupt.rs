@@ -471,17 +471,28 @@ pub(crate) fn check_300() -> Cmd {
     cmd(&["check", "--cases", "300", "--jobs", "1", "-q"])
 }
 
+/// [`check_300`] into `DIR/full/CHECK.json`, then again into `DIR/part/CHECK.json` with
+/// `signal` sent once its journal holds `jobs` jobs: the two paths, exit code and stderr.
+pub(crate) fn check_signalled(
+    dir: &Path,
+    signal: &str,
+    jobs: usize,
+) -> (std::path::PathBuf, std::path::PathBuf, Option<i32>, String) {
+    let full = dir.join("full/CHECK.json");
+    let part = dir.join("part/CHECK.json");
+    assert_eq!(check_300().out(&full).run().code, 0);
+    let journal = journal_of(&part);
+    let (code, err) = check_300()
+        .out(&part)
+        .interrupt(signal, |_| journal_jobs(&journal) >= jobs);
+    (full, part, code, err)
+}
+
 #[test]
 fn check_interrupted_then_resumed_gives_the_same_check_json() {
     let dir = tempfile::tempdir().unwrap();
-    let full = dir.path().join("full/CHECK.json");
-    let part = dir.path().join("part/CHECK.json");
     let check = check_300();
-    assert_eq!(check.out(&full).run().code, 0);
-    let journal = journal_of(&part);
-    let (code, err) = check
-        .out(&part)
-        .interrupt("-INT", |_| journal_jobs(&journal) >= 3);
+    let (full, part, code, err) = check_signalled(dir.path(), "-INT", 3);
     assert_eq!(code, Some(130), "{err}");
     let record = json(&part);
     assert_eq!(record["interrupted"]["signal"], "SIGINT", "{err}");

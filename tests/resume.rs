@@ -8,8 +8,8 @@
 //! shows the progress wanted; nothing depends on timing.
 
 use crate::interrupt::{
-    check_300, cmd, journal_jobs, journal_of, json, refused, rejudged, run_times, small_experiment,
-    verify_lmo_lmo, without_timings, Cmd,
+    check_300, check_signalled, cmd, journal_jobs, journal_of, json, refused, rejudged, run_times,
+    small_experiment, verify_lmo_lmo, without_timings, Cmd,
 };
 use std::path::Path;
 
@@ -131,15 +131,10 @@ fn verify_stopped_among_the_hard_instances_keeps_the_finished_ones_and_resumes_t
 #[test]
 fn check_killed_resumes_from_its_journal_to_the_same_check_json() {
     let dir = tempfile::tempdir().unwrap();
-    let full = dir.path().join("full/CHECK.json");
-    let part = dir.path().join("part/CHECK.json");
     let check = check_300();
-    assert_eq!(check.out(&full).run().code, 0);
-    let journal = journal_of(&part);
-    let (code, _) = check
-        .out(&part)
-        .interrupt("-KILL", |_| journal_jobs(&journal) >= 5);
+    let (full, part, code, _) = check_signalled(dir.path(), "-KILL", 5);
     assert_eq!(code, None);
+    let journal = journal_of(&part);
     assert!(!part.exists());
     cut_last_line(&journal);
     refused(

@@ -86,21 +86,11 @@ pub fn check_record(input: &str, record: &ExperimentRecord, work: &Work) -> Resu
         record.measure.sigma,
         &record.data,
     );
-    let pairs: Vec<(&str, String, String)> = was
-        .into_iter()
-        .zip(arguments(work))
-        .map(|((name, was), (_, now))| (name, was, now))
-        .collect();
     let build = crate::report::Build {
         version: record.meta.version.clone(),
         git_commit: record.meta.git_commit.clone(),
     };
-    crate::resume::check_identity(
-        input,
-        &build.to_string(),
-        &crate::report::Build::current().to_string(),
-        &pairs,
-    )
+    crate::resume::check_arguments(input, &build.to_string(), was, arguments(work))
 }
 
 /// Where the runs an experiment reuses come from (`experiment --resume DIR`).

@@ -117,17 +117,7 @@ impl Resume {
             )
         })?;
         let was = arguments(r.cases, r.seed, r.control.as_deref(), Some(part.shard));
-        let pairs: Vec<(&str, String, String)> = was
-            .into_iter()
-            .zip(now)
-            .map(|((n, was), (_, now))| (n, was, now))
-            .collect();
-        crate::resume::check_identity(
-            &input,
-            &r.build.to_string(),
-            &crate::report::Build::current().to_string(),
-            &pairs,
-        )?;
+        crate::resume::check_arguments(&input, &r.build.to_string(), was, now)?;
         let recorded = part.results.into_iter().map(|j| (j.job, j)).collect();
         Ok(Resume {
             input,

@@ -86,19 +86,8 @@ pub fn read(
             let text = crate::files::read_text(&path)?;
             let r: TightenRecord =
                 crate::files::parse_json(&input, &text, crate::files::JsonTop::Object)?;
-            let pairs: Vec<(&str, String, String)> = r
-                .arguments
-                .pairs(&r.config)
-                .into_iter()
-                .zip(now)
-                .map(|((n, was), (_, now))| (n, was, now))
-                .collect();
-            crate::resume::check_identity(
-                &input,
-                &r.build.to_string(),
-                &crate::report::Build::current().to_string(),
-                &pairs,
-            )?;
+            let was = r.arguments.pairs(&r.config);
+            crate::resume::check_arguments(&input, &r.build.to_string(), was, now)?;
             r.entries
         }
     };

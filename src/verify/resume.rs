@@ -96,17 +96,8 @@ fn identity(
 /// Refuses `record` (read from `input`) unless this build wrote it with the same tier, sizes,
 /// seeds, `--cases`, `--control` and `--shard` as `opts` asks for.
 pub fn check_record(input: &str, record: &VerifyReport, opts: &VerifyOptions) -> Result<()> {
-    let arguments: Vec<(&str, String, String)> = recorded(record)
-        .into_iter()
-        .zip(arguments(opts))
-        .map(|((name, was), (_, now))| (name, was, now))
-        .collect();
-    crate::resume::check_identity(
-        input,
-        &record.build.to_string(),
-        &crate::report::Build::current().to_string(),
-        &arguments,
-    )
+    let build = record.build.to_string();
+    crate::resume::check_arguments(input, &build, recorded(record), arguments(opts))
 }
 
 /// One line of a verify journal: a finished job of random instances, or a finished run on a
