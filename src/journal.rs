@@ -13,9 +13,10 @@
 //!   job-defining arguments, the number of jobs), every further line one finished job in the
 //!   command's own JSON form. A last line without its newline was cut by the kill and is
 //!   ignored; any other malformed line is an error naming the journal and the line.
-//! * **Owner**: a run starts its journal in a temporary file and renames it into place, so two
-//!   runs writing the same directory never interleave lines (the later one owns the path). A
-//!   resumed run first copies the jobs it reuses into its new journal.
+//! * **Owner**: at its first finished job a run writes its journal to a temporary file and
+//!   renames it into place, so two runs writing the same directory never interleave lines (the
+//!   later one owns the path), and a run refused or failing before any job leaves an earlier
+//!   journal as it was. A resumed run's journal starts with the jobs it reuses.
 //!
 //! ```
 //! use saddlefw::journal::{parse, Header, Journal};
@@ -168,7 +169,9 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Option<(Header, Vec<T>)>
     parse(&path.display().to_string(), &text).map(Some)
 }
 
-/// An open journal (shared by worker threads: appends take a lock).
+/// A run's journal (shared by worker threads: appends take a lock). The file is written at the
+/// first finished job, so a run that is refused or fails before any job leaves an earlier
+/// journal as it was.
 #[derive(Debug)]
 pub struct Journal {
     path: PathBuf,
@@ -178,48 +181,60 @@ pub struct Journal {
 
 #[derive(Debug)]
 struct State {
-    /// None once an append failed (the command goes on without a journal).
+    /// The header and the carried jobs, until the file is written.
+    start: Option<String>,
+    /// None before the first append, and once an append failed (the command goes on).
     file: Option<std::fs::File>,
     last_sync: Instant,
 }
 
 impl Journal {
-    /// Starts the journal at `path` with `header` and the jobs `carried` over from the record
-    /// being resumed (written to a temporary file, then renamed into place); synced to disk at
-    /// most every `every_s` seconds.
+    /// The journal at `path` with `header` and the jobs `carried` over from the record being
+    /// resumed; synced to disk at most every `every_s` seconds. Nothing is written until the
+    /// first [`Journal::append`]: then a temporary file with the header, the carried jobs and
+    /// that job is renamed into place (replacing the journal being resumed).
     pub fn create<T: Serialize>(
         path: &Path,
         header: &Header,
         carried: &[T],
         every_s: f64,
     ) -> Result<Journal> {
-        let name = path
-            .file_name()
-            .map_or_else(|| "journal".into(), |n| n.to_string_lossy().into_owned());
-        let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-        let io = |p: &Path, e: std::io::Error| {
-            Error::input(p.display().to_string(), "write", e.to_string())
-        };
-        let mut text = line(header);
+        let mut start = line(header);
         for job in carried {
-            text.push_str(&line(job));
+            start.push_str(&line(job));
         }
-        let mut file = std::fs::File::create(&tmp).map_err(|e| io(&tmp, e))?;
-        file.write_all(text.as_bytes())
-            .and_then(|_| file.sync_data())
-            .and_then(|_| std::fs::rename(&tmp, path))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&tmp);
-                io(path, e)
-            })?;
         Ok(Journal {
             path: path.to_path_buf(),
             state: Mutex::new(State {
-                file: Some(file),
+                start: Some(start),
+                file: None,
                 last_sync: Instant::now(),
             }),
             every: Duration::from_secs_f64(every_s.clamp(1e-3, 1e9)),
         })
+    }
+
+    /// Writes the journal's file with `text` (its start and the first job).
+    fn open(&self, text: &str) -> std::io::Result<std::fs::File> {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let name = self
+            .path
+            .file_name()
+            .map_or_else(|| "journal".into(), |n| n.to_string_lossy().into_owned());
+        let tmp = self
+            .path
+            .with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        let mut file = std::fs::File::create(&tmp)?;
+        let written = file
+            .write_all(text.as_bytes())
+            .and_then(|_| file.sync_data())
+            .and_then(|_| std::fs::rename(&tmp, &self.path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written.map(|_| file)
     }
 
     /// Appends one finished job. A failing write (a full disk) is reported once on stderr and
@@ -227,15 +242,26 @@ impl Journal {
     pub fn append<T: Serialize>(&self, job: &T) {
         let text = line(job);
         let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let State { file, last_sync } = &mut *guard;
-        let Some(f) = file.as_mut() else {
-            return;
+        let State {
+            start,
+            file,
+            last_sync,
+        } = &mut *guard;
+        let result = match (start.take(), file.as_mut()) {
+            (Some(start), _) => self.open(&(start + &text)).map(|f| {
+                *file = Some(f);
+                *last_sync = Instant::now();
+            }),
+            (None, Some(f)) => f.write_all(text.as_bytes()).and_then(|_| {
+                if last_sync.elapsed() >= self.every {
+                    *last_sync = Instant::now();
+                    f.sync_data()
+                } else {
+                    Ok(())
+                }
+            }),
+            (None, None) => return,
         };
-        let mut result = f.write_all(text.as_bytes());
-        if result.is_ok() && last_sync.elapsed() >= self.every {
-            result = f.sync_data();
-            *last_sync = Instant::now();
-        }
         if let Err(e) = result {
             *file = None;
             let _ = writeln!(
@@ -251,10 +277,11 @@ impl Journal {
         &self.path
     }
 
-    /// Removes the journal (its record has been written).
+    /// Removes the journal, this run's or the one it resumed (the record has been written).
     pub fn remove(&self) {
         let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
         s.file = None;
+        s.start = None;
         let _ = std::fs::remove_file(&self.path);
     }
 }

@@ -847,7 +847,10 @@ fn journal_seeds() -> Vec<Vec<u8>> {
     }));
     let verify = dir.path().join("verify.json.journal");
     let header = Header::new("verify", vec![("--tier".into(), "test".into())], 3);
-    Journal::create(&verify, &header, &lines, 60.0).unwrap();
+    let last = lines.pop().unwrap();
+    Journal::create(&verify, &header, &lines, 60.0)
+        .unwrap()
+        .append(&last);
     let shard = "1/1".parse().unwrap();
     let check = saddlefw::invariants::check::run_check_shard(
         1,
@@ -859,8 +862,11 @@ fn journal_seeds() -> Vec<Vec<u8>> {
     .unwrap();
     let path = dir.path().join("CHECK.json.journal");
     let header = Header::new("check", vec![("--cases".into(), "1".into())], 1);
-    let jobs = &check.shard.as_ref().unwrap().results[..1];
-    Journal::create(&path, &header, jobs, 60.0).unwrap();
+    let job = &check.shard.as_ref().unwrap().results[0];
+    let none: &[u32] = &[];
+    Journal::create(&path, &header, none, 60.0)
+        .unwrap()
+        .append(job);
     vec![std::fs::read(verify).unwrap(), std::fs::read(path).unwrap()]
 }
 

@@ -97,9 +97,6 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
     };
     if let Some(out) = &args.out {
         let (json, _) = check_output_paths(out);
-        if let Some(dir) = json.parent().filter(|d| !d.as_os_str().is_empty()) {
-            crate::files::create_dir_all(dir)?;
-        }
         let total = cases + invariants::witness::witness_cases()?.len();
         let what = (cases, args.seed, control_name, shard);
         resume.start_journal(&crate::journal::journal_path(&json), what, total, every)?;

@@ -147,7 +147,6 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         Some(dir) => verify::resume::JobLog::read(dir, &table, &opts)?,
         None => verify::resume::JobLog::new(),
     };
-    crate::files::create_dir_all(&args.out)?;
     let journal = crate::journal::journal_path(&args.out.join("verify.json"));
     log.start_journal(&journal, &opts, verify::job_count(&table, &opts)?, every)?;
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);

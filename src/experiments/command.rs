@@ -259,7 +259,6 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
         r.claims = super::claims::verdicts(which, &r.runs);
         r
     } else {
-        crate::files::create_dir_all(&out)?;
         crate::interrupt::stop_at(crate::interrupt::Boundary::Iteration);
         run_or_resume(&plan, resume.as_deref(), &journal, every)?
     };

@@ -880,7 +880,7 @@ pub fn run_check_resumed(
     opts: &CaseOptions,
     threads: usize,
     shard: Option<Shard>,
-    resume: Option<&super::resume::Resume>,
+    resume: Option<&dyn Recorded>,
 ) -> Result<CheckReport> {
     if cases == 0 || cases > MAX_CASES {
         return Err(Error::invalid(
@@ -896,9 +896,9 @@ pub fn run_check_resumed(
     let jobs = crate::progress::Jobs::new("check", mine.len() as u64);
     let run_job = |p: usize| -> Option<Result<CaseResult>> {
         if let Some(resume) = resume {
-            if let Some(jt) = resume.recorded.get(&p) {
+            if let Some(jt) = resume.recorded(p) {
                 jobs.done();
-                return Some(jt.clone().into_result(&reg, &resume.input));
+                return Some(jt.clone().into_result(&reg, resume.input()));
             }
             if crate::interrupt::requested() {
                 return None;
@@ -926,7 +926,9 @@ pub fn run_check_resumed(
             r
         };
         if let (Some(resume), Ok(r)) = (resume, &r) {
-            resume.finished(|| JobTallies::of(p, &reg, r.clone()));
+            if resume.journaling() {
+                resume.finished(JobTallies::of(p, &reg, r.clone()));
+            }
         }
         Some(r)
     };
@@ -1005,6 +1007,19 @@ pub struct CheckShard {
     /// Length of the whole job list (random cases and witnesses).
     pub jobs: usize,
     pub results: Vec<JobTallies>,
+}
+
+/// The jobs a check already has and where it records finished ones (`check --resume` and the
+/// journal: `invariants::resume::Resume`).
+pub trait Recorded: Sync {
+    /// The record's name (for errors).
+    fn input(&self) -> &str;
+    /// The recorded tallies of job `job`.
+    fn recorded(&self, job: usize) -> Option<&JobTallies>;
+    /// Whether finished jobs are recorded ([`Recorded::finished`] is called).
+    fn journaling(&self) -> bool;
+    /// A job finished.
+    fn finished(&self, tallies: JobTallies);
 }
 
 /// The tallies of one job, keyed by invariant name (only the invariants the job touched).

@@ -22,7 +22,7 @@
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-use super::check::{CheckShard, JobTallies};
+use super::check::{CheckShard, JobTallies, Recorded};
 use crate::journal::Journal;
 use crate::verify::shard::Shard;
 use crate::{Error, Result};
@@ -145,17 +145,27 @@ impl Resume {
         Ok(())
     }
 
-    /// A job finished: `tallies` builds its journal line (only when there is a journal).
-    pub fn finished(&self, tallies: impl FnOnce() -> JobTallies) {
-        if let Some(j) = &self.journal {
-            j.append(&tallies());
-        }
-    }
-
     /// Removes the journal (the record has been written).
     pub fn finish(&self) {
         if let Some(j) = &self.journal {
             j.remove();
+        }
+    }
+}
+
+impl Recorded for Resume {
+    fn input(&self) -> &str {
+        &self.input
+    }
+    fn recorded(&self, job: usize) -> Option<&JobTallies> {
+        self.recorded.get(&job)
+    }
+    fn journaling(&self) -> bool {
+        self.journal.is_some()
+    }
+    fn finished(&self, tallies: JobTallies) {
+        if let Some(j) = &self.journal {
+            j.append(&tallies);
         }
     }
 }

@@ -105,7 +105,6 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
         None => Default::default(),
     };
     let incumbents = load_dir(&args.fixtures)?;
-    crate::files::create_dir_all(&args.out)?;
     let path = args.out.join("tighten.json");
     let journal =
         super::resume::start_journal(&path, &arguments, &cfg, &recorded, selected, every)?;
@@ -173,6 +172,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
             args.out.display()
         ));
     }
+    crate::files::create_dir_all(&args.out)?;
     let record = TightenRecord {
         build: crate::report::Build::current(),
         config: cfg,

@@ -4,8 +4,7 @@
 use super::{evaluate_with, fixture_file, note, HardFixture, HardSource};
 use crate::fit::Verdict;
 use crate::theorems::TheoremEntry;
-use crate::verify::hard::{Attached, HardGates, HardResult, HardRun, TightnessRecord};
-use crate::verify::resume::JobLog;
+use crate::verify::hard::{Attached, HardGates, HardLog, HardResult, HardRun, TightnessRecord};
 use crate::verify::{EntryResult, GateStatus, Gates, InstanceRun, VerifyOptions, VerifyReport};
 use crate::Result;
 use rayon::prelude::*;
@@ -48,7 +47,7 @@ pub fn attach(
     entries: &mut [EntryResult],
     source: &HardSource,
     opts: &VerifyOptions,
-    log: &JobLog,
+    log: &dyn HardLog,
 ) -> Result<Attached> {
     let fixtures = source.load()?;
     let factory = opts.factory();
@@ -321,7 +320,7 @@ impl crate::verify::hard::AfterJudging for HardSource {
         selected: &[&TheoremEntry],
         entries: &mut [EntryResult],
         opts: &VerifyOptions,
-        log: &JobLog,
+        log: &dyn HardLog,
     ) -> Result<Attached> {
         attach(selected, entries, self, opts, log)
     }

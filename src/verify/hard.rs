@@ -34,13 +34,32 @@ pub trait AfterJudging: Send + Sync {
         selected: &[&TheoremEntry],
         entries: &mut [EntryResult],
         opts: &VerifyOptions,
-        log: &super::resume::JobLog,
+        log: &dyn HardLog,
     ) -> Result<Attached>;
     /// How many runs [`AfterJudging::attach`] does for `selected` (the jobs an interrupted
     /// report counts).
     fn jobs(&self, selected: &[&TheoremEntry], opts: &VerifyOptions) -> Result<usize>;
     /// A name for debugging output.
     fn name(&self) -> String;
+}
+
+/// The runs on hard instances a verify run already has, and where it records new ones
+/// (`verify::resume::JobLog`; [`NoLog`] in a merge).
+pub trait HardLog: Sync {
+    /// The recorded run on the stored hardest instance of `entry`.
+    fn hard(&self, entry: &str) -> Option<&HardRun>;
+    /// A run on a stored hardest instance finished.
+    fn hard_done(&self, run: &HardRun);
+}
+
+/// Nothing recorded, nothing kept.
+pub struct NoLog;
+
+impl HardLog for NoLog {
+    fn hard(&self, _: &str) -> Option<&HardRun> {
+        None
+    }
+    fn hard_done(&self, _: &HardRun) {}
 }
 
 /// What [`AfterJudging::attach`] did.

@@ -28,7 +28,7 @@
 //! assert!(e.to_string().contains("recorded with --cases"), "{e}");
 //! ```
 
-use super::hard::HardRun;
+use super::hard::{HardLog, HardRun};
 use super::shard::{JobKey, JobRuns};
 use super::{VerifyOptions, VerifyReport};
 use crate::journal::{Header, Journal};
@@ -232,18 +232,17 @@ impl JobLog {
         }
     }
 
-    /// The recorded run on the stored hardest instance of `entry`.
-    pub fn hard(&self, entry: &str) -> Option<&HardRun> {
-        self.hard.get(entry)
-    }
-
     /// The recorded hard runs (carried into a report stopped before the hard instances).
     pub fn hard_runs(&self) -> Vec<HardRun> {
         self.hard.values().cloned().collect()
     }
+}
 
-    /// A run on a stored hardest instance finished.
-    pub fn hard_done(&self, run: &HardRun) {
+impl HardLog for JobLog {
+    fn hard(&self, entry: &str) -> Option<&HardRun> {
+        self.hard.get(entry)
+    }
+    fn hard_done(&self, run: &HardRun) {
         if let Some(j) = &self.journal {
             j.append(&Finished::Hard(run.clone()));
         }

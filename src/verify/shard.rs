@@ -204,7 +204,7 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
     }
     // the stored hardest instances run once, here (shards skip them)
     if let Some(gates) = &opts.hard {
-        let log = super::resume::JobLog::new();
+        let log = super::hard::NoLog;
         if gates.0.attach(&selected, &mut entries, &opts, &log)? != super::hard::Attached::Done {
             return Err(Error::invalid(
                 "merge",
