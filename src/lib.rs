@@ -168,6 +168,7 @@ pub mod interrupt;
 pub mod invariants;
 pub mod iterates;
 pub mod jobs;
+pub mod journal;
 pub mod linalg;
 pub mod measures;
 pub mod paper;

@@ -39,6 +39,18 @@ pub fn remove_checkpoint(out: &Path) {
     let _ = std::fs::remove_file(checkpoint_path(out));
 }
 
+/// Checks a `--checkpoint-every` value: seconds, finite and positive.
+pub fn interval(flag: &str, seconds: f64) -> Result<f64> {
+    if seconds.is_finite() && seconds > 0.0 {
+        Ok(seconds)
+    } else {
+        Err(Error::invalid(
+            flag,
+            format!("must be a finite number > 0, got {seconds}"),
+        ))
+    }
+}
+
 /// Refuses to resume the record `input` unless it was written by this build (`recorded_build`
 /// equal to `this_build`) and every `(name, recorded, this run)` argument agrees.
 pub fn check_identity(
@@ -64,6 +76,28 @@ pub fn check_identity(
         }
     }
     Ok(())
+}
+
+/// [`check_identity`] of a record written by `recorded_build` with the arguments `was`
+/// against this build and this run's arguments `now` (the same names in the same order: what
+/// each command's `arguments` function returns).
+pub fn check_arguments(
+    input: &str,
+    recorded_build: &str,
+    was: Vec<(&str, String)>,
+    now: Vec<(&str, String)>,
+) -> Result<()> {
+    let pairs: Vec<(&str, String, String)> = was
+        .into_iter()
+        .zip(now)
+        .map(|((name, was), (_, now))| (name, was, now))
+        .collect();
+    check_identity(
+        input,
+        recorded_build,
+        &crate::report::Build::current().to_string(),
+        &pairs,
+    )
 }
 
 /// The interruption of a record: which signal stopped it and how far it got.

@@ -789,3 +789,91 @@ fn export_manifests() {
     c.max_mutations = 6;
     c.run(|b| check_manifest(&fuzz::text(b)));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Journals of finished jobs (issue 17: read by `verify`, `check`, `experiment` and `tighten`
+// with `--resume DIR` after a kill)
+
+fn check_journal(text: &str) -> Outcome {
+    use saddlefw::invariants::check::JobTallies;
+    use saddlefw::journal::{parse, Header};
+    use saddlefw::verify::resume::Finished;
+    let input = "fuzz.json.journal";
+    let accepted = |h: &Header| {
+        // what a resume does next: compare the header with its own arguments
+        let _ = h.check(input, "verify", &[("--tier", "quick".into())]);
+        Outcome::Accepted
+    };
+    match parse::<Finished>(input, text) {
+        Ok((h, jobs)) => {
+            assert!(jobs.iter().all(|j| serde_json::to_string(j).is_ok()));
+            accepted(&h)
+        }
+        Err(e) => match parse::<JobTallies>(input, text) {
+            Ok((h, _)) => accepted(&h),
+            Err(_) => rejected(&e, input),
+        },
+    }
+}
+
+/// A verify journal (two jobs of a test-tier run and a hard run) and a check journal (one job).
+fn journal_seeds() -> Vec<Vec<u8>> {
+    use saddlefw::journal::{Header, Journal};
+    use saddlefw::verify::hard::HardRun;
+    use saddlefw::verify::resume::Finished;
+    use saddlefw::verify::{Tier, TierConfig, VerifyOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = VerifyOptions::new(Tier::Test).filter("lmo-po/c-sc/dual");
+    opts.config = Some(TierConfig {
+        seeds: 1,
+        t_max: 64,
+        dim_x: 4,
+        dim_y: 3,
+    });
+    let report = saddlefw::verify::run(&theorems::builtin(), &opts).unwrap();
+    let e = &report.entries[0];
+    let mut lines: Vec<Finished> = e
+        .instances
+        .iter()
+        .map(|r| Finished::Job {
+            key: (e.case.clone(), r.family.clone(), r.seed_index),
+            runs: vec![(e.id.clone(), r.clone())],
+        })
+        .collect();
+    lines.push(Finished::Hard(HardRun {
+        entry: e.id.clone(),
+        run: e.instances[0].clone(),
+        time_s: 0.5,
+    }));
+    let verify = dir.path().join("verify.json.journal");
+    let header = Header::new("verify", vec![("--tier".into(), "test".into())], 3);
+    let last = lines.pop().unwrap();
+    Journal::create(&verify, &header, &lines, 60.0)
+        .unwrap()
+        .append(&last);
+    let shard = "1/1".parse().unwrap();
+    let check = saddlefw::invariants::check::run_check_shard(
+        1,
+        0,
+        &saddlefw::invariants::check::CaseOptions::default(),
+        1,
+        Some(shard),
+    )
+    .unwrap();
+    let path = dir.path().join("CHECK.json.journal");
+    let header = Header::new("check", vec![("--cases".into(), "1".into())], 1);
+    let job = &check.shard.as_ref().unwrap().results[0];
+    let none: &[u32] = &[];
+    Journal::create(&path, &header, none, 60.0)
+        .unwrap()
+        .append(job);
+    vec![std::fs::read(verify).unwrap(), std::fs::read(path).unwrap()]
+}
+
+#[test]
+fn journals() {
+    let mut c = Campaign::new("journal", journal_seeds(), JSON_ALPHABET);
+    c.cases = (fuzz::cases() / 4).max(1); // seeds of a few kB per line
+    c.max_mutations = 6;
+    c.run(|b| check_journal(&fuzz::text(b)));
+}

@@ -5,8 +5,9 @@
 //! final files as an uninterrupted run (apart from timings) and refuses a foreign record.
 //!
 //! No test depends on timing: a signal is sent only after something observable happened (the
-//! signal thread exists, a checkpoint file appeared, the child used some CPU time), and every
-//! assertion holds wherever the signal lands after that.
+//! signal thread exists, a checkpoint file appeared, the journal holds some finished jobs), and
+//! every assertion holds wherever the signal lands after that. The tests of the journal
+//! (SIGKILL), of `tighten` and of verify's hard instances are in tests/resume.rs.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -15,34 +16,107 @@ use std::time::{Duration, Instant};
 use crate::common::{saddlefw, Out};
 
 /// Generous bound on every wait (a loaded machine is slow, never wrong).
-const PATIENCE: Duration = Duration::from_secs(300);
+const PATIENCE: Duration = Duration::from_secs(600);
 
-fn s(p: &Path) -> &str {
+pub(crate) fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-fn spawn(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_saddlefw"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+/// A command line of the binary: built once, then run, extended or interrupted.
+#[derive(Debug, Clone)]
+pub(crate) struct Cmd(Vec<String>);
+
+/// The command `saddlefw ARGS`.
+pub(crate) fn cmd(args: &[&str]) -> Cmd {
+    Cmd(args.iter().map(|a| a.to_string()).collect())
 }
 
-/// Waits until `ready()` or the child exits; true when ready.
-fn wait_until(child: &mut Child, mut ready: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < PATIENCE {
-        if ready() {
-            return true;
-        }
-        if child.try_wait().unwrap().is_some() {
-            return ready();
-        }
-        std::thread::sleep(Duration::from_millis(5));
+/// What happened to a command a signal was meant for.
+pub(crate) struct Signalled {
+    /// Exit code (None: ended by a signal, e.g. SIGKILL).
+    pub code: Option<i32>,
+    pub stderr: String,
+    /// Whether the signals were sent (false: the command ended before it was ready).
+    pub sent: bool,
+}
+
+impl Cmd {
+    /// The same command with `more` arguments appended.
+    pub(crate) fn with(&self, more: &[&str]) -> Cmd {
+        let mut c = self.clone();
+        c.0.extend(more.iter().map(|a| a.to_string()));
+        c
     }
-    panic!("the child neither got ready nor exited in {PATIENCE:?}");
+    /// The same command writing to `out` (`--out OUT`).
+    pub(crate) fn out(&self, out: &Path) -> Cmd {
+        self.with(&["--out", s(out)])
+    }
+    /// The same command resuming `dir` (`--resume DIR`).
+    pub(crate) fn resume(&self, dir: &Path) -> Cmd {
+        self.with(&["--resume", s(dir)])
+    }
+    /// Runs it to the end.
+    pub(crate) fn run(&self) -> Out {
+        let args: Vec<&str> = self.0.iter().map(String::as_str).collect();
+        saddlefw(&args)
+    }
+    fn spawn(&self) -> Child {
+        Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+            .args(&self.0)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+    /// Starts it, waits until its signal handler runs and `ready(pid)` holds (polling, no
+    /// fixed sleep), then sends `signals` in order (`-INT`, `-TERM`, `-KILL`).
+    pub(crate) fn signal_when(
+        &self,
+        signals: &[&str],
+        mut ready: impl FnMut(u32) -> bool,
+    ) -> Signalled {
+        let mut child = self.spawn();
+        let pid = child.id();
+        let start = Instant::now();
+        let sent = loop {
+            if handler_installed(pid) && ready(pid) {
+                for sig in signals {
+                    let status = Command::new("kill")
+                        .args([*sig, &pid.to_string()])
+                        .status()
+                        .unwrap();
+                    assert!(status.success());
+                }
+                break true;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break false;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "{self:?} neither got ready nor exited in {PATIENCE:?}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        Signalled {
+            code: o.status.code(),
+            stderr,
+            sent,
+        }
+    }
+    /// [`Cmd::signal_when`] with one signal that must be sent: exit code and stderr.
+    pub(crate) fn interrupt(
+        &self,
+        signal: &str,
+        ready: impl FnMut(u32) -> bool,
+    ) -> (Option<i32>, String) {
+        let r = self.signal_when(&[signal], ready);
+        assert!(r.sent, "{self:?} ended before it was ready: {}", r.stderr);
+        (r.code, r.stderr)
+    }
 }
 
 /// Whether the child's signal thread (`saddlefw-signals`, truncated to 15 bytes by Linux)
@@ -56,60 +130,33 @@ fn handler_installed(pid: u32) -> bool {
     })
 }
 
-/// CPU seconds (user + system) the process has used so far (0 once it is gone).
-fn cpu_seconds(pid: u32) -> f64 {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return 0.0;
-    };
-    let rest: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or("", |(_, r)| r)
-        .split_whitespace()
-        .collect();
-    let ticks: f64 = rest.get(11..13).map_or(0.0, |f| {
-        f.iter().filter_map(|v| v.parse::<f64>().ok()).sum()
-    });
-    ticks / 100.0
+/// Finished jobs in a journal so far: its complete lines after the header (0 without one).
+pub(crate) fn journal_jobs(journal: &Path) -> usize {
+    std::fs::read_to_string(journal).map_or(0, |t| t.matches('\n').count().saturating_sub(1))
 }
 
-fn kill(child: &Child, signal: &str) {
-    let status = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+/// The journal of the record `record` (`RECORD.journal`).
+pub(crate) fn journal_of(record: &Path) -> std::path::PathBuf {
+    let mut p = record.as_os_str().to_os_string();
+    p.push(".journal");
+    p.into()
 }
 
-/// Exit code and stderr of a finished child.
-fn finish(child: Child) -> (Option<i32>, String) {
-    let o = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(!err.contains("panicked"), "{err}");
-    (o.status.code(), err)
-}
-
-/// Starts `args`, waits until its handler is installed and `ready(pid)`, sends `signal`.
-fn interrupt(args: &[&str], signal: &str, ready: impl Fn(u32) -> bool) -> (Option<i32>, String) {
-    let mut child = spawn(args);
-    let pid = child.id();
-    if wait_until(&mut child, || handler_installed(pid) && ready(pid)) {
-        kill(&child, signal);
-    }
-    finish(child)
-}
-
-fn json(path: &Path) -> serde_json::Value {
+pub(crate) fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// A copy without the timing fields (keys containing `time`) and the command line.
-fn without_timings(v: &serde_json::Value) -> serde_json::Value {
+/// A copy without the timing fields (keys containing `time` or `elapsed`), the command line
+/// and the build's identity.
+pub(crate) fn without_timings(v: &serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     match v {
         Value::Object(m) => Value::Object(
             m.iter()
                 .filter(|(k, _)| {
-                    !k.contains("time") && k.as_str() != "command" && k.as_str() != "date"
+                    !k.contains("time")
+                        && !k.contains("elapsed")
+                        && !["command", "date", "build"].contains(&k.as_str())
                 })
                 .map(|(k, v)| (k.clone(), without_timings(v)))
                 .collect(),
@@ -120,7 +167,7 @@ fn without_timings(v: &serde_json::Value) -> serde_json::Value {
 }
 
 #[track_caller]
-fn refused(o: &Out, needles: &[&str]) {
+pub(crate) fn refused(o: &Out, needles: &[&str]) {
     assert_eq!(o.code, 2, "stdout: {} stderr: {}", o.stdout, o.stderr);
     assert_eq!(o.stderr.lines().count(), 1, "{}", o.stderr);
     for n in needles {
@@ -145,9 +192,10 @@ const RUN: [&str; 7] = [
 fn run_interrupted_before_its_first_checkpoint_file_writes_run_json_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("RUN.json");
-    let mut args = RUN.to_vec();
-    args.extend(["--checkpoint-every", "3600", "-q", "--out", s(&out)]);
-    let (code, err) = interrupt(&args, "-INT", |_| true);
+    let run = cmd(&RUN)
+        .with(&["--checkpoint-every", "3600", "-q"])
+        .out(&out);
+    let (code, err) = run.interrupt("-INT", |_| true);
     assert_eq!(code, Some(130), "{err}");
     assert!(
         err.contains("SIGINT received: stopping at the next iteration"),
@@ -168,10 +216,11 @@ fn run_keeps_a_checkpoint_file_that_sigterm_finishes_and_sigkill_leaves_behind()
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("RUN.json");
     let partial = dir.path().join("RUN.json.partial");
-    let mut args = RUN.to_vec();
-    args.extend(["--checkpoint-every", "0.2", "-q", "--out", s(&out)]);
+    let run = cmd(&RUN)
+        .with(&["--checkpoint-every", "0.2", "-q"])
+        .out(&out);
     // SIGTERM mid-run, once a checkpoint file exists
-    let (code, err) = interrupt(&args, "-TERM", |_| partial.exists());
+    let (code, err) = run.interrupt("-TERM", |_| partial.exists());
     assert_eq!(code, Some(143), "{err}");
     let r = json(&out);
     assert!(r["status"]["interrupted"]["iteration"].as_u64().unwrap() > 0);
@@ -181,7 +230,7 @@ fn run_keeps_a_checkpoint_file_that_sigterm_finishes_and_sigkill_leaves_behind()
     );
     std::fs::remove_file(&out).unwrap();
     // SIGKILL: nothing handles it, and the last checkpoint file is what is left
-    let (code, _) = interrupt(&args, "-KILL", |_| partial.exists());
+    let (code, _) = run.interrupt("-KILL", |_| partial.exists());
     assert_eq!(code, None);
     assert!(!out.exists());
     let p = json(&partial);
@@ -190,135 +239,89 @@ fn run_keeps_a_checkpoint_file_that_sigterm_finishes_and_sigkill_leaves_behind()
     assert_eq!(p["problem"], "quadratic/nc-c:dx=20,dy=10,seed=0,x=l1");
     assert!(!p["checkpoints"].as_array().unwrap().is_empty());
     // the control: a run that ends normally leaves no checkpoint file either
-    let o = saddlefw(&[
+    let short = cmd(&[
         "run",
         "--problem",
         "quadratic/nc-c:dx=20,dy=10",
         "--algo",
         "lmo-lmo",
-        "--iters",
-        "50",
-        "--checkpoint-every",
-        "0.000001",
         "-q",
-        "--out",
-        s(&out),
-    ]);
+    ])
+    .out(&out);
+    let o = short
+        .with(&["--iters", "50", "--checkpoint-every", "0.000001"])
+        .run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(json(&out)["status"], "completed");
     assert!(!partial.exists());
-    let o = saddlefw(&[
-        "run",
-        "--problem",
-        "quadratic/nc-c:dx=2,dy=2",
-        "--algo",
-        "lmo-lmo",
-        "--iters",
-        "5",
-        "--checkpoint-every",
-        "0",
-        "--out",
-        s(&out),
-    ]);
+    let o = short
+        .with(&["--iters", "5", "--checkpoint-every", "0"])
+        .run();
     refused(&o, &["--checkpoint-every", "must be a finite number > 0"]);
 }
 
-/// Sends `signals` once RUN.json's temporary file exists; `None` when the file was complete
-/// before they arrived (the caller retries with a larger one).
-fn signals_during_write(dir: &Path, signals: &[&str], iters: u64) -> Option<(Option<i32>, String)> {
+/// `run` writing every checkpoint of `iters` iterations to `DIR/RUN.json`, signalled with
+/// `signals` once RUN.json's temporary file exists, retried with twice the iterations until
+/// the signals arrived during the write (`complete_ok`: a complete RUN.json is fine).
+fn signals_during_write(dir: &Path, signals: &[&str], complete_ok: bool) -> Signalled {
     let out = dir.join("RUN.json");
-    let iters = iters.to_string();
-    let mut child = spawn(&[
-        "run",
-        "--problem",
-        "quadratic/nc-c:dx=2,dy=2",
-        "--algo",
-        "lmo-lmo",
-        "--iters",
-        &iters,
-        "--checkpoints",
-        "all",
-        "--checkpoint-every",
-        "3600",
-        "-q",
-        "--out",
-        s(&out),
-    ]);
-    let tmp = || {
-        std::fs::read_dir(dir)
-            .unwrap()
-            .any(|e| e.unwrap().path().to_string_lossy().ends_with(".tmp"))
-    };
-    let seen = wait_until(&mut child, tmp);
-    if seen {
-        // two different signals: identical pending ones would merge into one
-        for sig in signals {
-            kill(&child, sig);
+    let mut iters = 100_000u64;
+    loop {
+        let run = cmd(&[
+            "run",
+            "--problem",
+            "quadratic/nc-c:dx=2,dy=2",
+            "--algo",
+            "lmo-lmo",
+            "--checkpoints",
+            "all",
+            "--checkpoint-every",
+            "3600",
+            "-q",
+        ])
+        .with(&["--iters", &iters.to_string()])
+        .out(&out);
+        let tmp = || {
+            std::fs::read_dir(dir)
+                .unwrap()
+                .any(|e| e.unwrap().path().to_string_lossy().ends_with(".tmp"))
+        };
+        let r = run.signal_when(signals, |_| tmp());
+        let complete = out.exists();
+        if r.sent && (complete_ok || !complete) {
+            if complete_ok {
+                let v = json(&out);
+                assert_eq!(v["status"], "completed", "every iteration was done");
+                assert_eq!(v["checkpoints"].as_array().unwrap().len() as u64, iters + 1);
+            }
+            let _ = std::fs::remove_file(&out);
+            return r;
         }
+        let _ = std::fs::remove_file(&out);
+        iters *= 2;
+        assert!(
+            iters < 2_000_000,
+            "never caught RUN.json while it was being written"
+        );
     }
-    let r = finish(child);
-    let complete = out.exists();
-    let _ = std::fs::remove_file(&out);
-    (seen && !(signals.len() > 1 && complete)).then_some(r)
 }
 
 #[test]
 fn a_signal_during_the_write_completes_it_and_a_second_one_exits_at_once() {
     let dir = tempfile::tempdir().unwrap();
     // one signal while RUN.json is being written: the write completes, exit 130
-    let mut iters = 100_000;
-    let (code, err) = loop {
-        let out = dir.path().join("RUN.json");
-        let mut child = spawn(&[
-            "run",
-            "--problem",
-            "quadratic/nc-c:dx=2,dy=2",
-            "--algo",
-            "lmo-lmo",
-            "--iters",
-            &iters.to_string(),
-            "--checkpoints",
-            "all",
-            "-q",
-            "--out",
-            s(&out),
-        ]);
-        let d = dir.path().to_path_buf();
-        let seen = wait_until(&mut child, || {
-            std::fs::read_dir(&d)
-                .unwrap()
-                .any(|e| e.unwrap().path().to_string_lossy().ends_with(".tmp"))
-        });
-        if seen {
-            kill(&child, "-INT");
-            let r = finish(child);
-            let v = json(&out);
-            assert_eq!(v["status"], "completed", "every iteration was done");
-            assert_eq!(v["checkpoints"].as_array().unwrap().len(), iters + 1);
-            break r;
-        }
-        finish(child);
-        iters *= 2;
-        assert!(
-            iters < 2_000_000,
-            "never caught RUN.json while it was being written"
-        );
-    };
-    assert_eq!(code, Some(130), "{err}");
-    // two signals: the second ends the process during the write, and no temporary file stays
-    let mut iters = 100_000;
-    let (code, err) = loop {
-        if let Some(r) = signals_during_write(dir.path(), &["-INT", "-TERM"], iters) {
-            break r;
-        }
-        iters *= 2;
-        assert!(
-            iters < 2_000_000,
-            "never caught RUN.json while it was being written"
-        );
-    };
+    let r = signals_during_write(dir.path(), &["-INT"], true);
+    assert_eq!(r.code, Some(130), "{}", r.stderr);
+    // two signals (different ones: identical pending ones would merge into one): the second
+    // ends the process during the write, and no temporary file stays
+    let r = signals_during_write(dir.path(), &["-INT", "-TERM"], false);
     // 128 + the signal handled second (pending signals are taken by number, not sending order)
-    assert!([Some(130), Some(143)].contains(&code), "{code:?} {err}");
+    assert!(
+        [Some(130), Some(143)].contains(&r.code),
+        "{:?} {}",
+        r.code,
+        r.stderr
+    );
     let left: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -329,12 +332,9 @@ fn a_signal_during_the_write_completes_it_and_a_second_one_exits_at_once() {
 // ---------------------------------------------------------------------------------------------
 // verify
 
-#[test]
-fn verify_interrupted_then_resumed_equals_an_uninterrupted_run_and_refuses_a_foreign_record() {
-    let dir = tempfile::tempdir().unwrap();
-    let full = dir.path().join("full");
-    let part = dir.path().join("part");
-    let base = [
+/// `verify` of the LMO-LMO entries, random instances only, one worker (quick tier).
+pub(crate) fn verify_lmo_lmo() -> Cmd {
+    cmd(&[
         "verify",
         "--cases",
         "lmo-lmo/",
@@ -342,39 +342,65 @@ fn verify_interrupted_then_resumed_equals_an_uninterrupted_run_and_refuses_a_for
         "--jobs",
         "1",
         "-q",
-    ];
-    let with = |out: &Path, extra: &[&str]| {
-        let mut a = base.to_vec();
-        a.extend(["--out", s(out)]);
-        a.extend(extra);
-        a.iter().map(|x| x.to_string()).collect::<Vec<String>>()
-    };
-    let o = saddlefw(
-        &with(&full, &[])
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
+    ])
+}
+
+/// The `(entry, family, seed) -> time_s` of every run in a verify.json.
+pub(crate) fn run_times(v: &serde_json::Value) -> Vec<(String, f64)> {
+    v["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| {
+            e["instances"].as_array().unwrap().iter().map(move |r| {
+                (
+                    format!("{} {} {}", e["id"], r["family"], r["seed_index"]),
+                    r["time_s"].as_f64().unwrap(),
+                )
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn verify_interrupted_then_resumed_equals_an_uninterrupted_run_and_refuses_a_foreign_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, part) = (dir.path().join("full"), dir.path().join("part"));
+    let verify = verify_lmo_lmo();
+    let o = verify.out(&full).run();
     assert_eq!(o.code, 0, "{}", o.stderr);
-    // SIGTERM once the child has done some work (CPU time, not wall time)
-    let args = with(&part, &[]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, err) = interrupt(&args, "-TERM", |pid| cpu_seconds(pid) >= 1.0);
+    // SIGTERM mid-run, once the journal holds two finished jobs
+    let journal = journal_of(&part.join("verify.json"));
+    let (code, err) = verify
+        .out(&part)
+        .interrupt("-TERM", |_| journal_jobs(&journal) >= 2);
     assert_eq!(code, Some(143), "{err}");
+    assert!(!journal.exists(), "the record holds the jobs: no journal");
     let record = json(&part.join("verify.json"));
     let i = &record["interrupted"];
     assert_eq!(i["signal"], "SIGTERM", "{err}");
+    assert!(i["done"].as_u64().unwrap() >= 2);
     assert!(i["done"].as_u64().unwrap() < i["total"].as_u64().unwrap());
     assert_eq!(record["failed"], false, "partial verdicts never gate");
     assert!(err.contains("--resume"), "{err}");
+    let page = std::fs::read_to_string(part.join("index.html")).unwrap();
+    assert!(
+        page.contains("INTERRUPTED: partial results"),
+        "the page says so"
+    );
     // a foreign record is refused, and left as it was
     let bytes = std::fs::read(part.join("verify.json")).unwrap();
-    let other = with(&part, &["--resume", s(&part), "--cases", "lmo-po/"]);
-    let mut other: Vec<&str> = other.iter().map(String::as_str).collect();
-    other.remove(2); // the second --cases replaces the first
-    other.remove(1);
+    let other = cmd(&[
+        "verify",
+        "--cases",
+        "lmo-po/",
+        "--no-hard",
+        "--jobs",
+        "1",
+        "-q",
+    ]);
     refused(
-        &saddlefw(&other),
+        &other.out(&part).resume(&part).run(),
         &["verify.json", "--resume", "recorded with --cases"],
     );
     let foreign = dir.path().join("foreign");
@@ -382,14 +408,13 @@ fn verify_interrupted_then_resumed_equals_an_uninterrupted_run_and_refuses_a_for
     let mut edited = record.clone();
     edited["build"]["version"] = "0.0.0-elsewhere".into();
     std::fs::write(foreign.join("verify.json"), edited.to_string()).unwrap();
-    let args = with(&part, &["--resume", s(&foreign)]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    refused(&saddlefw(&args), &["another build", "0.0.0-elsewhere"]);
+    refused(
+        &verify.out(&part).resume(&foreign).run(),
+        &["another build", "0.0.0-elsewhere"],
+    );
     assert_eq!(std::fs::read(part.join("verify.json")).unwrap(), bytes);
     // resumed: the recorded jobs are reused (their timings too), the rest run
-    let args = with(&part, &["--resume", s(&part)]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = saddlefw(&args);
+    let o = verify.out(&part).resume(&part).run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     let resumed = json(&part.join("verify.json"));
     assert!(resumed.get("interrupted").is_none());
@@ -397,85 +422,94 @@ fn verify_interrupted_then_resumed_equals_an_uninterrupted_run_and_refuses_a_for
         without_timings(&resumed),
         without_timings(&json(&full.join("verify.json")))
     );
-    let times = |v: &serde_json::Value| -> Vec<(String, f64)> {
-        v["entries"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|e| {
-                e["instances"].as_array().unwrap().iter().map(move |r| {
-                    (
-                        format!("{} {} {}", e["id"], r["family"], r["seed_index"]),
-                        r["time_s"].as_f64().unwrap(),
-                    )
-                })
-            })
-            .collect()
-    };
-    let before = times(&record);
-    let after = times(&resumed);
+    let page = std::fs::read_to_string(part.join("index.html")).unwrap();
     assert!(
-        !before.is_empty(),
-        "a second of CPU time completes some jobs"
+        !page.contains("INTERRUPTED"),
+        "the finished page has no banner"
     );
-    for r in &before {
+    let after = run_times(&resumed);
+    for r in &run_times(&record) {
         assert!(after.contains(r), "recorded run {} was not reused", r.0);
     }
+}
+
+#[test]
+fn verify_interrupted_before_its_first_job_finishes_resumes_to_the_same_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, part) = (dir.path().join("full"), dir.path().join("part"));
+    let verify = cmd(&[
+        "verify",
+        "--cases",
+        "lmo-po/c-sc/",
+        "--no-hard",
+        "--jobs",
+        "1",
+        "-q",
+    ]);
+    assert_eq!(verify.out(&full).run().code, 0);
+    // SIGINT as soon as the handler runs: the job in flight finishes, no other starts
+    let (code, err) = verify.out(&part).interrupt("-INT", |_| true);
+    assert_eq!(code, Some(130), "{err}");
+    let record = json(&part.join("verify.json"));
+    assert!(
+        record["interrupted"]["done"].as_u64().unwrap() <= 1,
+        "{record}"
+    );
+    let o = verify.out(&part).resume(&part).run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        without_timings(&json(&part.join("verify.json"))),
+        without_timings(&json(&full.join("verify.json")))
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
 // check
 
+/// `check --cases 300` on one worker.
+pub(crate) fn check_300() -> Cmd {
+    cmd(&["check", "--cases", "300", "--jobs", "1", "-q"])
+}
+
+/// [`check_300`] into `DIR/full/CHECK.json`, then again into `DIR/part/CHECK.json` with
+/// `signal` sent once its journal holds `jobs` jobs: the two paths, exit code and stderr.
+pub(crate) fn check_signalled(
+    dir: &Path,
+    signal: &str,
+    jobs: usize,
+) -> (std::path::PathBuf, std::path::PathBuf, Option<i32>, String) {
+    let full = dir.join("full/CHECK.json");
+    let part = dir.join("part/CHECK.json");
+    assert_eq!(check_300().out(&full).run().code, 0);
+    let journal = journal_of(&part);
+    let (code, err) = check_300()
+        .out(&part)
+        .interrupt(signal, |_| journal_jobs(&journal) >= jobs);
+    (full, part, code, err)
+}
+
 #[test]
 fn check_interrupted_then_resumed_gives_the_same_check_json() {
     let dir = tempfile::tempdir().unwrap();
-    let full = dir.path().join("full/CHECK.json");
-    let part = dir.path().join("part/CHECK.json");
-    let args = |out: &Path| -> Vec<String> {
-        [
-            "check",
-            "--cases",
-            "300",
-            "--jobs",
-            "1",
-            "-q",
-            "--out",
-            s(out),
-        ]
-        .iter()
-        .map(|x| x.to_string())
-        .collect()
-    };
-    fn v(a: &[String]) -> Vec<&str> {
-        a.iter().map(String::as_str).collect()
-    }
-    let a = args(&full);
-    assert_eq!(saddlefw(&v(&a)).code, 0);
-    let a = args(&part);
-    let (code, err) = interrupt(&v(&a), "-INT", |pid| cpu_seconds(pid) >= 0.5);
+    let check = check_300();
+    let (full, part, code, err) = check_signalled(dir.path(), "-INT", 3);
     assert_eq!(code, Some(130), "{err}");
     let record = json(&part);
     assert_eq!(record["interrupted"]["signal"], "SIGINT", "{err}");
     let done = record["interrupted"]["done"].as_u64().unwrap() as usize;
+    assert!(done >= 3);
     assert_eq!(record["shard"]["results"].as_array().unwrap().len(), done);
+    let page = std::fs::read_to_string(part.with_extension("html")).unwrap();
+    assert!(page.contains("INTERRUPTED: partial results"));
     // merge refuses it as a shard
     let o = saddlefw(&["merge", s(&part), "--out", s(&dir.path().join("m"))]);
     refused(&o, &["interrupted", "--resume"]);
     // another seed is refused
-    let mut other = args(&part);
-    other.extend([
-        "--resume".into(),
-        s(&part).into(),
-        "--seed".into(),
-        "1".into(),
-    ]);
     refused(
-        &saddlefw(&v(&other)),
+        &check.out(&part).resume(&part).with(&["--seed", "1"]).run(),
         &["recorded with --seed 0, this run has 1"],
     );
-    let mut resume = args(&part);
-    resume.extend(["--resume".into(), s(&part).into()]);
-    let o = saddlefw(&v(&resume));
+    let o = check.out(&part).resume(&part).run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(std::fs::read(&part).unwrap(), std::fs::read(&full).unwrap());
 }
@@ -483,27 +517,45 @@ fn check_interrupted_then_resumed_gives_the_same_check_json() {
 // ---------------------------------------------------------------------------------------------
 // experiment
 
-#[test]
-fn experiment_interrupted_marks_the_run_and_resume_completes_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("e");
-    let args = [
+/// `experiment dl` of three algorithms on a small instance, `limit` seconds each.
+pub(crate) fn small_experiment(limit: &str) -> Cmd {
+    cmd(&[
         "experiment",
         "dl",
-        "--time-limit",
-        "1",
         "--algos",
         "lmo-lmo,lmo-po,sp-fw",
         "--dl-dims",
         "m=10,p=5,l=2,q=6,n=40,n_new=8",
         "-q",
-        "--out",
-        s(&out),
-    ];
-    let (code, err) = interrupt(&args, "-INT", |pid| cpu_seconds(pid) >= 0.3);
+    ])
+    .with(&["--time-limit", limit])
+}
+
+/// The claims of `DIR/experiment.json` judged again on its runs (`--rerender` of a copy).
+pub(crate) fn rejudged(dir: &Path, record: &Path) -> serde_json::Value {
+    let copy = dir.join("rejudged");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(record, copy.join("experiment.json")).unwrap();
+    let o = saddlefw(&["experiment", "dl", "--rerender", "-q", "--out", s(&copy)]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    json(&copy.join("experiment.json"))["claims"].clone()
+}
+
+#[test]
+fn experiment_interrupted_marks_the_run_and_resume_completes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("e");
+    let exp = small_experiment("1").out(&out);
+    let journal = journal_of(&out.join("experiment.json"));
+    // SIGINT once the first algorithm's run is finished (in the journal)
+    let (code, err) = exp.interrupt("-INT", |_| journal_jobs(&journal) >= 1);
     assert_eq!(code, Some(130), "{err}");
     let record = json(&out.join("experiment.json"));
-    assert!(out.join("index.html").exists());
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        page.contains("INTERRUPTED: partial results"),
+        "the page says so"
+    );
     assert_eq!(record["interrupted"]["signal"], "SIGINT", "{err}");
     let statuses: Vec<&str> = record["runs"]
         .as_array()
@@ -515,6 +567,7 @@ fn experiment_interrupted_marks_the_run_and_resume_completes_it() {
         .iter()
         .position(|s| *s == "interrupted")
         .expect("a run is marked");
+    assert!(first >= 1, "{statuses:?}");
     assert!(
         statuses[first..].iter().all(|s| *s == "interrupted"),
         "{statuses:?}"
@@ -528,34 +581,28 @@ fn experiment_interrupted_marks_the_run_and_resume_completes_it() {
         .unwrap()
         .starts_with("INTERRUPTED"));
     // another time limit is refused
-    let mut other = args.to_vec();
-    other[3] = "2";
-    other.extend(["--resume", s(&out)]);
     refused(
-        &saddlefw(&other),
+        &small_experiment("2").out(&out).resume(&out).run(),
         &["recorded with --time-limit 1, this run has 2"],
     );
     // resumed: the finished runs are kept as recorded, the others run
-    let mut resume = args.to_vec();
-    resume.extend(["--resume", s(&out)]);
-    let o = saddlefw(&resume);
+    let o = exp.resume(&out).run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     let done = json(&out.join("experiment.json"));
     assert!(done.get("interrupted").is_none());
+    assert!(!journal.exists());
     for (k, r) in done["runs"].as_array().unwrap().iter().enumerate() {
         assert_ne!(r["status"], "interrupted");
         if k < first {
             assert_eq!(r, &record["runs"][k], "finished run {k} reused as recorded");
         }
     }
-    // the claims are those of the final runs: re-judging the record changes nothing
-    let copy = dir.path().join("copy");
-    std::fs::create_dir_all(&copy).unwrap();
-    std::fs::copy(out.join("experiment.json"), copy.join("experiment.json")).unwrap();
-    let o = saddlefw(&["experiment", "dl", "--rerender", "-q", "--out", s(&copy)]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_eq!(
-        json(&copy.join("experiment.json"))["claims"],
-        done["claims"]
-    );
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!page.contains("INTERRUPTED"));
+    // the final claims are those an uninterrupted run judges on the same records: judging
+    // the final runs again (what `--rerender` does) gives them, and they are not the partial
+    // record's (which judged two runs that did not finish)
+    let claims = rejudged(dir.path(), &out.join("experiment.json"));
+    assert_eq!(claims, done["claims"]);
+    assert_ne!(record["claims"], done["claims"]);
 }

@@ -30,6 +30,7 @@ mod problems;
 mod rates;
 mod report;
 mod report_cli;
+mod resume;
 mod scales;
 mod sets;
 mod shard;

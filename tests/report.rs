@@ -286,6 +286,7 @@ fn meta() -> Meta {
         machine: "synthetic test machine".to_string(),
         date: format_utc(1_700_000_000),
         command: Some("cargo test (synthetic data)".to_string()),
+        interrupted: None,
     }
 }
 

@@ -51,6 +51,11 @@ pub struct CheckArgs {
     /// the same --cases, --seed, --control and --shard (else exit 2 with the reason).
     #[arg(long, value_name = "DIR|FILE")]
     pub resume: Option<PathBuf>,
+    /// With --out: every finished job is appended to CHECK.json.journal beside the report at
+    /// once (a kill loses only the jobs in flight; --resume reuses the others), flushed to
+    /// disk at most every S seconds.
+    #[arg(long, value_name = "S", default_value_t = crate::resume::CHECKPOINT_EVERY_S, allow_negative_numbers = true)]
+    pub checkpoint_every: f64,
 }
 
 /// Runs `saddlefw check`.
@@ -84,25 +89,26 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
         args.control.as_deref().map(str::parse).transpose()?;
     let opts = control.map_or_else(invariants::check::CaseOptions::default, |c| c.options());
     let cases = args.cases as usize;
-    let resume = match &args.resume {
-        Some(p) => {
-            invariants::resume::Resume::read(p, cases, args.seed, control.map(|c| c.name()), shard)?
-        }
+    let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;
+    let control_name = control.map(|c| c.name());
+    let mut resume = match &args.resume {
+        Some(p) => invariants::resume::Resume::read(p, cases, args.seed, control_name, shard)?,
         None => invariants::resume::Resume::default(),
     };
+    if let Some(out) = &args.out {
+        let (json, _) = check_output_paths(out);
+        let total = cases + invariants::witness::witness_cases()?.len();
+        let what = (cases, args.seed, control_name, shard);
+        resume.start_journal(&crate::journal::journal_path(&json), what, total, every)?;
+    }
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
-    let mut report = invariants::check::run_check_resumed(
-        cases,
-        args.seed,
-        &opts,
-        jobs,
-        shard,
-        Some((&resume.input, &resume.recorded)),
-    )?;
+    let mut report =
+        invariants::check::run_check_resumed(cases, args.seed, &opts, jobs, shard, Some(&resume))?;
     report.control = control.map(|c| format!("{}: {}", c.name(), c.description()));
     out!("{}", report.table());
     if let Some(out) = &args.out {
         let (json, html) = write_check_outputs(&report, out)?;
+        resume.finish();
         outln!("wrote {} and {}", json.display(), html.display());
     }
     if let Some(i) = &report.interrupted {
@@ -148,7 +154,14 @@ pub(super) fn write_check_outputs(
         crate::files::create_dir_all(dir)?;
     }
     crate::trace::write_atomic(&json_path, (json + "\n").as_bytes())?;
-    let meta = crate::report::Meta::current(None, &[report.seed]);
+    let mut meta = crate::report::Meta::current(None, &[report.seed]);
+    meta.interrupted = report.interrupted.as_ref().map(|i| {
+        format!(
+            "{}: finish it with saddlefw check --resume {}",
+            i.describe("jobs"),
+            out.display()
+        )
+    });
     let page = crate::report::check_page(&meta, &report.invariant_rows(), &report.errata_rows());
     crate::trace::write_atomic(&html_path, page.as_bytes())?;
     Ok((json_path, html_path))

@@ -3,7 +3,7 @@
 use super::{positive_jobs, write_stderr, EXIT_FAILED, EXIT_OK};
 use crate::error::{Error, Result};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `saddlefw verify` flags.
 #[derive(Debug, Args)]
@@ -61,6 +61,11 @@ pub struct VerifyArgs {
     /// --theorems (the record does not name its table).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["write_baselines", "theorems"])]
     pub resume: Option<PathBuf>,
+    /// Every finished job is appended to DIR/verify.json.journal at once (a kill loses only
+    /// the jobs in flight; --resume DIR reuses the others), and the journal is flushed to
+    /// disk at most every S seconds (a power cut loses at most that interval).
+    #[arg(long, value_name = "S", default_value_t = crate::resume::CHECKPOINT_EVERY_S, allow_negative_numbers = true)]
+    pub checkpoint_every: f64,
 }
 
 /// `saddlefw verify`.
@@ -137,13 +142,17 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         }),
         solver: None,
     };
-    let record = match &args.resume {
-        Some(dir) => Some(read_verify_record(dir, &opts)?),
-        None => None,
+    let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;
+    let mut log = match &args.resume {
+        Some(dir) => verify::resume::JobLog::read(dir, &table, &opts)?,
+        None => verify::resume::JobLog::new(),
     };
+    let journal = crate::journal::journal_path(&args.out.join("verify.json"));
+    log.start_journal(&journal, &opts, verify::job_count(&table, &opts)?, every)?;
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
-    let report = verify::run_resumed(&table, &opts, record.as_ref())?;
+    let report = verify::run_logged(&table, &opts, &log)?;
     let (json_path, html_path) = report.write_outputs(&args.out)?;
+    log.finish();
     if let Some(i) = &report.interrupted {
         write_stderr(format_args!(
             "{}; finish it with --resume {}\n",
@@ -167,16 +176,4 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         }
     }
     Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
-}
-
-/// Reads `DIR/verify.json` for `verify --resume DIR` and checks that it belongs to this run.
-fn read_verify_record(
-    dir: &Path,
-    opts: &crate::verify::VerifyOptions,
-) -> Result<crate::verify::VerifyReport> {
-    let path = dir.join("verify.json");
-    let name = path.display().to_string();
-    let record = crate::verify::VerifyReport::parse(&name, &crate::files::read_text(&path)?)?;
-    crate::verify::resume::check_record(&name, &record, opts)?;
-    Ok(record)
 }

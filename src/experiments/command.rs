@@ -84,6 +84,11 @@ pub struct ExperimentArgs {
     /// build and the same arguments (else exit 2 with the reason).
     #[arg(long, value_name = "DIR", conflicts_with = "rerender")]
     pub resume: Option<PathBuf>,
+    /// Every finished algorithm run is appended to DIR/experiment.json.journal at once (a
+    /// kill loses only the runs in flight; --resume DIR reuses the others), flushed to disk at
+    /// most every S seconds.
+    #[arg(long, value_name = "S", default_value_t = crate::resume::CHECKPOINT_EVERY_S, allow_negative_numbers = true)]
+    pub checkpoint_every: f64,
     /// No progress display and no summary: the global `--quiet` flag (set by the dispatcher).
     #[arg(skip)]
     pub quiet: bool,
@@ -204,6 +209,7 @@ impl ExperimentArgs {
 pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
     let rerender = args.rerender;
     let resume = args.resume.clone();
+    let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;
     let (plan, out, quiet) = args.validate()?;
     // the data file is an input (a rerender reads only DIR/experiment.json, which it rewrites)
     let inputs: Vec<PathBuf> = match plan.which.dataset() {
@@ -216,6 +222,7 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
         &out,
         &[out.join("experiment.json"), out.join("index.html")],
     )?;
+    let journal = crate::journal::journal_path(&out.join("experiment.json"));
     let record = if rerender {
         let mut r = super::record::ExperimentRecord::read(&out.join("experiment.json"))?;
         let which: Which = r.experiment.parse()?;
@@ -232,16 +239,14 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
         }
         r.claims = super::claims::verdicts(which, &r.runs);
         r
-    } else if let Some(dir) = resume {
-        let path = dir.join("experiment.json");
-        let recorded = super::record::ExperimentRecord::read(&path)?;
-        crate::interrupt::stop_at(crate::interrupt::Boundary::Iteration);
-        super::run_resumed(&plan, Some((&path.display().to_string(), &recorded)))?
     } else {
         crate::interrupt::stop_at(crate::interrupt::Boundary::Iteration);
-        super::run(&plan)?
+        run_or_resume(&plan, resume.as_deref(), &journal, every)?
     };
     super::write(&record, &out)?;
+    if !rerender {
+        let _ = std::fs::remove_file(&journal);
+    }
     if let Some(i) = &record.interrupted {
         use std::io::Write;
         let _ = writeln!(
@@ -284,4 +289,31 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
         outln!("  wrote {}", out.join("index.html").display());
     }
     Ok(crate::error::EXIT_OK)
+}
+
+/// Runs the plan, reusing with `--resume DIR` the finished runs of `DIR`'s journal when there
+/// is one (a killed run), else of `DIR/experiment.json`; finished runs go to `journal`.
+fn run_or_resume(
+    plan: &Plan,
+    resume: Option<&std::path::Path>,
+    journal: &std::path::Path,
+    every: f64,
+) -> Result<super::record::ExperimentRecord> {
+    let Some(dir) = resume else {
+        return super::run_journaled(plan, None, Some((journal, every)));
+    };
+    let path = dir.join("experiment.json");
+    let old = crate::journal::journal_path(&path);
+    match crate::journal::read(&old)? {
+        Some((header, runs)) => {
+            let reuse = super::resume::Reuse::Journal(old.display().to_string(), header, runs);
+            super::run_journaled(plan, Some(reuse), Some((journal, every)))
+        }
+        None => {
+            let recorded = super::record::ExperimentRecord::read(&path)?;
+            let name = path.display().to_string();
+            let reuse = super::resume::Reuse::Record(&name, &recorded);
+            super::run_journaled(plan, Some(reuse), Some((journal, every)))
+        }
+    }
 }

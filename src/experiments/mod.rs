@@ -357,6 +357,17 @@ pub fn run_resumed(
     plan: &Plan,
     resume: Option<(&str, &ExperimentRecord)>,
 ) -> Result<ExperimentRecord> {
+    run_journaled(plan, resume.map(|(n, r)| resume::Reuse::Record(n, r)), None)
+}
+
+/// [`run_resumed`] with the runs of `reuse`, appending every finished run to a journal at
+/// `journal` (`(path, seconds between syncs)`, [`crate::journal`]) when given: an
+/// experiment killed by SIGKILL keeps its finished runs.
+pub fn run_journaled(
+    plan: &Plan,
+    reuse: Option<resume::Reuse>,
+    journal: Option<(&Path, f64)>,
+) -> Result<ExperimentRecord> {
     if !(plan.time_limit_s.is_finite() && plan.time_limit_s > 0.0) {
         return Err(Error::invalid(
             "--time-limit",
@@ -369,17 +380,21 @@ pub fn run_resumed(
     let (src, data) = load(plan)?;
     let e = src.experiment();
     let sigma = plan.sigma.unwrap_or_else(|| sigma_po(e));
-    if let Some((name, record)) = resume {
-        let work = resume::Work {
-            experiment: plan.which.name(),
-            time_limit_s: plan.time_limit_s,
-            max_iterations: plan.max_iterations,
-            algorithms: &plan.algorithms,
-            sigma,
-            data: &data,
-        };
-        resume::check_record(name, record, &work)?;
-    }
+    let work = resume::Work {
+        experiment: plan.which.name(),
+        time_limit_s: plan.time_limit_s,
+        max_iterations: plan.max_iterations,
+        algorithms: &plan.algorithms,
+        sigma,
+        data: &data,
+    };
+    let finished = match reuse {
+        Some(r) => r.finished(&work)?,
+        None => Default::default(),
+    };
+    let journal = journal
+        .map(|(path, every)| resume::start_journal(path, &work, &finished, every))
+        .transpose()?;
     // constants, and the sampled ones for DL
     let prep = src.prepare()?;
     let sampled = (e == Experiment::Dl && plan.lipschitz_pairs > 0).then(|| {
@@ -408,10 +423,19 @@ pub fn run_resumed(
                 let Some(&alg) = plan.algorithms.get(i) else {
                     break;
                 };
-                let rec = match resume.and_then(|(_, r)| resume::reusable(r, alg)) {
-                    Some(done) => done,
+                let rec = match finished.get(alg.registry_name()) {
+                    Some(done) => done.clone(),
                     None if crate::interrupt::requested() => resume::not_started(alg),
-                    None => run_one(plan, &src, alg, sigma, &display),
+                    None => {
+                        let rec = run_one(plan, &src, alg, sigma, &display);
+                        if let Some(j) = journal
+                            .as_ref()
+                            .filter(|_| rec.status != RunStatus::Interrupted)
+                        {
+                            j.append(&rec);
+                        }
+                        rec
+                    }
                 };
                 slots.lock().expect("no worker panics")[i] = Some(rec);
             });
@@ -471,6 +495,15 @@ pub fn write(record: &ExperimentRecord, dir: &Path) -> Result<()> {
     let mut json = record.to_json();
     json.push('\n');
     report::write_atomic(dir.join("experiment.json"), json.as_bytes())?;
-    let html = report::experiment_page(&record.meta, &record.to_report());
+    let mut meta = record.meta.clone();
+    meta.interrupted = record.interrupted.as_ref().map(|i| {
+        format!(
+            "{}: finish it with saddlefw experiment {} --resume {} (and the same arguments)",
+            i.describe("algorithms"),
+            record.experiment,
+            dir.display()
+        )
+    });
+    let html = report::experiment_page(&meta, &record.to_report());
     report::write_atomic(dir.join("index.html"), html.as_bytes())
 }

@@ -18,6 +18,7 @@ use super::params::Algorithm;
 use super::record::{ExperimentRecord, RunRecord, RunStatus};
 use super::source::DataDescription;
 use crate::Result;
+use std::collections::BTreeMap;
 
 /// The arguments of an experiment that decide its runs (what a resumed record must share).
 #[derive(Debug, Clone)]
@@ -31,63 +32,95 @@ pub struct Work<'a> {
     pub data: &'a DataDescription,
 }
 
-/// Refuses `record` (read from `input`) unless this build wrote it for the same experiment,
-/// time limit, iteration cap, algorithms, sigma and data as `work`.
-pub fn check_record(input: &str, record: &ExperimentRecord, work: &Work) -> Result<()> {
-    let (data, sigma) = (work.data, work.sigma);
-    let json = |d: &DataDescription| serde_json::to_string(d).unwrap_or_default();
-    let names = |it: &mut dyn Iterator<Item = String>| it.collect::<Vec<_>>().join(",");
-    let arguments = [
-        (
-            "experiment",
-            record.experiment.clone(),
-            work.experiment.to_string(),
-        ),
-        (
-            "--time-limit",
-            record.time_limit_s.to_string(),
-            work.time_limit_s.to_string(),
-        ),
-        (
-            "--iters",
-            record.max_iterations.to_string(),
-            work.max_iterations.to_string(),
-        ),
-        (
-            "--algos",
-            names(&mut record.runs.iter().map(|r| r.registry_name.clone())),
-            names(
-                &mut work
-                    .algorithms
-                    .iter()
-                    .map(|a| a.registry_name().to_string()),
-            ),
-        ),
-        ("sigma", record.measure.sigma.to_string(), sigma.to_string()),
-        (
-            "data (--data, --rows, --seed, --scaling, --dl-dims)",
-            json(&record.data),
-            json(data),
-        ),
-    ];
-    let build = |version: &str, commit: &Option<String>| crate::report::Build {
-        version: version.to_string(),
-        git_commit: commit.clone(),
-    };
-    crate::resume::check_identity(
-        input,
-        &build(&record.meta.version, &record.meta.git_commit).to_string(),
-        &crate::report::Build::current().to_string(),
-        &arguments,
+/// The job-defining arguments of `work`, `(name, value)`.
+pub fn arguments(work: &Work) -> Vec<(&'static str, String)> {
+    let algorithms: Vec<String> = work
+        .algorithms
+        .iter()
+        .map(|a| a.registry_name().to_string())
+        .collect();
+    identity(
+        work.experiment,
+        work.time_limit_s,
+        work.max_iterations,
+        &algorithms,
+        work.sigma,
+        work.data,
     )
 }
 
-/// The recorded run of `alg` when it finished (any status but `interrupted`).
-pub fn reusable(record: &ExperimentRecord, alg: Algorithm) -> Option<RunRecord> {
-    record
-        .run(alg)
-        .filter(|r| r.status != RunStatus::Interrupted)
-        .cloned()
+fn identity(
+    experiment: &str,
+    time_limit_s: f64,
+    max_iterations: usize,
+    algorithms: &[String],
+    sigma: f64,
+    data: &DataDescription,
+) -> Vec<(&'static str, String)> {
+    vec![
+        ("experiment", experiment.to_string()),
+        ("--time-limit", time_limit_s.to_string()),
+        ("--iters", max_iterations.to_string()),
+        ("--algos", algorithms.join(",")),
+        ("sigma", sigma.to_string()),
+        (
+            "data (--data, --rows, --seed, --scaling, --dl-dims)",
+            serde_json::to_string(data).unwrap_or_default(),
+        ),
+    ]
+}
+
+/// Refuses `record` (read from `input`) unless this build wrote it for the same experiment,
+/// time limit, iteration cap, algorithms, sigma and data as `work`.
+pub fn check_record(input: &str, record: &ExperimentRecord, work: &Work) -> Result<()> {
+    let algorithms: Vec<String> = record
+        .runs
+        .iter()
+        .map(|r| r.registry_name.clone())
+        .collect();
+    let was = identity(
+        &record.experiment,
+        record.time_limit_s,
+        record.max_iterations,
+        &algorithms,
+        record.measure.sigma,
+        &record.data,
+    );
+    let build = crate::report::Build {
+        version: record.meta.version.clone(),
+        git_commit: record.meta.git_commit.clone(),
+    };
+    crate::resume::check_arguments(input, &build.to_string(), was, arguments(work))
+}
+
+/// Where the runs an experiment reuses come from (`experiment --resume DIR`).
+#[derive(Debug)]
+pub enum Reuse<'a> {
+    /// An `experiment.json` (`(name, record)`): its runs that finished.
+    Record(&'a str, &'a ExperimentRecord),
+    /// A journal (`(name, header, finished runs)`, [`crate::journal`]).
+    Journal(String, crate::journal::Header, Vec<RunRecord>),
+}
+
+impl Reuse<'_> {
+    /// The finished runs by registry name, once the source is checked against `work`.
+    pub fn finished(self, work: &Work) -> Result<BTreeMap<String, RunRecord>> {
+        let runs = match self {
+            Reuse::Record(name, record) => {
+                check_record(name, record, work)?;
+                record.runs.clone()
+            }
+            Reuse::Journal(name, header, runs) => {
+                header.check(&name, "experiment", &arguments(work))?;
+                runs
+            }
+        };
+        Ok(runs
+            .into_iter()
+            .filter(|r| r.status != RunStatus::Interrupted)
+            .map(|r| (r.registry_name.clone(), r))
+            .collect())
+    }
 }
 
 /// The record of an algorithm that a stop request kept from starting.
@@ -100,4 +133,21 @@ pub fn not_started(alg: Algorithm) -> RunRecord {
             crate::interrupt::describe().unwrap_or_else(|| "a stop request".into())
         ),
     )
+}
+
+/// Starts the journal at `path` of the experiment `work` (one line per finished run, the
+/// `finished` ones first), synced every `every_s` seconds ([`crate::journal`]).
+pub fn start_journal(
+    path: &std::path::Path,
+    work: &Work,
+    finished: &BTreeMap<String, RunRecord>,
+    every_s: f64,
+) -> Result<crate::journal::Journal> {
+    let arguments = arguments(work)
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect();
+    let header = crate::journal::Header::new("experiment", arguments, work.algorithms.len());
+    let carried: Vec<&RunRecord> = finished.values().collect();
+    crate::journal::Journal::create(path, &header, &carried, every_s)
 }

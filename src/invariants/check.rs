@@ -36,7 +36,7 @@ pub use super::check_report::{CheckReport, Erratum, ErratumStatus, InvariantRepo
 use super::check_shard::job_count;
 pub use super::check_shard::merge_shards;
 use super::context::{MeasureSet, PointCtx, RunCtx, RunSpec};
-pub use super::tally::{CaseResult, CheckShard, JobTallies, Tally, Violation, Worst};
+pub use super::tally::{CaseResult, CheckShard, JobTallies, Recorded, Tally, Violation, Worst};
 use super::{registry, Check, Eval, Invariant};
 use crate::problems::{Instance, Interval};
 use crate::sets::ConvexSet;
@@ -294,7 +294,7 @@ pub fn run_check_resumed(
     opts: &CaseOptions,
     threads: usize,
     shard: Option<Shard>,
-    resume: Option<(&str, &std::collections::BTreeMap<usize, JobTallies>)>,
+    resume: Option<&dyn Recorded>,
 ) -> Result<CheckReport> {
     if cases == 0 || cases > MAX_CASES {
         return Err(Error::invalid(
@@ -309,16 +309,16 @@ pub fn run_check_resumed(
     let threads = worker_threads(threads, mine.len());
     let jobs = crate::progress::Jobs::new("check", mine.len() as u64);
     let run_job = |p: usize| -> Option<Result<CaseResult>> {
-        if let Some((input, recorded)) = resume {
-            if let Some(jt) = recorded.get(&p) {
+        if let Some(resume) = resume {
+            if let Some(jt) = resume.recorded(p) {
                 jobs.done();
-                return Some(jt.clone().into_result(&reg, input));
+                return Some(jt.clone().into_result(&reg, resume.input()));
             }
             if crate::interrupt::requested() {
                 return None;
             }
         }
-        Some(if p < cases {
+        let r = if p < cases {
             let spec = case_spec(seed, p);
             jobs.start(&format!("case {p}: {}", spec.instance));
             let r = check_case(&spec, opts);
@@ -338,7 +338,13 @@ pub fn run_check_resumed(
             );
             jobs.done();
             r
-        })
+        };
+        if let (Some(resume), Ok(r)) = (resume, &r) {
+            if resume.journaling() {
+                resume.finished(JobTallies::of(p, &reg, r.clone()));
+            }
+        }
+        Some(r)
     };
     let results: Vec<(usize, Option<Result<CaseResult>>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)

@@ -224,6 +224,19 @@ pub struct CheckShard {
     pub results: Vec<JobTallies>,
 }
 
+/// The jobs a check already has and where it records finished ones (`check --resume` and the
+/// journal: `invariants::resume::Resume`).
+pub trait Recorded: Sync {
+    /// The record's name (for errors).
+    fn input(&self) -> &str;
+    /// The recorded tallies of job `job`.
+    fn recorded(&self, job: usize) -> Option<&JobTallies>;
+    /// Whether finished jobs are recorded ([`Recorded::finished`] is called).
+    fn journaling(&self) -> bool;
+    /// A job finished.
+    fn finished(&self, tallies: JobTallies);
+}
+
 /// The tallies of one job, keyed by invariant name (only the invariants the job touched).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JobTallies {

@@ -22,6 +22,7 @@
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+pub mod banner;
 pub mod html;
 pub mod model;
 pub mod plot;

@@ -332,6 +332,10 @@ pub struct Meta {
     /// The command line that produced the report.
     #[serde(default)]
     pub command: Option<String>,
+    /// Set on the page of a record a signal stopped (issue 17): where it stopped and how to
+    /// finish it, shown as a banner at the top of the page. Never stored in the JSON records.
+    #[serde(skip)]
+    pub interrupted: Option<String>,
 }
 
 impl Meta {
@@ -348,6 +352,7 @@ impl Meta {
             machine: machine_description(),
             date: utc_now(),
             command: Some(std::env::args().collect::<Vec<_>>().join(" ")),
+            interrupted: None,
         }
     }
 }

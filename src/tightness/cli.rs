@@ -1,6 +1,7 @@
 //! `saddlefw tighten`: the search of [`super::search`] over the selected entries, its table,
 //! `DIR/tighten.json`, and the fixtures (`--write-fixtures`).
 
+use super::resume::{Arguments, TightenRecord};
 use super::search::{self, EntrySearch, SearchConfig};
 use super::{fixture_file, load_dir, note, HardFixture};
 use crate::theorems::TheoremEntry;
@@ -41,26 +42,72 @@ pub struct TightenArgs {
     /// stored instance (the stored one competes as an incumbent).
     #[arg(long)]
     pub write_fixtures: bool,
+    /// Stop each entry's search after N candidate evaluations (with a budget large enough,
+    /// the search is then independent of the machine's speed: reproducible and resumable to
+    /// the same result).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_evals: Option<i64>,
+    /// Finish the search recorded in DIR (its journal DIR/tighten.json.journal after a kill,
+    /// else DIR/tighten.json): its searched entries are kept, the others searched. The record
+    /// must come from this build and the same arguments (else exit 2 with the reason).
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+    /// Every searched entry is appended to DIR/tighten.json.journal at once (a kill loses only
+    /// the entry in progress), flushed to disk at most every S seconds.
+    #[arg(long, value_name = "S", default_value_t = crate::resume::CHECKPOINT_EVERY_S, allow_negative_numbers = true)]
+    pub checkpoint_every: f64,
+}
+
+/// The search settings and the job-defining arguments of `tighten` from its flags.
+fn search_config(args: &TightenArgs) -> Result<(SearchConfig, Arguments)> {
+    let max_evals = match args.max_evals {
+        Some(n) if n < 1 => {
+            return Err(crate::Error::invalid(
+                "--max-evals",
+                format!("must be at least 1, got {n}"),
+            ))
+        }
+        n => n.map(|n| n as usize),
+    };
+    let cfg = SearchConfig {
+        budget_s: args.budget,
+        horizon: args.horizon,
+        seed: args.seed,
+        jobs: crate::cli::positive_jobs(args.jobs)?,
+        max_evals,
+        ..SearchConfig::default()
+    };
+    let arguments = Arguments {
+        cases: args.cases.clone(),
+        fixtures: args.fixtures.display().to_string(),
+        write_fixtures: args.write_fixtures,
+    };
+    Ok((cfg, arguments))
 }
 
 /// `saddlefw tighten`.
 pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
-    let jobs = crate::cli::positive_jobs(args.jobs)?;
     crate::files::check_outputs(
         &crate::files::json_files_in(&args.fixtures),
         "--out",
         &args.out,
         &[args.out.join("tighten.json")],
     )?;
-    let cfg = SearchConfig {
-        budget_s: args.budget,
-        horizon: args.horizon,
-        seed: args.seed,
-        jobs,
-        ..SearchConfig::default()
-    };
+    let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;
+    let (cfg, arguments) = search_config(&args)?;
     let table = crate::theorems::builtin();
+    let selected = table
+        .iter()
+        .filter(|e| args.cases.as_deref().map_or(true, |f| e.id.contains(f)))
+        .count();
+    let recorded = match &args.resume {
+        Some(dir) => super::resume::read(dir, &arguments, &cfg)?,
+        None => Default::default(),
+    };
     let incumbents = load_dir(&args.fixtures)?;
+    let path = args.out.join("tighten.json");
+    let journal =
+        super::resume::start_journal(&path, &arguments, &cfg, &recorded, selected, every)?;
     outln!(
         "{:<26} {:>6} {:>7} {:>17} {:>6} {:>9} {:<15} {:>7} note",
         "entry",
@@ -101,28 +148,43 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
                 }
             }
         }
+        if !recorded.contains_key(&r.id) {
+            journal.append(r);
+        }
         use std::io::Write;
         let _ = std::io::stdout().flush();
         Ok(())
     };
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
-    let results = search::search(&table, args.cases.as_deref(), &cfg, &incumbents, &mut done)?;
-    crate::files::create_dir_all(&args.out)?;
-    let selected = table
-        .iter()
-        .filter(|e| args.cases.as_deref().map_or(true, |f| e.id.contains(f)))
-        .count();
+    let results = search::search(
+        &table,
+        args.cases.as_deref(),
+        &cfg,
+        &incumbents,
+        &recorded,
+        &mut done,
+    )?;
     let interrupted = crate::resume::Interruption::now(results.len(), selected);
-    let mut json = serde_json::json!({ "config": cfg, "entries": results });
     if let Some(i) = &interrupted {
-        json["interrupted"] = serde_json::to_value(i).expect("serialises");
-        crate::cli::write_stderr(format_args!("{}\n", i.describe("entries")));
+        crate::cli::write_stderr(format_args!(
+            "{}; finish it with --resume {}\n",
+            i.describe("entries"),
+            args.out.display()
+        ));
     }
-    let path = args.out.join("tighten.json");
+    crate::files::create_dir_all(&args.out)?;
+    let record = TightenRecord {
+        build: crate::report::Build::current(),
+        config: cfg,
+        arguments,
+        entries: results,
+        interrupted,
+    };
     crate::trace::write_atomic(
         &path,
-        (serde_json::to_string_pretty(&json).expect("serialises") + "\n").as_bytes(),
+        (serde_json::to_string_pretty(&record).expect("serialises") + "\n").as_bytes(),
     )?;
+    journal.remove();
     outln!("wrote {}", path.display());
     Ok(crate::error::EXIT_OK)
 }

@@ -4,7 +4,7 @@
 use super::{evaluate_with, fixture_file, note, HardFixture, HardSource};
 use crate::fit::Verdict;
 use crate::theorems::TheoremEntry;
-use crate::verify::hard::{HardGates, HardResult, TightnessRecord};
+use crate::verify::hard::{Attached, HardGates, HardLog, HardResult, HardRun, TightnessRecord};
 use crate::verify::{EntryResult, GateStatus, Gates, InstanceRun, VerifyOptions, VerifyReport};
 use crate::Result;
 use rayon::prelude::*;
@@ -16,17 +16,14 @@ use std::collections::BTreeMap;
 /// the real solvers pass it too.)
 pub const HARD_REPORT_ONLY: &[&str] = &["hard-mhat"];
 
-/// Runs the gates on the stored hardest instances of the selected entries and attaches the
-/// hard results and tightness records to `entries` (a failed hard gate makes the entry fail).
-pub fn attach(
-    selected: &[&TheoremEntry],
-    entries: &mut [EntryResult],
-    source: &HardSource,
+/// The entries of `selected` with a stored hardest instance that `opts`'s solver covers.
+fn hard_jobs<'a>(
+    selected: &[&'a TheoremEntry],
+    fixtures: &'a BTreeMap<String, HardFixture>,
     opts: &VerifyOptions,
-) -> Result<()> {
-    let fixtures = source.load()?;
+) -> Vec<(&'a TheoremEntry, &'a HardFixture)> {
     let factory = opts.factory();
-    let jobs: Vec<(&TheoremEntry, &HardFixture)> = selected
+    selected
         .iter()
         .filter_map(|e| fixtures.get(&e.id).map(|f| (*e, f)))
         .filter(|(e, f)| {
@@ -38,26 +35,65 @@ pub fn attach(
                 hard: true,
             })
         })
-        .collect();
+        .collect()
+}
+
+/// Runs the gates on the stored hardest instances of the selected entries and attaches the
+/// hard results and tightness records to `entries` (a failed hard gate makes the entry fail).
+/// The runs `log` holds are reused and finished ones are recorded in it; a stop requested by
+/// a signal starts no other run and attaches nothing ([`Attached::Interrupted`]).
+pub fn attach(
+    selected: &[&TheoremEntry],
+    entries: &mut [EntryResult],
+    source: &HardSource,
+    opts: &VerifyOptions,
+    log: &dyn HardLog,
+) -> Result<Attached> {
+    let fixtures = source.load()?;
+    let factory = opts.factory();
+    let jobs = hard_jobs(selected, &fixtures, opts);
     let progress = crate::progress::Jobs::new("hard instances", jobs.len() as u64);
-    let work = || -> Vec<Result<(String, InstanceRun, f64)>> {
+    let work = || -> Vec<Option<Result<HardRun>>> {
         jobs.par_iter()
             .map(|(e, f)| {
+                if let Some(done) = log.hard(&e.id) {
+                    progress.done();
+                    return Some(Ok(done.clone()));
+                }
+                if crate::interrupt::requested() {
+                    return None;
+                }
                 progress.start(&e.id);
                 let clock = std::time::Instant::now();
-                let (run, _) = evaluate_with(e, &f.spec, f.horizon, factory.as_ref())?;
+                let run = evaluate_with(e, &f.spec, f.horizon, factory.as_ref()).map(|(run, _)| {
+                    HardRun {
+                        entry: e.id.clone(),
+                        run,
+                        time_s: clock.elapsed().as_secs_f64(),
+                    }
+                });
+                if let Ok(r) = &run {
+                    log.hard_done(r);
+                }
                 progress.done();
-                Ok((e.id.clone(), run, clock.elapsed().as_secs_f64()))
+                Some(run)
             })
             .collect()
     };
     let outputs = crate::verify::with_jobs(opts.jobs, jobs.len(), work)?;
     progress.finish();
-    let mut runs: BTreeMap<String, (InstanceRun, f64)> = BTreeMap::new();
-    for o in outputs {
-        let (id, run, t) = o?;
-        runs.insert(id, (run, t));
+    let stopped = outputs.iter().any(Option::is_none);
+    let finished = outputs.into_iter().flatten().collect::<Result<Vec<_>>>()?;
+    if stopped {
+        return Ok(Attached::Interrupted {
+            runs: finished,
+            total: jobs.len(),
+        });
     }
+    let mut runs: BTreeMap<String, (InstanceRun, f64)> = finished
+        .into_iter()
+        .map(|h| (h.entry, (h.run, h.time_s)))
+        .collect();
     // The hard run is judged like a family of one seed, without the random baselines.
     let mut hard_opts = opts.clone();
     hard_opts.baselines = Default::default();
@@ -106,7 +142,7 @@ pub fn attach(
         res.tightness = Some(tightness_record(e, res, hard.as_ref()));
         res.hard = hard;
     }
-    Ok(())
+    Ok(Attached::Done)
 }
 
 fn hard_result(
@@ -284,8 +320,12 @@ impl crate::verify::hard::AfterJudging for HardSource {
         selected: &[&TheoremEntry],
         entries: &mut [EntryResult],
         opts: &VerifyOptions,
-    ) -> Result<()> {
-        attach(selected, entries, self, opts)
+        log: &dyn HardLog,
+    ) -> Result<Attached> {
+        attach(selected, entries, self, opts, log)
+    }
+    fn jobs(&self, selected: &[&TheoremEntry], opts: &VerifyOptions) -> Result<usize> {
+        Ok(hard_jobs(selected, &self.load()?, opts).len())
     }
     fn name(&self) -> String {
         format!("{self:?}")

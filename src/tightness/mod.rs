@@ -6,7 +6,7 @@
 //! * [`search`]: the documented search (`saddlefw tighten`).
 //! * `fixture`: the stored format ([`HardFixture`], `fixtures/hard/<entry-id>.json`).
 //! * `gate`: the `verify` hook ([`attach`]): hard gates and tightness records.
-//! * `cli`: `saddlefw tighten` ([`cmd_tighten`]).
+//! * `cli`: `saddlefw tighten` ([`cmd_tighten`]); [`resume`]: its `--resume` and journal.
 //! * this module: evaluation of one entry on one hard instance ([`evaluate`]), the natural
 //!   scale of an instance's gaps and the tightness note.
 //!
@@ -28,6 +28,7 @@ mod cli;
 pub mod families;
 mod fixture;
 mod gate;
+pub mod resume;
 pub mod search;
 
 pub use crate::verify::hard::{report_tightness, HardResult, TightnessRecord};

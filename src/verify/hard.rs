@@ -26,15 +26,60 @@ use std::sync::Arc;
 /// (by [`super::run`] in an unsharded run, by [`super::shard::merge`] in a merge).
 pub trait AfterJudging: Send + Sync {
     /// Attaches results to `entries` (one per `selected` entry, same order); may change their
-    /// verdicts and notes.
+    /// verdicts and notes. Its runs are jobs like the random instances': those `log` holds are
+    /// reused, finished ones are recorded in it, and a stop requested by a signal
+    /// ([`crate::interrupt`]) starts no other and attaches nothing ([`Attached::Interrupted`]).
     fn attach(
         &self,
         selected: &[&TheoremEntry],
         entries: &mut [EntryResult],
         opts: &VerifyOptions,
-    ) -> Result<()>;
+        log: &dyn HardLog,
+    ) -> Result<Attached>;
+    /// How many runs [`AfterJudging::attach`] does for `selected` (the jobs an interrupted
+    /// report counts).
+    fn jobs(&self, selected: &[&TheoremEntry], opts: &VerifyOptions) -> Result<usize>;
     /// A name for debugging output.
     fn name(&self) -> String;
+}
+
+/// The runs on hard instances a verify run already has, and where it records new ones
+/// (`verify::resume::JobLog`; [`NoLog`] in a merge).
+pub trait HardLog: Sync {
+    /// The recorded run on the stored hardest instance of `entry`.
+    fn hard(&self, entry: &str) -> Option<&HardRun>;
+    /// A run on a stored hardest instance finished.
+    fn hard_done(&self, run: &HardRun);
+}
+
+/// Nothing recorded, nothing kept.
+pub struct NoLog;
+
+impl HardLog for NoLog {
+    fn hard(&self, _: &str) -> Option<&HardRun> {
+        None
+    }
+    fn hard_done(&self, _: &HardRun) {}
+}
+
+/// What [`AfterJudging::attach`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Attached {
+    /// Every run finished and the results are attached.
+    Done,
+    /// A signal stopped it: the runs finished so far (reused ones included), of `total`.
+    Interrupted { runs: Vec<HardRun>, total: usize },
+}
+
+/// A finished run on an entry's stored hardest instance (kept by an interrupted report and
+/// the journal, so a resumed run does not repeat it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HardRun {
+    /// The entry id.
+    pub entry: String,
+    pub run: super::InstanceRun,
+    /// Wall time of the run, seconds.
+    pub time_s: f64,
 }
 
 /// A shared [`AfterJudging`] step in [`VerifyOptions`] (cloneable, printable by name).

@@ -4,9 +4,9 @@ use super::instance::run_instance;
 use super::judge::{annotate, judge_entry};
 use super::options::VerifyOptions;
 use super::results::{EntryResult, InstanceRun, VerifyReport};
-use super::shard;
 use super::source::{JobRef, RunOrigin, SolverFactory};
 use super::tier::{derived_seed, families_for, InstanceFamily, Tier, TierConfig};
+use super::{hard, resume, shard};
 use crate::fit::{FitConfig, Verdict};
 use crate::theorems::TheoremEntry;
 use crate::{Error, Result};
@@ -72,19 +72,32 @@ pub(crate) fn job_keys(selected: &[&TheoremEntry], cfg: &TierConfig) -> Vec<(Str
 
 /// Runs the selected entries of `table`.
 pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport> {
-    run_resumed(table, opts, None)
+    run_logged(table, opts, &resume::JobLog::new())
 }
 
 /// [`run`], reusing the jobs that `record` (an earlier report of the same build and
-/// arguments: [`resume::check_record`](super::resume::check_record)) holds. A stop requested by a signal
-/// ([`crate::interrupt`]) lets running jobs finish and starts no other: the report then holds
-/// the completed jobs and says so (`interrupted`; no hard instances, no gate).
+/// arguments: [`resume::check_record`](super::resume::check_record)) holds.
 pub fn run_resumed(
     table: &[TheoremEntry],
     opts: &VerifyOptions,
     record: Option<&VerifyReport>,
 ) -> Result<VerifyReport> {
-    let clock = Instant::now();
+    let log = match record {
+        Some(r) => resume::JobLog::from_record(r, table, opts)?,
+        None => resume::JobLog::new(),
+    };
+    run_logged(table, opts, &log)
+}
+
+/// The tier's sizes, the selected entries and the whole job list of a verify run.
+pub(crate) struct Planned<'a> {
+    pub(crate) cfg: TierConfig,
+    pub(crate) selected: Vec<&'a TheoremEntry>,
+    pub(crate) all: BTreeMap<shard::JobKey, Job<'a>>,
+}
+
+/// Checks the tier and the selection and lists the jobs.
+pub(crate) fn plan<'a>(table: &'a [TheoremEntry], opts: &VerifyOptions) -> Result<Planned<'a>> {
     let cfg = opts.config.unwrap_or_else(|| opts.tier.config());
     if cfg.seeds == 0 || cfg.t_max < 16 {
         return Err(Error::invalid(
@@ -106,9 +119,16 @@ pub fn run_resumed(
         ));
     }
     let all = job_list(&selected, &cfg);
-    let recorded = record.map_or_else(BTreeMap::new, |r| shard::recorded_jobs(r, &all));
+    Ok(Planned { cfg, selected, all })
+}
+
+/// The jobs of the list this run does: its shard's, those the solver covers.
+fn mine<'a>(
+    all: BTreeMap<shard::JobKey, Job<'a>>,
+    opts: &VerifyOptions,
+) -> Vec<(shard::JobKey, Job<'a>)> {
     let factory = opts.factory();
-    let jobs: Vec<(shard::JobKey, Job)> = shard::select(all.into_iter().collect(), opts.shard)
+    shard::select(all.into_iter().collect(), opts.shard)
         .into_iter()
         .filter(|(_, j)| {
             factory.covers(&JobRef {
@@ -119,12 +139,31 @@ pub fn run_resumed(
                 hard: false,
             })
         })
-        .collect();
+        .collect()
+}
+
+/// How many jobs [`run`] does for `opts` (random instances; the hard instances come on top).
+pub fn job_count(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<usize> {
+    Ok(mine(plan(table, opts)?.all, opts).len())
+}
+
+/// [`run`], reusing the jobs `log` holds and recording the finished ones in it. A stop
+/// requested by a signal ([`crate::interrupt`]) lets running jobs finish and starts no other:
+/// the report then holds the completed jobs and says so (`interrupted`; no gate).
+pub fn run_logged(
+    table: &[TheoremEntry],
+    opts: &VerifyOptions,
+    log: &resume::JobLog,
+) -> Result<VerifyReport> {
+    let clock = Instant::now();
+    let Planned { cfg, selected, all } = plan(table, opts)?;
+    let factory = opts.factory();
+    let jobs = mine(all, opts);
     let progress = crate::progress::Jobs::new("verify", jobs.len() as u64);
     let work = || -> Vec<Option<Result<shard::JobRuns>>> {
         jobs.par_iter()
             .map(|(key, j)| {
-                if let Some(done) = recorded.get(key) {
+                if let Some(done) = log.job(key) {
                     progress.done();
                     return Some(Ok(done.clone()));
                 }
@@ -138,6 +177,9 @@ pub fn run_resumed(
                     j.seed_index
                 ));
                 let r = run_job(j, &cfg, factory.as_ref());
+                if let Ok(runs) = &r {
+                    log.job_done(key, runs);
+                }
                 progress.done();
                 Some(r)
             })
@@ -146,7 +188,6 @@ pub fn run_resumed(
     let outputs = with_jobs(opts.jobs, jobs.len(), work)?;
     progress.finish();
     let done = outputs.iter().filter(|o| o.is_some()).count();
-    let interrupted = crate::resume::Interruption::now(done, outputs.len());
     let mut per_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
     for out in outputs.into_iter().flatten() {
         for (id, r) in out? {
@@ -159,12 +200,29 @@ pub fn run_resumed(
         runs.sort_by(|a, b| (&a.family, a.seed_index).cmp(&(&b.family, b.seed_index)));
         entries.push(judge_entry(e, runs, opts)?);
     }
-    if opts.shard.is_none() && interrupted.is_none() {
-        // hard instances run once: in an unsharded run, or in the merge of shards
-        if let Some(gates) = &opts.hard {
-            gates.0.attach(&selected, &mut entries, opts)?;
+    // hard instances run once: in an unsharded run, or in the merge of shards
+    let gates = opts.hard.as_ref().filter(|_| opts.shard.is_none());
+    let hard_total = |gates: Option<&hard::HardGates>| -> Result<usize> {
+        gates.map_or(Ok(0), |g| g.0.jobs(&selected, opts))
+    };
+    let (interrupted, hard_runs) = if done < jobs.len() {
+        let total = jobs.len() + hard_total(gates)?;
+        (
+            crate::resume::Interruption::now(done, total),
+            log.hard_runs(),
+        )
+    } else {
+        match gates {
+            Some(g) => match g.0.attach(&selected, &mut entries, opts, log)? {
+                hard::Attached::Done => (None, Vec::new()),
+                hard::Attached::Interrupted { runs, total } => (
+                    crate::resume::Interruption::now(done + runs.len(), done + total),
+                    runs,
+                ),
+            },
+            None => (None, Vec::new()),
         }
-    }
+    };
     annotate(&selected, &mut entries);
     let mut report = assemble(
         opts.tier,
@@ -181,6 +239,7 @@ pub fn run_resumed(
         report.shard = opts.shard;
         report.failed = false;
         report.interrupted = interrupted;
+        report.hard_runs = hard_runs;
     }
     Ok(report)
 }
@@ -221,6 +280,7 @@ pub(crate) fn assemble(
         shard: None,
         solver: opts.solver.as_ref().map(|f| f.0.name()),
         interrupted: None,
+        hard_runs: Vec::new(),
         wall_time_s,
     }
 }

@@ -22,7 +22,14 @@ impl VerifyReport {
         let json_path = out.join("verify.json");
         crate::trace::write_atomic(&json_path, self.to_json().as_bytes())?;
         let seeds: Vec<u64> = self.seeds.iter().map(|&s| s as u64).collect();
-        let meta = crate::report::Meta::current(Some(&self.tier.to_string()), &seeds);
+        let mut meta = crate::report::Meta::current(Some(&self.tier.to_string()), &seeds);
+        meta.interrupted = self.interrupted.as_ref().map(|i| {
+            format!(
+                "{}: finish it with saddlefw verify --resume {}",
+                i.describe("jobs"),
+                out.display()
+            )
+        });
         // the invariant table and the errata section: a small `check` run (seed 0) beside the
         // rates
         let check = crate::invariants::run_check(VERIFY_PAGE_CHECK_CASES, 0)?;

@@ -247,6 +247,10 @@ pub struct VerifyReport {
     /// it ([`resume`](super::resume)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<crate::resume::Interruption>,
+    /// The runs on stored hardest instances finished before the signal (an interrupted report
+    /// only; the resumed run reuses them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hard_runs: Vec<hard::HardRun>,
     pub wall_time_s: f64,
 }
 

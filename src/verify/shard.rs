@@ -204,7 +204,13 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
     }
     // the stored hardest instances run once, here (shards skip them)
     if let Some(gates) = &opts.hard {
-        gates.0.attach(&selected, &mut entries, &opts)?;
+        let log = super::hard::NoLog;
+        if gates.0.attach(&selected, &mut entries, &opts, &log)? != super::hard::Attached::Done {
+            return Err(Error::invalid(
+                "merge",
+                "stopped by a signal while running the hard instances",
+            ));
+        }
     }
     super::annotate(&selected, &mut entries);
     let mut merged = super::assemble(

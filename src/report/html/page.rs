@@ -81,6 +81,9 @@ pub(super) fn page(
         let _ = write!(s, "<a href=\"#{}\">{}</a>", escape(id), escape(name));
     }
     s.push_str("</nav>\n");
+    s.push_str(&crate::report::banner::interrupted(
+        meta.interrupted.as_deref(),
+    ));
     s.push_str(body);
     s.push_str(&meta_section(meta));
     s.push_str("</main>\n</body>\n</html>\n");

@@ -173,13 +173,15 @@ pub fn search_entry(
 
 /// Runs the search for every selected entry, one after the other (each uses the pool).
 /// `incumbents` (the stored fixtures, by entry id) take part in the confirmation stage;
-/// `done` is called after each entry (progress output, fixture writing). A stop requested by
+/// `done` is called after each entry (progress output, fixture writing). The entries
+/// `recorded` holds (`tighten --resume`) are taken from it, not searched. A stop requested by
 /// a signal ([`crate::interrupt`]) ends the search after the entry in progress.
 pub fn search(
     table: &[TheoremEntry],
     filter: Option<&str>,
     cfg: &SearchConfig,
     incumbents: &BTreeMap<String, HardFixture>,
+    recorded: &BTreeMap<String, EntrySearch>,
     done: &mut (dyn FnMut(&TheoremEntry, &EntrySearch) -> Result<()> + Send),
 ) -> Result<Vec<EntrySearch>> {
     let selected: Vec<&TheoremEntry> = table
@@ -205,12 +207,15 @@ pub fn search(
     let run = || -> Result<Vec<EntrySearch>> {
         let mut out = Vec::new();
         for e in &selected {
-            if crate::interrupt::requested() {
+            let r = match recorded.get(&e.id) {
+                Some(r) => r.clone(),
                 // a first signal: the entries searched so far are the result
-                break;
-            }
-            progress.start(&format!("{} (budget {} s)", e.id, cfg.budget_s));
-            let r = search_entry(e, cfg, incumbents.get(&e.id).map(|f| &f.spec))?;
+                None if crate::interrupt::requested() => break,
+                None => {
+                    progress.start(&format!("{} (budget {} s)", e.id, cfg.budget_s));
+                    search_entry(e, cfg, incumbents.get(&e.id).map(|f| &f.spec))?
+                }
+            };
             progress.suspend(|| done(e, &r))?;
             progress.done();
             out.push(r);

@@ -1,0 +1,293 @@
+//! The journal of finished jobs (issue 17): what `verify`, `check`, `experiment` and `tighten`
+//! have finished survives SIGKILL, a crash or a power cut, and `--resume DIR` skips it.
+//!
+//! * **Where**: beside the command's record, its path with `.journal` appended
+//!   ([`journal_path`]: `DIR/verify.json.journal`, `CHECK.json.journal`,
+//!   `DIR/experiment.json.journal`, `DIR/tighten.json.journal`).
+//! * **When**: a finished job is appended as one JSON line as soon as it finishes, so killing
+//!   the process loses only the jobs in flight; the file is flushed to disk (`fsync`) at most
+//!   every `--checkpoint-every` seconds (default [`crate::resume::CHECKPOINT_EVERY_S`]), so a
+//!   power cut loses at most that interval. Once the command has written its record (complete,
+//!   or interrupted by a first signal), the journal is removed: the record holds everything.
+//! * **Format** (`saddlefw-journal` v1): line 1 is the [`Header`] (the command, the build, the
+//!   job-defining arguments, the number of jobs), every further line one finished job in the
+//!   command's own JSON form. A last line without its newline was cut by the kill and is
+//!   ignored; any other malformed line is an error naming the journal and the line.
+//! * **Owner**: at its first finished job a run writes its journal to a temporary file and
+//!   renames it into place, so two runs writing the same directory never interleave lines (the
+//!   later one owns the path), and a run refused or failing before any job leaves an earlier
+//!   journal as it was. A resumed run's journal starts with the jobs it reuses.
+//!
+//! ```
+//! use saddlefw::journal::{parse, Header, Journal};
+//! let dir = std::env::temp_dir().join(format!("saddlefw-doc-journal-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let path = dir.join("verify.json.journal");
+//! let header = Header::new("verify", vec![("--tier".into(), "quick".into())], 3);
+//! let j = Journal::create(&path, &header, &[1u32], 60.0).unwrap();
+//! j.append(&2u32);
+//! let text = std::fs::read_to_string(&path).unwrap();
+//! // a line cut short by SIGKILL is not a job
+//! let (h, jobs): (Header, Vec<u32>) = parse("j", &(text.clone() + "[3, 4")).unwrap();
+//! assert_eq!((h.total, jobs), (3, vec![1, 2]));
+//! assert!(h.check("j", "verify", &[("--tier", "quick".into())]).is_ok());
+//! let e = h.check("j", "verify", &[("--tier", "full".into())]).unwrap_err();
+//! assert!(e.to_string().contains("recorded with --tier quick, this run has full"), "{e}");
+//! // a complete line that is not a job is an error naming the line
+//! let e = parse::<u32>("j", &(text + "oops\n")).unwrap_err();
+//! assert!(e.to_string().starts_with("j: line 4:"), "{e}");
+//! j.remove();
+//! assert!(!path.exists());
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+use crate::files::JsonTop;
+use crate::{Error, Result};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The format name on a journal's first line.
+pub const FORMAT: &str = "saddlefw-journal";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The journal of the record `out`: the same path with `.journal` appended.
+pub fn journal_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_os_string();
+    name.push(".journal");
+    PathBuf::from(name)
+}
+
+/// The first line of a journal: which work it belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// [`FORMAT`].
+    pub format: String,
+    /// [`VERSION`].
+    pub version: u32,
+    /// `verify`, `check`, `experiment` or `tighten`.
+    pub command: String,
+    /// The build that writes it ([`crate::report::Build`]).
+    pub build: String,
+    /// The job-defining arguments, `(name, value)`, in the command's order.
+    pub arguments: Vec<(String, String)>,
+    /// Jobs of the whole command.
+    pub total: usize,
+}
+
+impl Header {
+    /// The header of `command` run by this build with `arguments`, `total` jobs.
+    pub fn new(command: &str, arguments: Vec<(String, String)>, total: usize) -> Header {
+        Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            command: command.into(),
+            build: crate::report::Build::current().to_string(),
+            arguments,
+            total,
+        }
+    }
+
+    /// Refuses the journal `input` unless this build wrote it for `command` with the same
+    /// `arguments` ([`crate::resume::check_identity`]).
+    pub fn check(&self, input: &str, command: &str, arguments: &[(&str, String)]) -> Result<()> {
+        if self.command != command {
+            return Err(Error::input(
+                input,
+                "--resume",
+                format!("the journal of `{}`, not of `{command}`", self.command),
+            ));
+        }
+        let recorded = |name: &str| {
+            self.arguments
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or_else(|| "(none)".to_string(), |(_, v)| v.clone())
+        };
+        let pairs: Vec<(&str, String, String)> = arguments
+            .iter()
+            .map(|(n, v)| (*n, recorded(n), v.clone()))
+            .collect();
+        crate::resume::check_identity(
+            input,
+            &self.build,
+            &crate::report::Build::current().to_string(),
+            &pairs,
+        )
+    }
+}
+
+/// Parses the text of a journal (`input` names it in errors): its header and its finished jobs
+/// (a last line without its newline is dropped: the kill cut it).
+pub fn parse<T: DeserializeOwned>(input: &str, text: &str) -> Result<(Header, Vec<T>)> {
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    // the part after the last newline: empty, or a line the kill cut short
+    lines.pop();
+    let first = lines
+        .first()
+        .ok_or_else(|| Error::input(input, "line 1", "no header line (an empty journal)"))?;
+    let at = |n: usize| format!("line {n}");
+    let header: Header = crate::files::parse_json(input, first, JsonTop::Object)
+        .map_err(|e| Error::input(input, at(1), strip(input, &e)))?;
+    if header.format != FORMAT || header.version != VERSION {
+        return Err(Error::input(
+            input,
+            at(1),
+            format!(
+                "format {:?} version {}: this build reads {FORMAT} version {VERSION}",
+                header.format, header.version
+            ),
+        ));
+    }
+    let mut jobs = Vec::with_capacity(lines.len() - 1);
+    for (i, line) in lines.iter().enumerate().skip(1) {
+        let job = serde_json::from_str(line)
+            .map_err(|e| Error::input(input, at(i + 1), format!("not a finished job: {e}")))?;
+        jobs.push(job);
+    }
+    Ok((header, jobs))
+}
+
+/// The reason of an error of [`crate::files::parse_json`] without its input's name.
+fn strip(input: &str, e: &Error) -> String {
+    let s = e.to_string();
+    s.strip_prefix(&format!("{input}: "))
+        .unwrap_or(&s)
+        .to_string()
+}
+
+/// Reads the journal at `path`: `None` when there is none.
+pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Option<(Header, Vec<T>)>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = crate::files::read_text(path)?;
+    parse(&path.display().to_string(), &text).map(Some)
+}
+
+/// A run's journal (shared by worker threads: appends take a lock). The file is written at the
+/// first finished job, so a run that is refused or fails before any job leaves an earlier
+/// journal as it was.
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    state: Mutex<State>,
+    every: Duration,
+}
+
+#[derive(Debug)]
+struct State {
+    /// The header and the carried jobs, until the file is written.
+    start: Option<String>,
+    /// None before the first append, and once an append failed (the command goes on).
+    file: Option<std::fs::File>,
+    last_sync: Instant,
+}
+
+impl Journal {
+    /// The journal at `path` with `header` and the jobs `carried` over from the record being
+    /// resumed; synced to disk at most every `every_s` seconds. Nothing is written until the
+    /// first [`Journal::append`]: then a temporary file with the header, the carried jobs and
+    /// that job is renamed into place (replacing the journal being resumed).
+    pub fn create<T: Serialize>(
+        path: &Path,
+        header: &Header,
+        carried: &[T],
+        every_s: f64,
+    ) -> Result<Journal> {
+        let mut start = line(header);
+        for job in carried {
+            start.push_str(&line(job));
+        }
+        Ok(Journal {
+            path: path.to_path_buf(),
+            state: Mutex::new(State {
+                start: Some(start),
+                file: None,
+                last_sync: Instant::now(),
+            }),
+            every: Duration::from_secs_f64(every_s.clamp(1e-3, 1e9)),
+        })
+    }
+
+    /// Writes the journal's file with `text` (its start and the first job).
+    fn open(&self, text: &str) -> std::io::Result<std::fs::File> {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let name = self
+            .path
+            .file_name()
+            .map_or_else(|| "journal".into(), |n| n.to_string_lossy().into_owned());
+        let tmp = self
+            .path
+            .with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        let mut file = std::fs::File::create(&tmp)?;
+        let written = file
+            .write_all(text.as_bytes())
+            .and_then(|_| file.sync_data())
+            .and_then(|_| std::fs::rename(&tmp, &self.path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written.map(|_| file)
+    }
+
+    /// Appends one finished job. A failing write (a full disk) is reported once on stderr and
+    /// ends the journal; the command goes on (its record is written at the end as always).
+    pub fn append<T: Serialize>(&self, job: &T) {
+        let text = line(job);
+        let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let State {
+            start,
+            file,
+            last_sync,
+        } = &mut *guard;
+        let result = match (start.take(), file.as_mut()) {
+            (Some(start), _) => self.open(&(start + &text)).map(|f| {
+                *file = Some(f);
+                *last_sync = Instant::now();
+            }),
+            (None, Some(f)) => f.write_all(text.as_bytes()).and_then(|_| {
+                if last_sync.elapsed() >= self.every {
+                    *last_sync = Instant::now();
+                    f.sync_data()
+                } else {
+                    Ok(())
+                }
+            }),
+            (None, None) => return,
+        };
+        if let Err(e) = result {
+            *file = None;
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "saddlefw: warning: {}: cannot append a finished job ({e}); going on without the journal (a kill now loses the jobs finished)",
+                self.path.display()
+            );
+        }
+    }
+
+    /// The journal's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Removes the journal, this run's or the one it resumed (the record has been written).
+    pub fn remove(&self) {
+        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        s.file = None;
+        s.start = None;
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+fn line<T: Serialize>(v: &T) -> String {
+    let mut s = serde_json::to_string(v).expect("journal entries serialise");
+    s.push('\n');
+    s
+}
