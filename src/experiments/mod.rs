@@ -360,14 +360,8 @@ pub fn run_resumed(
     run_journaled(plan, resume.map(|(n, r)| resume::Reuse::Record(n, r)), None)
 }
 
-/// [`run_resumed`] with the runs of `reuse`, appending every finished run to a journal at
-/// `journal` (`(path, seconds between syncs)`, [`crate::journal`]) when given: an
-/// experiment killed by SIGKILL keeps its finished runs.
-pub fn run_journaled(
-    plan: &Plan,
-    reuse: Option<resume::Reuse>,
-    journal: Option<(&Path, f64)>,
-) -> Result<ExperimentRecord> {
+/// The time limit is a finite positive number and at least one algorithm is given.
+fn check_plan(plan: &Plan) -> Result<()> {
     if !(plan.time_limit_s.is_finite() && plan.time_limit_s > 0.0) {
         return Err(Error::invalid(
             "--time-limit",
@@ -377,6 +371,36 @@ pub fn run_journaled(
     if plan.algorithms.is_empty() {
         return Err(Error::invalid("--algos", "no algorithm given"));
     }
+    Ok(())
+}
+
+/// The experiment's constants, and for DL the sampled ones.
+fn constants(plan: &Plan, src: &Source) -> Result<ConstantsReport> {
+    let prep = src.prepare()?;
+    let sampled = (src.experiment() == Experiment::Dl && plan.lipschitz_pairs > 0).then(|| {
+        sample_constants(
+            prep.instance.problem.as_ref(),
+            plan.lipschitz_pairs,
+            plan.dl.seed,
+        )
+    });
+    Ok(ConstantsReport {
+        certified: prep.certified,
+        paper: prep.paper,
+        passed_to_parameter_formulas: prep.formula,
+        sampled,
+    })
+}
+
+/// [`run_resumed`] with the runs of `reuse`, appending every finished run to a journal at
+/// `journal` (`(path, seconds between syncs)`, [`crate::journal`]) when given: an
+/// experiment killed by SIGKILL keeps its finished runs.
+pub fn run_journaled(
+    plan: &Plan,
+    reuse: Option<resume::Reuse>,
+    journal: Option<(&Path, f64)>,
+) -> Result<ExperimentRecord> {
+    check_plan(plan)?;
     let (src, data) = load(plan)?;
     let e = src.experiment();
     let sigma = plan.sigma.unwrap_or_else(|| sigma_po(e));
@@ -395,22 +419,7 @@ pub fn run_journaled(
     let journal = journal
         .map(|(path, every)| resume::start_journal(path, &work, &finished, every))
         .transpose()?;
-    // constants, and the sampled ones for DL
-    let prep = src.prepare()?;
-    let sampled = (e == Experiment::Dl && plan.lipschitz_pairs > 0).then(|| {
-        sample_constants(
-            prep.instance.problem.as_ref(),
-            plan.lipschitz_pairs,
-            plan.dl.seed,
-        )
-    });
-    let consts = ConstantsReport {
-        certified: prep.certified,
-        paper: prep.paper,
-        passed_to_parameter_formulas: prep.formula,
-        sampled,
-    };
-    drop(prep);
+    let consts = constants(plan, &src)?;
 
     let display = crate::progress::Lines::new(plan.progress, plan.time_limit_s);
     let slots: Mutex<Vec<Option<RunRecord>>> = Mutex::new(vec![None; plan.algorithms.len()]);

@@ -1,11 +1,12 @@
-//! The job list (one case on one instance), its parallel run and the report's assembly.
+//! The parallel run of the job list ([`super::plan`]) and the report's assembly.
 
 use super::instance::run_instance;
 use super::judge::{annotate, judge_entry};
 use super::options::VerifyOptions;
+use super::plan::{mine, plan, Job, Planned};
 use super::results::{EntryResult, InstanceRun, VerifyReport};
-use super::source::{JobRef, RunOrigin, SolverFactory};
-use super::tier::{derived_seed, families_for, InstanceFamily, Tier, TierConfig};
+use super::source::{RunOrigin, SolverFactory};
+use super::tier::{derived_seed, Tier, TierConfig};
 use super::{hard, resume, shard};
 use crate::fit::{FitConfig, Verdict};
 use crate::theorems::TheoremEntry;
@@ -13,14 +14,6 @@ use crate::{Error, Result};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::time::Instant;
-
-/// One job: a case on one instance (serves every selected entry of the case on that family).
-pub(crate) struct Job<'a> {
-    pub(crate) case: &'a str,
-    pub(crate) family: InstanceFamily,
-    pub(crate) seed_index: u32,
-    pub(crate) entries: Vec<&'a TheoremEntry>,
-}
 
 /// Runs `work` (which uses rayon's parallel iterators over `count` jobs) on `jobs` worker
 /// threads, capped by [`crate::jobs::worker_threads`], or on rayon's global pool
@@ -40,36 +33,6 @@ pub(crate) fn with_jobs<R: Send>(
     }
 }
 
-/// The job list of a verify run, keyed and sorted by (case, family label, seed index): the
-/// same list on every machine, which `--shard I/N` partitions by position.
-pub(crate) fn job_list<'a>(
-    selected: &[&'a TheoremEntry],
-    cfg: &TierConfig,
-) -> BTreeMap<(String, String, u32), Job<'a>> {
-    let mut jobs: BTreeMap<(String, String, u32), Job> = BTreeMap::new();
-    for e in selected {
-        for fam in families_for(e, cfg) {
-            for i in 0..cfg.seeds {
-                jobs.entry((e.case.clone(), fam.label(), i))
-                    .or_insert_with(|| Job {
-                        case: &e.case,
-                        family: fam,
-                        seed_index: i,
-                        entries: Vec::new(),
-                    })
-                    .entries
-                    .push(e);
-            }
-        }
-    }
-    jobs
-}
-
-/// The keys of [`job_list`] in order (what a merge checks the shards' runs against).
-pub(crate) fn job_keys(selected: &[&TheoremEntry], cfg: &TierConfig) -> Vec<(String, String, u32)> {
-    job_list(selected, cfg).into_keys().collect()
-}
-
 /// Runs the selected entries of `table`.
 pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport> {
     run_logged(table, opts, &resume::JobLog::new())
@@ -87,64 +50,6 @@ pub fn run_resumed(
         None => resume::JobLog::new(),
     };
     run_logged(table, opts, &log)
-}
-
-/// The tier's sizes, the selected entries and the whole job list of a verify run.
-pub(crate) struct Planned<'a> {
-    pub(crate) cfg: TierConfig,
-    pub(crate) selected: Vec<&'a TheoremEntry>,
-    pub(crate) all: BTreeMap<shard::JobKey, Job<'a>>,
-}
-
-/// Checks the tier and the selection and lists the jobs.
-pub(crate) fn plan<'a>(table: &'a [TheoremEntry], opts: &VerifyOptions) -> Result<Planned<'a>> {
-    let cfg = opts.config.unwrap_or_else(|| opts.tier.config());
-    if cfg.seeds == 0 || cfg.t_max < 16 {
-        return Err(Error::invalid(
-            "verify tier",
-            "need at least 1 seed and T_max >= 16",
-        ));
-    }
-    let selected: Vec<&TheoremEntry> = table
-        .iter()
-        .filter(|e| opts.filter.as_deref().map_or(true, |f| e.id.contains(f)))
-        .collect();
-    if selected.is_empty() {
-        return Err(Error::invalid(
-            "--cases",
-            format!(
-                "no theorem entry id contains {:?} (ids look like lmo-lmo/nc-c/primal)",
-                opts.filter.as_deref().unwrap_or("")
-            ),
-        ));
-    }
-    let all = job_list(&selected, &cfg);
-    Ok(Planned { cfg, selected, all })
-}
-
-/// The jobs of the list this run does: its shard's, those the solver covers.
-fn mine<'a>(
-    all: BTreeMap<shard::JobKey, Job<'a>>,
-    opts: &VerifyOptions,
-) -> Vec<(shard::JobKey, Job<'a>)> {
-    let factory = opts.factory();
-    shard::select(all.into_iter().collect(), opts.shard)
-        .into_iter()
-        .filter(|(_, j)| {
-            factory.covers(&JobRef {
-                case: j.case,
-                entry: &j.entries[0].id,
-                family: &j.family.label(),
-                seed_index: j.seed_index,
-                hard: false,
-            })
-        })
-        .collect()
-}
-
-/// How many jobs [`run`] does for `opts` (random instances; the hard instances come on top).
-pub fn job_count(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<usize> {
-    Ok(mine(plan(table, opts)?.all, opts).len())
 }
 
 /// [`run`], reusing the jobs `log` holds and recording the finished ones in it. A stop

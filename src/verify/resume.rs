@@ -135,7 +135,7 @@ impl JobLog {
         table: &[TheoremEntry],
         opts: &VerifyOptions,
     ) -> Result<JobLog> {
-        let planned = super::jobs::plan(table, opts)?;
+        let planned = super::plan::plan(table, opts)?;
         Ok(JobLog {
             jobs: super::shard::recorded_jobs(record, &planned.all),
             hard: record
