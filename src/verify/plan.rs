@@ -101,7 +101,7 @@ pub(super) fn mine<'a>(
         .collect()
 }
 
-/// How many jobs [`run`] does for `opts` (random instances; the hard instances come on top).
+/// How many jobs [`run`](super::run) does for `opts` (random instances; the hard instances come on top).
 pub fn job_count(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<usize> {
     Ok(mine(plan(table, opts)?.all, opts).len())
 }
