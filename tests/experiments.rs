@@ -909,3 +909,31 @@ fn progress_lines_keep_the_gap_on_80_columns() {
     }
     assert!(gaps > 0, "no measured gap shown: {lines:?}");
 }
+
+/// The experiments' seven are the registry's seven: each names a built-in entry, and the primal
+/// oracle (which decides the plotted measure, L749) and "proposed" are read from the registry's
+/// and the paper's declarations (AGP and PO-LMO project on X; Algorithms 1-3 are proposed).
+#[test]
+fn the_experiments_algorithms_are_the_registry_s_seven() {
+    for a in Algorithm::ALL {
+        assert!(
+            registry::ALGORITHMS
+                .iter()
+                .any(|i| i.name == a.registry_name()),
+            "{a:?} is not a built-in registry entry"
+        );
+    }
+    let po: Vec<Algorithm> = Algorithm::ALL
+        .into_iter()
+        .filter(|a| a.primal_oracle() == PrimalOracle::Po)
+        .collect();
+    assert_eq!(po, [Algorithm::Agp, Algorithm::PoLmo]);
+    let proposed: Vec<Algorithm> = Algorithm::ALL
+        .into_iter()
+        .filter(Algorithm::is_proposed)
+        .collect();
+    assert_eq!(
+        proposed,
+        [Algorithm::LmoLmo, Algorithm::LmoPo, Algorithm::PoLmo]
+    );
+}

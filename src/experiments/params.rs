@@ -129,17 +129,18 @@ impl Algorithm {
             .into_iter()
             .find(|a| a.registry_name() == n || a.name().to_ascii_lowercase() == n)
     }
-    /// Whether it is one of the paper's Algorithms 1-3.
+    /// Whether it is one of the paper's Algorithms 1-3 ([`crate::paper::Algorithm`]).
     pub fn is_proposed(&self) -> bool {
-        matches!(
-            self,
-            Algorithm::LmoLmo | Algorithm::LmoPo | Algorithm::PoLmo
-        )
+        crate::paper::Algorithm::parse(self.registry_name()).is_some()
     }
-    /// The primal oracle (hence the plotted measure).
+    /// The primal oracle (hence the plotted measure), read from the registry's oracle profile
+    /// ([`crate::solvers::registry::ALGORITHMS`], the one declaration of the seven).
     pub fn primal_oracle(&self) -> PrimalOracle {
-        match self {
-            Algorithm::Agp | Algorithm::PoLmo => PrimalOracle::Po,
+        let info = crate::solvers::registry::ALGORITHMS
+            .iter()
+            .find(|a| a.name == self.registry_name());
+        match info {
+            Some(a) if a.profile.proj_x > 0 => PrimalOracle::Po,
             _ => PrimalOracle::Lmo,
         }
     }

@@ -31,21 +31,11 @@
 
 use crate::problems::{Constants, SaddleProblem};
 use crate::solvers::defaults::RunSchedules;
-use crate::solvers::smoothing::PaperAlgorithm;
 use crate::solvers::{Options, Solver, SolverSpec};
-use crate::theorems::{Algorithm, TheoremEntry};
+use crate::theorems::TheoremEntry;
 use crate::{Error, Result};
 
 pub use crate::solvers::control::{Control, Fault};
-
-/// The paper's algorithm of a table entry.
-pub fn paper_algorithm(a: Algorithm) -> PaperAlgorithm {
-    match a {
-        Algorithm::LmoLmo => PaperAlgorithm::LmoLmo,
-        Algorithm::LmoPo => PaperAlgorithm::LmoPo,
-        Algorithm::PoLmo => PaperAlgorithm::PoLmo,
-    }
-}
 
 /// The entry's schedule (resolved into the solvers' schedule types) as `control` alters
 /// it ([`Control::schedules`]): the exponent shifts change it, every other control leaves it as
@@ -87,7 +77,7 @@ pub fn build_solver(
         constants: Some(*k),
         ..Options::default()
     };
-    let spec = SolverSpec::paper(paper_algorithm(algorithm))
+    let spec = SolverSpec::paper(algorithm)
         .options(options)
         .control(control);
     Ok(spec.build(problem)?.solver)
