@@ -22,9 +22,38 @@
 //! assert!((model.value(&centre) + fw_gap(&model.c, &r.y, &centre) - 0.9).abs() < 1e-12);
 //! ```
 
-use super::{InnerMax, Interval, SaddleProblem, YModel};
+use super::values::{Constants, InnerMax, Interval, YModel};
 use crate::linalg::dot;
 use crate::sets::ConvexSet;
+
+/// What the certified inner solves read of a problem: the payoff, its gradients, the sets, the
+/// constants and the closed forms. Every [`SaddleProblem`](super::SaddleProblem) is one (a
+/// blanket implementation forwards to it); the trait lives here so that this module does not
+/// import the problem trait whose default methods call it.
+pub trait InnerProblem {
+    /// The primal set X.
+    fn x_set(&self) -> &dyn ConvexSet;
+    /// The dual set Y.
+    fn y_set(&self) -> &dyn ConvexSet;
+    /// `L(x, y)`.
+    fn value(&self, x: &[f64], y: &[f64]) -> f64;
+    /// `grad_x L(x, y)` into `out`.
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]);
+    /// `grad_y L(x, y)` into `out`.
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]);
+    /// Both gradients at once.
+    fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]);
+    /// Certified constants.
+    fn constants(&self) -> Constants;
+    /// Whether L(., y) is convex for every y in Y.
+    fn convex_in_x(&self) -> bool;
+    /// The y-structure at x, if the family has one.
+    fn y_model(&self, x: &[f64]) -> Option<YModel>;
+    /// `y*_beta(x)` and `f_beta(x)` (`eq:fL:mu`).
+    fn y_star(&self, x: &[f64], beta: f64, y0: &[f64]) -> InnerMax;
+    /// The rounding allowance of a first-order expression (see the problem trait).
+    fn first_order_rounding(&self, x: &[f64], y: &[f64], dx: &[f64], dy: &[f64]) -> f64;
+}
 
 /// Relative width at which certified inner solves stop (issue contract: <= 1e-10).
 pub const INNER_REL_TOL: f64 = 1e-12;
@@ -201,7 +230,7 @@ pub fn y_star_closed_form(set: &dyn ConvexSet, model: &YModel, beta: f64, y0: &[
 }
 
 /// `y*_beta(x)` by a certified inner solve (no closed form available).
-pub fn y_star_certified<P: SaddleProblem + ?Sized>(
+pub fn y_star_certified<P: InnerProblem + ?Sized>(
     p: &P,
     x: &[f64],
     beta: f64,
@@ -237,14 +266,14 @@ pub fn y_star_certified<P: SaddleProblem + ?Sized>(
 
 /// `min_{v in X} L(v, y)` as a certified interval. Valid only when `L(., y)` is convex
 /// (Assumption 3); with `L_xx = 0` (linear in x) it is exact via the LMO.
-pub fn min_x_certified<P: SaddleProblem + ?Sized>(p: &P, y: &[f64]) -> Interval {
+pub fn min_x_certified<P: InnerProblem + ?Sized>(p: &P, y: &[f64]) -> Interval {
     let start = p.x_set().default_point();
     min_x_certified_from(p, y, &start, INNER_MAX_ITER)
 }
 
 /// [`min_x_certified`] warm-started at `start`, with an iteration cap (the interval is valid
 /// whatever the cap).
-pub fn min_x_certified_from<P: SaddleProblem + ?Sized>(
+pub fn min_x_certified_from<P: InnerProblem + ?Sized>(
     p: &P,
     y: &[f64],
     start: &[f64],
@@ -284,7 +313,7 @@ pub fn min_x_certified_from<P: SaddleProblem + ?Sized>(
 /// is refined by a certified minimisation of `L(., ybar)`. The solve's step is `1/(L_xx +
 /// L_yx^2/mu)`: for tiny `mu` it stalls and the interval stays wide ([`f_star_certified`] then
 /// falls back to the saddle route).
-pub fn f_star_smooth<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
+pub fn f_star_smooth<P: InnerProblem + ?Sized>(p: &P) -> Option<Interval> {
     let k = p.constants();
     if !p.convex_in_x() || k.mu <= 0.0 {
         return None;
@@ -338,8 +367,8 @@ pub fn f_star_smooth<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
 /// `mu = 0` route ([`f_star_saddle`]) too, and the intersection of the two (each end of each is
 /// certified, so the intersection is). `None` (not certified) for a problem that is not convex
 /// in x, or when no finite certificate exists (overflowing data). Each end carries the
-/// rounding allowance of [`SaddleProblem::first_order_rounding`].
-pub fn f_star_certified<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
+/// rounding allowance of [`InnerProblem::first_order_rounding`].
+pub fn f_star_certified<P: InnerProblem + ?Sized>(p: &P) -> Option<Interval> {
     if !p.convex_in_x() {
         return None;
     }
@@ -377,7 +406,7 @@ fn intersect(a: &Interval, b: &Interval) -> Interval {
 /// lower end also from a certified minimisation of `L(., ybar)` warm-started at `xbar`
 /// ([`DUALITY_MIN_ITER`] iterations, re-certified at its point). The chain needs `xbar in X`
 /// and `ybar in Y` (checked to `1e-9`): `None` otherwise, and when an end is not finite.
-pub fn duality_certificate<P: SaddleProblem + ?Sized>(
+pub fn duality_certificate<P: InnerProblem + ?Sized>(
     p: &P,
     xbar: &[f64],
     ybar: &[f64],
@@ -408,8 +437,8 @@ pub const SADDLE_MAX_ITER: usize = 100_000;
 /// `L(., y)` convex on the whole space, so `v` need not lie in X):
 /// `[L(v,y) - max_w grad_x L(v,y)^T (v - w), L(v,y)]`. The lower end is the Frank-Wolfe-gap
 /// correction (one LMO, exact gradient), widened by the rounding allowance
-/// ([`SaddleProblem::first_order_rounding`]); the upper end alone is NOT a lower bound.
-pub fn min_x_bounds_at<P: SaddleProblem + ?Sized>(p: &P, y: &[f64], v: &[f64]) -> Interval {
+/// ([`InnerProblem::first_order_rounding`]); the upper end alone is NOT a lower bound.
+pub fn min_x_bounds_at<P: InnerProblem + ?Sized>(p: &P, y: &[f64], v: &[f64]) -> Interval {
     let mut g = vec![0.0; v.len()];
     p.grad_x(v, y, &mut g);
     // w = argmin_X g'w, gap = g'(v - w) >= 0
@@ -426,7 +455,7 @@ pub fn min_x_bounds_at<P: SaddleProblem + ?Sized>(p: &P, y: &[f64], v: &[f64]) -
 /// Certified bounds on `max_{u in Y} L(x, u)` from one candidate `u` (`L(x, .)` concave on the
 /// whole space, so `u` need not lie in Y): `[L(x,u), L(x,u) + max_w grad_y L(x,u)^T (w - u)]`,
 /// the upper end widened by the rounding allowance.
-pub fn max_y_bounds_at<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], u: &[f64]) -> Interval {
+pub fn max_y_bounds_at<P: InnerProblem + ?Sized>(p: &P, x: &[f64], u: &[f64]) -> Interval {
     let mut g = vec![0.0; u.len()];
     p.grad_y(x, u, &mut g);
     // w = argmax_Y g'w, gap = g'(w - u) >= 0
@@ -447,7 +476,7 @@ pub const DUALITY_MIN_ITER: usize = 20_000;
 
 /// The best point of a certified minimisation of `L(., y)` over X from `start` (at most
 /// `max_iter` iterations).
-fn min_x_point<P: SaddleProblem + ?Sized>(
+fn min_x_point<P: InnerProblem + ?Sized>(
     p: &P,
     y: &[f64],
     start: &[f64],
@@ -491,7 +520,7 @@ pub struct SaddleApprox {
 /// `L(x,y) - FW_x(x,y) <= min_v L(v,y) <= f* <= f(x) <= L(x,y) + FW_y(x,y)`
 /// ([`min_x_bounds_at`], [`max_y_bounds_at`]); it stops when the best of these has relative
 /// width <= `rel_tol` or after `max_iter` iterations.
-pub fn approximate_saddle<P: SaddleProblem + ?Sized>(
+pub fn approximate_saddle<P: InnerProblem + ?Sized>(
     p: &P,
     rel_tol: f64,
     max_iter: usize,
@@ -576,7 +605,7 @@ pub fn approximate_saddle<P: SaddleProblem + ?Sized>(
 
 /// `(tx, ty) = z - eta F(at)` with `z = (x, y)` and `F = (grad_x L, -grad_y L)` evaluated at
 /// `at` (the gradients land in `g`): one extragradient half-step before its projection.
-fn operator_step<P: SaddleProblem + ?Sized>(
+fn operator_step<P: InnerProblem + ?Sized>(
     p: &P,
     eta: f64,
     (x, y): (&[f64], &[f64]),
@@ -599,7 +628,7 @@ fn operator_step<P: SaddleProblem + ?Sized>(
 /// an inner minimisation) intersected with the Frank-Wolfe certificates of the run. Both ends
 /// are certified: the upper end bounds `f(xbar)` from above, the lower end bounds
 /// `min_v L(v, ybar)` from below, each with the rounding allowance.
-pub fn f_star_saddle<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
+pub fn f_star_saddle<P: InnerProblem + ?Sized>(p: &P) -> Option<Interval> {
     if !p.convex_in_x() {
         return None;
     }
@@ -612,13 +641,13 @@ pub fn f_star_saddle<P: SaddleProblem + ?Sized>(p: &P) -> Option<Interval> {
 }
 
 /// The rounding allowance of `L(x,y) + grad_x L(x,y)^T (v - x)` (a certificate over X).
-fn x_step_rounding<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], y: &[f64], v: &[f64]) -> f64 {
+fn x_step_rounding<P: InnerProblem + ?Sized>(p: &P, x: &[f64], y: &[f64], v: &[f64]) -> f64 {
     let dir: Vec<f64> = v.iter().zip(x).map(|(a, b)| a - b).collect();
     p.first_order_rounding(x, y, &dir, &vec![0.0; y.len()])
 }
 
 /// The rounding allowance of `L(x,y) + grad_y L(x,y)^T (u - y)` (a certificate over Y).
-fn y_step_rounding<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], y: &[f64], u: &[f64]) -> f64 {
+fn y_step_rounding<P: InnerProblem + ?Sized>(p: &P, x: &[f64], y: &[f64], u: &[f64]) -> f64 {
     let dir: Vec<f64> = u.iter().zip(y).map(|(a, b)| a - b).collect();
     p.first_order_rounding(x, y, &vec![0.0; x.len()], &dir)
 }

@@ -28,6 +28,7 @@ pub mod inner;
 pub mod lipschitz;
 pub mod memo;
 pub mod quadratic;
+pub mod values;
 
 use crate::paper::Setting;
 use crate::sets::ConvexSet;
@@ -37,60 +38,7 @@ pub use cosine::CosineFamily;
 pub use dictionary::{DictionaryLearning, DlConfig};
 pub use dro::{DroConfig, RobustClassification};
 pub use quadratic::Quadratic;
-
-/// A closed interval `[lower, upper]` certified to contain an exact value.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Interval {
-    pub lower: f64,
-    pub upper: f64,
-}
-
-impl Interval {
-    /// The degenerate interval of an exactly computed value.
-    pub fn exact(v: f64) -> Self {
-        Interval { lower: v, upper: v }
-    }
-    /// `upper - lower`.
-    pub fn width(&self) -> f64 {
-        self.upper - self.lower
-    }
-    /// Width relative to the magnitude of the value (absolute when the value is below 1).
-    pub fn relative_width(&self) -> f64 {
-        self.width() / self.lower.abs().max(self.upper.abs()).max(1.0)
-    }
-    /// Midpoint.
-    pub fn mid(&self) -> f64 {
-        0.5 * (self.lower + self.upper)
-    }
-    /// `self - other` with interval arithmetic.
-    pub fn minus(&self, other: &Interval) -> Interval {
-        Interval {
-            lower: self.lower - other.upper,
-            upper: self.upper - other.lower,
-        }
-    }
-    /// Shifts both ends by `c`.
-    pub fn shift(&self, c: f64) -> Interval {
-        Interval {
-            lower: self.lower + c,
-            upper: self.upper + c,
-        }
-    }
-}
-
-/// The certified constants of Assumption 1 (iv), the strong concavity mu (1 (ii)), the
-/// strong-convexity modulus alpha of Y (Assumption 2) and the diameters (1 (i)).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Constants {
-    pub lxx: f64,
-    pub lyx: f64,
-    pub lyy: f64,
-    pub mu: f64,
-    /// `None` when Y is not strongly convex.
-    pub alpha: Option<f64>,
-    pub dx: f64,
-    pub dy: f64,
-}
+pub use values::{Constants, InnerMax, Interval, YModel};
 
 /// Which of the paper's assumptions an instance satisfies (all certified, never assumed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,29 +62,6 @@ impl Assumptions {
             sc_y: self.a2,
         }
     }
-}
-
-/// `L(x, y) = h + c^T y - (m/2) ||y||^2` for a fixed x: the y-structure that gives closed
-/// forms for `y*_beta(x)` (via a projection, or the LMO when `m + beta = 0`).
-#[derive(Debug, Clone)]
-pub struct YModel {
-    pub h: f64,
-    pub c: Vec<f64>,
-    pub m: f64,
-}
-
-impl YModel {
-    /// `L(x, y)` from the model.
-    pub fn value(&self, y: &[f64]) -> f64 {
-        self.h + crate::linalg::dot(&self.c, y) - 0.5 * self.m * crate::linalg::dot(y, y)
-    }
-}
-
-/// `y*_beta(x)` and `f_beta(x)` (the value certified as an interval).
-#[derive(Debug, Clone)]
-pub struct InnerMax {
-    pub y: Vec<f64>,
-    pub value: Interval,
 }
 
 /// A saddle problem. Implementors provide the payoff, its gradients, the sets and certified
@@ -280,6 +205,44 @@ impl<P: SaddleProblem + ?Sized> SaddleProblem for Box<P> {
     }
     fn min_x(&self, y: &[f64]) -> Interval {
         (**self).min_x(y)
+    }
+}
+
+/// Every saddle problem is what the certified inner solves read (`problems::inner` declares
+/// that view, [`inner::InnerProblem`], so that it does not import this trait).
+impl<P: SaddleProblem + ?Sized> inner::InnerProblem for P {
+    fn x_set(&self) -> &dyn ConvexSet {
+        SaddleProblem::x_set(self)
+    }
+    fn y_set(&self) -> &dyn ConvexSet {
+        SaddleProblem::y_set(self)
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        SaddleProblem::value(self, x, y)
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        SaddleProblem::grad_x(self, x, y, out)
+    }
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        SaddleProblem::grad_y(self, x, y, out)
+    }
+    fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        SaddleProblem::grads(self, x, y, gx, gy)
+    }
+    fn constants(&self) -> Constants {
+        SaddleProblem::constants(self)
+    }
+    fn convex_in_x(&self) -> bool {
+        SaddleProblem::convex_in_x(self)
+    }
+    fn y_model(&self, x: &[f64]) -> Option<YModel> {
+        SaddleProblem::y_model(self, x)
+    }
+    fn y_star(&self, x: &[f64], beta: f64, y0: &[f64]) -> InnerMax {
+        SaddleProblem::y_star(self, x, beta, y0)
+    }
+    fn first_order_rounding(&self, x: &[f64], y: &[f64], dx: &[f64], dy: &[f64]) -> f64 {
+        SaddleProblem::first_order_rounding(self, x, y, dx, dy)
     }
 }
 

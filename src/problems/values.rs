@@ -1,0 +1,83 @@
+//! The values a saddle problem reports: certified [`Interval`]s, its [`Constants`], the
+//! y-structure [`YModel`] that gives closed forms and the inner maximum [`InnerMax`]. A leaf
+//! module: the trait (`problems`) and the certified inner solves (`problems::inner`) both read
+//! it, and neither is imported here.
+
+use serde::{Deserialize, Serialize};
+
+/// A closed interval `[lower, upper]` certified to contain an exact value.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    pub lower: f64,
+    pub upper: f64,
+}
+
+impl Interval {
+    /// The degenerate interval of an exactly computed value.
+    pub fn exact(v: f64) -> Self {
+        Interval { lower: v, upper: v }
+    }
+    /// `upper - lower`.
+    pub fn width(&self) -> f64 {
+        self.upper - self.lower
+    }
+    /// Width relative to the magnitude of the value (absolute when the value is below 1).
+    pub fn relative_width(&self) -> f64 {
+        self.width() / self.lower.abs().max(self.upper.abs()).max(1.0)
+    }
+    /// Midpoint.
+    pub fn mid(&self) -> f64 {
+        0.5 * (self.lower + self.upper)
+    }
+    /// `self - other` with interval arithmetic.
+    pub fn minus(&self, other: &Interval) -> Interval {
+        Interval {
+            lower: self.lower - other.upper,
+            upper: self.upper - other.lower,
+        }
+    }
+    /// Shifts both ends by `c`.
+    pub fn shift(&self, c: f64) -> Interval {
+        Interval {
+            lower: self.lower + c,
+            upper: self.upper + c,
+        }
+    }
+}
+
+/// The certified constants of Assumption 1 (iv), the strong concavity mu (1 (ii)), the
+/// strong-convexity modulus alpha of Y (Assumption 2) and the diameters (1 (i)).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Constants {
+    pub lxx: f64,
+    pub lyx: f64,
+    pub lyy: f64,
+    pub mu: f64,
+    /// `None` when Y is not strongly convex.
+    pub alpha: Option<f64>,
+    pub dx: f64,
+    pub dy: f64,
+}
+
+/// `L(x, y) = h + c^T y - (m/2) ||y||^2` for a fixed x: the y-structure that gives closed
+/// forms for `y*_beta(x)` (via a projection, or the LMO when `m + beta = 0`).
+#[derive(Debug, Clone)]
+pub struct YModel {
+    pub h: f64,
+    pub c: Vec<f64>,
+    pub m: f64,
+}
+
+impl YModel {
+    /// `L(x, y)` from the model.
+    pub fn value(&self, y: &[f64]) -> f64 {
+        self.h + crate::linalg::dot(&self.c, y) - 0.5 * self.m * crate::linalg::dot(y, y)
+    }
+}
+
+/// `y*_beta(x)` and `f_beta(x)` (the value certified as an interval).
+#[derive(Debug, Clone)]
+pub struct InnerMax {
+    pub y: Vec<f64>,
+    pub value: Interval,
+}
