@@ -138,14 +138,32 @@ pub struct PointMeasures {
     pub h: f64,
     /// `f(x) - f*` (upper end), `None` when f* is unknown.
     pub gap_opt: Option<f64>,
-    /// Largest width of the certified intervals used (0 when all closed forms).
-    #[serde(with = "nan_null")]
+    /// Largest width of the certified intervals used (0 when all closed forms; NaN, written
+    /// null, in experiment records written before it was kept).
+    #[serde(with = "nan_null", default = "nan_null::nan")]
     pub width: f64,
     /// The magnitude of the terms the gaps are made of,
     /// `|L(x,y)| + ||grad_x L|| D_X + ||grad_y L|| D_Y` (plus the width of f* when `gap_opt` is
     /// known): the scale of [`inconsistency`]'s rounding tolerance.
     #[serde(default, skip_serializing)]
     pub scale: f64,
+}
+
+impl PointMeasures {
+    /// No measure known (every value NaN, written null): a record that carries only what was
+    /// plotted from it.
+    pub fn unknown() -> Self {
+        PointMeasures {
+            gx_lmo: f64::NAN,
+            gx_po: f64::NAN,
+            gy: f64::NAN,
+            gy_lmo: f64::NAN,
+            h: f64::NAN,
+            gap_opt: None,
+            width: f64::NAN,
+            scale: 0.0,
+        }
+    }
 }
 
 /// Relative rounding tolerance of the consistency check ([`inconsistency`]), the same as the
@@ -229,6 +247,10 @@ pub mod nan_null {
         } else {
             s.serialize_none()
         }
+    }
+    /// The value of a field that is absent (records written before the field existed).
+    pub fn nan() -> f64 {
+        f64::NAN
     }
     /// Reads a number, or null as NaN.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {

@@ -203,8 +203,9 @@ pub struct Checkpoint {
     /// Solver time up to iterate t (seconds).
     #[serde(with = "nan_null")]
     pub time_s: f64,
-    /// `beta_t` used by `h`.
-    #[serde(with = "nan_null")]
+    /// `beta_t` used by `h` (NaN, written null, in experiment records written before it was
+    /// kept).
+    #[serde(with = "nan_null", default = "nan_null::nan")]
     pub beta: f64,
     /// The measures at `(x_t, y_t)`.
     #[serde(flatten)]

@@ -73,8 +73,8 @@ fn check_output(dir: &Path, rec: &ExperimentRecord, expect_skipped: &[Algorithm]
         assert!(r.status.ran(), "{}: {}", r.algorithm, r.status_text());
         assert!(r.iterations > 0, "{} made no iteration", r.algorithm);
         assert!(r.checkpoints.len() >= 2, "{}", r.algorithm);
-        assert_eq!(r.checkpoints[0].t, 0);
-        assert_eq!(r.checkpoints.last().unwrap().t, r.iterations);
+        assert_eq!(r.checkpoints[0].t(), 0);
+        assert_eq!(r.checkpoints.last().unwrap().t(), r.iterations);
         assert!(
             r.initial().is_some() && r.last().is_some(),
             "{}",
@@ -82,11 +82,13 @@ fn check_output(dir: &Path, rec: &ExperimentRecord, expect_skipped: &[Algorithm]
         );
         // the plotted measure is the documented sum
         for c in &r.checkpoints {
+            let k = &c.checkpoint.measures;
             let gx = match r.primal_oracle {
-                PrimalOracle::Lmo => c.gx_lmo,
-                PrimalOracle::Po => c.gx_po,
+                PrimalOracle::Lmo => k.gx_lmo,
+                PrimalOracle::Po => k.gx_po,
             };
-            if let (Some(m), Some(gx), Some(gy)) = (c.measure, gx, c.gy) {
+            if let (Some(m), true) = (c.measure, gx.is_finite() && k.gy.is_finite()) {
+                let gy = k.gy;
                 assert!((m - (gx + gy)).abs() <= 1e-12 * m.abs().max(1.0));
                 assert!(m >= -1e-12, "{}: negative measure {m}", r.algorithm);
             }
@@ -309,7 +311,7 @@ fn jobs_run_concurrently_with_the_same_iterates() {
     let two = experiments::run(&plan).unwrap();
     assert_eq!(two.jobs, 2);
     let strip = |r: &RunRecord| -> Vec<(usize, Option<f64>)> {
-        r.checkpoints.iter().map(|c| (c.t, c.measure)).collect()
+        r.checkpoints.iter().map(|c| (c.t(), c.measure)).collect()
     };
     for (a, b) in one.runs.iter().zip(&two.runs) {
         assert_eq!(a.algorithm, b.algorithm);
@@ -411,16 +413,7 @@ fn synth(alg: Algorithm, iterations: usize, m: impl Fn(f64) -> f64) -> RunRecord
     r.checkpoints = (0..=10)
         .map(|k| {
             let t = k as f64;
-            CheckpointRecord {
-                t: k * iterations / 10,
-                time_s: t,
-                measure: Some(m(t)),
-                gx_lmo: None,
-                gx_po: None,
-                gy: None,
-                gy_lmo: None,
-                h: None,
-            }
+            CheckpointRecord::of_measure(k * iterations / 10, t, Some(m(t)))
         })
         .collect();
     r
@@ -599,8 +592,12 @@ fn common_measure_verdicts_can_disagree_with_the_plotted_ones() {
     for r in &mut runs {
         let po = r.primal_oracle == PrimalOracle::Po;
         for c in &mut r.checkpoints {
-            c.gx_lmo = if po { Some(1e-9) } else { c.measure };
-            c.gy = Some(0.0);
+            c.checkpoint.measures.gx_lmo = if po {
+                1e-9
+            } else {
+                c.measure.unwrap_or(f64::NAN)
+            };
+            c.checkpoint.measures.gy = 0.0;
         }
     }
     let all = claims::verdicts(Which::Dl, &runs);

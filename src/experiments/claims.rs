@@ -49,9 +49,7 @@
 //! use saddlefw::experiments::params::Algorithm;
 //! use saddlefw::experiments::record::{CheckpointRecord, RunRecord, RunStatus};
 //! use saddlefw::experiments::Which;
-//! let cp = |t, time_s, m: f64| CheckpointRecord {
-//!     t, time_s, measure: Some(m), gx_lmo: Some(m), gx_po: None, gy: Some(0.0), gy_lmo: None, h: None,
-//! };
+//! let cp = |t, time_s, m: f64| CheckpointRecord::of_measure(t, time_s, Some(m));
 //! let mut r = RunRecord::not_run(Algorithm::LmoPo, RunStatus::TimeLimit, String::new());
 //! r.iterations = 8;
 //! r.wall_time_s = 2.0;
@@ -262,10 +260,8 @@ pub fn on_common_measure(runs: &[RunRecord]) -> Vec<RunRecord> {
         .cloned()
         .map(|mut r| {
             for c in &mut r.checkpoints {
-                c.measure = match (c.gx_lmo, c.gy) {
-                    (Some(a), Some(b)) => Some(a + b),
-                    _ => None,
-                };
+                let m = &c.checkpoint.measures;
+                c.measure = (m.gx_lmo.is_finite() && m.gy.is_finite()).then(|| m.gx_lmo + m.gy);
             }
             r.measure = "G_X^LMO + G_Y".into();
             r

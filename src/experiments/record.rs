@@ -15,7 +15,7 @@
 //!             "status": "time_limit" | "completed" | "diverged" | "skipped" | "not_applicable" | "failed" | "interrupted",
 //!             "status_detail", "provenance", "provenance_detail", "schedule", "parameters": [..],
 //!             "paper_iterations", "oracle_calls",
-//!             "checkpoints": [{"t", "time_s", "measure", "gx_lmo", "gx_po", "gy", "gy_lmo", "h"}]}],
+//!             "checkpoints": [{"t", "time_s", "beta", "gx_lmo", "gx_po", "gy", "gy_lmo", "h", "gap_opt", "width", "measure"}]}],
 //!   "claims": [{"claim", "label", "holds": true | false | null, "evidence"}],
 //!   "notes": [..], "meta": {..}
 //! }
@@ -28,9 +28,7 @@
 //! use saddlefw::experiments::record::{CheckpointRecord, RunRecord, RunStatus};
 //! let mut r = RunRecord::not_run(Algorithm::PoLmo, RunStatus::TimeLimit, String::new());
 //! assert_eq!(r.measure, "G_X^PO + G_Y");
-//! let cp = |t, time_s, m: Option<f64>| CheckpointRecord {
-//!     t, time_s, measure: m, gx_lmo: None, gx_po: m, gy: Some(0.0), gy_lmo: None, h: None,
-//! };
+//! let cp = |t, time_s, m: Option<f64>| CheckpointRecord::of_measure(t, time_s, m);
 //! r.checkpoints = vec![cp(0, 0.0, Some(4.0)), cp(1, 0.5, Some(1.0)), cp(2, 1.0, None), cp(4, 2.0, Some(2.0))];
 //! // the best-so-far curve skips non-finite (null) measures
 //! assert_eq!((r.best_until(0.2), r.best_until(1.0), r.best()), (Some(4.0), Some(1.0), Some(1.0)));
@@ -45,6 +43,7 @@
 use super::params::{Algorithm, PrimalOracle};
 use super::source::DataDescription;
 use crate::counting::OracleCounts;
+use crate::measures::PointMeasures;
 use crate::problems::lipschitz::SampledConstants;
 use crate::problems::Constants;
 use crate::report::{ClaimVerdict, ExperimentReport, Meta, RunSummary, Series};
@@ -74,17 +73,14 @@ pub struct ConstantsReport {
     pub sampled: Option<SampledConstants>,
 }
 
-/// One checkpoint: the plotted measure and its parts (null when not finite).
+/// One checkpoint of a run: the harness' [`Checkpoint`] (`t`, solver time, `beta_t` and the one
+/// per-iterate measures record, written side by side as in RUN.json; non-finite values null)
+/// and the measure Figure 1 plots from it (null when not finite).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckpointRecord {
-    pub t: usize,
-    pub time_s: f64,
+    #[serde(flatten)]
+    pub checkpoint: Checkpoint,
     pub measure: Option<f64>,
-    pub gx_lmo: Option<f64>,
-    pub gx_po: Option<f64>,
-    pub gy: Option<f64>,
-    pub gy_lmo: Option<f64>,
-    pub h: Option<f64>,
 }
 
 fn finite(v: f64) -> Option<f64> {
@@ -95,15 +91,30 @@ impl CheckpointRecord {
     /// From a harness checkpoint; `oracle` selects `G_X^LMO` or `G_X^PO`.
     pub fn new(c: &Checkpoint, oracle: PrimalOracle) -> Self {
         CheckpointRecord {
-            t: c.t,
-            time_s: c.time_s,
+            checkpoint: c.clone(),
             measure: finite(plotted_measure(c, oracle)),
-            gx_lmo: finite(c.measures.gx_lmo),
-            gx_po: finite(c.measures.gx_po),
-            gy: finite(c.measures.gy),
-            gy_lmo: finite(c.measures.gy_lmo),
-            h: finite(c.measures.h),
         }
+    }
+    /// A checkpoint that carries only its plotted measure (the measures unknown): synthetic
+    /// runs in examples and tests.
+    pub fn of_measure(t: usize, time_s: f64, measure: Option<f64>) -> Self {
+        CheckpointRecord {
+            checkpoint: Checkpoint {
+                t,
+                time_s,
+                beta: f64::NAN,
+                measures: PointMeasures::unknown(),
+            },
+            measure,
+        }
+    }
+    /// Iterate index.
+    pub fn t(&self) -> usize {
+        self.checkpoint.t
+    }
+    /// Solver time up to the iterate (seconds).
+    pub fn time_s(&self) -> f64 {
+        self.checkpoint.time_s
     }
 }
 
@@ -281,7 +292,7 @@ impl RunRecord {
     pub fn measures(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
         self.checkpoints
             .iter()
-            .filter_map(|c| c.measure.map(|m| (c.time_s, m)))
+            .filter_map(|c| c.measure.map(|m| (c.time_s(), m)))
     }
 
     /// The measure at the start (t = 0).
@@ -397,7 +408,7 @@ impl ExperimentRecord {
                         .iter()
                         .filter_map(|c| {
                             let m = c.measure.filter(|m| *m > 0.0)?;
-                            Some((if by_time { c.time_s } else { c.t as f64 }, m))
+                            Some((if by_time { c.time_s() } else { c.t() as f64 }, m))
                         })
                         .collect()
                 };
