@@ -211,3 +211,33 @@ fn helper_cpu_time_is_charged_to_the_run() {
     let spent = run_cpu_time_s().unwrap() - before;
     assert!(spent >= 0.04, "charged {spent} s of CPU for 2 x 20 ms");
 }
+
+/// A run split over threads is charged the CPU time of all of them: the same work at the same
+/// CPU time per iteration gives the same rate per CPU-second with one thread or two.
+#[test]
+fn rates_per_cpu_second_charge_every_thread() {
+    use saddlefw::experiments::params::Algorithm;
+    use saddlefw::experiments::record::{RunRecord, RunStatus};
+    let mut one = RunRecord::not_run(Algorithm::LmoLmo, RunStatus::TimeLimit, String::new());
+    (one.iterations, one.wall_time_s, one.measure_time_s) = (100, 9.0, 1.0);
+    one.cpu_time_s = Some(10.0);
+    assert_eq!(one.threads, 1);
+    assert_eq!(one.cpu_share(), Some(1.0));
+    assert_eq!(one.iterations_per_cpu_second(), Some(100.0 / 9.0));
+    // two threads, twice as fast in wall time, the same CPU time in total
+    let mut two = one.clone();
+    (two.threads, two.wall_time_s, two.measure_time_s) = (2, 4.5, 0.5);
+    assert_eq!(two.cpu_share(), Some(1.0));
+    assert_eq!(two.iterations_per_cpu_second(), Some(100.0 / 9.0));
+    // half of the two CPUs: contended, and the rate per CPU-second still that of the work
+    two.cpu_time_s = Some(5.0);
+    assert_eq!(two.cpu_share(), Some(0.5));
+    assert_eq!(two.iterations_per_cpu_second(), Some(100.0 / 4.5));
+    // `threads` is written only above 1 and read back as 1 when absent
+    let json = serde_json::to_value(&one).unwrap();
+    assert!(json.get("threads").is_none());
+    let back: RunRecord = serde_json::from_value(json).unwrap();
+    assert_eq!(back.threads, 1);
+    let json = serde_json::to_value(&two).unwrap();
+    assert_eq!(json["threads"], 2);
+}
