@@ -1,5 +1,6 @@
-//! How many worker threads a command starts (`--jobs`): a low-level helper shared by
-//! `verify`, `check` and `tighten`.
+//! Threads: how many worker threads a command starts (`--jobs`, shared by `verify`, `check`
+//! and `tighten`), how many a kernel is split over (`--threads`, [`kernel_threads`]), the
+//! split itself ([`run_parts`]) and the CPU time a run cost over all its threads.
 
 /// Number of worker threads (the machine's parallelism).
 pub fn available_threads() -> usize {
@@ -24,4 +25,97 @@ pub fn worker_threads(requested: usize, jobs: usize) -> usize {
         .min(jobs)
         .min(MAX_JOBS_PER_CORE * available_threads())
         .max(1)
+}
+
+/// Kernel threads of one run (`--threads`): `requested`, or by default the cores shared out
+/// among `jobs` concurrent runs; at least 1 and at most [`MAX_JOBS_PER_CORE`] per core.
+///
+/// ```
+/// use saddlefw::jobs::{available_threads, kernel_threads, MAX_JOBS_PER_CORE};
+/// assert_eq!(kernel_threads(Some(3), 1), 3.min(MAX_JOBS_PER_CORE * available_threads()));
+/// assert_eq!(kernel_threads(None, 1), available_threads());
+/// assert_eq!(kernel_threads(None, usize::MAX), 1);
+/// ```
+pub fn kernel_threads(requested: Option<usize>, jobs: usize) -> usize {
+    let n = requested.unwrap_or(available_threads() / jobs.max(1));
+    n.min(MAX_JOBS_PER_CORE * available_threads()).max(1)
+}
+
+/// Runs `f` on every part over `threads` threads (the calling thread and `threads - 1` helpers
+/// from rayon's global pool) and returns when all parts are done. The parts are handed out one
+/// at a time to whichever thread is free, so a thread that gets less of a CPU on a loaded
+/// machine does fewer of them (callers cut a kernel into several parts per thread, each worth
+/// more than the few microseconds a hand-over costs; which thread runs a part must not change
+/// its result). Pool threads, unlike freshly spawned ones, are not queued behind every other
+/// runnable thread when they wake. The CPU time of the helpers is added to the calling
+/// thread's [`run_cpu_time_s`]. A panic in a part is propagated.
+///
+/// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// let sum = AtomicUsize::new(0);
+/// saddlefw::jobs::run_parts(vec![1, 2, 3], 2, |p| {
+///     sum.fetch_add(p, Ordering::Relaxed);
+/// });
+/// assert_eq!(sum.into_inner(), 6);
+/// ```
+pub fn run_parts<T: Send>(parts: Vec<T>, threads: usize, f: impl Fn(T) + Sync) {
+    let helpers = threads.min(parts.len()).saturating_sub(1);
+    let queue = std::sync::Mutex::new(parts.into_iter());
+    let work = || loop {
+        let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+        match next {
+            Some(p) => f(p),
+            None => break,
+        }
+    };
+    if helpers == 0 {
+        return work();
+    }
+    let (work, helpers_ns) = (&work, &std::sync::atomic::AtomicU64::new(0));
+    rayon::in_place_scope(|s| {
+        for _ in 0..helpers {
+            s.spawn(move |_| {
+                let t0 = thread_cpu_ns();
+                work();
+                let spent = thread_cpu_ns()
+                    .zip(t0)
+                    .map_or(0, |(b, a)| b.saturating_sub(a));
+                helpers_ns.fetch_add(spent, std::sync::atomic::Ordering::Relaxed);
+            });
+        }
+        work();
+    });
+    let spent = helpers_ns.load(std::sync::atomic::Ordering::Relaxed);
+    HELPERS_CPU_NS.with(|c| c.set(c.get() + spent));
+}
+
+thread_local! {
+    /// CPU time (ns) of the helper threads [`run_parts`] started from this thread.
+    static HELPERS_CPU_NS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// CPU time of the calling thread in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`, exact to the
+/// call, unlike `/proc/thread-self/schedstat`, which lags by up to a scheduler tick while the
+/// thread runs: most of a short-lived helper's time); None where unavailable.
+#[cfg(unix)]
+fn thread_cpu_ns() -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the call writes only into it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_ns() -> Option<u64> {
+    None
+}
+
+/// CPU time in seconds of the calling thread and of the helper threads it started through
+/// [`run_parts`]: what a run on this thread cost (Unix; None where unavailable).
+pub fn run_cpu_time_s() -> Option<f64> {
+    let own = thread_cpu_ns()?;
+    Some((own + HELPERS_CPU_NS.with(|c| c.get())) as f64 * 1e-9)
 }

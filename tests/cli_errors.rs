@@ -282,6 +282,14 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
         &["--jobs"],
     );
     usage_error(
+        &saddlefw(&["experiment", "dl", "--threads", "0", "--out", out]),
+        &["--threads", "at least 1", "got 0"],
+    );
+    usage_error(
+        &saddlefw(&["experiment", "dl", "--threads", "two", "--out", out]),
+        &["--threads", "two"],
+    );
+    usage_error(
         &saddlefw(&["verify", "--cases", "no-such-entry", "--out", out]),
         &["no-such-entry"],
     );

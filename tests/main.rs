@@ -37,4 +37,5 @@ mod shard;
 mod solvers;
 mod spectral;
 mod theorems;
+mod threads;
 mod tightness;

@@ -10,7 +10,9 @@ each, in one invocation. Prints iterations/s and the ratios saddlefw / peer.
 install them with `pip install numpy scipy threadpoolctl`).
 
 Every process runs with OMP_NUM_THREADS=1, OPENBLAS_NUM_THREADS=1, MKL_NUM_THREADS=1 and
-RAYON_NUM_THREADS=1. OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, when set in the environment, are
+RAYON_NUM_THREADS=1, and saddlefw with --threads 1; --threads 1,2 runs saddlefw once per listed
+thread count in every round (its kernel threads: the calling thread and N - 1 helpers), and the
+ratios are taken against the first. OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, when set in the environment, are
 removed for the peers only (they select a slower OpenBLAS kernel than the CPU's own; the BLAS
 that actually runs is printed through threadpoolctl); --keep-openblas-env keeps them.
 
@@ -92,10 +94,13 @@ def main():
     ap.add_argument("--data", default=os.path.join(
         os.environ.get("SADDLEFW_DATA_DIR", os.path.join(REPO, "..", "shared", "data")),
         "news20.bz2"))
-    ap.add_argument("--threads", type=int, default=None,
-                    help="pass --threads N to saddlefw (default: not passed)")
+    ap.add_argument("--threads", default="1",
+                    help="saddlefw's --threads, or a comma-separated list run side by side "
+                         "(default 1; ratios against the first)")
     ap.add_argument("--keep-openblas-env", action="store_true")
     a = ap.parse_args()
+    threads = [int(t) for t in a.threads.split(",") if t]
+    ours = [(f"saddlefw ({t} thread{'s' if t > 1 else ''})", t) for t in threads]
     if not os.path.exists(a.binary):
         sys.exit(f"{a.binary} not found: run `cargo build --release` first")
     problems = [p for p in a.problems.split(",") if p]
@@ -110,7 +115,7 @@ def main():
                   "kept for the peers" if a.keep_openblas_env else "removed for the peers only")
     programs = {
         "dl": [
-            ("saddlefw", lambda s: run_saddlefw(a.binary, "dl", s, None, a.threads)),
+            *[(name, lambda s, t=t: run_saddlefw(a.binary, "dl", s, None, t)) for name, t in ours],
             ("numpy typical (full SVD)",
              lambda s: run_peer("dl_numpy.py", ["--variant", "typical"], s, a.keep_openblas_env)),
             ("numpy tuned (Gram + dsyevr)",
@@ -119,7 +124,8 @@ def main():
              lambda s: run_peer("dl_numpy.py", ["--variant", "power"], s, a.keep_openblas_env)),
         ],
         "news20": [
-            ("saddlefw", lambda s: run_saddlefw(a.binary, "news20", s, a.data, a.threads)),
+            *[(name, lambda s, t=t: run_saddlefw(a.binary, "news20", s, a.data, t))
+              for name, t in ours],
             ("scipy CSR (Gram + dsyevr)",
              lambda s: run_peer("news20_scipy.py", ["--data", a.data], s, a.keep_openblas_env)),
         ],
@@ -135,13 +141,20 @@ def main():
                       f"{res['seconds']:7.2f} s {rate:10.1f} it/s", flush=True)
     print("load average after:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print()
-    print(f"| problem | program | iterations/s (median of {a.rounds}) | saddlefw / program |")
+    first = ours[0][0]
+    print(f"| problem | program | iterations/s (median of {a.rounds}) | {first} / program |")
     print("|---|---|---|---|")
     for prob in problems:
-        ours = statistics.median(rates[(prob, "saddlefw")])
+        ref = statistics.median(rates[(prob, first)])
         for name, _ in programs[prob]:
             med = statistics.median(rates[(prob, name)])
-            print(f"| {prob} | {name} | {med:.1f} | {ours / med:.2f} |")
+            print(f"| {prob} | {name} | {med:.1f} | {ref / med:.2f} |")
+    for prob in problems:
+        for name, _ in ours[1:]:
+            per_round = [b / a for a, b in zip(rates[(prob, first)], rates[(prob, name)])]
+            print(f"{prob}: {name} / {first}: median of the per-round ratios "
+                  f"{statistics.median(per_round):.2f} (rounds: "
+                  f"{', '.join(f'{r:.2f}' for r in per_round)})")
 
 
 if __name__ == "__main__":

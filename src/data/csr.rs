@@ -26,6 +26,7 @@
 //! ```
 
 use crate::{Error, Result};
+use std::ops::Range;
 
 /// A CSR matrix: row `i` holds the column indices `indices[indptr[i]..indptr[i+1]]` (strictly
 /// ascending) and the values at the same positions.
@@ -202,8 +203,19 @@ impl Csr {
     /// target and with AVX2 enabled, and the AVX2 copy is chosen at run time when the CPU has
     /// it; both perform the same operations in the same order, so results are identical.
     pub fn mul_dense(&self, b: &[f64], k: usize, out: &mut [f64]) {
+        self.mul_dense_rows(0..self.n_rows, b, k, out)
+    }
+
+    /// [`Self::mul_dense`] restricted to the rows `rows`: `out` (row-major `rows.len() x k`)
+    /// receives rows `rows` of `A B`, each computed exactly as `mul_dense` computes it (so a
+    /// product assembled from blocks of rows is bitwise the whole product).
+    pub fn mul_dense_rows(&self, rows: Range<usize>, b: &[f64], k: usize, out: &mut [f64]) {
         assert_eq!(b.len(), self.n_cols * k, "dense factor shape");
-        assert_eq!(out.len(), self.n_rows * k, "output shape");
+        assert!(
+            rows.start <= rows.end && rows.end <= self.n_rows,
+            "row range"
+        );
+        assert_eq!(out.len(), rows.len() * k, "output shape");
         if k == 0 {
             return;
         }
@@ -211,22 +223,77 @@ impl Csr {
         {
             if std::arch::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU supports AVX2 (checked above).
-                unsafe { self.mul_dense_avx2(b, k, out) };
+                unsafe { self.mul_dense_avx2(rows, b, k, out) };
                 return;
             }
         }
-        self.mul_dense_kernel(b, k, out)
+        self.mul_dense_kernel(rows, b, k, out)
+    }
+
+    /// `out = A B` over `threads` threads: the rows are split into [`Self::row_blocks`] and
+    /// every block is computed by [`Self::mul_dense_rows`] on its own thread, so the result is
+    /// bitwise [`Self::mul_dense`]'s for any thread count.
+    pub fn mul_dense_threads(&self, b: &[f64], k: usize, out: &mut [f64], threads: usize) {
+        let blocks = self.row_blocks(threads, k);
+        let parts = blocks.iter().cloned().zip(split_rows(out, &blocks, k));
+        crate::jobs::run_parts(parts.collect(), threads, |(rows, o)| {
+            self.mul_dense_rows(rows, b, k, o)
+        });
+    }
+
+    /// The blocks of rows a product with `k` columns is cut into for `threads` threads: all
+    /// rows for one thread, else up to [`BLOCKS_PER_THREAD`] per thread (handed out to
+    /// whichever thread is free, [`crate::jobs::run_parts`]), contiguous, with about equal
+    /// numbers of non-zeros, and fewer when a block would get less than [`MIN_BLOCK_WORK`]
+    /// multiply-adds. Depends only on the matrix, `threads` and `k`, never on timing.
+    ///
+    /// ```
+    /// use saddlefw::data::Csr;
+    /// let a = Csr::from_dense(4, 1, &[1.0; 4]).unwrap();
+    /// assert_eq!(a.row_blocks(2, 1), [0..4]); // too little work to split
+    /// assert_eq!(a.row_blocks(1, 1 << 20), [0..4]);
+    /// assert_eq!(a.row_blocks(2, 1 << 20), [0..1, 1..2, 2..3, 3..4]); // one row each
+    /// let b = Csr::from_dense(64, 1, &[1.0; 64]).unwrap();
+    /// assert_eq!(b.row_blocks(2, 1 << 20).len(), 2 * saddlefw::data::csr::BLOCKS_PER_THREAD);
+    /// ```
+    pub fn row_blocks(&self, threads: usize, k: usize) -> Vec<Range<usize>> {
+        let nnz = self.nnz();
+        let work = nnz.saturating_mul(k).max(self.n_rows.saturating_mul(k));
+        let parts = if threads > 1 {
+            threads.saturating_mul(BLOCKS_PER_THREAD)
+        } else {
+            1
+        };
+        let parts = parts.min(work / MIN_BLOCK_WORK).min(self.n_rows).max(1);
+        let mut blocks = Vec::with_capacity(parts);
+        let mut start = 0;
+        for p in 1..=parts {
+            let end = if p == parts {
+                self.n_rows
+            } else {
+                // the first row boundary at or after the p-th share of the non-zeros
+                let target = (nnz as u128 * p as u128 / parts as u128) as usize;
+                self.indptr
+                    .partition_point(|&x| x < target)
+                    .clamp(start, self.n_rows)
+            };
+            if end > start {
+                blocks.push(start..end);
+                start = end;
+            }
+        }
+        blocks
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn mul_dense_avx2(&self, b: &[f64], k: usize, out: &mut [f64]) {
-        self.mul_dense_kernel(b, k, out)
+    unsafe fn mul_dense_avx2(&self, rows: Range<usize>, b: &[f64], k: usize, out: &mut [f64]) {
+        self.mul_dense_kernel(rows, b, k, out)
     }
 
     #[inline(always)]
-    fn mul_dense_kernel(&self, b: &[f64], k: usize, out: &mut [f64]) {
-        for (i, orow) in out.chunks_exact_mut(k).enumerate().take(self.n_rows) {
+    fn mul_dense_kernel(&self, rows: Range<usize>, b: &[f64], k: usize, out: &mut [f64]) {
+        for (i, orow) in rows.zip(out.chunks_exact_mut(k)) {
             let (idx, val) = self.row(i);
             let mut c = 0;
             while c < k {
@@ -300,6 +367,34 @@ impl Csr {
 /// Widest register tile of [`Csr::mul_dense`] (32 doubles: 8 AVX2 registers).
 pub const TILE: usize = 32;
 
+/// Fewest multiply-adds of a sparse product a block of [`Csr::row_blocks`] gets: tens of
+/// microseconds of work, against the few microseconds of handing a block to a thread.
+pub const MIN_BLOCK_WORK: usize = 1 << 15;
+
+/// Blocks of rows per thread of a split product ([`Csr::row_blocks`]): enough that a thread
+/// which gets less of a CPU on a loaded machine does fewer blocks instead of holding up the
+/// others.
+pub const BLOCKS_PER_THREAD: usize = 8;
+
+/// Splits the row-major `out` (rows of `width` values) into the disjoint slices of the
+/// consecutive row ranges `blocks` (which must start at row 0 and follow each other).
+pub fn split_rows<'a, T>(
+    mut out: &'a mut [T],
+    blocks: &[Range<usize>],
+    width: usize,
+) -> Vec<&'a mut [T]> {
+    let mut parts = Vec::with_capacity(blocks.len());
+    let mut at = 0;
+    for b in blocks {
+        assert_eq!(b.start, at, "row blocks must be consecutive");
+        let (head, tail) = std::mem::take(&mut out).split_at_mut(b.len() * width);
+        parts.push(head);
+        out = tail;
+        at = b.end;
+    }
+    parts
+}
+
 /// [`tile`] with the width `w <= TILE` known at compile time.
 #[inline(always)]
 fn tile_dispatch(
@@ -337,18 +432,29 @@ fn tile<const W: usize>(idx: &[u32], val: &[f64], b: &[f64], k: usize, c: usize,
 }
 
 /// A CSR matrix together with its transpose (built once), so that both `A W` and `A^T R` are
-/// row-major sparse x dense products.
+/// row-major sparse x dense products, and the number of threads they are split over
+/// ([`Csr::mul_dense_threads`]: every output row is computed by one thread in the
+/// single-threaded order, so results do not depend on it).
 #[derive(Debug, Clone)]
 pub struct SparseMatrix {
     a: Csr,
     at: Csr,
+    threads: usize,
 }
 
 impl SparseMatrix {
-    /// Wraps `a` and builds its transpose.
+    /// Wraps `a` and builds its transpose; one thread.
     pub fn new(a: Csr) -> Self {
         let at = a.transpose();
-        SparseMatrix { a, at }
+        SparseMatrix { a, at, threads: 1 }
+    }
+    /// Sets the number of threads of the products (at least 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+    /// The number of threads of the products.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
     /// The matrix `A` (`n x d`).
     pub fn a(&self) -> &Csr {
@@ -360,10 +466,10 @@ impl SparseMatrix {
     }
     /// `out = A W`, `W` row-major `d x k`, `out` row-major `n x k`.
     pub fn mul(&self, w: &[f64], k: usize, out: &mut [f64]) {
-        self.a.mul_dense(w, k, out)
+        self.a.mul_dense_threads(w, k, out, self.threads)
     }
     /// `out = A^T R`, `R` row-major `n x k`, `out` row-major `d x k`.
     pub fn tmul(&self, r: &[f64], k: usize, out: &mut [f64]) {
-        self.at.mul_dense(r, k, out)
+        self.at.mul_dense_threads(r, k, out, self.threads)
     }
 }

@@ -57,6 +57,11 @@ pub struct ExperimentArgs {
         allow_negative_numbers = true
     )]
     pub jobs: i64,
+    /// Threads each run's kernels are split over (the sparse products of news20/rcv1; DL's
+    /// products are too small). Default: the cores shared out among --jobs (one per core for
+    /// one job). Results are identical for any value; only the speed changes.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub threads: Option<i64>,
     /// Iteration cap per algorithm (default: none in practice, the time limit decides).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub iters: Option<i64>,
@@ -168,6 +173,11 @@ impl ExperimentArgs {
             plan.explicit_algorithms = true;
         }
         plan.jobs = positive_count("--jobs", self.jobs)?;
+        let threads = self
+            .threads
+            .map(|n| positive_count("--threads", n))
+            .transpose()?;
+        plan.threads = crate::jobs::kernel_threads(threads, plan.jobs);
         if let Some(i) = self.iters {
             plan.max_iterations = positive_count("--iters", i)?;
         }

@@ -91,6 +91,9 @@ pub struct Plan {
     pub sigma: Option<f64>,
     /// Concurrent algorithms.
     pub jobs: usize,
+    /// Threads the kernels of one run are split over (NEWS20/RCV1's sparse products;
+    /// [`crate::jobs::kernel_threads`]); results do not depend on it.
+    pub threads: usize,
     /// Draw the terminal display.
     pub progress: bool,
     /// Gradient-difference pairs sampled for the empirical Lipschitz constants (DL).
@@ -114,6 +117,7 @@ impl Plan {
             seed: 0,
             sigma: None,
             jobs: 1,
+            threads: 1,
             progress: false,
             lipschitz_pairs: 64,
         }
@@ -251,6 +255,7 @@ pub fn load(plan: &Plan) -> Result<(Source, DataDescription)> {
                 Source::Robust {
                     data: Arc::new(used),
                     cfg,
+                    threads: plan.threads,
                 },
                 desc,
             ))
@@ -302,7 +307,7 @@ fn run_one(
                         let line = display.line(alg.name());
                         let oracle = alg.primal_oracle();
                         let mut solver = built.solver;
-                        let cpu0 = thread_cpu_time_s();
+                        let cpu0 = crate::jobs::run_cpu_time_s();
                         let watch = harness::Watch {
                             observer: &mut |v| line.step(v.t),
                             on_checkpoint: &mut |c| line.gap(plotted_measure(c, oracle)),
@@ -317,7 +322,9 @@ fn run_one(
                             watch,
                         );
                         let mut rec = RunRecord::from_trace(alg, &trace, notes);
-                        rec.cpu_time_s = cpu0.zip(thread_cpu_time_s()).map(|(a, b)| b - a);
+                        rec.cpu_time_s =
+                            cpu0.zip(crate::jobs::run_cpu_time_s()).map(|(a, b)| b - a);
+                        rec.threads = prep.threads;
                         line.finish(&format!(
                             "{} it in {:.1} s ({}), final {} = {:.3e}",
                             rec.iterations,
@@ -334,14 +341,6 @@ fn run_one(
     };
     rec.paper_iterations = plan.which.paper_iterations(alg);
     rec
-}
-
-/// CPU time of the calling thread in seconds (Linux: first field of
-/// `/proc/thread-self/schedstat`, nanoseconds on the CPU); None where unavailable.
-pub fn thread_cpu_time_s() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns * 1e-9)
 }
 
 /// Runs the experiment (no files written): every algorithm of the plan, then the verdicts.

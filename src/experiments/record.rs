@@ -11,7 +11,8 @@
 //!            "expected_sha256", "matches_reference", "scaling", "rows", "seed", "n", "d", "k", "nnz", "dl", "description"},
 //!   "constants": {"certified": {..}, "paper": {..}, "passed_to_parameter_formulas": {..}, "sampled": {..} | null},
 //!   "runs": [{"algorithm": "LMO-PO", "registry_name": "lmo-po", "primal_oracle": "lmo", "measure": "G_X^LMO + G_Y",
-//!             "iterations", "wall_time_s", "measure_time_s", "seconds_per_iteration",
+//!             "iterations", "wall_time_s", "measure_time_s", "seconds_per_iteration", "cpu_time_s",
+//!             "threads" (only when above 1),
 //!             "status": "time_limit" | "completed" | "diverged" | "skipped" | "not_applicable" | "failed" | "interrupted",
 //!             "status_detail", "provenance", "provenance_detail", "schedule", "parameters": [..],
 //!             "paper_iterations", "oracle_calls",
@@ -85,6 +86,14 @@ pub struct CheckpointRecord {
 
 fn finite(v: f64) -> Option<f64> {
     v.is_finite().then_some(v)
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 impl CheckpointRecord {
@@ -194,11 +203,16 @@ pub struct RunRecord {
     pub wall_time_s: f64,
     pub measure_time_s: f64,
     pub seconds_per_iteration: Option<f64>,
-    /// CPU time the run's thread got while it ran (solver and measures; Linux
-    /// `/proc/thread-self/schedstat`, None elsewhere). Far below `wall_time_s +
-    /// measure_time_s` means the machine was busy with other work.
+    /// CPU time the run's threads got while it ran (solver and measures; the run's thread and
+    /// the helper threads of its kernels, [`crate::jobs::run_cpu_time_s`]; Linux
+    /// `/proc/thread-self/schedstat`, None elsewhere). Far below `threads (wall_time_s +
+    /// measure_time_s)` means the machine was busy with other work (or, with several threads,
+    /// that the kernels split over them are a small part of an iteration).
     #[serde(default)]
     pub cpu_time_s: Option<f64>,
+    /// Threads the run's kernels were split over (`--threads`; omitted when 1).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub threads: usize,
     pub status: RunStatus,
     pub status_detail: Option<String>,
     /// VERIFIED / RECONSTRUCTED / GUESSED status of the update rule (baselines.md), or the
@@ -227,6 +241,7 @@ impl RunRecord {
             measure_time_s: 0.0,
             seconds_per_iteration: None,
             cpu_time_s: None,
+            threads: 1,
             status,
             status_detail: Some(detail),
             provenance: alg.provenance().into(),
@@ -272,6 +287,7 @@ impl RunRecord {
             seconds_per_iteration: (trace.iterations > 0)
                 .then(|| trace.wall_time_s / trace.iterations as f64),
             cpu_time_s: None,
+            threads: 1,
             status,
             status_detail: detail,
             provenance: alg.provenance().into(),
@@ -319,15 +335,17 @@ impl RunRecord {
         self.best_until(f64::INFINITY)
     }
 
-    /// The share of a CPU the run's thread got while it ran: `cpu_time_s / (wall_time_s +
-    /// measure_time_s)`, capped at 1 (None when the CPU time was not recorded, e.g. records
-    /// written before `cpu_time_s` existed, or the run did not iterate). Below about 0.9 the
-    /// machine was busy with other work and counts per second of solver time are low by that
-    /// factor.
+    /// The share of its threads' CPUs the run got while it ran: `cpu_time_s / (threads
+    /// (wall_time_s + measure_time_s))`, capped at 1 (None when the CPU time was not recorded,
+    /// e.g. records written before `cpu_time_s` existed, or the run did not iterate). With one
+    /// thread, below about 0.9 the machine was busy with other work and counts per second of
+    /// solver time are low by that factor.
     pub fn cpu_share(&self) -> Option<f64> {
         let elapsed = self.wall_time_s + self.measure_time_s;
         let cpu = self.cpu_time_s?;
-        (elapsed > 0.0 && cpu.is_finite() && cpu >= 0.0).then(|| (cpu / elapsed).min(1.0))
+        let threads = self.threads.max(1) as f64;
+        (elapsed > 0.0 && cpu.is_finite() && cpu >= 0.0)
+            .then(|| (cpu / (threads * elapsed)).min(1.0))
     }
 
     /// Iterations per second of solver time (wall clock, measurements excluded); None without
@@ -337,11 +355,13 @@ impl RunRecord {
     }
 
     /// Iterations per CPU-second of the solver: the solver time scaled by the run's
-    /// [`cpu_share`](Self::cpu_share) (the measurements got the same share); None without a
+    /// [`cpu_share`](Self::cpu_share) and its threads (the measurements got the same share),
+    /// so a run split over threads is charged the CPU time of all of them; None without a
     /// recorded CPU time.
     pub fn iterations_per_cpu_second(&self) -> Option<f64> {
         let share = self.cpu_share().filter(|s| *s > 0.0)?;
-        self.iterations_per_second().map(|r| r / share)
+        let threads = self.threads.max(1) as f64;
+        self.iterations_per_second().map(|r| r / (share * threads))
     }
 
     /// The status as shown on the page.

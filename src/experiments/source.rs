@@ -71,7 +71,13 @@ pub struct DataDescription {
 #[derive(Debug, Clone)]
 pub enum Source {
     Dl(DlConfig),
-    Robust { data: Arc<Dataset>, cfg: DroConfig },
+    /// `threads`: the threads the sparse products are split over
+    /// ([`RobustClassification::set_threads`]; results do not depend on it).
+    Robust {
+        data: Arc<Dataset>,
+        cfg: DroConfig,
+        threads: usize,
+    },
 }
 
 /// An instance and the constants its algorithms' parameter formulas use.
@@ -83,6 +89,8 @@ pub struct Prepared {
     pub paper: Constants,
     /// What [`options`] passes to the registry ([`formula_constants`]).
     pub formula: Constants,
+    /// Threads the problem's kernels are split over (1: DL, whose products are too small).
+    pub threads: usize,
 }
 
 impl Source {
@@ -112,10 +120,12 @@ impl Source {
                     },
                     certified,
                     paper,
+                    threads: 1,
                 })
             }
-            Source::Robust { data, cfg } => {
-                let p = RobustClassification::new(data, cfg)?;
+            Source::Robust { data, cfg, threads } => {
+                let mut p = RobustClassification::new(data, cfg)?;
+                p.set_threads(*threads);
                 let paper = p.paper_constants();
                 let (n, _, _) = p.dims();
                 let certified = crate::SaddleProblem::constants(&p);
@@ -126,6 +136,7 @@ impl Source {
                         &paper,
                         Some(params::lambda(lambda_prime, n)),
                     ),
+                    threads: p.threads(),
                     instance: p.into_instance(Some(cfg.seed)),
                     certified,
                     paper,

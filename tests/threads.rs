@@ -1,0 +1,243 @@
+//! Kernels split over threads (`--threads`, issue 16): the sparse products and the DRO forward
+//! pass give bitwise the single-threaded results for any thread count, so a run (RUN.json) and
+//! an experiment (experiment.json) are identical apart from timings; the instances are large
+//! enough that the products really are split (checked), so a split that changed one summation
+//! would fail these equalities. The CPU time of the helper threads is charged to the run.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+use saddlefw::data::{Csr, Dataset, SparseMatrix};
+use saddlefw::harness::{self, CheckpointRule, RunConfig};
+use saddlefw::problems::{DroConfig, RobustClassification};
+use saddlefw::solvers::registry::{self, Options};
+
+use crate::common::saddlefw;
+
+/// `n x d` sparse data with about `per_row` non-zeros per row, Zipf-like column frequencies
+/// (so the rows of `A^T` are very uneven, as in NEWS20), and `k` classes.
+fn sparse_data(seed: u64, n: usize, d: usize, per_row: usize, k: usize) -> Dataset {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut dense = vec![0.0; n * d];
+    for i in 0..n {
+        for _ in 0..per_row {
+            // column j with probability ~ 1/(j+1)
+            let j = ((d as f64).powf(rng.gen::<f64>()) - 1.0) as usize;
+            dense[i * d + j.min(d - 1)] = 1.0 + rng.gen::<f64>();
+        }
+    }
+    Dataset {
+        name: "zipf".into(),
+        features: Csr::from_dense(n, d, &dense).unwrap(),
+        labels: (0..n).map(|_| rng.gen_range(0..k as u32)).collect(),
+        classes: (0..k as i64).collect(),
+    }
+}
+
+#[test]
+fn split_products_are_bitwise_the_single_threaded_ones() {
+    let data = sparse_data(1, 700, 400, 30, 3);
+    let mut sp = SparseMatrix::new(data.features);
+    let (n, d) = (sp.a().n_rows(), sp.a().n_cols());
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    for k in [1usize, 7, 20, 33] {
+        let w: Vec<f64> = (0..d * k).map(|_| rng.sample(StandardNormal)).collect();
+        let r: Vec<f64> = (0..n * k).map(|_| rng.sample(StandardNormal)).collect();
+        let (mut aw1, mut atr1) = (vec![0.0; n * k], vec![0.0; d * k]);
+        sp.a().mul_dense(&w, k, &mut aw1);
+        sp.at().mul_dense(&r, k, &mut atr1);
+        for threads in 1..=4 {
+            for m in [sp.a(), sp.at()] {
+                let blocks = m.row_blocks(threads, k);
+                // consecutive, covering every row, split whenever there is enough work
+                assert_eq!(blocks.first().unwrap().start, 0);
+                assert_eq!(blocks.last().unwrap().end, m.n_rows());
+                assert!(blocks.windows(2).all(|b| b[0].end == b[1].start));
+                let enough = m.nnz() * k >= 2 * saddlefw::data::csr::MIN_BLOCK_WORK;
+                assert_eq!(blocks.len() > 1, threads > 1 && enough, "k = {k}");
+            }
+            sp.set_threads(threads);
+            let (mut aw, mut atr) = (vec![f64::NAN; n * k], vec![f64::NAN; d * k]);
+            sp.mul(&w, k, &mut aw);
+            sp.tmul(&r, k, &mut atr);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&aw), bits(&aw1), "A W, k = {k}, {threads} threads");
+            assert_eq!(bits(&atr), bits(&atr1), "A^T R, k = {k}, {threads} threads");
+        }
+    }
+}
+
+/// RUN.json (or experiment.json) without the keys that hold timings.
+fn without_times(json: &str) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.retain(|k, _| !k.contains("time") && !k.contains("seconds"));
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+    strip(&mut v);
+    v
+}
+
+#[test]
+fn dro_runs_are_identical_for_any_thread_count() {
+    let data = sparse_data(3, 1500, 500, 25, 5);
+    let config = RunConfig {
+        iterations: 40,
+        time_limit: None,
+        checkpoints: CheckpointRule::All,
+        sigma: 1.0,
+    };
+    for algo in ["lmo-lmo", "po-lmo", "agp"] {
+        let mut runs = Vec::new();
+        for threads in [1, 2, 3] {
+            let mut p = RobustClassification::new(&data, &DroConfig::default()).unwrap();
+            p.set_threads(threads);
+            let k = p.dims().2;
+            assert!(p.data().a().row_blocks(threads, k).len() >= threads);
+            assert!(p.data().at().row_blocks(threads, k).len() >= threads);
+            let inst = p.into_instance(Some(0));
+            let mut s = registry::build(algo, inst.problem.as_ref(), &Options::default())
+                .unwrap()
+                .solver;
+            let trace = harness::run(&inst, s.as_mut(), &config);
+            assert_eq!(trace.checkpoints.len(), 41);
+            runs.push(without_times(&trace.to_json()));
+        }
+        // the iterates move: the measures of the first and last checkpoint differ
+        let cps = runs[0]["checkpoints"].as_array().unwrap();
+        assert_ne!(cps[1]["gx_lmo"], cps[40]["gx_lmo"], "{algo}");
+        assert_eq!(runs[0], runs[1], "{algo}: 1 vs 2 threads");
+        assert_eq!(runs[0], runs[2], "{algo}: 1 vs 3 threads");
+    }
+}
+
+/// LIBSVM text of a data set (labels are the class indices + 1).
+fn libsvm_text(data: &Dataset) -> String {
+    let mut s = String::new();
+    for i in 0..data.n_samples() {
+        s.push_str(&(data.labels[i] + 1).to_string());
+        let (idx, val) = data.features.row(i);
+        for (j, v) in idx.iter().zip(val) {
+            s.push_str(&format!(" {}:{v}", j + 1));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[test]
+fn experiment_records_are_identical_for_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("small-news20.txt");
+    let data = sparse_data(4, 1200, 400, 25, 4);
+    std::fs::write(&file, libsvm_text(&data)).unwrap();
+    // the experiment's problem (row-l2 scaling does not move non-zeros) is split
+    let p = RobustClassification::new(&data, &DroConfig::default()).unwrap();
+    assert!(p.data().a().row_blocks(2, 4).len() >= 2);
+    assert!(p.data().at().row_blocks(2, 4).len() >= 2);
+    let mut records = Vec::new();
+    for threads in ["1", "2", "3"] {
+        let out = dir.path().join(format!("t{threads}"));
+        let o = saddlefw(&[
+            "--quiet",
+            "experiment",
+            "news20",
+            "--data",
+            file.to_str().unwrap(),
+            "--algos",
+            "lmo-lmo,lmo-po",
+            "--iters",
+            "30",
+            "--time-limit",
+            "600",
+            "--threads",
+            threads,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let text = std::fs::read_to_string(out.join("experiment.json")).unwrap();
+        let v = without_times(&text);
+        for run in v["runs"].as_array().unwrap() {
+            assert_eq!(run["iterations"], 30);
+            // the record says how many threads the kernels used (omitted for one)
+            let want = (threads != "1").then(|| threads.parse::<u64>().unwrap());
+            assert_eq!(run["threads"].as_u64(), want);
+        }
+        records.push(v);
+    }
+    let runs = |v: &serde_json::Value| {
+        let mut runs = v["runs"].clone();
+        for r in runs.as_array_mut().unwrap() {
+            r.as_object_mut().unwrap().remove("threads");
+        }
+        runs
+    };
+    assert_eq!(runs(&records[0]), runs(&records[1]));
+    assert_eq!(runs(&records[0]), runs(&records[2]));
+    assert_eq!(records[0]["constants"], records[2]["constants"]);
+}
+
+/// The helpers' CPU time is charged to the calling thread's run: two parts that each spin for
+/// 20 ms of their own thread's CPU time, the first waiting until the second has started, so
+/// two threads run them.
+#[test]
+fn helper_cpu_time_is_charged_to_the_run() {
+    use saddlefw::jobs::{run_cpu_time_s, run_parts};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let Some(before) = run_cpu_time_s() else {
+        return; // no thread CPU clock on this platform
+    };
+    let second_started = AtomicBool::new(false);
+    let threads = std::sync::Mutex::new(Vec::new());
+    run_parts(vec![0, 1], 2, |part| {
+        if part == 1 {
+            second_started.store(true, Ordering::SeqCst);
+        }
+        threads.lock().unwrap().push(std::thread::current().id());
+        let t0 = run_cpu_time_s().unwrap();
+        while run_cpu_time_s().unwrap() - t0 < 0.02 || !second_started.load(Ordering::SeqCst) {
+            std::hint::spin_loop();
+        }
+    });
+    let threads = threads.into_inner().unwrap();
+    assert_ne!(threads[0], threads[1], "the two parts ran on one thread");
+    let spent = run_cpu_time_s().unwrap() - before;
+    assert!(spent >= 0.04, "charged {spent} s of CPU for 2 x 20 ms");
+}
+
+/// A run split over threads is charged the CPU time of all of them: the same work at the same
+/// CPU time per iteration gives the same rate per CPU-second with one thread or two.
+#[test]
+fn rates_per_cpu_second_charge_every_thread() {
+    use saddlefw::experiments::params::Algorithm;
+    use saddlefw::experiments::record::{RunRecord, RunStatus};
+    let mut one = RunRecord::not_run(Algorithm::LmoLmo, RunStatus::TimeLimit, String::new());
+    (one.iterations, one.wall_time_s, one.measure_time_s) = (100, 9.0, 1.0);
+    one.cpu_time_s = Some(10.0);
+    assert_eq!(one.threads, 1);
+    assert_eq!(one.cpu_share(), Some(1.0));
+    assert_eq!(one.iterations_per_cpu_second(), Some(100.0 / 9.0));
+    // two threads, twice as fast in wall time, the same CPU time in total
+    let mut two = one.clone();
+    (two.threads, two.wall_time_s, two.measure_time_s) = (2, 4.5, 0.5);
+    assert_eq!(two.cpu_share(), Some(1.0));
+    assert_eq!(two.iterations_per_cpu_second(), Some(100.0 / 9.0));
+    // half of the two CPUs: contended, and the rate per CPU-second still that of the work
+    two.cpu_time_s = Some(5.0);
+    assert_eq!(two.cpu_share(), Some(0.5));
+    assert_eq!(two.iterations_per_cpu_second(), Some(100.0 / 4.5));
+    // `threads` is written only above 1 and read back as 1 when absent
+    let json = serde_json::to_value(&one).unwrap();
+    assert!(json.get("threads").is_none());
+    let back: RunRecord = serde_json::from_value(json).unwrap();
+    assert_eq!(back.threads, 1);
+    let json = serde_json::to_value(&two).unwrap();
+    assert_eq!(json["threads"], 2);
+}
