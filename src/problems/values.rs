@@ -2,6 +2,17 @@
 //! y-structure [`YModel`] that gives closed forms and the inner maximum [`InnerMax`]. A leaf
 //! module: the trait (`problems`) and the certified inner solves (`problems::inner`) both read
 //! it, and neither is imported here.
+//!
+//! ```
+//! use saddlefw::problems::{Interval, YModel};
+//! // interval arithmetic keeps the exact value inside: [1, 2] - [0.5, 1] = [0, 1.5]
+//! let d = Interval { lower: 1.0, upper: 2.0 }.minus(&Interval { lower: 0.5, upper: 1.0 });
+//! assert_eq!((d.lower, d.upper, d.width()), (0.0, 1.5, 1.5));
+//! assert_eq!(Interval::exact(3.0).width(), 0.0);
+//! // L(x, y) = h + c^T y - (m/2) ||y||^2 at a fixed x
+//! let model = YModel { h: 1.0, c: vec![2.0, 0.0], m: 4.0 };
+//! assert_eq!(model.value(&[0.5, 1.0]), 1.0 + 1.0 - 2.0 * 1.25);
+//! ```
 
 use serde::{Deserialize, Serialize};
 
