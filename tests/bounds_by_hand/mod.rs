@@ -119,7 +119,7 @@ impl Fake {
             gx_lmo: 0.9 + 0.17 * (t % 4) as f64,
             gx_po: 0.4 + 0.05 * (t % 5) as f64,
             f_t_xstar: vec![0.35 + 0.02 * tf],
-            width: 0.0,
+            width: 0.001 * (t + 1) as f64,
         }
     }
 
@@ -201,7 +201,56 @@ fn same(got: f64, want: f64) -> bool {
     (got - want).abs() <= 1e-10 * want.abs().max(1.0)
 }
 
-/// The invariant's `(lhs, rhs)` pairs equal `want`, in order.
+/// The tolerance scale of an evaluation beyond `|lhs| + |rhs|` (src/invariants/mod.rs
+/// "Tolerance": the value scale `Fmax` plus the certified-interval widths for inequalities
+/// between function values, a natural magnitude otherwise), by invariant, at the evaluation's
+/// index `t` (Step: the transition; Run: the horizon; per-iterate facts: the iterate).
+fn extra(name: &str, r: &RunCtx, t: usize) -> f64 {
+    let (k, w) = (r.k, |i: usize| r.snaps[i].width);
+    let vs = || FMAX + w(t) + w(t + 1);
+    let tau = || r.steps[t].info.tau;
+    let tf = t as f64;
+    match name {
+        "dual-step-unit" | "primal-step-unit" => 1.0,
+        "primal-step-positive" | "beta-nonincreasing" | "smoothing-positive" => 0.0,
+        "dual-step-po" => 1.0 / (k.lyy + r.snaps[t].beta),
+        "almost-telescope-drift" | "strongly-concave-contraction" => k.dy,
+        "strongly-concave-iterate-1" | "strongly-concave-iterate-1-printed" => k.dy,
+        "strongly-concave-iterate-2" | "strongly-concave-iterate-2-printed" => FMAX + w(t + 1),
+        "almost-recursion-fw-gap" | "phi-sandwich" | "proj-fw-q-bounds" => FMAX + w(t),
+        "non-neg" => 2.0 * FMAX + w(t),
+        "immediate-result" | "telescoping-1" => FMAX * tf,
+        "common-upper-bounds-2a" | "common-upper-bounds-2b" | "general-convergence" => {
+            FMAX * (tf + 1.0)
+        }
+        "telescoping-2" | "massive-sum-2" | "massive-sum-2-printed" => k.dy * k.dy * tf * tf,
+        "fw-proj-convex-concave"
+        | "general-convex-convergence"
+        | "general-convex-convergence-recursion"
+        | "proj-fw-convex-bound" => 2.0 * FMAX,
+        "fw-proj-dual-bound" | "fw-proj-dual-bound-printed" | "proj-fw-r-apriori" => FMAX,
+        n if n.starts_with("proj-fw-general-bound-2")
+            || n.starts_with("proj-fw-sc-general-bound-2") =>
+        {
+            FMAX
+        }
+        "proj-fw-primal-sum" | "proj-fw-sc-primal-sum" => FMAX / tau(),
+        "proj-fw-general-bound-1" | "proj-fw-sc-general-bound-1" => (FMAX / tau()).sqrt(),
+        n if n.starts_with("compact-ht-explicit") || n.starts_with("compact-sc-ht-explicit") => {
+            FMAX + w(t)
+        }
+        "common-convex-concave-a" | "common-convex-concave-b" => 2.0 * vs(),
+        "envelope-smooth" | "envelope-smooth-printed" => 2.0 * vs(),
+        "projection-inequality" => r.snaps[t].gx[0].abs() * k.dx + k.dx * k.dx / tau(),
+        "gx-po-le-step-ratio" => r.snaps[t].gx[0].abs() + k.dx / tau(),
+        "proj-fw-convex-bound-step" => 2.0 * vs() + k.dx * k.dx / tau(),
+        // the per-step inequalities between function values: Fmax and both iterates' widths
+        _ => vs(),
+    }
+}
+
+/// The invariant's `(lhs, rhs)` pairs equal `want`, in order, and each tolerance scale is
+/// `|lhs| + |rhs| + extra` ([`extra`]).
 fn assert_sides(name: &str, case: &str, r: &RunCtx, want: &[(f64, f64)]) {
     let got = evals(name, r);
     assert_eq!(
@@ -217,6 +266,14 @@ fn assert_sides(name: &str, case: &str, r: &RunCtx, want: &[(f64, f64)]) {
             g.rhs,
             w.0,
             w.1
+        );
+        let t =
+            g.t.unwrap_or_else(|| panic!("{name}: evaluation {i} has no index"));
+        let scale = w.0.abs() + w.1.abs() + extra(name, r, t);
+        assert!(
+            !scale.is_finite() || same(g.scale, scale),
+            "{name} ({case}), evaluation {i} (t = {t}): scale {}, by hand {scale}",
+            g.scale
         );
     }
 }
