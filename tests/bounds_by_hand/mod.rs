@@ -344,5 +344,6 @@ fn both(v: f64, w: f64) -> Vec<(f64, f64)> {
 }
 
 mod dual;
+mod envelopes;
 mod po_lmo;
 mod primal;
