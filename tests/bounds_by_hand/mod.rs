@@ -215,6 +215,9 @@ fn extra(name: &str, r: &RunCtx, t: usize) -> f64 {
         "primal-step-positive" | "beta-nonincreasing" | "smoothing-positive" => 0.0,
         "dual-step-po" => 1.0 / (k.lyy + r.snaps[t].beta),
         "almost-telescope-drift" | "strongly-concave-contraction" => k.dy,
+        "repeat-saddle" | "repeat-saddle-po" => 2.0 * FMAX,
+        // two evaluations per iterate (X and Y, each relative to its own diameter): not by index
+        "iterates-feasible" => f64::NAN,
         "strongly-concave-iterate-1" | "strongly-concave-iterate-1-printed" => k.dy,
         "strongly-concave-iterate-2" | "strongly-concave-iterate-2-printed" => FMAX + w(t + 1),
         "almost-recursion-fw-gap" | "phi-sandwich" | "proj-fw-q-bounds" => FMAX + w(t),
@@ -345,5 +348,6 @@ fn both(v: f64, w: f64) -> Vec<(f64, f64)> {
 
 mod dual;
 mod envelopes;
+mod hyps;
 mod po_lmo;
 mod primal;

@@ -339,3 +339,40 @@ fn primal_po_lemmas_by_hand() {
         assert_sides("proj-fw-convex-bound", case, r, &avg);
     }
 }
+
+/// `lemma:repeat-saddle` and its `G_X^PO` corollary (L450) at T = 16 and T = 8 (claims 4.1) on
+/// `L = x^2/2 + x y - y^2/2` over `[-1,1]^2`, where `G^Dual(xbar, ybar) = xbar^2 + ybar^2`; and
+/// the feasibility of the iterates (all inside the box: distance 0).
+#[test]
+fn saddle_bounds_and_feasibility_by_hand() {
+    for_each_lmo_case(|case, r| {
+        let k = r.k;
+        let at = |n: usize, primal: &dyn Fn(&Snap) -> f64| {
+            let m = n as f64;
+            let xbar = (1..=n).map(|t| r.snaps[t].x[0]).sum::<f64>() / m;
+            let ybar = (1..=n).map(|t| r.snaps[t].y[0]).sum::<f64>() / m;
+            let rhs = (1..=n)
+                .map(|t| primal(&r.snaps[t]) + r.snaps[t].gy)
+                .sum::<f64>()
+                / m;
+            (xbar * xbar + ybar * ybar, rhs)
+        };
+        let big = r.horizon();
+        let lmo = |s: &Snap| s.gx_lmo;
+        assert_sides(
+            "repeat-saddle",
+            case,
+            r,
+            &[at(big, &lmo), at(big / 2, &lmo)],
+        );
+        let po = |s: &Snap| (0.6 * s.gx[0].abs() + k.dx) * s.gx_po;
+        assert_sides(
+            "repeat-saddle-po",
+            case,
+            r,
+            &[at(big, &po), at(big / 2, &po)],
+        );
+        let feasible = |t: usize| vec![(0.0, 0.0); if t == 0 { 4 } else { 2 }];
+        assert_sides("iterates-feasible", case, r, &T { r }.steps(feasible));
+    });
+}
