@@ -423,3 +423,39 @@ fn box_reports_its_bounds() {
     assert_eq!(b.lower(), &[-1.0, 0.5]);
     assert_eq!(b.upper(), &[2.0, 3.0]);
 }
+
+/// A ball reports its radius (campaign 3 miss `L2Ball::radius -> -1.0`).
+#[test]
+fn ball_reports_its_radius() {
+    let b = saddlefw::sets::L2Ball::centered(3, 2.5).unwrap();
+    close(b.radius(), 2.5, "radius");
+}
+
+/// The one product factor without a declared dimension gets the rest, `n - known` (campaign 3
+/// miss `-` -> `/` in `SetSpec::build`: 5 - 2 = 3, 5 / 2 = 2).
+#[test]
+fn product_factor_gets_the_remaining_dimension() {
+    use saddlefw::sets::SetSpec;
+    let spec: SetSpec = serde_json::from_str(
+        r#"{"kind": "product", "parts": [{"kind": "box", "lower": -1, "upper": 1, "dim": 2},
+            {"kind": "l2_ball", "radius": 1.5}]}"#,
+    )
+    .unwrap();
+    assert_eq!(spec.build(5, "x").unwrap().dim(), 5);
+}
+
+/// The fit's confidence level must lie in (0, 1): 1 itself is refused (campaign 3 miss `<` ->
+/// `<=` in `fit_series`), just below is accepted.
+#[test]
+fn fit_level_one_is_refused() {
+    use saddlefw::fit::{fit_series, FitConfig};
+    let pts: Vec<(u64, f64)> = (0..8)
+        .map(|i| (1u64 << i, 1.0 / (1u64 << i) as f64))
+        .collect();
+    let cfg = |level| FitConfig {
+        level,
+        ..FitConfig::default()
+    };
+    assert!(fit_series(&pts, &cfg(1.0)).is_err());
+    assert!(fit_series(&pts, &cfg(0.999)).is_ok());
+}
