@@ -459,3 +459,38 @@ fn fit_level_one_is_refused() {
     assert!(fit_series(&pts, &cfg(1.0)).is_err());
     assert!(fit_series(&pts, &cfg(0.999)).is_ok());
 }
+
+/// A verify tier needs `T_max >= 16` and a seed: 16 itself is accepted (campaign 3 miss `<` ->
+/// `<=` in `verify::plan`).
+#[test]
+fn verify_tier_boundaries() {
+    use saddlefw::theorems::builtin;
+    use saddlefw::verify::{job_count, Tier, TierConfig, VerifyOptions};
+    let count = |seeds, t_max| {
+        let mut o = VerifyOptions::new(Tier::Test).filter("lmo-po/nc-c/dual");
+        o.config = Some(TierConfig {
+            seeds,
+            t_max,
+            dim_x: 3,
+            dim_y: 2,
+        });
+        job_count(&builtin(), &o)
+    };
+    assert!(count(1, 16).is_ok_and(|n| n > 0));
+    assert!(count(1, 15).is_err() && count(0, 16).is_err());
+}
+
+/// The horizon baselines say which horizon and which parameter set they use (campaign 3 miss
+/// `horizon_note -> String::new()`).
+#[test]
+fn horizon_baselines_note_their_horizon() {
+    use saddlefw::solvers::{registry, Options};
+    let opts = Options {
+        horizon: Some(1000),
+        ..Options::default()
+    };
+    let built = registry::build("cg-rpga", &bilinear_1d(1.0), &opts).unwrap();
+    let note = &built.notes[0];
+    assert!(note.starts_with("horizon K = 1000; "), "{note}");
+    assert!(note.contains("claims.md 2.4"), "{note}");
+}
