@@ -494,3 +494,26 @@ fn horizon_baselines_note_their_horizon() {
     assert!(note.starts_with("horizon K = 1000; "), "{note}");
     assert!(note.contains("claims.md 2.4"), "{note}");
 }
+
+/// The quadratic's rounding bound by hand (its doc comment: `2 gamma_n M`, `gamma_n = n eps/(1 -
+/// n eps)`, n = dx + dy + 4) for `L = x^2/4 + x y - y^2/2 + 0.3 x - 0.7 y` at `x = 1/2`,
+/// `y = -1/4`, directions `0.75`, `-1.5`: `M = 0.0625 + 0.125 + 0.03125 + 0.15 + 0.175 +
+/// 0.75 (0.25 + 0.25 + 0.3) + 1.5 (0.5 + 0.25 + 0.7) = 3.31875` (campaign 3 miss `+` -> `-`).
+#[test]
+fn quadratic_rounding_bound_by_hand() {
+    let unit = || Box::new(BoxSet::new(vec![-1.0], vec![1.0]).unwrap());
+    let p = Quadratic::new(
+        vec![0.5],
+        vec![1.0],
+        vec![1.0],
+        vec![0.3],
+        vec![-0.7],
+        unit(),
+        unit(),
+    )
+    .unwrap();
+    let n = 6.0 * f64::EPSILON;
+    let want = 2.0 * n / (1.0 - n) * 3.31875;
+    let got = p.first_order_rounding(&[0.5], &[-0.25], &[0.75], &[-1.5]);
+    assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
+}

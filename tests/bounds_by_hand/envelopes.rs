@@ -144,3 +144,19 @@ fn every_envelope_by_hand() {
         assert!(kinds.contains(&kind), "no built-in entry with {kind:?}");
     }
 }
+
+/// `M_hat(T) = max_{t<=T} max(v_t, 0) (t+1)^c / ln(t+2)^k` (src/envelopes.rs, claims 5
+/// "empirical constant") by hand with c = 0.4, k = 1.5 at three points, one negative.
+#[test]
+fn m_hat_by_hand() {
+    use saddlefw::envelopes::m_hat;
+    let pts = [(0u64, 2.0), (3, -1.0), (7, 6.0)];
+    let term = |t: f64, v: f64| v * (t + 1.0).powf(0.4) / (t + 2.0).ln().powf(1.5);
+    let m0 = term(0.0, 2.0);
+    let want = [(0, m0), (3, m0), (7, m0.max(term(7.0, 6.0)))];
+    let got = m_hat(&pts, 0.4, 1.5);
+    for ((t, g), (u, w)) in got.iter().zip(want) {
+        assert!(*t == u && same(*g, w), "M_hat at {t}: {g}, by hand {w}");
+    }
+    assert!(term(7.0, 6.0) > m0, "the last point raises the maximum");
+}
