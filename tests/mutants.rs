@@ -517,3 +517,11 @@ fn quadratic_rounding_bound_by_hand() {
     let got = p.first_order_rounding(&[0.5], &[-0.25], &[0.75], &[-1.5]);
     assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
 }
+
+/// `g^T (u - y)` by hand: `2 (0.5 + 0.5) - (1 - 0.25) = 1.25` (campaign 3 miss `*` -> `+` in
+/// `inner::fw_gap`: the certificates' intervals stayed valid, only wider).
+#[test]
+fn fw_gap_by_hand() {
+    let g = saddlefw::problems::inner::fw_gap(&[2.0, -1.0], &[0.5, 1.0], &[-0.5, 0.25]);
+    close(g, 1.25, "fw_gap");
+}
