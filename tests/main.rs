@@ -6,6 +6,7 @@
     clippy::type_complexity
 )]
 
+mod bounds_by_hand;
 mod cli;
 mod cli_errors;
 mod cli_files;

@@ -397,3 +397,131 @@ fn boxed_problem_forwards_to_the_problem() {
     assert_eq!(<Boxed as SaddleProblem>::convex_in_x(&b), p.convex_in_x());
     assert_eq!(<Boxed as SaddleProblem>::name(&b), p.name());
 }
+
+/// The R-PDCG / CG-RPGA solver reports its parameters: `mu` as given, `tau` clipped to `[0, 1]`
+/// (campaign 3 miss `Boroun::mu -> 1.0`; only a doctest and the experiments read `mu()`).
+#[test]
+fn boroun_reports_its_parameters() {
+    use saddlefw::solvers::r_pdcg::{r_pdcg, RPdcgParams};
+    let k = saddlefw::problems::Constants {
+        alpha: Some(1.3),
+        ..concave(3.0, 5.0)
+    };
+    let s = r_pdcg(RPdcgParams { tau: 0.3, mu: 0.07 }, &k).unwrap();
+    close(s.mu(), 0.07, "mu");
+    close(s.tau(), 0.3, "tau");
+    let s = r_pdcg(RPdcgParams { tau: 1.7, mu: 0.0 }, &k).unwrap();
+    close(s.mu(), 0.0, "mu = 0");
+    close(s.tau(), 1.0, "tau clipped to 1");
+}
+
+/// A box reports its bounds (campaign 3 miss `BoxSet::upper -> vec![1.0]`: only the witnesses
+/// of `invariants/` read them).
+#[test]
+fn box_reports_its_bounds() {
+    let b = BoxSet::new(vec![-1.0, 0.5], vec![2.0, 3.0]).unwrap();
+    assert_eq!(b.lower(), &[-1.0, 0.5]);
+    assert_eq!(b.upper(), &[2.0, 3.0]);
+}
+
+/// A ball reports its radius (campaign 3 miss `L2Ball::radius -> -1.0`).
+#[test]
+fn ball_reports_its_radius() {
+    let b = saddlefw::sets::L2Ball::centered(3, 2.5).unwrap();
+    close(b.radius(), 2.5, "radius");
+}
+
+/// The one product factor without a declared dimension gets the rest, `n - known` (campaign 3
+/// miss `-` -> `/` in `SetSpec::build`: 5 - 2 = 3, 5 / 2 = 2).
+#[test]
+fn product_factor_gets_the_remaining_dimension() {
+    use saddlefw::sets::SetSpec;
+    let spec: SetSpec = serde_json::from_str(
+        r#"{"kind": "product", "parts": [{"kind": "box", "lower": -1, "upper": 1, "dim": 2},
+            {"kind": "l2_ball", "radius": 1.5}]}"#,
+    )
+    .unwrap();
+    assert_eq!(spec.build(5, "x").unwrap().dim(), 5);
+}
+
+/// The fit's confidence level must lie in (0, 1): 1 itself is refused (campaign 3 miss `<` ->
+/// `<=` in `fit_series`), just below is accepted.
+#[test]
+fn fit_level_one_is_refused() {
+    use saddlefw::fit::{fit_series, FitConfig};
+    let pts: Vec<(u64, f64)> = (0..8)
+        .map(|i| (1u64 << i, 1.0 / (1u64 << i) as f64))
+        .collect();
+    let cfg = |level| FitConfig {
+        level,
+        ..FitConfig::default()
+    };
+    assert!(fit_series(&pts, &cfg(1.0)).is_err());
+    assert!(fit_series(&pts, &cfg(0.999)).is_ok());
+}
+
+/// A verify tier needs `T_max >= 16` and a seed: 16 itself is accepted (campaign 3 miss `<` ->
+/// `<=` in `verify::plan`).
+#[test]
+fn verify_tier_boundaries() {
+    use saddlefw::theorems::builtin;
+    use saddlefw::verify::{job_count, Tier, TierConfig, VerifyOptions};
+    let count = |seeds, t_max| {
+        let mut o = VerifyOptions::new(Tier::Test).filter("lmo-po/nc-c/dual");
+        o.config = Some(TierConfig {
+            seeds,
+            t_max,
+            dim_x: 3,
+            dim_y: 2,
+        });
+        job_count(&builtin(), &o)
+    };
+    assert!(count(1, 16).is_ok_and(|n| n > 0));
+    assert!(count(1, 15).is_err() && count(0, 16).is_err());
+}
+
+/// The horizon baselines say which horizon and which parameter set they use (campaign 3 miss
+/// `horizon_note -> String::new()`).
+#[test]
+fn horizon_baselines_note_their_horizon() {
+    use saddlefw::solvers::{registry, Options};
+    let opts = Options {
+        horizon: Some(1000),
+        ..Options::default()
+    };
+    let built = registry::build("cg-rpga", &bilinear_1d(1.0), &opts).unwrap();
+    let note = &built.notes[0];
+    assert!(note.starts_with("horizon K = 1000; "), "{note}");
+    assert!(note.contains("claims.md 2.4"), "{note}");
+}
+
+/// The quadratic's rounding bound by hand (its doc comment: `2 gamma_n M`, `gamma_n = n eps/(1 -
+/// n eps)`, n = dx + dy + 4) for `L = x^2/4 + x y - y^2/2 + 0.3 x - 0.7 y` at `x = 1/2`,
+/// `y = -1/4`, directions `0.75`, `-1.5`: `M = 0.0625 + 0.125 + 0.03125 + 0.15 + 0.175 +
+/// 0.75 (0.25 + 0.25 + 0.3) + 1.5 (0.5 + 0.25 + 0.7) = 3.31875` (campaign 3 miss `+` -> `-`).
+#[test]
+fn quadratic_rounding_bound_by_hand() {
+    let unit = || Box::new(BoxSet::new(vec![-1.0], vec![1.0]).unwrap());
+    let p = Quadratic::new(
+        vec![0.5],
+        vec![1.0],
+        vec![1.0],
+        vec![0.3],
+        vec![-0.7],
+        unit(),
+        unit(),
+    )
+    .unwrap();
+    let n = 6.0 * f64::EPSILON;
+    let want = 2.0 * n / (1.0 - n) * 3.31875;
+    let got = p.first_order_rounding(&[0.5], &[-0.25], &[0.75], &[-1.5]);
+    assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
+}
+
+/// `g^T (u - y)` by hand: `2 (0.5 + 0.5) - (1 - 0.25) = 1.25` (campaign 3 miss `*` -> `+` in
+/// `inner::fw_gap`: the certificates' intervals stayed valid, only wider).
+#[test]
+fn fw_gap_by_hand() {
+    let g = saddlefw::problems::inner::fw_gap(&[2.0, -1.0], &[0.5, 1.0], &[-0.5, 0.25]);
+    close(g, 1.25, "fw_gap");
+}
