@@ -25,6 +25,28 @@ fn r_t(c: &T, t: usize) -> f64 {
     c.phi(t) + q_t(c, t)
 }
 
+/// The two sides of a PO-LMO primal sum lemma and of its general bound (1) for every T = n:
+/// `sum_{t<=n} (||dx_t||/tau_t)^2 <= bound(n)` under `names.0`, and the mean of `G_X^PO` over
+/// t <= n against `sqrt(bound(n)/(n+1))` under `names.1`.
+fn assert_sum_and_mean(names: (&str, &str), case: &str, c: &T, bound: impl Fn(usize) -> f64) {
+    let r = c.r;
+    let sum: Vec<_> = (0..r.horizon())
+        .map(|n| {
+            let lhs: f64 = (0..=n).map(|t| (c.dx(t) / c.tau(t)).powi(2)).sum();
+            (lhs, bound(n))
+        })
+        .collect();
+    assert_sides(names.0, case, r, &sum);
+    let mean: Vec<_> = (0..r.horizon())
+        .map(|n| {
+            let m = (n + 1) as f64;
+            let lhs = (0..=n).map(|t| r.snaps[t].gx_po).sum::<f64>() / m;
+            (lhs, (bound(n) / m).sqrt())
+        })
+        .collect();
+    assert_sides(names.1, case, r, &mean);
+}
+
 /// `Dy^2 db_t^2/(d Lyx^2 tau_t) + 4 Dy^2 db_t^2/(beta_{t+1}+mu)`, d = 1 (non-SC) or 8 (SC).
 fn db_terms(c: &T, t: usize, d: f64) -> f64 {
     let k = c.r.k;
@@ -100,21 +122,12 @@ fn proj_fw_primal_sums_by_hand() {
                 .sum();
             2.0 * sup_to(n, |s| r_t(&c, s)) / (g1 * c.tau(n)) + terms
         };
-        let sum: Vec<_> = (0..r.horizon())
-            .map(|n| {
-                let lhs: f64 = (0..=n).map(|t| (c.dx(t) / c.tau(t)).powi(2)).sum();
-                (lhs, bound(n))
-            })
-            .collect();
-        assert_sides("proj-fw-primal-sum", case, r, &sum);
-        let avg: Vec<_> = (0..r.horizon())
-            .map(|n| {
-                let m = (n + 1) as f64;
-                let lhs = (0..=n).map(|t| r.snaps[t].gx_po).sum::<f64>() / m;
-                (lhs, (bound(n) / m).sqrt())
-            })
-            .collect();
-        assert_sides("proj-fw-general-bound-1", case, r, &avg);
+        assert_sum_and_mean(
+            ("proj-fw-primal-sum", "proj-fw-general-bound-1"),
+            case,
+            &c,
+            bound,
+        );
     });
 }
 
@@ -265,23 +278,12 @@ fn proj_fw_sc_primal_sums_by_hand() {
                 .sum();
             2.0 * sup_to(n, |s| q_sc(&c, s)) / (g * c.tau(n)) + terms
         };
-        let sum: Vec<_> = (0..r.horizon())
-            .map(|n| {
-                (
-                    (0..=n).map(|t| (c.dx(t) / c.tau(t)).powi(2)).sum(),
-                    bound(n),
-                )
-            })
-            .collect();
-        assert_sides("proj-fw-sc-primal-sum", case, r, &sum);
-        let avg: Vec<_> = (0..r.horizon())
-            .map(|n| {
-                let m = (n + 1) as f64;
-                let lhs = (0..=n).map(|t| r.snaps[t].gx_po).sum::<f64>() / m;
-                (lhs, (bound(n) / m).sqrt())
-            })
-            .collect();
-        assert_sides("proj-fw-sc-general-bound-1", case, r, &avg);
+        assert_sum_and_mean(
+            ("proj-fw-sc-primal-sum", "proj-fw-sc-general-bound-1"),
+            case,
+            &c,
+            bound,
+        );
     });
 }
 
