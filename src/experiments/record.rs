@@ -204,8 +204,8 @@ pub struct RunRecord {
     pub measure_time_s: f64,
     pub seconds_per_iteration: Option<f64>,
     /// CPU time the run's threads got while it ran (solver and measures; the run's thread and
-    /// the helper threads of its kernels, [`crate::jobs::run_cpu_time_s`]; Linux
-    /// `/proc/thread-self/schedstat`, None elsewhere). Far below `threads (wall_time_s +
+    /// the helper threads of its kernels, [`crate::jobs::run_cpu_time_s`]: the
+    /// thread CPU clock on Unix, None elsewhere). Far below `threads (wall_time_s +
     /// measure_time_s)` means the machine was busy with other work (or, with several threads,
     /// that the kernels split over them are a small part of an iteration).
     #[serde(default)]
