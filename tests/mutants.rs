@@ -525,3 +525,33 @@ fn fw_gap_by_hand() {
     let g = saddlefw::problems::inner::fw_gap(&[2.0, -1.0], &[0.5, 1.0], &[-0.5, 0.25]);
     close(g, 1.25, "fw_gap");
 }
+
+/// Two evaluations of equal relative slack (`(2-1)/3 = (4-2)/6`): the tally's worst case is the
+/// first (campaign 3 miss `<` -> `<=` in `Tally::add`, which reported the later one).
+#[test]
+fn tally_keeps_the_first_of_equally_worst_evaluations() {
+    use saddlefw::invariants::check::Tally;
+    use saddlefw::invariants::Eval;
+    let at = |lhs: f64, rhs: f64, t: usize| Eval {
+        t: Some(t),
+        ..Eval::le(lhs, rhs, 0.0)
+    };
+    let (first, second) = (at(1.0, 2.0, 1), at(2.0, 4.0, 2));
+    assert_eq!(
+        first.rel_slack(),
+        second.rel_slack(),
+        "the two slacks tie exactly"
+    );
+    let mut tally = Tally::default();
+    tally.add(&[first, second], "tie", None);
+    let worst_t = |w: &Option<saddlefw::invariants::check::Worst>| w.as_ref().and_then(|w| w.t);
+    assert_eq!(
+        worst_t(&tally.worst),
+        Some(1),
+        "the first of the tied evaluations"
+    );
+    assert_eq!(worst_t(&tally.worst_finite), Some(1));
+    // and a strictly smaller relative slack later does replace it
+    tally.add(&[at(3.0, 4.0, 3)], "tie", None);
+    assert_eq!(worst_t(&tally.worst), Some(3));
+}

@@ -84,7 +84,9 @@ pub struct Tally {
 }
 
 impl Tally {
-    pub(crate) fn add(&mut self, evals: &[Eval], instance: &str, solver: Option<&str>) {
+    /// Counts one case's evaluations. The worst case is the evaluation of least relative
+    /// slack; on a tie the earlier one (in case order) is kept, so a report names the first.
+    pub fn add(&mut self, evals: &[Eval], instance: &str, solver: Option<&str>) {
         if evals.is_empty() {
             self.skipped += 1;
             return;

@@ -145,6 +145,32 @@ fn every_envelope_by_hand() {
     }
 }
 
+/// The LMO-PO convex-strongly-concave primal envelope (claims 5.7) needs `mu > 0` and
+/// `Lyy > 0` (`rho = sqrt((Lyy - mu)/Lyy)`, terms divided by `mu` and `1 - rho`): without
+/// either it is absent, never a non-finite value (campaign 3 miss `&&` -> `||`).
+#[test]
+fn convex_sc_envelope_is_absent_without_strong_concavity() {
+    let h: Vec<f64> = (0..=8).map(h_of).collect();
+    let inputs = EnvelopeInputs {
+        fmax: Some(FMAX),
+        h: Some(&h),
+    };
+    let entry = builtin()
+        .into_iter()
+        .find(|e| EnvelopeKind::of(e) == Some(EnvelopeKind::Alg2ConvexScPrimal))
+        .expect("a built-in C-SC entry");
+    let present = envelope_series(&entry, &k_lmo(0.7), &TS, &inputs);
+    assert!(present.iter().all(|v| v.is_some_and(f64::is_finite)));
+    let flat = Constants {
+        lyy: 0.0,
+        ..k_lmo(0.7)
+    };
+    for (what, k) in [("mu = 0", k_lmo(0.0)), ("Lyy = 0", flat)] {
+        let got = envelope_series(&entry, &k, &TS, &inputs);
+        assert!(got.iter().all(Option::is_none), "{what}: {got:?}");
+    }
+}
+
 /// `M_hat(T) = max_{t<=T} max(v_t, 0) (t+1)^c / ln(t+2)^k` (src/envelopes.rs, claims 5
 /// "empirical constant") by hand with c = 0.4, k = 1.5 at three points, one negative.
 #[test]
