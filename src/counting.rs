@@ -19,7 +19,7 @@
 //! ```
 
 use crate::problems::{Assumptions, Constants, InnerMax, Interval, SaddleProblem, YModel};
-use crate::sets::{ConvexSet, SetSpec};
+use crate::sets::{ConvexSet, RankOne, SetSpec};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -103,6 +103,10 @@ impl ConvexSet for CountingSet<'_> {
         self.lmo.fetch_add(1, Ordering::Relaxed);
         self.inner.lmo(g, out)
     }
+    fn lmo_rank_one(&self, g: &[f64], out: &mut [f64], vertex: &mut RankOne) -> bool {
+        self.lmo.fetch_add(1, Ordering::Relaxed);
+        self.inner.lmo_rank_one(g, out, vertex)
+    }
     fn project(&self, z: &[f64], out: &mut [f64]) {
         self.proj.fetch_add(1, Ordering::Relaxed);
         self.inner.project(z, out)
@@ -180,6 +184,19 @@ impl<'a> Counting<'a> {
             _ => None,
         }
     }
+    /// Counts one evaluation of both gradients by `eval` and flags non-finite values.
+    fn both_grads(
+        &self,
+        gx: &mut [f64],
+        gy: &mut [f64],
+        eval: impl FnOnce(&mut [f64], &mut [f64]),
+    ) {
+        self.grad_x.fetch_add(1, Ordering::Relaxed);
+        self.grad_y.fetch_add(1, Ordering::Relaxed);
+        eval(gx, gy);
+        self.flag(gx, BAD_GRAD_X);
+        self.flag(gy, BAD_GRAD_Y);
+    }
     fn flag(&self, out: &[f64], code: u8) {
         if out.iter().any(|v| !v.is_finite()) {
             let _ =
@@ -214,11 +231,13 @@ impl SaddleProblem for Counting<'_> {
         self.flag(out, BAD_GRAD_Y);
     }
     fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
-        self.grad_x.fetch_add(1, Ordering::Relaxed);
-        self.grad_y.fetch_add(1, Ordering::Relaxed);
-        self.inner.grads(x, y, gx, gy);
-        self.flag(gx, BAD_GRAD_X);
-        self.flag(gy, BAD_GRAD_Y);
+        self.both_grads(gx, gy, |gx, gy| self.inner.grads(x, y, gx, gy));
+    }
+    fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        self.both_grads(gx, gy, |gx, gy| self.inner.step_grads(x, y, gx, gy));
+    }
+    fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {
+        self.inner.note_fw_move(s, vertex, x_next)
     }
     fn constants(&self) -> Constants {
         self.inner.constants()

@@ -16,7 +16,7 @@ use crate::common::saddlefw;
 
 /// `n x d` sparse data with about `per_row` non-zeros per row, Zipf-like column frequencies
 /// (so the rows of `A^T` are very uneven, as in NEWS20), and `k` classes.
-fn sparse_data(seed: u64, n: usize, d: usize, per_row: usize, k: usize) -> Dataset {
+pub(crate) fn sparse_data(seed: u64, n: usize, d: usize, per_row: usize, k: usize) -> Dataset {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut dense = vec![0.0; n * d];
     for i in 0..n {
@@ -240,4 +240,44 @@ fn rates_per_cpu_second_charge_every_thread() {
     assert_eq!(back.threads, 1);
     let json = serde_json::to_value(&two).unwrap();
     assert_eq!(json["threads"], 2);
+}
+
+/// The blocked Gram product (`spectral::GRAM_BLOCK`) of a long matrix gives bitwise the same
+/// nuclear-ball LMO and projection for any thread count, and the top singular value of the
+/// unblocked reference (faer's SVD) to rounding.
+#[test]
+fn blocked_gram_oracles_are_identical_for_any_thread_count() {
+    use saddlefw::sets::{ConvexSet, NuclearBall};
+    use saddlefw::spectral::{gram_top_pair, GramWorkspace, GRAM_BLOCK};
+    let (rows, cols) = (2 * GRAM_BLOCK + 1234, 6);
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    let z: Vec<f64> = (0..rows * cols)
+        .map(|_| rng.sample(StandardNormal))
+        .collect();
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let mut first = None;
+    for threads in 1..=4 {
+        let mut ws = GramWorkspace::default();
+        ws.set_threads(threads);
+        let (mut u, mut v) = (vec![0.0; rows], vec![0.0; cols]);
+        let sigma = gram_top_pair(&z, rows, cols, &mut ws, &mut u, &mut v).unwrap();
+        let mut ball = NuclearBall::new(rows, cols, 1.0).unwrap();
+        ball.set_threads(threads);
+        let (mut lmo, mut proj) = (vec![0.0; rows * cols], vec![0.0; rows * cols]);
+        ball.lmo(&z, &mut lmo);
+        ball.project(&z, &mut proj);
+        let got = (sigma.to_bits(), bits(&u), bits(&v), bits(&lmo), bits(&proj));
+        match &first {
+            None => first = Some(got),
+            Some(f) => assert!(f == &got, "{threads} threads differ from 1"),
+        }
+    }
+    let reference = saddlefw::linalg::mat(&z, rows, cols)
+        .singular_values()
+        .unwrap()[0];
+    let sigma = f64::from_bits(first.unwrap().0);
+    assert!(
+        (sigma - reference).abs() <= 1e-12 * reference,
+        "{sigma} vs {reference}"
+    );
 }

@@ -86,7 +86,7 @@ use super::{Constants, Instance, SaddleProblem, YModel};
 use crate::data::csr::split_rows;
 use crate::data::{read_libsvm, Dataset, LibsvmOptions, Scaling, SparseMatrix};
 use crate::jobs::run_parts;
-use crate::sets::{ConvexSet, NuclearBall, Simplex};
+use crate::sets::{ConvexSet, NuclearBall, RankOne, Simplex};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -144,8 +144,10 @@ struct Work {
     losses: Vec<f64>,
     /// `R` of the backward pass (n x k).
     r: Vec<f64>,
-    /// The point `scores` and `losses` belong to ([`ForwardKey`]).
+    /// The point `scores` and `losses` belong to ([`ForwardKey`]); cleared while they hold
+    /// chained scores, so that a measure never reads those.
     key: ForwardKey,
+    chain: Chain,
 }
 
 impl Work {
@@ -155,8 +157,42 @@ impl Work {
             losses: vec![0.0; n],
             r: vec![0.0; n * k],
             key: ForwardKey::default(),
+            chain: Chain::default(),
         }
     }
+}
+
+/// Steps after which [`SaddleProblem::step_grads`] recomputes the chained scores exactly.
+pub const CHAIN_RESYNC: usize = 32;
+
+/// Scores carried along the solver's Frank-Wolfe moves ([`SaddleProblem::note_fw_move`]).
+/// After `W' = (1 - s) W + s (c u) v^T`, `A W' = (1 - s) A W + s (A (c u)) v^T`: one sparse
+/// matrix-vector product and an `n x k` update instead of the `n x k` sparse product. The
+/// entries differ from `A W'` by rounding that grows by a few ulps of the scores per move, so
+/// the scores are recomputed exactly every [`CHAIN_RESYNC`]-th step, counted from the first
+/// step (never where a checkpoint falls: the iterates do not depend on the measuring). Only
+/// `step_grads` reads them; measures always take an exact pass.
+#[derive(Debug, Default)]
+struct Chain {
+    /// Raw scores (n x k) at the point of the last `step_grads`, then at `key`.
+    scores: Vec<f64>,
+    /// The point the moved scores belong to (set by `note_fw_move`).
+    key: ForwardKey,
+    /// Moves since the last exact pass.
+    age: usize,
+    /// `scores` belong to the point of the last `step_grads` call (a move may follow).
+    ready: bool,
+    /// Scratch: `c u` (d) and `A (c u)` (n).
+    cu: Vec<f64>,
+    au: Vec<f64>,
+}
+
+/// Where the scores of a pass come from.
+enum ScoreSource<'a> {
+    /// `A x` of the block, copied to the chain's rows when given.
+    Product(&'a [f64], Option<&'a mut [f64]>),
+    /// The chain's rows of the block.
+    Chain(&'a [f64]),
 }
 
 /// The robust multiclass classification problem (see the module documentation).
@@ -308,9 +344,16 @@ impl RobustClassification {
     }
     /// Splits the sparse products (and the per-sample losses) over `threads` threads (at
     /// least 1; default 1): blocks of rows of `A` and of `A^T`, each output row computed by one
-    /// thread exactly as with one thread, so every result is bitwise the same for any count.
+    /// thread exactly as with one thread, so every result is bitwise the same for any count;
+    /// likewise the Gram products of the nuclear-norm oracles (fixed blocks summed in order).
     pub fn set_threads(&mut self, threads: usize) {
         self.data.set_threads(threads);
+        self.x_set.set_threads(threads);
+    }
+    /// Frank-Wolfe moves the step scores have been carried along since their last exact pass
+    /// (0 right after one, at most [`CHAIN_RESYNC`]; see `step_grads`).
+    pub fn chained_moves(&self) -> usize {
+        self.work.lock().map_or(0, |w| w.chain.age)
     }
     /// The number of threads of [`Self::set_threads`].
     pub fn threads(&self) -> usize {
@@ -353,27 +396,93 @@ impl RobustClassification {
             return;
         }
         w.key.clear();
-        // one fused pass per block of samples: the scores `A W` of the block, then its losses
-        // and score gradients, on the block's thread (each row as in the 1-thread pass)
+        self.score_pass(w, Some(x), false);
+        w.key.set(x);
+    }
+
+    /// One fused pass per block of samples, on the block's thread (each row as in the
+    /// 1-thread pass): the block's scores (`A x`, also kept in the chain when `keep`, or the
+    /// chain's scores when `x` is None), then its losses and score gradients.
+    fn score_pass(&self, w: &mut Work, x: Option<&[f64]>, keep: bool) {
         let (a, k) = (self.data.a(), self.k);
+        let blocks = a.row_blocks(self.data.threads(), k);
+        let Work {
+            scores,
+            losses,
+            chain,
+            ..
+        } = w;
+        if keep {
+            chain.scores.resize(self.n * k, 0.0);
+        }
+        let sources: Vec<ScoreSource> = match x {
+            Some(x) if keep => split_rows(&mut chain.scores, &blocks, k)
+                .into_iter()
+                .map(|raw| ScoreSource::Product(x, Some(raw)))
+                .collect(),
+            Some(x) => blocks
+                .iter()
+                .map(|_| ScoreSource::Product(x, None))
+                .collect(),
+            None => blocks
+                .iter()
+                .map(|b| ScoreSource::Chain(&chain.scores[b.start * k..b.end * k]))
+                .collect(),
+        };
+        let parts: Vec<_> = blocks
+            .iter()
+            .cloned()
+            .zip(split_rows(scores, &blocks, k))
+            .zip(split_rows(losses, &blocks, 1))
+            .zip(sources)
+            .collect();
+        run_parts(
+            parts,
+            self.data.threads(),
+            |(((rows, scores), losses), source)| {
+                match source {
+                    ScoreSource::Product(x, raw) => {
+                        a.mul_dense_rows(rows.clone(), x, k, scores);
+                        if let Some(raw) = raw {
+                            raw.copy_from_slice(scores);
+                        }
+                    }
+                    ScoreSource::Chain(c) => scores.copy_from_slice(c),
+                }
+                for ((row, loss), &b) in scores
+                    .chunks_exact_mut(k)
+                    .zip(losses.iter_mut())
+                    .zip(&self.labels[rows])
+                {
+                    *loss = multinomial_logistic(row, b as usize);
+                }
+            },
+        );
+    }
+
+    /// The chain's scores moved to `(1 - s) W + s (c u) v^T` ([`Chain`]), by row blocks.
+    fn move_chain(&self, chain: &mut Chain, s: f64, vertex: &RankOne) {
+        let (a, k) = (self.data.a(), self.k);
+        chain.cu.clear();
+        chain.cu.extend(vertex.u.iter().map(|u| vertex.scale * u));
+        chain.au.resize(self.n, 0.0);
         let blocks = a.row_blocks(self.data.threads(), k);
         let parts: Vec<_> = blocks
             .iter()
             .cloned()
-            .zip(split_rows(&mut w.scores, &blocks, k))
-            .zip(split_rows(&mut w.losses, &blocks, 1))
+            .zip(split_rows(&mut chain.scores, &blocks, k))
+            .zip(split_rows(&mut chain.au, &blocks, 1))
             .collect();
-        run_parts(parts, self.data.threads(), |((rows, scores), losses)| {
-            a.mul_dense_rows(rows.clone(), x, k, scores);
-            for ((row, loss), &b) in scores
-                .chunks_exact_mut(k)
-                .zip(losses.iter_mut())
-                .zip(&self.labels[rows])
-            {
-                *loss = multinomial_logistic(row, b as usize);
+        let (cu, v) = (&chain.cu, &vertex.v);
+        run_parts(parts, self.data.threads(), |((rows, scores), au)| {
+            a.mul_dense_rows(rows, cu, 1, au);
+            for (row, &aui) in scores.chunks_exact_mut(k).zip(au.iter()) {
+                let c = s * aui;
+                for (r, &vj) in row.iter_mut().zip(v) {
+                    *r = (1.0 - s) * *r + c * vj;
+                }
             }
         });
-        w.key.set(x);
     }
 
     /// `grad_W L = A^T R` with `R_i = (y_i/n)(p_i - e_{b_i})`, after [`Self::forward`].
@@ -436,6 +545,39 @@ impl SaddleProblem for RobustClassification {
             self.forward(x, w);
             self.grad_y_from(&w.losses, y, gy);
             self.backward(y, w, gx);
+        })
+    }
+    /// The scores of the chain ([`Chain`]) when it belongs to x and is younger than
+    /// [`CHAIN_RESYNC`] moves, else an exact pass that restarts it.
+    fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        assert_eq!(x.len(), self.d * self.k, "DRO point has the wrong length");
+        self.with_work(|w| {
+            w.key.clear();
+            if w.chain.key.matches(x) && w.chain.age < CHAIN_RESYNC {
+                self.score_pass(w, None, false);
+            } else {
+                self.score_pass(w, Some(x), true);
+                w.key.set(x);
+                w.chain.age = 0;
+            }
+            w.chain.ready = true;
+            self.grad_y_from(&w.losses, y, gy);
+            self.backward(y, w, gx);
+        })
+    }
+    fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {
+        self.with_work(|w| {
+            let chain = &mut w.chain;
+            let fits = vertex.u.len() == self.d
+                && vertex.v.len() == self.k
+                && x_next.len() == self.d * self.k;
+            if !std::mem::take(&mut chain.ready) || !fits {
+                chain.key.clear();
+                return;
+            }
+            self.move_chain(chain, s, vertex);
+            chain.age += 1;
+            chain.key.set(x_next);
         })
     }
     fn constants(&self) -> Constants {

@@ -31,7 +31,7 @@ pub mod quadratic;
 pub mod values;
 
 use crate::paper::Setting;
-use crate::sets::ConvexSet;
+use crate::sets::{ConvexSet, RankOne};
 use serde::{Deserialize, Serialize};
 
 pub use cosine::CosineFamily;
@@ -83,6 +83,19 @@ pub trait SaddleProblem: Send + Sync {
     fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
         self.grad_x(x, y, gx);
         self.grad_y(x, y, gy);
+    }
+    /// The gradients a solver steps with at its iterate x: [`SaddleProblem::grads`] unless
+    /// the problem was told by [`SaddleProblem::note_fw_move`] how it reached x, in which
+    /// case it may use products updated along that move (equal to a recomputation up to
+    /// rounding, and recomputed exactly on a schedule of its own). Measures never call this.
+    fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        self.grads(x, y, gx, gy)
+    }
+    /// Tells the problem that the point of the last [`SaddleProblem::step_grads`] call moved
+    /// to `x_next = (1 - s) x + s v`, the Frank-Wolfe move towards the rank-one LMO vertex
+    /// `v = (scale u_i) v_j` of X. The default ignores it.
+    fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {
+        let _ = (s, vertex, x_next);
     }
     /// Certified constants (Assumption 1 (iv), mu, alpha, diameters).
     fn constants(&self) -> Constants;
@@ -154,6 +167,12 @@ pub trait SaddleProblem: Send + Sync {
 impl<P: SaddleProblem + ?Sized> SaddleProblem for Box<P> {
     fn name(&self) -> String {
         (**self).name()
+    }
+    fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        (**self).step_grads(x, y, gx, gy)
+    }
+    fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {
+        (**self).note_fw_move(s, vertex, x_next)
     }
     fn as_quadratic(&self) -> Option<&Quadratic> {
         (**self).as_quadratic()

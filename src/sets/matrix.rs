@@ -1,7 +1,7 @@
 //! Matrix-valued sets (flat row-major `rows x cols`): the nuclear-norm ball and the set of
 //! matrices whose columns have l2 norm at most a radius (the dictionary constraint).
 
-use super::{positive, ConvexSet, SetSpec};
+use super::{positive, ConvexSet, RankOne, SetSpec};
 use crate::spectral::{gram_top_pair, project_nuclear, GramWorkspace, ProjectionMode};
 use std::sync::Mutex;
 
@@ -66,6 +66,15 @@ impl NuclearBall {
     pub fn radius(&self) -> f64 {
         self.radius
     }
+    /// Runs the Gram products of both oracles on up to `threads` threads (bitwise the same
+    /// results for any count; [`crate::spectral::GRAM_BLOCK`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.work
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .gram
+            .set_threads(threads);
+    }
     /// Runs `f` on the scratch space (a private one when another thread holds it).
     fn with_work<T>(&self, f: impl FnOnce(&mut NuclearWork) -> T) -> T {
         match self.work.try_lock() {
@@ -111,6 +120,28 @@ impl ConvexSet for NuclearBall {
                 None => out.iter_mut().for_each(|o| *o = f64::NAN),
             }
         })
+    }
+    /// The same vertex as [`ConvexSet::lmo`], with its factors `(-r, u_1, v_1)`; `false` (and a
+    /// NaN vertex) when the eigensolver fails.
+    fn lmo_rank_one(&self, g: &[f64], out: &mut [f64], vertex: &mut RankOne) -> bool {
+        vertex.u.resize(self.rows, 0.0);
+        vertex.v.resize(self.cols, 0.0);
+        vertex.scale = -self.radius;
+        let found = self.with_work(|w| {
+            gram_top_pair(
+                g,
+                self.rows,
+                self.cols,
+                &mut w.gram,
+                &mut vertex.u,
+                &mut vertex.v,
+            )
+        });
+        match found {
+            Some(_) => self.write_vertex(&vertex.u, &vertex.v, out),
+            None => out.iter_mut().for_each(|o| *o = f64::NAN),
+        }
+        found.is_some()
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
         self.with_work(|w| {

@@ -28,6 +28,20 @@ pub use polytope::{L1Ball, Simplex};
 pub use product::Product;
 pub use spec::{Bound, SetKind, SetSpec};
 
+/// The factors of a rank-one LMO vertex of a matrix set (flat row-major `rows x cols`): the
+/// vertex is `(scale u_i) v_j` entry by entry, as [`ConvexSet::lmo_rank_one`] writes it.
+/// A problem whose products are linear in x can update them along a Frank-Wolfe move towards
+/// such a vertex instead of recomputing them ([`crate::SaddleProblem::note_fw_move`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RankOne {
+    /// The factor applied to `u` (`-r` for the nuclear-norm ball).
+    pub scale: f64,
+    /// Left factor (length rows).
+    pub u: Vec<f64>,
+    /// Right factor (length cols).
+    pub v: Vec<f64>,
+}
+
 /// A compact convex set with exact oracles.
 ///
 /// `LMO_U(d) in argmin_{v in U} d^T v` (paper L465-467) and `PO_U(u) = argmin_{v in U} ||u - v||^2`
@@ -39,6 +53,14 @@ pub trait ConvexSet: Send + Sync + std::fmt::Debug {
     fn name(&self) -> String;
     /// Linear minimisation oracle: writes a minimiser of `g^T v` over the set into `out`.
     fn lmo(&self, g: &[f64], out: &mut [f64]);
+    /// The LMO, and when its vertex is rank one (the nuclear-norm ball) its factors in
+    /// `vertex`, with `out` holding exactly `(scale u_i) v_j`: returns whether it is. The
+    /// default writes the same vertex as [`ConvexSet::lmo`] and returns `false`.
+    fn lmo_rank_one(&self, g: &[f64], out: &mut [f64], vertex: &mut RankOne) -> bool {
+        let _ = vertex;
+        self.lmo(g, out);
+        false
+    }
     /// Euclidean projection of `z` onto the set, written into `out`.
     fn project(&self, z: &[f64], out: &mut [f64]);
     /// Membership up to an absolute tolerance `tol` (scaled by the set's size where natural).

@@ -33,6 +33,7 @@ use super::schedule::Schedule;
 use super::steps;
 use super::{Solver, StepInfo};
 use crate::problems::{Constants, SaddleProblem};
+use crate::sets::RankOne;
 use crate::{Error, Result};
 
 pub use crate::paper::{Algorithm as PaperAlgorithm, Oracle};
@@ -69,6 +70,8 @@ pub struct DualSmoothing {
     gy: Vec<f64>,
     g: Vec<f64>,
     bx: Vec<f64>,
+    /// Factors of the last rank-one primal vertex (scratch of [`steps::primal_fw_step`]).
+    vertex: RankOne,
     by: Vec<f64>,
     by2: Vec<f64>,
 }
@@ -118,6 +121,7 @@ impl DualSmoothing {
             gy: Vec::new(),
             g: Vec::new(),
             bx: Vec::new(),
+            vertex: RankOne::default(),
             by: Vec::new(),
             by2: Vec::new(),
         })
@@ -190,14 +194,24 @@ impl Solver for DualSmoothing {
         let (primal, dual) = self.algorithm.oracles();
         let beta = self.beta.at(t);
         let tau_raw = self.tau.at(t);
-        p.grads(&self.x, &self.y, &mut self.gx, &mut self.gy);
+        match primal {
+            Oracle::Lmo => p.step_grads(&self.x, &self.y, &mut self.gx, &mut self.gy),
+            Oracle::Po => p.grads(&self.x, &self.y, &mut self.gx, &mut self.gy),
+        }
         if self.defect == StepDefect::PrimalSignFlip {
             self.gx.iter_mut().for_each(|v| *v = -*v);
         }
         let tau = match primal {
             Oracle::Lmo => {
                 let tau = tau_raw.clamp(0.0, 1.0);
-                steps::fw_step(p.x_set(), &mut self.x, &self.gx, tau, &mut self.bx);
+                steps::primal_fw_step(
+                    p,
+                    &mut self.x,
+                    &self.gx,
+                    tau,
+                    &mut self.bx,
+                    &mut self.vertex,
+                );
                 tau
             }
             Oracle::Po => {

@@ -2,7 +2,7 @@
 //!
 //! | step | formula | used by |
 //! |---|---|---|
-//! | [`fw_step`] | `x <- x + s (LMO_U(d) - x)` | primal step of `alg:fw-fw`, `alg:fw-proj`; SP-FW; R-PDCG and CG-RPGA primal |
+//! | [`fw_step`] | `x <- x + s (LMO_U(d) - x)` | SP-FW; R-PDCG and CG-RPGA primal; [`primal_fw_step`]: primal step of `alg:fw-fw`, `alg:fw-proj` |
 //! | [`po_step`] | `x <- PO_U(x + s d)` | primal step of `alg:proj-fw` (`s = -tau_t`, `d = grad_x L`); dual step of `alg:fw-proj`; AGP; CG-RPGA dual |
 //! | [`smoothed_gradient`] | `g = grad_y L(x,y) - beta (y - y0)` | `grad_y L_beta` (`eq:fL:mu`) |
 //! | [`short_step`] | `gamma_t = min{g^T(u-y)/((Lyy+beta_t)||u-y||^2), 1}` | `alg:fw-fw`, `alg:proj-fw` |
@@ -32,7 +32,8 @@
 //! assert_eq!(short_step(&g, &y, &u, 0.5, false), 2.0);
 //! ```
 
-use crate::sets::ConvexSet;
+use crate::problems::SaddleProblem;
+use crate::sets::{ConvexSet, RankOne};
 
 /// `x <- (1 - s) x + s v`, i.e. `x + s (v - x)`.
 pub fn move_towards(x: &mut [f64], v: &[f64], s: f64) {
@@ -45,6 +46,24 @@ pub fn move_towards(x: &mut [f64], v: &[f64], s: f64) {
 pub fn fw_step(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, v: &mut [f64]) {
     set.lmo(d, v);
     move_towards(x, v, s);
+}
+
+/// [`fw_step`] on the primal set of `p`, telling `p` the move when the vertex is rank one
+/// ([`SaddleProblem::note_fw_move`]: the problem may then update its products instead of
+/// recomputing them at the next [`SaddleProblem::step_grads`]); same iterate as [`fw_step`].
+pub fn primal_fw_step(
+    p: &dyn SaddleProblem,
+    x: &mut [f64],
+    d: &[f64],
+    s: f64,
+    v: &mut [f64],
+    vertex: &mut RankOne,
+) {
+    let rank_one = p.x_set().lmo_rank_one(d, v, vertex);
+    move_towards(x, v, s);
+    if rank_one {
+        p.note_fw_move(s, vertex, x);
+    }
 }
 
 /// The projected step `x <- PO_U(x + s d)`; `z` is scratch.

@@ -122,10 +122,20 @@ pub enum ProjectionMode {
     ForceJacobi,
 }
 
+/// Long-side length above which the Gram product is cut into blocks of this many columns of
+/// `Zs`: the per-block products run on up to [`GramWorkspace::set_threads`] threads and are
+/// summed in block order, so `G` is bitwise the same for any thread count (the blocks never
+/// depend on it). Shorter products (every DL shape) are one product, as before.
+pub const GRAM_BLOCK: usize = 8192;
+
 /// Reusable buffers of the Gram-route oracles.
 #[derive(Debug, Default, Clone)]
 pub struct GramWorkspace {
     pub(crate) gram: Vec<f64>,
+    /// The per-block products of a blocked Gram product ([`GRAM_BLOCK`]).
+    partials: Vec<f64>,
+    /// Threads for the blocked Gram product (0 and 1: the calling thread).
+    threads: usize,
     pub(crate) eig: SymEigen,
     top: Vec<f64>,
     pub(crate) m: Vec<f64>,
@@ -156,19 +166,41 @@ pub(crate) fn short_view_mut(z: &mut [f64], rows: usize, cols: usize) -> faer::M
 }
 
 impl GramWorkspace {
+    /// Runs the blocked Gram product ([`GRAM_BLOCK`]) on up to `threads` threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads;
+    }
+
     /// `G = Zs Zs^T` into `self.gram` (k x k).
     pub(crate) fn gram(&mut self, z: &[f64], rows: usize, cols: usize) -> usize {
-        let k = rows.min(cols);
+        let (k, long) = (rows.min(cols), rows.max(cols));
         let zs = short_view(z, rows, cols);
         self.gram.clear();
         self.gram.resize(k * k, 0.0);
-        gemm(
-            mat_mut(&mut self.gram, k, k),
-            false,
-            zs,
-            zs.transpose(),
-            1.0,
-        );
+        if long <= GRAM_BLOCK {
+            gemm(
+                mat_mut(&mut self.gram, k, k),
+                false,
+                zs,
+                zs.transpose(),
+                1.0,
+            );
+        } else {
+            let blocks = long.div_ceil(GRAM_BLOCK);
+            self.partials.clear();
+            self.partials.resize(blocks * k * k, 0.0);
+            let parts: Vec<_> = self.partials.chunks_exact_mut(k * k).enumerate().collect();
+            crate::jobs::run_parts(parts, self.threads.max(1), |(b, out)| {
+                let start = b * GRAM_BLOCK;
+                let zb = zs.subcols(start, GRAM_BLOCK.min(long - start));
+                gemm(mat_mut(out, k, k), false, zb, zb.transpose(), 1.0);
+            });
+            for part in self.partials.chunks_exact(k * k) {
+                for (g, p) in self.gram.iter_mut().zip(part) {
+                    *g += p;
+                }
+            }
+        }
         // symmetrise exactly (the product is symmetric up to rounding)
         for i in 0..k {
             for j in (i + 1)..k {

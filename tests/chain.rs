@@ -1,0 +1,136 @@
+//! The DRO scores carried along the Frank-Wolfe moves of Algorithms 1-2 (issue 16 scope item
+//! 3, `problems::dro`'s `Chain`): `A W'` updated from `A W` by one sparse matrix-vector product
+//! per move. The step gradients equal exact ones to rounding, the measures never see the
+//! carried scores, the iterates do not depend on where checkpoints fall, and a chain moved by
+//! the wrong step (the negative control) is caught by the same comparison.
+
+use saddlefw::harness::{self, CheckpointRule, RunConfig};
+use saddlefw::problems::dro::CHAIN_RESYNC;
+use saddlefw::problems::{DroConfig, RobustClassification};
+use saddlefw::sets::RankOne;
+use saddlefw::solvers::registry::{self, Options};
+use saddlefw::SaddleProblem;
+
+use crate::threads::sparse_data;
+
+fn problem(seed: u64) -> RobustClassification {
+    let data = sparse_data(seed, 600, 250, 20, 4);
+    RobustClassification::new(&data, &DroConfig::default()).unwrap()
+}
+
+fn max_abs(v: &[f64]) -> f64 {
+    v.iter().fold(0.0f64, |m, x| m.max(x.abs()))
+}
+
+/// `max |a - b| / max |b|` over both gradients.
+fn rel_diff(a: (&[f64], &[f64]), b: (&[f64], &[f64])) -> f64 {
+    let d = |u: &[f64], v: &[f64]| {
+        u.iter()
+            .zip(v)
+            .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
+    };
+    d(a.0, b.0) / max_abs(b.0) + d(a.1, b.1) / max_abs(b.1)
+}
+
+/// Runs `steps` Frank-Wolfe moves on `p` with `s_t = 2/(t+2)` at a fixed y, comparing every
+/// step gradient with `exact` (never told a move). `lie` scales the step reported to `p`.
+/// Returns the largest relative difference, the chain ages seen and the last x.
+fn walk(
+    p: &RobustClassification,
+    exact: &RobustClassification,
+    steps: usize,
+    lie: f64,
+) -> (f64, Vec<usize>, Vec<f64>) {
+    let (n, d, k) = p.dims();
+    let y: Vec<f64> = (0..n).map(|i| (1.0 + (i % 7) as f64) / n as f64).collect();
+    let mut x = vec![0.0; d * k];
+    let (mut gx, mut gy, mut ex, mut ey) = (
+        vec![0.0; d * k],
+        vec![0.0; n],
+        vec![0.0; d * k],
+        vec![0.0; n],
+    );
+    let (mut v, mut vertex) = (vec![0.0; d * k], RankOne::default());
+    let (mut worst, mut ages) = (0.0f64, Vec::new());
+    for t in 0..steps {
+        p.step_grads(&x, &y, &mut gx, &mut gy);
+        ages.push(p.chained_moves());
+        exact.grads(&x, &y, &mut ex, &mut ey);
+        worst = worst.max(rel_diff((&gx, &gy), (&ex, &ey)));
+        let s = 2.0 / (t as f64 + 2.0);
+        let rank_one = p.x_set().lmo_rank_one(&gx, &mut v, &mut vertex);
+        assert!(rank_one, "the nuclear ball's vertex is rank one");
+        saddlefw::solvers::steps::move_towards(&mut x, &v, s);
+        p.note_fw_move(s * lie, &vertex, &x);
+    }
+    (worst, ages, x)
+}
+
+#[test]
+fn chained_step_gradients_equal_exact_ones_to_rounding() {
+    let (p, exact) = (problem(7), problem(7));
+    let steps = 2 * CHAIN_RESYNC + 5;
+    let (worst, ages, _) = walk(&p, &exact, steps, 1.0);
+    // the chain is used (ages count up) and restarted exactly every CHAIN_RESYNC steps
+    let want: Vec<usize> = (0..steps).map(|t| t % CHAIN_RESYNC).collect();
+    assert_eq!(ages, want);
+    assert!(
+        worst > 0.0,
+        "the carried scores differ from exact ones in the last bits"
+    );
+    assert!(
+        worst < 1e-12,
+        "step gradients {worst:e} from exact (relative)"
+    );
+}
+
+#[test]
+fn a_chain_moved_by_the_wrong_step_is_caught() {
+    // negative control of the comparison above: the reported step is 1% off
+    let (p, exact) = (problem(7), problem(7));
+    let (worst, _, _) = walk(&p, &exact, 6, 1.01);
+    assert!(worst > 1e-6, "a wrong move gave {worst:e}");
+}
+
+#[test]
+fn measures_never_read_carried_scores() {
+    let (p, exact) = (problem(8), problem(8));
+    let (_, ages, x) = walk(&p, &exact, 5, 1.0);
+    assert_eq!(ages, [0, 1, 2, 3, 4]);
+    let (n, d, k) = p.dims();
+    let y = vec![1.0 / n as f64; n];
+    let (mut gx, mut gy) = (vec![0.0; d * k], vec![0.0; n]);
+    let (mut ex, mut ey) = (gx.clone(), gy.clone());
+    // a step at the walk's last x runs on carried scores ...
+    p.step_grads(&x, &y, &mut gx, &mut gy);
+    assert_eq!(p.chained_moves(), 5);
+    // ... and the measures' entry points at that x still equal a fresh problem's, bitwise
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    p.grads(&x, &y, &mut gx, &mut gy);
+    exact.grads(&x, &y, &mut ex, &mut ey);
+    assert_eq!((bits(&gx), bits(&gy)), (bits(&ex), bits(&ey)));
+    assert_eq!(p.value(&x, &y).to_bits(), exact.value(&x, &y).to_bits());
+}
+
+#[test]
+fn iterates_do_not_depend_on_the_checkpoints() {
+    let last = |rule: CheckpointRule| {
+        let inst = problem(9).into_instance(Some(0));
+        let mut s = registry::build("lmo-lmo", inst.problem.as_ref(), &Options::default())
+            .unwrap()
+            .solver;
+        let config = RunConfig {
+            iterations: 2 * CHAIN_RESYNC + 7,
+            time_limit: None,
+            checkpoints: rule,
+            sigma: 1.0,
+        };
+        let trace = harness::run(&inst, s.as_mut(), &config);
+        let cp = trace.checkpoints.last().unwrap();
+        assert_eq!(cp.t, config.iterations);
+        let mut cp = serde_json::to_value(cp).unwrap();
+        cp.as_object_mut().unwrap().remove("time_s");
+        cp
+    };
+    assert_eq!(last(CheckpointRule::All), last(CheckpointRule::Log2));
+}
