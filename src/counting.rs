@@ -198,7 +198,7 @@ impl<'a> Counting<'a> {
         self.flag(gy, BAD_GRAD_Y);
     }
     fn flag(&self, out: &[f64], code: u8) {
-        if out.iter().any(|v| !v.is_finite()) {
+        if !crate::linalg::all_finite(out) {
             let _ =
                 self.nonfinite
                     .compare_exchange(FINITE, code, Ordering::Relaxed, Ordering::Relaxed);

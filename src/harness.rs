@@ -363,6 +363,9 @@ fn divergence(
         }
     }
     for (name, v) in [("x", solver.x()), ("y", solver.y())] {
+        if crate::linalg::all_finite(v) {
+            continue;
+        }
         if let Some(i) = v.iter().position(|e| !e.is_finite()) {
             return Some(format!(
                 "non-finite iterate {name}_{} (entry {i} = {}) at iteration {t}",

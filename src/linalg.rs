@@ -48,6 +48,14 @@ pub fn gemm(
     faer::linalg::matmul::matmul(dst, acc, lhs, rhs, alpha, faer::Par::Seq);
 }
 
+/// Whether every entry is finite: a branch-free test per block of 64 entries (vectorised),
+/// for the per-iteration checks of iterates and gradients of millions of entries.
+#[inline]
+pub fn all_finite(v: &[f64]) -> bool {
+    v.chunks(64)
+        .all(|c| c.iter().fold(true, |all, e| all & e.is_finite()))
+}
+
 /// Inner product.
 #[inline]
 pub fn dot(a: &[f64], b: &[f64]) -> f64 {

@@ -255,3 +255,23 @@ fn nuclear_ball_oracles_match_jacobi() {
         }
     }
 }
+
+/// `linalg::all_finite` (the vectorised per-iteration check of iterates and gradients) agrees
+/// with the entry-by-entry test for a NaN or an infinity at every position of the first
+/// blocks and at the end, and for finite vectors of every length up to two blocks.
+#[test]
+fn all_finite_agrees_with_the_entrywise_test() {
+    use saddlefw::linalg::all_finite;
+    for len in 0..=130usize {
+        let v: Vec<f64> = (0..len).map(|i| i as f64 - 60.0).collect();
+        assert!(all_finite(&v), "finite, length {len}");
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            for at in (0..len).filter(|&i| i < 70 || i + 3 > len) {
+                let mut w = v.clone();
+                w[at] = bad;
+                assert!(!all_finite(&w), "{bad} at {at} of {len}");
+            }
+        }
+    }
+    assert!(all_finite(&[f64::MAX, f64::MIN_POSITIVE, -0.0]));
+}

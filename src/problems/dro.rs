@@ -487,17 +487,22 @@ impl RobustClassification {
 
     /// `grad_W L = A^T R` with `R_i = (y_i/n)(p_i - e_{b_i})`, after [`Self::forward`].
     fn backward(&self, y: &[f64], w: &mut Work, out: &mut [f64]) {
-        let inv_n = 1.0 / self.n as f64;
-        for ((r, g), &yi) in
-            w.r.chunks_exact_mut(self.k)
-                .zip(w.scores.chunks_exact(self.k))
-                .zip(y)
-        {
-            let s = yi * inv_n;
-            for (rv, &gv) in r.iter_mut().zip(g) {
-                *rv = gv * s;
+        let (inv_n, k) = (1.0 / self.n as f64, self.k);
+        let blocks = self.data.a().row_blocks(self.data.threads(), k);
+        let parts: Vec<_> = blocks
+            .iter()
+            .cloned()
+            .zip(split_rows(&mut w.r, &blocks, k))
+            .collect();
+        run_parts(parts, self.data.threads(), |(rows, r)| {
+            let g = &w.scores[rows.start * k..rows.end * k];
+            for ((r, g), &yi) in r.chunks_exact_mut(k).zip(g.chunks_exact(k)).zip(&y[rows]) {
+                let s = yi * inv_n;
+                for (rv, &gv) in r.iter_mut().zip(g) {
+                    *rv = gv * s;
+                }
             }
-        }
+        });
         self.data.tmul(&w.r, self.k, out);
     }
 
@@ -553,7 +558,8 @@ impl SaddleProblem for RobustClassification {
         assert_eq!(x.len(), self.d * self.k, "DRO point has the wrong length");
         self.with_work(|w| {
             w.key.clear();
-            if w.chain.key.matches(x) && w.chain.age < CHAIN_RESYNC {
+            let threads = self.data.threads();
+            if w.chain.age < CHAIN_RESYNC && w.chain.key.matches_split(x, threads) {
                 self.score_pass(w, None, false);
             } else {
                 self.score_pass(w, Some(x), true);
@@ -577,7 +583,7 @@ impl SaddleProblem for RobustClassification {
             }
             self.move_chain(chain, s, vertex);
             chain.age += 1;
-            chain.key.set(x_next);
+            chain.key.set_split(x_next, self.data.threads());
         })
     }
     fn constants(&self) -> Constants {

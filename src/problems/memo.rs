@@ -16,7 +16,17 @@
 //! assert!(!key.matches(&[-0.0]) && !key.matches(&[0.0, 0.0]));
 //! key.clear();
 //! assert!(!key.matches(&[0.0]));
+//! // the split forms give the same answers
+//! let x: Vec<f64> = (0..200_000).map(|i| i as f64).collect();
+//! key.set_split(&x, 2);
+//! assert!(key.matches_split(&x, 2) && key.matches(&x));
+//! let mut y = x.clone();
+//! y[150_000] = -1.0;
+//! assert!(!key.matches_split(&y, 2) && !key.matches(&y));
 //! ```
+
+/// Entries per part of [`ForwardKey::matches_split`] and [`ForwardKey::set_split`].
+const SPLIT_CHUNK: usize = 1 << 16;
 
 /// The point a memoised forward pass belongs to (empty: none yet).
 #[derive(Debug, Clone, Default)]
@@ -36,6 +46,40 @@ impl ForwardKey {
     pub fn set(&mut self, x: &[f64]) {
         self.bits.clear();
         self.bits.extend(x.iter().map(|v| v.to_bits()));
+        self.valid = true;
+    }
+    /// [`Self::matches`] with the comparison split over up to `threads` threads (the same
+    /// answer; for points of millions of entries).
+    pub fn matches_split(&self, x: &[f64], threads: usize) -> bool {
+        if !self.valid || self.bits.len() != x.len() {
+            return false;
+        }
+        let parts: Vec<_> = self
+            .bits
+            .chunks(SPLIT_CHUNK)
+            .zip(x.chunks(SPLIT_CHUNK))
+            .collect();
+        let differs = std::sync::atomic::AtomicBool::new(false);
+        crate::jobs::run_parts(parts, threads, |(bits, x)| {
+            if bits.iter().zip(x).any(|(&b, v)| b != v.to_bits()) {
+                differs.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+        !differs.into_inner()
+    }
+    /// [`Self::set`] with the copy split over up to `threads` threads.
+    pub fn set_split(&mut self, x: &[f64], threads: usize) {
+        self.bits.resize(x.len(), 0);
+        let parts: Vec<_> = self
+            .bits
+            .chunks_mut(SPLIT_CHUNK)
+            .zip(x.chunks(SPLIT_CHUNK))
+            .collect();
+        crate::jobs::run_parts(parts, threads, |(bits, x)| {
+            for (b, v) in bits.iter_mut().zip(x) {
+                *b = v.to_bits();
+            }
+        });
         self.valid = true;
     }
     /// Forgets the point (the memoised products are about to be overwritten).

@@ -82,14 +82,22 @@ impl NuclearBall {
             Err(_) => f(&mut NuclearWork::default()),
         }
     }
-    /// `out = -r u v^T`.
-    fn write_vertex(&self, u: &[f64], v: &[f64], out: &mut [f64]) {
-        for (row, &ui) in out.chunks_exact_mut(self.cols).zip(u) {
-            let c = -self.radius * ui;
-            for (o, &vj) in row.iter_mut().zip(v) {
-                *o = c * vj;
+    /// `out = -r u v^T`, in blocks of rows over `threads` threads (entry by entry, the same
+    /// bits for any count).
+    fn write_vertex(&self, u: &[f64], v: &[f64], out: &mut [f64], threads: usize) {
+        let rows_per_part = (1 << 16) / self.cols + 1;
+        let parts: Vec<_> = out
+            .chunks_mut(rows_per_part * self.cols)
+            .zip(u.chunks(rows_per_part))
+            .collect();
+        crate::jobs::run_parts(parts, threads, |(out, u)| {
+            for (row, &ui) in out.chunks_exact_mut(self.cols).zip(u) {
+                let c = -self.radius * ui;
+                for (o, &vj) in row.iter_mut().zip(v) {
+                    *o = c * vj;
+                }
             }
-        }
+        });
     }
     /// Nuclear norm of a flat `rows x cols` matrix (faer's singular values; NaN when they fail
     /// to converge, i.e. for non-finite input).
@@ -116,7 +124,7 @@ impl ConvexSet for NuclearBall {
             w.u.resize(self.rows, 0.0);
             w.v.resize(self.cols, 0.0);
             match gram_top_pair(g, self.rows, self.cols, &mut w.gram, &mut w.u, &mut w.v) {
-                Some(_) => self.write_vertex(&w.u, &w.v, out),
+                Some(_) => self.write_vertex(&w.u, &w.v, out, w.gram.threads()),
                 None => out.iter_mut().for_each(|o| *o = f64::NAN),
             }
         })
@@ -128,6 +136,7 @@ impl ConvexSet for NuclearBall {
         vertex.v.resize(self.cols, 0.0);
         vertex.scale = -self.radius;
         let found = self.with_work(|w| {
+            vertex.threads = w.gram.threads();
             gram_top_pair(
                 g,
                 self.rows,
@@ -138,7 +147,7 @@ impl ConvexSet for NuclearBall {
             )
         });
         match found {
-            Some(_) => self.write_vertex(&vertex.u, &vertex.v, out),
+            Some(_) => self.write_vertex(&vertex.u, &vertex.v, out, vertex.threads),
             None => out.iter_mut().for_each(|o| *o = f64::NAN),
         }
         found.is_some()

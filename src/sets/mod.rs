@@ -40,6 +40,9 @@ pub struct RankOne {
     pub u: Vec<f64>,
     /// Right factor (length cols).
     pub v: Vec<f64>,
+    /// Threads the set splits its oracles over (`NuclearBall::set_threads`); the move along
+    /// the vertex may use as many (0 and 1: the calling thread).
+    pub threads: usize,
 }
 
 /// A compact convex set with exact oracles.

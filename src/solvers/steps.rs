@@ -60,7 +60,13 @@ pub fn primal_fw_step(
     vertex: &mut RankOne,
 ) {
     let rank_one = p.x_set().lmo_rank_one(d, v, vertex);
-    move_towards(x, v, s);
+    if rank_one && vertex.threads > 1 {
+        // entry by entry: the same bits as `move_towards`, split like the set's oracles
+        let parts: Vec<_> = x.chunks_mut(1 << 16).zip(v.chunks(1 << 16)).collect();
+        crate::jobs::run_parts(parts, vertex.threads, |(x, v)| move_towards(x, v, s));
+    } else {
+        move_towards(x, v, s);
+    }
     if rank_one {
         p.note_fw_move(s, vertex, x);
     }

@@ -171,6 +171,11 @@ impl GramWorkspace {
         self.threads = threads;
     }
 
+    /// The thread count of [`Self::set_threads`] (at least 1).
+    pub fn threads(&self) -> usize {
+        self.threads.max(1)
+    }
+
     /// `G = Zs Zs^T` into `self.gram` (k x k).
     pub(crate) fn gram(&mut self, z: &[f64], rows: usize, cols: usize) -> usize {
         let (k, long) = (rows.min(cols), rows.max(cols));
@@ -247,16 +252,21 @@ pub fn gram_top_pair(
         (&mut *v, &mut *u)
     };
     short.copy_from_slice(&ws.top);
-    // long = Zs^T short
+    // long = Zs^T short, in the Gram product's fixed blocks (any thread count, same bits)
     let zs = short_view(z, rows, cols);
-    let n = long.len();
-    gemm(
-        mat_mut(long, n, 1),
-        false,
-        zs.transpose(),
-        mat(&ws.top, k, 1),
-        1.0,
-    );
+    let top = &ws.top;
+    let parts: Vec<_> = long.chunks_mut(GRAM_BLOCK).enumerate().collect();
+    crate::jobs::run_parts(parts, ws.threads(), |(b, out)| {
+        let zb = zs.subcols(b * GRAM_BLOCK, out.len());
+        let len = out.len();
+        gemm(
+            mat_mut(out, len, 1),
+            false,
+            zb.transpose(),
+            mat(top, k, 1),
+            1.0,
+        );
+    });
     let sigma = dot(long, long).sqrt();
     if sigma > 0.0 && sigma.is_finite() {
         long.iter_mut().for_each(|x| *x /= sigma);
