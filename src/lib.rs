@@ -108,7 +108,9 @@
 //!   `saddlefw list` prints it).
 //! * **A problem family**: one file in `src/problems/` implementing [`SaddleProblem`] with
 //!   certified constants; expose a [`problems::YModel`] when `L` is linear or isotropic-quadratic
-//!   in `y` to get closed-form inner solutions. For random instances add a variant to
+//!   in `y` to get closed-form inner solutions; override [`SaddleProblem::step_grads`] and
+//!   [`SaddleProblem::note_fw_move`] to update products along rank-one Frank-Wolfe moves
+//!   instead of recomputing them (as `problems::dro` does). For random instances add a variant to
 //!   [`generators::Family`] (and to `Family::ALL`, which parsing and `saddlefw list` read) and
 //!   its arm in `GeneratorSpec::generate`.
 //! * **A theorem entry** for one of Algorithms 1-3: one JSON entry in `fixtures/theorems.json`
