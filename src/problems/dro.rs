@@ -24,7 +24,10 @@
 //! `l_i = logsumexp(s_i) - s_{i,b_i}` (computed stably: shifted by the maximum, and with `ln_1p`
 //! when the true class has the top score) and `grad_{s_i} l_i = p_i - e_{b_i}`. Then
 //! `grad_W L = A^T R`, `R_i = (y_i/n)(p_i - e_{b_i})`, and `grad_y L = l/n - lambda'(y - 1_n/n)`.
-//! One score pass is shared by value and both gradients.
+//! One score pass is shared by value and both gradients. The steps of Algorithms 1-2 with an
+//! LMO primal step carry the scores along their rank-one moves instead
+//! (`SaddleProblem::step_grads`, recomputed exactly every [`CHAIN_RESYNC`] steps); the
+//! measures always take an exact pass.
 //!
 //! # Convexity (Assumption 3)
 //! Each `l_i` is `logsumexp` (convex) of scores linear in Theta minus a linear function, hence
@@ -552,7 +555,7 @@ impl SaddleProblem for RobustClassification {
             self.backward(y, w, gx);
         })
     }
-    /// The scores of the chain ([`Chain`]) when it belongs to x and is younger than
+    /// The carried scores (`Chain` in the source) when they belong to x and are younger than
     /// [`CHAIN_RESYNC`] moves, else an exact pass that restarts it.
     fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
         assert_eq!(x.len(), self.d * self.k, "DRO point has the wrong length");
