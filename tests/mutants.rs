@@ -740,3 +740,47 @@ fn printed_mu_bounds_by_hand() {
         }
     }
 }
+
+/// The default rounding estimate of a problem without its own, by hand:
+/// `16 eps (|L| + |g_x|^T |dx| + |g_y|^T |dy|)` for `L = x^2/4 + x y - y^2/2` at `(1/2, 1/4)`,
+/// directions `0.75`, `-1.5`: `L = 5/32`, `g_x = 1/2`, `g_y = 1/4`, so `5/32 + 0.375 + 0.375`
+/// (campaign 3 miss `+` -> `*` in `SaddleProblem::first_order_rounding`, which gave
+/// `5/32 + 0.375 * 0.375`: the quadratic overrides the default, and the other families'
+/// certificates stayed valid).
+#[test]
+fn default_rounding_estimate_by_hand() {
+    use saddlefw::problems::Constants;
+    use saddlefw::sets::ConvexSet;
+    /// The quadratic through the required methods only (the trait's default rounding).
+    struct Plain(Quadratic);
+    impl SaddleProblem for Plain {
+        fn name(&self) -> String {
+            self.0.name()
+        }
+        fn x_set(&self) -> &dyn ConvexSet {
+            self.0.x_set()
+        }
+        fn y_set(&self) -> &dyn ConvexSet {
+            self.0.y_set()
+        }
+        fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+            self.0.value(x, y)
+        }
+        fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+            self.0.grad_x(x, y, out)
+        }
+        fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+            self.0.grad_y(x, y, out)
+        }
+        fn constants(&self) -> Constants {
+            self.0.constants()
+        }
+        fn convex_in_x(&self) -> bool {
+            self.0.convex_in_x()
+        }
+    }
+    let p = Plain(bilinear_1d(0.5));
+    let got = p.first_order_rounding(&[0.5], &[0.25], &[0.75], &[-1.5]);
+    let want = 16.0 * f64::EPSILON * (5.0 / 32.0 + 0.75);
+    assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
+}
