@@ -784,3 +784,45 @@ fn default_rounding_estimate_by_hand() {
     let want = 16.0 * f64::EPSILON * (5.0 / 32.0 + 0.75);
     assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
 }
+
+/// The exponent controls shift the exponents by their amount, in its sign: `BetaExponent(-1/4)`
+/// turns `beta_t = 2 (t+1)^(-1/2)` into `2 (t+1)^(-1/4)` and the PO-LMO step's `b = 1/2` into
+/// `1/4` (C > 0), `TauExponent(1/4)` raises `a`; a fault leaves the schedules alone (campaign 3
+/// miss `+` -> `-` in `Control::schedules`, which made the slowly decaying smoothing decay
+/// faster: a control that no longer breaks what it should).
+#[test]
+fn exponent_controls_shift_the_schedules_by_hand() {
+    use saddlefw::solvers::defaults::RunSchedules;
+    use saddlefw::solvers::schedule::PoLmoTau;
+    use saddlefw::solvers::{Control, Fault, Schedule};
+    let po = PoLmoTau {
+        factor: 0.2,
+        big_a: 1.0,
+        a: 1.0,
+        b: 0.5,
+        c: 1.0,
+        lxx: 3.0,
+        lyx: 5.0,
+        mu: 0.0,
+    };
+    let anytime = RunSchedules {
+        tau: Schedule::Anytime { c: 1.0, a: 0.5 },
+        beta: Schedule::Anytime { c: 2.0, a: 0.5 },
+    };
+    let po_lmo = RunSchedules {
+        tau: Schedule::PoLmo(po),
+        ..anytime
+    };
+    let s = Control::BetaExponent(-0.25).schedules(anytime);
+    assert_eq!(s.beta, Schedule::Anytime { c: 2.0, a: 0.25 });
+    assert_eq!(s.tau, anytime.tau);
+    let s = Control::BetaExponent(-0.25).schedules(po_lmo);
+    assert_eq!(s.tau, Schedule::PoLmo(PoLmoTau { b: 0.25, ..po }));
+    let s = Control::TauExponent(0.25).schedules(anytime);
+    assert_eq!(s.tau, Schedule::Anytime { c: 1.0, a: 0.75 });
+    assert_eq!(s.beta, anytime.beta);
+    let s = Control::TauExponent(0.25).schedules(po_lmo);
+    assert_eq!(s.tau, Schedule::PoLmo(PoLmoTau { a: 1.25, ..po }));
+    let s = Control::Fault(Fault::ConstantTau).schedules(po_lmo);
+    assert_eq!((s.tau, s.beta), (po_lmo.tau, po_lmo.beta));
+}
