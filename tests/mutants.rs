@@ -892,3 +892,21 @@ fn max_y_bounds_widen_by_the_rounding_allowance() {
     assert_eq!(b.upper, val + 0.1875 + allowance);
     assert!(b.upper > val + 0.1875);
 }
+
+/// Weak duality with Frank-Wolfe certificates by hand at a feasible `(xbar, ybar) = (1/2,
+/// 1/4)` of `L = x^2/4 + x y - y^2/2` on `[-1, 1]^2` (`f* = 0` at the saddle point (0, 0)):
+/// `L = 5/32`, `g_x = 1/2` with `w = -1` (`FW_x = 3/4`), `g_y = 1/4` with `w = 1` (`FW_y =
+/// 3/16`), so `[5/32 - 3/4, 5/32 + 3/16]` up to the rounding allowances; an `xbar` outside X
+/// has no certificate (campaign 3 miss `delete !` in `duality_certificate`, which refused every
+/// feasible point and certified infeasible ones).
+#[test]
+fn duality_certificate_by_hand() {
+    use saddlefw::problems::inner::duality_certificate;
+    let p = bilinear_1d(0.5);
+    let c = duality_certificate(&p, &[0.5], &[0.25], false).expect("a feasible point");
+    assert!((c.lower - (5.0 / 32.0 - 0.75)).abs() <= 1e-12, "{c:?}");
+    assert!((c.upper - (5.0 / 32.0 + 0.1875)).abs() <= 1e-12, "{c:?}");
+    assert!(c.lower <= 0.0 && 0.0 <= c.upper, "contains f* = 0: {c:?}");
+    assert!(duality_certificate(&p, &[2.0], &[0.25], false).is_none());
+    assert!(duality_certificate(&p, &[0.5], &[-3.0], false).is_none());
+}
