@@ -190,6 +190,16 @@ struct Chain {
     au: Vec<f64>,
 }
 
+/// Rows of `R_i = (y_i/n)(p_i - e_{b_i})` from the score gradients `g` (rows of width k).
+fn fill_r(g: &[f64], y: &[f64], inv_n: f64, k: usize, r: &mut [f64]) {
+    for ((r, g), &yi) in r.chunks_exact_mut(k).zip(g.chunks_exact(k)).zip(y) {
+        let s = yi * inv_n;
+        for (rv, &gv) in r.iter_mut().zip(g) {
+            *rv = gv * s;
+        }
+    }
+}
+
 /// Where the scores of a pass come from.
 enum ScoreSource<'a> {
     /// `A x` of the block, copied to the chain's rows when given.
@@ -399,19 +409,21 @@ impl RobustClassification {
             return;
         }
         w.key.clear();
-        self.score_pass(w, Some(x), false);
+        self.score_pass(w, Some(x), false, None);
         w.key.set(x);
     }
 
     /// One fused pass per block of samples, on the block's thread (each row as in the
     /// 1-thread pass): the block's scores (`A x`, also kept in the chain when `keep`, or the
-    /// chain's scores when `x` is None), then its losses and score gradients.
-    fn score_pass(&self, w: &mut Work, x: Option<&[f64]>, keep: bool) {
-        let (a, k) = (self.data.a(), self.k);
+    /// chain's scores when `x` is None), its losses and score gradients, and with `y` its rows
+    /// of `R` (as [`Self::backward`] builds them).
+    fn score_pass(&self, w: &mut Work, x: Option<&[f64]>, keep: bool, y: Option<&[f64]>) {
+        let (a, k, inv_n) = (self.data.a(), self.k, 1.0 / self.n as f64);
         let blocks = a.row_blocks(self.data.threads(), k);
         let Work {
             scores,
             losses,
+            r,
             chain,
             ..
         } = w;
@@ -437,12 +449,13 @@ impl RobustClassification {
             .cloned()
             .zip(split_rows(scores, &blocks, k))
             .zip(split_rows(losses, &blocks, 1))
+            .zip(split_rows(r, &blocks, k))
             .zip(sources)
             .collect();
         run_parts(
             parts,
             self.data.threads(),
-            |(((rows, scores), losses), source)| {
+            |((((rows, scores), losses), r), source)| {
                 match source {
                     ScoreSource::Product(x, raw) => {
                         a.mul_dense_rows(rows.clone(), x, k, scores);
@@ -455,9 +468,12 @@ impl RobustClassification {
                 for ((row, loss), &b) in scores
                     .chunks_exact_mut(k)
                     .zip(losses.iter_mut())
-                    .zip(&self.labels[rows])
+                    .zip(&self.labels[rows.clone()])
                 {
                     *loss = multinomial_logistic(row, b as usize);
+                }
+                if let Some(y) = y {
+                    fill_r(scores, &y[rows], inv_n, k, r);
                 }
             },
         );
@@ -499,12 +515,7 @@ impl RobustClassification {
             .collect();
         run_parts(parts, self.data.threads(), |(rows, r)| {
             let g = &w.scores[rows.start * k..rows.end * k];
-            for ((r, g), &yi) in r.chunks_exact_mut(k).zip(g.chunks_exact(k)).zip(&y[rows]) {
-                let s = yi * inv_n;
-                for (rv, &gv) in r.iter_mut().zip(g) {
-                    *rv = gv * s;
-                }
-            }
+            fill_r(g, &y[rows], inv_n, k, r);
         });
         self.data.tmul(&w.r, self.k, out);
     }
@@ -562,16 +573,17 @@ impl SaddleProblem for RobustClassification {
         self.with_work(|w| {
             w.key.clear();
             let threads = self.data.threads();
+            // one pass per block: scores, losses, score gradients and the rows of R
             if w.chain.age < CHAIN_RESYNC && w.chain.key.matches_split(x, threads) {
-                self.score_pass(w, None, false);
+                self.score_pass(w, None, false, Some(y));
             } else {
-                self.score_pass(w, Some(x), true);
+                self.score_pass(w, Some(x), true, Some(y));
                 w.key.set(x);
                 w.chain.age = 0;
             }
             w.chain.ready = true;
             self.grad_y_from(&w.losses, y, gy);
-            self.backward(y, w, gx);
+            self.data.tmul(&w.r, self.k, gx);
         })
     }
     fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {
