@@ -57,9 +57,9 @@ pub struct ExperimentArgs {
         allow_negative_numbers = true
     )]
     pub jobs: i64,
-    /// Threads each run's kernels are split over (the sparse products of news20/rcv1; DL's
-    /// products are too small). Default: the cores shared out among --jobs (one per core for
-    /// one job). Results are identical for any value; only the speed changes.
+    /// Threads each run's kernels are split over (the sparse and nuclear-norm Gram products of
+    /// news20/rcv1; DL's products are too small). Default: the cores shared out among --jobs
+    /// (one per core for one job). Results are identical for any value; only the speed changes.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub threads: Option<i64>,
     /// Iteration cap per algorithm (default: none in practice, the time limit decides).
