@@ -1004,3 +1004,17 @@ fn inner_solve_is_accelerated() {
     assert!(c.value.relative_width() <= 1e-10, "{c:?}");
     assert!(c.iterations < cap, "{c:?}");
 }
+
+/// SP-FW writes its open-loop step `2/(t+2)` into RUN.json's "schedule" in the round-trip
+/// notation (campaign 3 seed 19 miss `SpFw::schedule -> String::new()`: no test read it).
+#[test]
+fn sp_fw_reports_its_step_schedule() {
+    use saddlefw::solvers::schedule::Schedule;
+    use saddlefw::solvers::{registry, sp_fw, Options};
+    let built = registry::build("sp-fw", &bilinear_1d(1.0), &Options::default()).unwrap();
+    let s = built.solver.schedule();
+    let step = s.strip_prefix("gamma=").unwrap_or_else(|| panic!("{s}"));
+    assert_eq!(step.parse::<Schedule>().unwrap(), sp_fw::STEP, "{s}");
+    assert_eq!(sp_fw::STEP.at(0), 1.0);
+    assert_eq!(sp_fw::STEP.at(2), 0.5);
+}
