@@ -1018,3 +1018,14 @@ fn sp_fw_reports_its_step_schedule() {
     assert_eq!(sp_fw::STEP.at(0), 1.0);
     assert_eq!(sp_fw::STEP.at(2), 0.5);
 }
+
+/// A boxed solver forwards its provenance (campaign 3 seed 19 miss `<impl Solver for Box<S>>::
+/// provenance -> "xyzzy"`; the harness runs solvers through such boxes).
+#[test]
+fn boxed_solver_forwards_its_provenance() {
+    use saddlefw::solvers::{sp_fw::SpFw, Solver};
+    let plain = SpFw::new();
+    let boxed: Box<SpFw> = Box::new(SpFw::new());
+    assert!(!plain.provenance().is_empty());
+    assert_eq!(Solver::provenance(&boxed), plain.provenance());
+}
