@@ -27,8 +27,8 @@ pub struct NuclearBall {
 #[derive(Debug, Default)]
 struct NuclearWork {
     gram: GramWorkspace,
-    u: Vec<f64>,
-    v: Vec<f64>,
+    /// The factors of [`ConvexSet::lmo`]'s vertex.
+    vertex: RankOne,
 }
 
 impl Clone for NuclearBall {
@@ -99,6 +99,26 @@ impl NuclearBall {
             }
         });
     }
+    /// The LMO vertex `-r u_1 v_1^T` of `g` into `out` and its factors into `vertex` (a NaN
+    /// vertex and `false` when the eigensolver fails).
+    fn top_vertex(
+        &self,
+        g: &[f64],
+        out: &mut [f64],
+        vertex: &mut RankOne,
+        gram: &mut GramWorkspace,
+    ) -> bool {
+        vertex.u.resize(self.rows, 0.0);
+        vertex.v.resize(self.cols, 0.0);
+        vertex.scale = -self.radius;
+        vertex.threads = gram.threads();
+        let found = gram_top_pair(g, self.rows, self.cols, gram, &mut vertex.u, &mut vertex.v);
+        match found {
+            Some(_) => self.write_vertex(&vertex.u, &vertex.v, out, vertex.threads),
+            None => out.iter_mut().for_each(|o| *o = f64::NAN),
+        }
+        found.is_some()
+    }
     /// Nuclear norm of a flat `rows x cols` matrix (faer's singular values; NaN when they fail
     /// to converge, i.e. for non-finite input).
     pub fn nuclear_norm(&self, z: &[f64]) -> f64 {
@@ -120,37 +140,12 @@ impl ConvexSet for NuclearBall {
         )
     }
     fn lmo(&self, g: &[f64], out: &mut [f64]) {
-        self.with_work(|w| {
-            w.u.resize(self.rows, 0.0);
-            w.v.resize(self.cols, 0.0);
-            match gram_top_pair(g, self.rows, self.cols, &mut w.gram, &mut w.u, &mut w.v) {
-                Some(_) => self.write_vertex(&w.u, &w.v, out, w.gram.threads()),
-                None => out.iter_mut().for_each(|o| *o = f64::NAN),
-            }
-        })
+        self.with_work(|w| self.top_vertex(g, out, &mut w.vertex, &mut w.gram));
     }
     /// The same vertex as [`ConvexSet::lmo`], with its factors `(-r, u_1, v_1)`; `false` (and a
     /// NaN vertex) when the eigensolver fails.
     fn lmo_rank_one(&self, g: &[f64], out: &mut [f64], vertex: &mut RankOne) -> bool {
-        vertex.u.resize(self.rows, 0.0);
-        vertex.v.resize(self.cols, 0.0);
-        vertex.scale = -self.radius;
-        let found = self.with_work(|w| {
-            vertex.threads = w.gram.threads();
-            gram_top_pair(
-                g,
-                self.rows,
-                self.cols,
-                &mut w.gram,
-                &mut vertex.u,
-                &mut vertex.v,
-            )
-        });
-        match found {
-            Some(_) => self.write_vertex(&vertex.u, &vertex.v, out, vertex.threads),
-            None => out.iter_mut().for_each(|o| *o = f64::NAN),
-        }
-        found.is_some()
+        self.with_work(|w| self.top_vertex(g, out, vertex, &mut w.gram))
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
         self.with_work(|w| {

@@ -194,8 +194,9 @@ impl GramWorkspace {
             let blocks = long.div_ceil(GRAM_BLOCK);
             self.partials.clear();
             self.partials.resize(blocks * k * k, 0.0);
+            let threads = self.threads();
             let parts: Vec<_> = self.partials.chunks_exact_mut(k * k).enumerate().collect();
-            crate::jobs::run_parts(parts, self.threads.max(1), |(b, out)| {
+            crate::jobs::run_parts(parts, threads, |(b, out)| {
                 let start = b * GRAM_BLOCK;
                 let zb = zs.subcols(start, GRAM_BLOCK.min(long - start));
                 gemm(mat_mut(out, k, k), false, zb, zb.transpose(), 1.0);
