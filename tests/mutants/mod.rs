@@ -1029,3 +1029,8 @@ fn boxed_solver_forwards_its_provenance() {
     assert!(!plain.provenance().is_empty());
     assert_eq!(Solver::provenance(&boxed), plain.provenance());
 }
+
+// Class-level tests, one file per group of the scope (session 9).
+mod checks;
+mod problems;
+mod solvers;
