@@ -3,7 +3,7 @@
 selection that covers its file (issue 18, docs/mutation.md).
 
 Usage: scripts/mutation-campaign.py SAMPLE.tsv FROM TO RESULTS.jsonl TREE [--full] [--timeout S]
-                                    [--select "FILTER ..."]
+                                    [--select "FILTER ..."] [--then-full]
   For every row FROM <= order < TO not yet in RESULTS.jsonl: applies the mutant's diff (from
   `cargo mutants --list --json --diff`, file TREE/../list-diff.json or $MUTANTS_LIST) to TREE
   (a copy of the repository that nothing else builds from), builds the test binary in the
@@ -14,6 +14,9 @@ Usage: scripts/mutation-campaign.py SAMPLE.tsv FROM TO RESULTS.jsonl TREE [--ful
   missed after a `--full` run (write those to a second RESULTS file; the summary lets the later
   file override the earlier). `--select` replaces the group's selection (a re-run of a miss
   with the test that is expected to catch it: caught is then sound, missed is not final).
+  `--then-full` runs every test of the binary after a selection that passed, so each row's
+  outcome is the whole suite's (cargo-mutants' own rule) at the cost of the full run for the
+  misses only; the record keeps the selection's outcome as `selection_outcome`.
 cargo-mutants 27.1 itself cannot select the sample: `-F`/`-E` do not filter its "delete field"
 mutants (78 in scope), so it would run those in every invocation. This runner applies the same
 diffs, with the same outcome rules (build, then tests). Every process runs under `nice -n 19`;
@@ -29,7 +32,7 @@ import sys
 import time
 
 # Group -> name filters of `cargo test --test main` (the modules of tests/ that exercise the
-# group's files); the tests written for the campaign (tests/mutants.rs, tests/bounds_by_hand/,
+# group's files); the tests written for the campaign (tests/mutants/, tests/bounds_by_hand/,
 # together well under a second) are always added.
 ALWAYS = ["mutants::", "bounds_by_hand::"]
 SELECTION = {
@@ -72,6 +75,13 @@ def clear_incremental():
             shutil.rmtree(os.path.join(inc, d), ignore_errors=True)
 
 
+def failed_tests(log):
+    """The names of the failed tests in a libtest log (`    NAME` under `failures:`)."""
+    names = [l.strip() for l in log.splitlines() if l.startswith("    ") and "::" in l
+             and " " not in l.strip()]
+    return list(dict.fromkeys(names))[:5]
+
+
 def children_cpu():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -91,7 +101,7 @@ def apply(tree, file, diff):
     return original
 
 
-def one(tree, m, grp, full, timeout, select=None):
+def one(tree, m, grp, full, timeout, select=None, then_full=False):
     original = apply(tree, m["file"], m["diff"])
     try:
         rc, build_s, build_cpu, log = run(CARGO + ["--no-run"], tree, 900)
@@ -113,7 +123,13 @@ def one(tree, m, grp, full, timeout, select=None):
         rc, test_s, test_cpu, log = run(CARGO + ["--"] + filters, tree, timeout)
         outcome = "timeout" if rc is None else "missed" if rc == 0 else "caught"
         rec.update(outcome=outcome, test_s=test_s, test_cpu=test_cpu, selection=" ".join(filters) or "all",
-                   failed=[l for l in log.splitlines() if l.startswith("    ")][:5])
+                   failed=failed_tests(log))
+        if then_full and filters and outcome == "missed":
+            rc, full_s, full_cpu, log = run(CARGO + ["--"], tree, timeout)
+            rec.update(selection_outcome=outcome, selection=rec["selection"] + " then all",
+                       outcome="timeout" if rc is None else "missed" if rc == 0 else "caught",
+                       test_s=round(test_s + full_s, 1), test_cpu=round(test_cpu + full_cpu, 1),
+                       failed=failed_tests(log))
         return rec
     finally:
         with open(os.path.join(tree, m["file"]), "w") as fh:
@@ -132,7 +148,8 @@ def main(args):
         i = args.index("--select")
         select = args[i + 1]
         del args[i : i + 2]
-    args = [a for a in args if a != "--full"]
+    then_full = "--then-full" in args
+    args = [a for a in args if a not in ("--full", "--then-full")]
     sample, lo, hi, results, tree = args[0], int(args[1]), int(args[2]), args[3], args[4]
     listing = os.environ.get("MUTANTS_LIST", os.path.join(tree, "..", "list-diff.json"))
     with open(listing) as fh:
@@ -149,7 +166,7 @@ def main(args):
         if os.path.exists(results + ".stop"):
             print(f"stopped before row {order}: {results}.stop exists", flush=True)
             break
-        rec = one(tree, by_name[name], grp, full, timeout, select)
+        rec = one(tree, by_name[name], grp, full, timeout, select, then_full)
         rec["order"] = int(order)
         print(f"{order} {rec['outcome']:9} b{rec['build_s']:6} t{rec['test_s']:6} {name}",
               flush=True)

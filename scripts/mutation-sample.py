@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Draws the seeded, stratified sample of the mutation campaign (issue 18, docs/mutation.md).
 
-Usage: scripts/mutation-sample.py LIST.json N SEED > SAMPLE.tsv
+Usage: scripts/mutation-sample.py LIST.json N SEED [--exclude FILE ...] > SAMPLE.tsv
   LIST.json: `cargo mutants --list --json` of the scope (.cargo/mutants.toml).
+  --exclude FILE: mutants not to draw (an earlier sample's TSV, a runner's JSON lines, or one
+  name per line). Names match without their `:line:col`, so a list of an older commit excludes
+  the same mutation of the same function after lines moved; the strata keep their full sizes.
 Allocation: every file of the scope is a stratum; file f gets a share of N proportional to
 `weight(f) * count(f)` (largest remainders), at least one mutant per file. `weight` is 5 for
 the mathematical core the issue names first (measures, fit, solvers, sets, problems) and 1 for
@@ -15,6 +18,7 @@ the test selection (scripts/mutation-campaign.sh) that runs the mutant first.
 """
 import json
 import random
+import re
 import sys
 from collections import OrderedDict
 
@@ -55,18 +59,41 @@ def allocate(counts, n):
     return alloc
 
 
-def main(path, n, seed):
+def key(name):
+    """A mutant's name without its position: `FILE: MUTATION in FUNCTION`."""
+    return re.sub(r"^([^:]+):\d+:\d+:", r"\1:", name.strip())
+
+
+def excluded(paths):
+    keys = set()
+    for path in paths:
+        with open(path) as fh:
+            for line in fh:
+                line = line.rstrip("\n")
+                if not line.strip():
+                    continue
+                if line.startswith("{"):
+                    name = json.loads(line)["name"]
+                else:
+                    name = line.split("\t")[-1]
+                keys.add(key(name))
+    return keys
+
+
+def main(path, n, seed, exclude=()):
     with open(path) as fh:
         mutants = json.load(fh)
+    skip = excluded(exclude)
     by_file = OrderedDict()
     for m in mutants:
         by_file.setdefault(m["file"], []).append(m["name"])
     counts = {f: len(v) for f, v in by_file.items()}
-    alloc = allocate(counts, n)
+    pool = {f: sorted(x for x in v if key(x) not in skip) for f, v in by_file.items()}
+    alloc = {f: min(a, len(pool[f])) for f, a in allocate(counts, n).items()}
     rng = random.Random(seed)
     sample = []
     for f in sorted(by_file):
-        for name in rng.sample(sorted(by_file[f]), alloc[f]):
+        for name in rng.sample(pool[f], alloc[f]):
             sample.append((group(f), f, counts[f], weight(f), name))
     rng.shuffle(sample)
     for i, row in enumerate(sample):
@@ -74,6 +101,12 @@ def main(path, n, seed):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
+    args = sys.argv[1:]
+    exclude = []
+    while "--exclude" in args:
+        i = args.index("--exclude")
+        exclude.append(args[i + 1])
+        del args[i : i + 2]
+    if len(args) != 3:
         sys.exit(__doc__)
-    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+    main(args[0], int(args[1]), int(args[2]), exclude)
