@@ -35,7 +35,9 @@ def group(file):
     return next((g for p, g in GROUPS if file.startswith(p)), "other")
 
 
-def load(paths):
+def load(paths, selection=None):
+    """name -> (file, outcome), the later file winning; `selection` (a dict) receives the
+    outcome under the group's selection alone for rows run with `--then-full`."""
     last = OrderedDict()
     for path in paths:
         with open(path) as f:
@@ -44,6 +46,8 @@ def load(paths):
                     if line.strip():
                         r = json.loads(line)
                         last[r["name"]] = (r["file"], r["outcome"])
+                        if selection is not None and "selection_outcome" in r:
+                            selection[r["name"]] = r["selection_outcome"]
                 continue
             data = json.load(f)
         for o in data["outcomes"]:
@@ -84,7 +88,8 @@ def main(args):
             for m in json.load(f):
                 population[m["file"]] = population.get(m["file"], 0) + 1
         args = args[2:]
-    last = load(args)
+    selection = {}
+    last = load(args, selection)
     per_file = OrderedDict()
     for name, (file, kind) in sorted(last.items(), key=lambda kv: kv[1][0]):
         per_file.setdefault(file, []).append(kind)
@@ -100,6 +105,10 @@ def main(args):
     c, n = t["caught"], t["caught"] + t["missed"]
     lo, hi = wilson(c, n)
     print(f"\nsample score: {c}/{n} = {score(t)}, Wilson 95% [{100 * lo:.1f}%, {100 * hi:.1f}%]")
+    if selection:
+        s = tally(selection.get(k, kind) for k, (_, kind) in last.items())
+        print(f"under the group selections alone (before `--then-full`): {s['caught']}/"
+              f"{s['caught'] + s['missed']} = {score(s)}")
     if population:
         stratified(last, population)
     missed = [n for n, (_, k) in last.items() if k == "missed"]
