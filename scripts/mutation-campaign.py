@@ -46,6 +46,8 @@ SELECTION = {
     "verify": ["shard::", "envelopes::"],
 }
 LINK_ERROR = "ld returned 1 exit status"
+# every test of the binary takes ~2 min on the idle machine, ~5 min beside other builds
+FULL_TIMEOUT = 900
 CARGO = ["nice", "-n", "19", "cargo", "test", "-q", "--profile", "mutants", "--test", "main"]
 
 
@@ -125,7 +127,7 @@ def one(tree, m, grp, full, timeout, select=None, then_full=False):
         rec.update(outcome=outcome, test_s=test_s, test_cpu=test_cpu, selection=" ".join(filters) or "all",
                    failed=failed_tests(log))
         if then_full and filters and outcome == "missed":
-            rc, full_s, full_cpu, log = run(CARGO + ["--"], tree, timeout)
+            rc, full_s, full_cpu, log = run(CARGO + ["--"], tree, max(timeout, FULL_TIMEOUT))
             rec.update(selection_outcome=outcome, selection=rec["selection"] + " then all",
                        outcome="timeout" if rc is None else "missed" if rc == 0 else "caught",
                        test_s=round(test_s + full_s, 1), test_cpu=round(test_cpu + full_cpu, 1),
