@@ -620,3 +620,87 @@ fn erratum_result_describe_by_hand() {
         )
     );
 }
+
+/// A verify report with one entry, from JSON written by hand (every other field empty).
+fn verify_report(errata: bool, slow: bool) -> saddlefw::verify::VerifyReport {
+    let fit = serde_json::to_value(saddlefw::fit::FitConfig::default()).unwrap();
+    let rate = |holds: bool| {
+        serde_json::json!({"family": "fam", "k": 1.0, "tol": 0.05, "p_hat": 0.3,
+            "ci": [0.2, 0.4], "window": [10, 100], "holds": holds})
+    };
+    let errata = if errata {
+        serde_json::json!([{"name": "form", "label": "thm", "printed_form": "x", "status": "ST",
+            "instance": null, "source": null, "t": null, "lhs": null, "rhs": null,
+            "worst_ratio": null, "mhat_family": null, "mhat_slope_ci": null}])
+    } else {
+        serde_json::json!([])
+    };
+    let gate = |g: &str| serde_json::Value::String(g.to_string());
+    let entry = serde_json::json!({
+        "id": "case/a", "case": "c", "label": "l", "algorithm": "a", "setting": "s",
+        "quantity": "q", "p": 0.5, "p_frac": "1/2", "log_factor": false, "tol": 0.05,
+        "p_hat": 0.5, "ci": [0.4, 0.6], "window": [10, 100], "binding_family": null,
+        "floor_free_family": null, "verdict": "fail", "rate_verdict": "fail",
+        "gates": {"rate": gate("fail"), "run": gate("pass"), "envelope": gate("pass"),
+            "mhat": gate("fail"), "baseline": gate("pass")},
+        "failed_gates": ["rate", "mhat"], "envelope_ratio": null, "envelope_label": null,
+        "errata": errata,
+        "proof_rate": {"k": 1.0, "gate_k": 1.0, "random": [rate(true), rate(!slow)]},
+        "mhat": null, "baseline": null, "families": [], "local_slopes": [], "instances": [],
+        "notes": [], "disputed": null, "time_s": 1.5
+    });
+    let r = serde_json::json!({
+        "tier": "quick", "seeds": [0, 1], "seed_rule": "r", "t_max": 1024, "dim_x": 2,
+        "dim_y": 1, "control": null, "fit_config": fit, "entries": [entry],
+        "summary": {"pass": 0, "fail": 1, "floor": 0, "disputed": 0}, "failed": true,
+        "wall_time_s": 2.0
+    });
+    serde_json::from_value(r).unwrap()
+}
+
+/// `VerifyReport::table` of a hand-written report: the entry line (p, p_hat, ci, envelope,
+/// time, verdict, failed gates), the summary line, the errata section exactly when there are
+/// errata, and the proof-rate section naming exactly the runs slower than the proven rate.
+/// Kills the body replacements and the `!`/`+=` mutants of `VerifyReport::table`.
+#[test]
+fn verify_report_table_by_hand() {
+    let s = verify_report(false, false).table();
+    let lines: Vec<&str> = s.lines().collect();
+    assert!(lines[0].starts_with("entry "), "{s}");
+    let row: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(
+        row,
+        [
+            "case/a",
+            "1/2",
+            "0.500",
+            "[0.400,",
+            "0.600]",
+            "-",
+            "1.5s",
+            "fail",
+            "rate,mhat"
+        ],
+        "{s}"
+    );
+    assert_eq!(
+        lines[2],
+        "1 entries: 0 pass, 1 fail, 0 floor, 0 disputed (quick tier, 2 seeds per family, T_max = 1024, 2.0 s)"
+    );
+    assert!(!s.contains("printed forms of the bounds"), "{s}");
+    assert!(s.ends_with(
+        "\nproof-rate check (k = the proven log power; reported, never gating): no run slower than the proven rate at this horizon\n"
+    ), "{s}");
+
+    let s = verify_report(true, true).table();
+    let errata = format!(
+        "\nprinted forms of the bounds (claims.md Sec. 5 errata; reported, never gating):\n  {:<28} form: ST\n",
+        "case/a"
+    );
+    assert!(s.contains(&errata), "{s}");
+    let slow = format!(
+        ": 1 runs/families slower than the proven rate at this horizon\n  {:<28} fam: p_hat 0.300 [0.200, 0.400], tol 0.050 (k = 1)\n",
+        "case/a"
+    );
+    assert!(s.ends_with(&slow), "{s}");
+}
