@@ -239,11 +239,16 @@ fn tally_add_by_hand() {
         Eval::le(f64::INFINITY, 1.0, 0.0).at(5),              // violated, non-finite, tie at -inf
     ];
     t.add(&evals, "inst", Some("fw"));
-    t.add(&[Eval::le(0.0, 1.0, 0.0).at(6)], "other", None);
+    // one more finite violation than non-finite ones, so that the two counts differ
+    t.add(
+        &[Eval::le(0.0, 1.0, 0.0).at(6), Eval::le(3.0, 2.0, 0.0).at(7)],
+        "other",
+        None,
+    );
     t.add(&[], "skip", None);
     assert_eq!(
         (t.cases, t.skipped, t.evaluations, t.violations, t.nonfinite),
-        (2, 2, 6, 4, 2)
+        (2, 2, 7, 5, 2)
     );
     let first = t.first_violation.clone().unwrap();
     assert_eq!((first.instance.as_str(), first.t), ("inst", Some(2)));
