@@ -650,7 +650,8 @@ fn verify_report(errata: bool, slow: bool) -> saddlefw::verify::VerifyReport {
             "mhat": gate("fail"), "baseline": gate("pass")},
         "failed_gates": ["rate", "mhat"], "envelope_ratio": null, "envelope_label": null,
         "errata": errata,
-        "proof_rate": {"k": 1.0, "gate_k": 1.0, "random": [rate(true), rate(!slow)]},
+        "proof_rate": {"k": 1.0, "gate_k": 1.0, "random": [rate(true), rate(!slow)],
+            "hard": {"k": 1.0, "tol": 0.05, "p_hat": 0.9, "ci": [0.8, 1.0], "window": [10, 100], "holds": true}},
         "mhat": null, "baseline": null, "families": [], "local_slopes": [], "instances": [],
         "notes": [], "disputed": null, "time_s": 1.5
     });
@@ -665,7 +666,8 @@ fn verify_report(errata: bool, slow: bool) -> saddlefw::verify::VerifyReport {
 
 /// `VerifyReport::table` of a hand-written report: the entry line (p, p_hat, ci, envelope,
 /// time, verdict, failed gates), the summary line, the errata section exactly when there are
-/// errata, and the proof-rate section naming exactly the runs slower than the proven rate.
+/// errata, and the proof-rate section naming exactly the runs slower than the proven rate
+/// (a hard instance that holds is not named).
 /// Kills the body replacements and the `!`/`+=` mutants of `VerifyReport::table`.
 #[test]
 fn verify_report_table_by_hand() {
