@@ -1,1 +1,378 @@
 //! Mutation campaign (issue 18): tests aimed at a class of surviving mutants in `src/problems`.
+//! Every value is computed by hand or by an independent naive formula (index loops over the
+//! entries), with dyadic data so that both sides are exact; no pinned trajectories.
+
+use saddlefw::paper::Setting;
+use saddlefw::problems::inner;
+use saddlefw::problems::lipschitz::{random_point, sample_constants, SampledConstants};
+use saddlefw::problems::quadratic::QuadraticFile;
+use saddlefw::problems::{Constants, Interval, Quadratic, SaddleProblem, YModel};
+use saddlefw::sets::{BoxSet, ConvexSet, L2Ball, Simplex};
+
+const A3: [f64; 9] = [2.0, -1.0, 0.0, -1.0, 3.0, 0.5, 0.0, 0.5, 1.0];
+const B23: [f64; 6] = [1.0, 2.0, -0.5, -3.0, 0.5, 1.0];
+const C2: [f64; 4] = [4.0, 1.0, 1.0, 2.0];
+const LIN_A: [f64; 3] = [0.5, -1.0, 0.25];
+const LIN_C: [f64; 2] = [2.0, -0.25];
+
+/// `L = x'Ax/2 + y'Bx - y'Cy/2 + a'x - c'y` with `dx = 3`, `dy = 2` (A positive definite,
+/// B not square), `X = [-1, 1]^3`, `Y` the ball of radius 2; `c_mat` replaces `C`.
+fn quad(a: &[f64], c_mat: &[f64]) -> Quadratic {
+    Quadratic::new(
+        a.to_vec(),
+        B23.to_vec(),
+        c_mat.to_vec(),
+        LIN_A.to_vec(),
+        LIN_C.to_vec(),
+        Box::new(BoxSet::new(vec![-1.0; 3], vec![1.0; 3]).unwrap()),
+        Box::new(L2Ball::new(vec![0.0; 2], 2.0).unwrap()),
+    )
+    .unwrap()
+}
+
+/// `(L, grad_x L, grad_y L)` of [`quad`] by index loops over the entries.
+fn naive(a: &[f64], c: &[f64], x: &[f64], y: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {
+    let mut v = 0.0;
+    let mut gx = LIN_A.to_vec();
+    let mut gy: Vec<f64> = LIN_C.iter().map(|t| -t).collect();
+    for i in 0..3 {
+        v += LIN_A[i] * x[i];
+        for j in 0..3 {
+            v += 0.5 * x[i] * a[i * 3 + j] * x[j];
+            gx[i] += a[i * 3 + j] * x[j];
+        }
+    }
+    for i in 0..2 {
+        v -= LIN_C[i] * y[i];
+        for j in 0..3 {
+            v += y[i] * B23[i * 3 + j] * x[j];
+            gx[j] += B23[i * 3 + j] * y[i];
+            gy[i] += B23[i * 3 + j] * x[j];
+        }
+        for j in 0..2 {
+            v -= 0.5 * y[i] * c[i * 2 + j] * y[j];
+            gy[i] -= c[i * 2 + j] * y[j];
+        }
+    }
+    (v, gx, gy)
+}
+
+/// Interval arithmetic and the y-model's value by hand (kills the operator and default-value
+/// mutants of `values.rs`: `width`, `relative_width`, `mid`, `minus`, `shift`, `exact`,
+/// `YModel::value`).
+#[test]
+fn interval_and_y_model_arithmetic_by_hand() {
+    let i = Interval {
+        lower: -3.0,
+        upper: 5.0,
+    };
+    assert_eq!(i.width(), 8.0);
+    assert_eq!(i.mid(), 1.0);
+    assert_eq!(i.relative_width(), 8.0 / 5.0);
+    let small = Interval {
+        lower: 0.25,
+        upper: 0.75,
+    };
+    assert_eq!(small.relative_width(), 0.5, "absolute below 1");
+    assert_eq!(small.mid(), 0.5);
+    let d = i.minus(&small);
+    assert_eq!((d.lower, d.upper), (-3.75, 4.75));
+    let s = i.shift(2.0);
+    assert_eq!((s.lower, s.upper), (-1.0, 7.0));
+    let e = Interval::exact(2.5);
+    assert_eq!((e.lower, e.upper, e.width()), (2.5, 2.5, 0.0));
+    // h + c'y - m/2 |y|^2 = 1.5 + (3 * 0.5 - 2 * 2) - 0.25 * 4.25
+    let model = YModel {
+        h: 1.5,
+        c: vec![3.0, -2.0],
+        m: 0.5,
+    };
+    assert_eq!(model.value(&[0.5, 2.0]), 1.5 + 1.5 - 4.0 - 0.25 * 4.25);
+}
+
+/// The quadratic's payoff, gradients (one at a time, shared, and with a zero entry of y, which
+/// `grads` skips), y-model, name, sets, constants, convexity, assumptions and known saddle by
+/// value (kills the operator mutants of `value`, `grad_x`, `grad_y`, `grads`, `y_model` and
+/// the default-value mutants of the accessors, `name`, `known_saddle`, `f_star`,
+/// `Assumptions::setting`, `SaddleProblem::assumptions`).
+#[test]
+fn quadratic_payoff_gradients_and_accessors_by_value() {
+    let p = quad(&A3, &C2);
+    for (x, y) in [
+        ([0.5, -1.0, 0.25], [0.25, 1.0]),
+        ([-0.75, 0.5, 1.0], [0.0, -1.5]),
+        ([1.0, 0.25, -0.5], [1.25, 0.0]),
+    ] {
+        let (v, gx, gy) = naive(&A3, &C2, &x, &y);
+        assert_eq!(p.value(&x, &y), v, "value at {x:?}, {y:?}");
+        let (mut ox, mut oy) = (vec![9.0; 3], vec![9.0; 2]);
+        p.grad_x(&x, &y, &mut ox);
+        p.grad_y(&x, &y, &mut oy);
+        assert_eq!((&ox, &oy), (&gx, &gy), "grad_x, grad_y at {x:?}, {y:?}");
+        let (mut sx, mut sy) = (vec![9.0; 3], vec![9.0; 2]);
+        p.grads(&x, &y, &mut sx, &mut sy);
+        assert_eq!((&sx, &sy), (&gx, &gy), "grads at {x:?}, {y:?}");
+    }
+    assert_eq!(p.name(), "quadratic(dx=3, dy=2)");
+    assert!(std::ptr::eq(p.as_quadratic().unwrap(), &p));
+    assert_eq!((p.x_set().dim(), p.y_set().dim()), (3, 2));
+    assert_eq!(
+        p.y_set().name(),
+        L2Ball::new(vec![0.0; 2], 2.0).unwrap().name()
+    );
+    let k = p.constants();
+    let r2 = 2f64.sqrt();
+    assert!(
+        (k.lyy - (3.0 + r2)).abs() < 1e-12 && (k.mu - (3.0 - r2)).abs() < 1e-12,
+        "{k:?}"
+    );
+    assert_eq!((k.dx, k.dy), (2.0 * 3f64.sqrt(), 4.0));
+    assert_eq!(k.alpha, p.y_set().strong_convexity());
+    assert!(k.alpha.is_some());
+    assert!(p.y_model(&[0.0; 3]).is_none(), "C is not isotropic");
+    assert!(p.known_saddle().is_none());
+    assert!(p.convex_in_x());
+    let sc = Setting {
+        convex: true,
+        strongly_concave: true,
+        sc_y: true,
+    };
+    assert_eq!(p.assumptions().setting(), sc);
+    assert!(p.assumptions().a1);
+    // indefinite A: not convex in x; C = 0: mu = 0, not strongly concave
+    let nc = quad(&[1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0], &[0.0; 4]);
+    assert!(!nc.convex_in_x());
+    assert_eq!(nc.constants().mu, 0.0);
+    let a = nc.assumptions();
+    assert!(a.a1 && !a.strongly_concave && a.a2 && !a.a3, "{a:?}");
+    assert_eq!(
+        a.setting(),
+        Setting {
+            convex: false,
+            strongly_concave: false,
+            sc_y: true
+        }
+    );
+    // isotropic C = 3 I: the y-model h = x'Ax/2 + a'x, c = Bx - c_lin, m = 3
+    let iso = quad(&A3, &[3.0, 0.0, 0.0, 3.0]);
+    let x = [0.5, -1.0, 0.25];
+    let m = iso.y_model(&x).expect("isotropic");
+    let (v0, _, gy0) = naive(&A3, &[3.0, 0.0, 0.0, 3.0], &x, &[0.0, 0.0]);
+    assert_eq!((m.h, &m.c, m.m), (v0, &gy0, 3.0));
+    // a known saddle is reported as given and makes f* exact
+    let (xs, ys) = (vec![0.25, -0.5, 0.0], vec![0.5, -0.25]);
+    let known = quad(&A3, &C2).with_known_saddle(xs.clone(), ys.clone());
+    assert_eq!(known.known_saddle(), Some((xs.clone(), ys.clone())));
+    assert_eq!(known.f_star(), Some(Interval::exact(known.value(&xs, &ys))));
+}
+
+/// The quadratic's rigorous rounding bound `2 n eps / (1 - n eps) M`, `n = dx + dy + 4`, with
+/// `M` summed by index loops over absolute values (signs of every kind in the data, so a
+/// dropped `abs` shows; dyadic data, so the comparison is exact); and the trait's default
+/// estimate `16 eps (|L| + |g_x|'|dx| + |g_y|'|dy|)` at a point where `L < 0` (kills the
+/// operator and constant mutants of both `first_order_rounding`s).
+#[test]
+fn rounding_bounds_by_naive_sums() {
+    let p = quad(&A3, &C2);
+    let (x, y): ([f64; 3], [f64; 2]) = ([0.5, -1.0, 0.25], [1.5, -0.25]);
+    let (dx, dy): ([f64; 3], [f64; 2]) = ([-0.5, 0.25, 1.0], [0.75, -1.0]);
+    let mut m = 0.0;
+    for i in 0..3 {
+        let mut gi = LIN_A[i].abs();
+        m += LIN_A[i].abs() * x[i].abs();
+        for j in 0..3 {
+            m += 0.5 * x[i].abs() * A3[i * 3 + j].abs() * x[j].abs();
+            gi += A3[i * 3 + j].abs() * x[j].abs();
+        }
+        for j in 0..2 {
+            gi += B23[j * 3 + i].abs() * y[j].abs();
+        }
+        m += dx[i].abs() * gi;
+    }
+    for i in 0..2 {
+        let mut gi = LIN_C[i].abs();
+        m += LIN_C[i].abs() * y[i].abs();
+        for j in 0..3 {
+            m += y[i].abs() * B23[i * 3 + j].abs() * x[j].abs();
+            gi += B23[i * 3 + j].abs() * x[j].abs();
+        }
+        for j in 0..2 {
+            m += 0.5 * y[i].abs() * C2[i * 2 + j].abs() * y[j].abs();
+            gi += C2[i * 2 + j].abs() * y[j].abs();
+        }
+        m += dy[i].abs() * gi;
+    }
+    let n = 9.0 * f64::EPSILON;
+    let want = 2.0 * n / (1.0 - n) * m;
+    assert_eq!(p.first_order_rounding(&x, &y, &dx, &dy), want);
+    assert_eq!(
+        inner::InnerProblem::first_order_rounding(&p, &x, &y, &dx, &dy),
+        want
+    );
+    let boxed: Box<Quadratic> = Box::new(quad(&A3, &C2));
+    assert_eq!(
+        <Box<Quadratic> as SaddleProblem>::first_order_rounding(&boxed, &x, &y, &dx, &dy),
+        want
+    );
+    // the default estimate, through a problem that does not override it
+    let bare = Bare(quad(&A3, &C2));
+    let (v, gx, gy) = naive(&A3, &C2, &x, &y);
+    assert!(v < 0.0, "{v}");
+    let dot_abs = |g: &[f64], d: &[f64]| g.iter().zip(d).map(|(a, b)| (a * b).abs()).sum::<f64>();
+    let want = 16.0 * f64::EPSILON * (v.abs() + dot_abs(&gx, &dx) + dot_abs(&gy, &dy));
+    assert_eq!(bare.first_order_rounding(&x, &y, &dx, &dy), want);
+}
+
+/// The quadratic through the trait's required methods only (every default method in use).
+struct Bare(Quadratic);
+
+impl SaddleProblem for Bare {
+    fn name(&self) -> String {
+        format!("bare {}", self.0.name())
+    }
+    fn x_set(&self) -> &dyn ConvexSet {
+        self.0.x_set()
+    }
+    fn y_set(&self) -> &dyn ConvexSet {
+        self.0.y_set()
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        self.0.value(x, y)
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.0.grad_x(x, y, out)
+    }
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.0.grad_y(x, y, out)
+    }
+    fn constants(&self) -> Constants {
+        self.0.constants()
+    }
+    fn convex_in_x(&self) -> bool {
+        self.0.convex_in_x()
+    }
+}
+
+/// The trait's defaults on a problem that overrides none of them: `grads` and `step_grads`
+/// are the two gradients, no y-model, f*, known saddle or quadratic form, `f` and `y_star`
+/// certified (to 1e-10) around the closed form of the same isotropic quadratic (kills the
+/// default-body mutants of `SaddleProblem`, e.g. `known_saddle -> Some(..)`, `grads` and
+/// `step_grads -> ()`).
+#[test]
+fn trait_defaults_on_a_bare_problem() {
+    let bare = Bare(quad(&A3, &[3.0, 0.0, 0.0, 3.0]));
+    let (x, y) = ([0.5, -1.0, 0.25], [0.25, -0.5]);
+    let (_, gx, gy) = naive(&A3, &[3.0, 0.0, 0.0, 3.0], &x, &y);
+    let (mut ox, mut oy) = (vec![9.0; 3], vec![9.0; 2]);
+    bare.grads(&x, &y, &mut ox, &mut oy);
+    assert_eq!((&ox, &oy), (&gx, &gy));
+    let (mut sx, mut sy) = (vec![9.0; 3], vec![9.0; 2]);
+    bare.step_grads(&x, &y, &mut sx, &mut sy);
+    assert_eq!((&sx, &sy), (&gx, &gy));
+    assert!(bare.y_model(&x).is_none() && bare.f_star().is_none());
+    assert!(bare.known_saddle().is_none() && bare.as_quadratic().is_none());
+    let a = bare.assumptions();
+    assert!(a.a1 && a.strongly_concave && a.a2 && a.a3, "{a:?}");
+    let closed = bare.0.y_star(&x, 0.5, &[0.5, 0.25]);
+    let cert = bare.y_star(&x, 0.5, &[0.5, 0.25]);
+    let exact = closed.value.lower;
+    assert!(
+        cert.value.lower <= exact && exact <= cert.value.upper,
+        "{cert:?} vs {exact}"
+    );
+    assert!(cert.value.relative_width() <= 1e-10, "{cert:?}");
+    let f = bare.f(&x);
+    let fe = bare.0.f(&x).lower;
+    assert!(
+        f.lower <= fe && fe <= f.upper && f.relative_width() <= 1e-10,
+        "{f:?} {fe}"
+    );
+}
+
+/// `Box<P>` and the blanket `InnerProblem` view forward every method to the problem, checked
+/// by value on a convex problem with a closed form and a known saddle and on a non-convex one
+/// without (kills the forwarding mutants of `mod.rs`: `-> 0.0/1.0/-1.0`, `-> ()`,
+/// `-> true/false`, `-> None`, `-> String::new()`, `known_saddle -> Some(..)`).
+#[test]
+fn box_and_inner_views_forward_every_method() {
+    type B = Box<Quadratic>;
+    let (x, y) = ([0.5, -1.0, 0.25], [0.25, 1.0]);
+    let iso = [3.0, 0.0, 0.0, 3.0];
+    let nc_a = [1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0];
+    let saddle = (vec![0.25, -0.5, 0.0], vec![0.5, -0.25]);
+    for (a, c, known) in [(&A3, &iso, true), (&nc_a, &C2, false)] {
+        let p = if known {
+            quad(a, c).with_known_saddle(saddle.0.clone(), saddle.1.clone())
+        } else {
+            quad(a, c)
+        };
+        let b: B = Box::new(if known {
+            quad(a, c).with_known_saddle(saddle.0.clone(), saddle.1.clone())
+        } else {
+            quad(a, c)
+        });
+        let (v, gx, gy) = naive(a, c, &x, &y);
+        assert_eq!(<B as SaddleProblem>::name(&b), "quadratic(dx=3, dy=2)");
+        assert!(<B as SaddleProblem>::as_quadratic(&b).is_some());
+        assert_eq!(<B as SaddleProblem>::value(&b, &x, &y), v);
+        assert_eq!(<Quadratic as inner::InnerProblem>::value(&p, &x, &y), v);
+        let mut out = [vec![9.0; 3], vec![9.0; 2], vec![9.0; 3], vec![9.0; 2]];
+        let [ox, oy, sx, sy] = &mut out;
+        <B as SaddleProblem>::grad_x(&b, &x, &y, ox);
+        <B as SaddleProblem>::grad_y(&b, &x, &y, oy);
+        <B as SaddleProblem>::grads(&b, &x, &y, sx, sy);
+        assert_eq!((&*ox, &*oy, &*sx, &*sy), (&gx, &gy, &gx, &gy));
+        let mut out = [vec![9.0; 3], vec![9.0; 2], vec![9.0; 3], vec![9.0; 2]];
+        let [ox, oy, sx, sy] = &mut out;
+        <B as SaddleProblem>::step_grads(&b, &x, &y, sx, sy);
+        assert_eq!((&*sx, &*sy), (&gx, &gy));
+        let mut out2 = [vec![9.0; 3], vec![9.0; 2]];
+        let [tx, ty] = &mut out2;
+        <Quadratic as inner::InnerProblem>::grad_x(&p, &x, &y, ox);
+        <Quadratic as inner::InnerProblem>::grad_y(&p, &x, &y, oy);
+        <Quadratic as inner::InnerProblem>::grads(&p, &x, &y, tx, ty);
+        assert_eq!((&*ox, &*oy, &*tx, &*ty), (&gx, &gy, &gx, &gy));
+        assert_eq!(<B as SaddleProblem>::constants(&b), p.constants());
+        assert_eq!(
+            <Quadratic as inner::InnerProblem>::constants(&p),
+            p.constants()
+        );
+        assert_eq!(<B as SaddleProblem>::convex_in_x(&b), known);
+        assert_eq!(<Quadratic as inner::InnerProblem>::convex_in_x(&p), known);
+        assert_eq!(<B as SaddleProblem>::y_model(&b, &x).is_some(), known);
+        assert_eq!(
+            <Quadratic as inner::InnerProblem>::y_model(&p, &x).is_some(),
+            known
+        );
+        assert_eq!(<B as SaddleProblem>::assumptions(&b), p.assumptions());
+        assert_eq!(<B as SaddleProblem>::x_set(&b).dim(), 3);
+        assert_eq!(<Quadratic as inner::InnerProblem>::y_set(&p).dim(), 2);
+        let want = known.then(|| saddle.clone());
+        assert_eq!(<B as SaddleProblem>::known_saddle(&b), want);
+        if known {
+            let fs = Some(Interval::exact(p.value(&saddle.0, &saddle.1)));
+            assert_eq!(<B as SaddleProblem>::f_star(&b), fs);
+            let (y0, beta) = ([0.5, 0.25], 0.5);
+            let ys = p.y_star(&x, beta, &y0);
+            let (bs, is) = (
+                <B as SaddleProblem>::y_star(&b, &x, beta, &y0),
+                <Quadratic as inner::InnerProblem>::y_star(&p, &x, beta, &y0),
+            );
+            assert_eq!((&bs.y, bs.value), (&ys.y, ys.value));
+            assert_eq!((&is.y, is.value), (&ys.y, ys.value));
+            assert_eq!(<B as SaddleProblem>::f(&b, &x), p.f(&x));
+            assert_eq!(<B as SaddleProblem>::min_x(&b, &y), p.min_x(&y));
+        }
+        let (dx, dy) = ([-0.5, 0.25, 1.0], [0.75, -1.0]);
+        let r = p.first_order_rounding(&x, &y, &dx, &dy);
+        assert!(r > 0.0 && r < 1e-12, "{r}");
+        assert_eq!(
+            <Quadratic as inner::InnerProblem>::first_order_rounding(&p, &x, &y, &dx, &dy),
+            r
+        );
+        assert_eq!(
+            <B as SaddleProblem>::first_order_rounding(&b, &x, &y, &dx, &dy),
+            r
+        );
+    }
+}
