@@ -480,3 +480,259 @@ fn random_points_lie_in_the_set() {
     }
     assert!(interior >= 16, "{interior} of 64 off the vertices");
 }
+
+/// `maximize_with_allowance` widens every certificate by the allowance, at both ends: a linear
+/// `phi = g'y` (smooth 0) on `[-1, 1]^2` is maximised at the LMO vertex `(1, -1)` with no
+/// iteration, `[3 - a, 3 + a]`; a strongly concave `-|y - c|^2/2` (smooth = strong = 1, one
+/// gradient step is exact) is certified at the 10th iteration without allowance, and with one
+/// runs to the cap with `[-a, a]` (kills the sign and operator mutants of the certificate, the
+/// linear shortcut and the every-10-iterations check).
+#[test]
+fn certified_maximisation_widens_by_its_allowance() {
+    use inner::maximize_with_allowance as solve;
+    let unit = BoxSet::new(vec![-1.0; 2], vec![1.0; 2]).unwrap();
+    let lin = |y: &[f64]| y[0] - 2.0 * y[1];
+    let lin_g = |_: &[f64], g: &mut [f64]| g.copy_from_slice(&[1.0, -2.0]);
+    let c = solve(
+        &unit,
+        &[0.0; 2],
+        (0.0, 0.0),
+        (&lin, &lin_g),
+        &|_, _| 0.25,
+        1e-12,
+        100,
+    );
+    assert_eq!((c.value.lower, c.value.upper), (2.75, 3.25));
+    assert_eq!((&c.point[..], c.iterations), (&[1.0, -1.0][..], 0));
+    let centre = [0.5, -0.25];
+    let phi = |y: &[f64]| -0.5 * ((y[0] - centre[0]).powi(2) + (y[1] - centre[1]).powi(2));
+    let grad = |y: &[f64], g: &mut [f64]| {
+        g[0] = centre[0] - y[0];
+        g[1] = centre[1] - y[1];
+    };
+    let c = solve(
+        &unit,
+        &[-1.0, 1.0],
+        (1.0, 1.0),
+        (&phi, &grad),
+        &|_, _| 0.0,
+        1e-12,
+        50,
+    );
+    assert_eq!((c.value.lower, c.value.upper, c.iterations), (0.0, 0.0, 10));
+    assert_eq!(c.point, centre);
+    let a = 1e-3;
+    let c = solve(
+        &unit,
+        &[-1.0, 1.0],
+        (1.0, 1.0),
+        (&phi, &grad),
+        &|_, _| a,
+        1e-12,
+        50,
+    );
+    assert_eq!((c.value.lower, c.value.upper, c.iterations), (-a, a, 50));
+    // FISTA (strong = 0) reaches the same exact point and certificate
+    let c = inner::maximize(&unit, &[-1.0, 1.0], 1.0, 0.0, &phi, &grad, 1e-12, 50);
+    assert_eq!(
+        (c.value.lower, c.value.upper, &c.point[..]),
+        (0.0, 0.0, &centre[..])
+    );
+}
+
+/// The closed-form `y*_beta` by hand on `[-1, 1]^2` with `c = (3, -1/2)`, `y0 = (1/2, 1/2)`:
+/// `m + beta = 3 > 0` projects `(c + beta y0)/(m + beta) = (7/6, 0)` to `(1, 0)`, value
+/// `h + 3 - 1 - 1/4`; `m + beta = 0` takes the LMO vertex `(1, -1)`, value `h + 7/2 + 1 -
+/// 5/4`. The certified solve agrees to 1e-10 on the same `L_beta` (kills the operator mutants
+/// of `y_star_closed_form` and of the smoothing terms of `y_star_certified`).
+#[test]
+fn inner_maximum_closed_form_and_certified_by_hand() {
+    let unit = BoxSet::new(vec![-1.0; 2], vec![1.0; 2]).unwrap();
+    let y0 = [0.5, 0.5];
+    let model = |m: f64| YModel {
+        h: 1.0,
+        c: vec![3.0, -0.5],
+        m,
+    };
+    let r = inner::y_star_closed_form(&unit, &model(2.0), 1.0, &y0);
+    assert_eq!(
+        (&r.y[..], r.value),
+        (&[1.0, 0.0][..], Interval::exact(2.75))
+    );
+    let r = inner::y_star_closed_form(&unit, &model(-1.0), 1.0, &y0);
+    assert_eq!(
+        (&r.y[..], r.value),
+        (&[1.0, -1.0][..], Interval::exact(4.25))
+    );
+    // the certified solve of an isotropic quadratic against its closed form
+    let p = quad(&A3, &[3.0, 0.0, 0.0, 3.0]);
+    let x = [0.5, -1.0, 0.25];
+    for (beta, y0) in [(0.0, [0.0, 0.0]), (0.5, [0.5, 0.25]), (4.0, [-1.0, 1.5])] {
+        let exact = SaddleProblem::y_star(&p, &x, beta, &y0);
+        let cert = inner::y_star_certified(&p, &x, beta, &y0);
+        let v = exact.value.lower;
+        assert!(
+            cert.value.lower <= v && v <= cert.value.upper,
+            "{beta}: {cert:?} vs {v}"
+        );
+        assert!(cert.value.relative_width() <= 1e-10, "{beta}: {cert:?}");
+        let d = cert.y.iter().zip(&exact.y).map(|(a, b)| (a - b).abs());
+        assert!(
+            d.fold(0.0, f64::max) <= 1e-5,
+            "{beta}: {cert:?} vs {exact:?}"
+        );
+    }
+}
+
+/// `min_x L(x, y)` of a separable quadratic by hand: `A = diag(2, 1)`, `B' y + a = (3/2,
+/// -11/4)` at `y = 1`, so `x* = (-3/4, 1)` (the second coordinate clipped to X); the certified
+/// interval contains `L(x*, y)` to 1e-10, and a warm start at `x*` with no iteration gives
+/// `[L - r, L + r]` for the rounding allowance `r` alone (kills the sign mutants of
+/// `min_x_certified_from` and the default `min_x`).
+#[test]
+fn minimum_over_x_by_hand() {
+    let p = Quadratic::new(
+        vec![2.0, 0.0, 0.0, 1.0],
+        vec![1.0, -3.0],
+        vec![1.0],
+        vec![0.5, 0.25],
+        vec![0.5],
+        Box::new(BoxSet::new(vec![-1.0; 2], vec![1.0; 2]).unwrap()),
+        Box::new(BoxSet::new(vec![-1.0], vec![1.0]).unwrap()),
+    )
+    .unwrap();
+    let (xs, y) = ([-0.75, 1.0], [1.0]);
+    let want = SaddleProblem::value(&p, &xs, &y);
+    assert_eq!(want, 0.5625 - 1.125 + 0.5 - 2.75 - 0.5 - 0.5);
+    for i in [p.min_x(&y), inner::min_x_certified(&p, &y)] {
+        assert!(
+            i.lower <= want && want <= i.upper && i.width() <= 1e-10,
+            "{i:?}"
+        );
+    }
+    let i = inner::min_x_certified_from(&p, &y, &xs, 0);
+    let r = (i.upper - want, want - i.lower);
+    assert!(r.0 == r.1 && r.0 > 0.0 && r.0 < 1e-13, "{i:?}");
+}
+
+/// `f*` of `L = x^2/2 + x y - c y^2/2 + x/10 - y/20` on `[-1, 1]^2` by hand: the saddle point
+/// solves `x + y + 1/10 = 0`, `x - c y - 1/20 = 0`; for `c = 1`, `(-1/40, -3/40)`, for `c = 0`
+/// (`mu = 0`, the saddle route alone), `(1/20, -3/20)`. Every route certifies it to 1e-9
+/// (kills the mutants of `f_star_smooth`, `f_star_saddle`, `f_star_certified`, `intersect`
+/// and `approximate_saddle` that leave the interval wide or off).
+#[test]
+fn f_star_routes_certify_the_saddle_value_by_hand() {
+    let unit = || Box::new(BoxSet::new(vec![-1.0], vec![1.0]).unwrap());
+    let q = |c: f64| {
+        let (a, b, cc, la, lc) = (vec![1.0], vec![1.0], vec![c], vec![0.1], vec![0.05]);
+        Quadratic::new(a, b, cc, la, lc, unit(), unit()).unwrap()
+    };
+    let ok = |i: Option<Interval>, want: f64, what: &str| {
+        let i = i.unwrap_or_else(|| panic!("{what}: none"));
+        assert!(
+            i.lower <= want && want <= i.upper && i.width() <= 1e-9,
+            "{what}: {i:?}"
+        );
+    };
+    let p = q(1.0);
+    let want = SaddleProblem::value(&p, &[-0.025], &[-0.075]);
+    ok(inner::f_star_smooth(&p), want, "smooth");
+    ok(inner::f_star_saddle(&p), want, "saddle");
+    ok(inner::f_star_certified(&p), want, "certified");
+    ok(p.f_star(), want, "Quadratic::f_star");
+    let p0 = q(0.0);
+    let want0 = SaddleProblem::value(&p0, &[0.05], &[-0.15]);
+    assert!((want0 - 0.00625).abs() < 1e-15);
+    assert!(inner::f_star_smooth(&p0).is_none());
+    ok(inner::f_star_saddle(&p0), want0, "saddle, mu = 0");
+    ok(inner::f_star_certified(&p0), want0, "certified, mu = 0");
+    let s = inner::approximate_saddle(&p0, 1e-9, 10_000);
+    assert!(
+        (s.x[0] - 0.05).abs() < 1e-4 && (s.y[0] + 0.15).abs() < 1e-4,
+        "{s:?}"
+    );
+    assert!(s.iterations > 0 && s.iterations % 10 == 0, "{s:?}");
+}
+
+/// A v1 file's round trip and its refusals by field: `to_file` writes the matrices row by row
+/// (B is 2 x 3) and the start, and the parsed instance has the same payoff, name, family and
+/// Debug form; a parse error deep in a pretty-printed file names its top-level field (also
+/// after a string holding an escaped quote and a colon); an asymmetric entry, a short row and
+/// overflowing constants are named (kills `to_file`'s, `top_level_field`'s,
+/// `check_symmetric`'s, `flatten_matrix`'s and `check_finite_constants`' mutants and
+/// `Instance`'s `fmt -> Ok(..)`).
+#[test]
+fn quadratic_file_round_trip_and_refusals_by_field() {
+    let p = quad(&A3, &C2);
+    let (x0, y0) = ([0.5, -1.0, 0.25], [0.25, 1.0]);
+    let file = p.to_file(&x0, &y0);
+    assert_eq!(file.b_mat, vec![vec![1.0, 2.0, -0.5], vec![-3.0, 0.5, 1.0]]);
+    assert_eq!(
+        (file.a_mat[1].clone(), file.c_mat.clone()),
+        (vec![-1.0, 3.0, 0.5], vec![vec![4.0, 1.0], vec![1.0, 2.0]])
+    );
+    assert_eq!(
+        (&file.a[..], &file.c[..], &file.x0[..]),
+        (&LIN_A[..], &LIN_C[..], &x0[..])
+    );
+    let text = serde_json::to_string_pretty(&file).unwrap();
+    let inst = QuadraticFile::parse(&text, "p.json")
+        .unwrap()
+        .into_instance("p.json")
+        .unwrap();
+    let (x, y) = ([-0.75, 0.5, 1.0], [0.0, -1.5]);
+    assert_eq!(inst.problem.value(&x, &y), naive(&A3, &C2, &x, &y).0);
+    assert_eq!(
+        (&inst.x0[..], &inst.y0[..], inst.seed),
+        (&x0[..], &y0[..], None)
+    );
+    let dbg = format!("{inst:?}");
+    assert!(
+        dbg.contains("quadratic(dx=3, dy=2)") && dbg.contains("file:p.json"),
+        "{dbg}"
+    );
+    let err = |text: &str| match QuadraticFile::parse(text, "p.json") {
+        Ok(f) => f
+            .into_instance("p.json")
+            .err()
+            .expect("refused")
+            .to_string(),
+        Err(e) => e.to_string(),
+    };
+    // x0's last entry overflows
+    let in_x0 = |t: &str| {
+        let at = t.find("\"x0\"").unwrap();
+        format!("{}{}", &t[..at], t[at..].replacen("0.25", "1e999", 1))
+    };
+    let e = err(&in_x0(&text));
+    assert!(e.contains("field \"x0\""), "{e}");
+    let tricky = text.replace("saddlefw-quadratic-v1", "v1\\\": [{");
+    let e = err(&in_x0(&tricky));
+    assert!(e.contains("field \"x0\""), "{e}");
+    let e = err(&text.replace("\"l2_ball\"", "\"no_such_set\""));
+    assert!(e.contains("field \"y_set\""), "{e}");
+    let mut asym = p.to_file(&x0, &y0);
+    asym.a_mat[2][0] = 0.25;
+    let e = err(&serde_json::to_string(&asym).unwrap());
+    assert!(
+        e.contains("A: must be symmetric: A[0][2] = 0 but A[2][0] = 0.25"),
+        "{e}"
+    );
+    let mut near = p.to_file(&x0, &y0);
+    near.c_mat = vec![vec![4e6, 1e6], vec![1e6 + 1e-7, 2e6]];
+    assert!(
+        near.clone().into_instance("p.json").is_ok(),
+        "within 1e-12 of the scale"
+    );
+    near.c_mat[1][0] = 1e6 + 1e-5;
+    let e = near.into_instance("p.json").err().unwrap().to_string();
+    assert!(e.contains("C: must be symmetric: C[0][1]"), "{e}");
+    let mut short = p.to_file(&x0, &y0);
+    short.b_mat[1].pop();
+    let e = short.into_instance("p.json").err().unwrap().to_string();
+    assert!(e.contains("B[1]: expected 3 columns, got 2"), "{e}");
+    let mut huge = p.to_file(&x0, &y0);
+    huge.b_mat = vec![vec![1e308; 3]; 2];
+    let e = huge.into_instance("p.json").err().unwrap().to_string();
+    assert!(e.contains("B: L_yx = inf is not finite"), "{e}");
+}
