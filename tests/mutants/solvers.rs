@@ -213,3 +213,436 @@ fn primitive_steps_by_hand() {
     );
     assert_eq!((y, u), ([0.5], [1.0]));
 }
+
+/// The horizon-K parameters of claims.md 2.4 by hand, and what the built solvers report:
+/// R-PDCG `tau = K^-5/6`, `mu = 1e-2 K^-1/6` (mu = 0 problems; K = 64: 1/32 and 1/200),
+/// `tau = 10 K^-3/4`, `mu = 0` (mu > 0; K = 16: 5/4, clipped to 1 by `Boroun::tau`); CG-RPGA
+/// `tau = K^-3/4`, `mu = 1e-2 K^-1/4` (K = 16: 1/8, 1/200), `tau = 10 K^-1/2` (K = 16: 5/2).
+/// Kills the operator and branch mutants of `RPdcgParams::horizon`, `CgRpgaParams::horizon`,
+/// the accessors `Boroun::tau`/`mu` and `horizon_note`'s text.
+#[test]
+fn horizon_parameters_by_hand() {
+    use saddlefw::solvers::cg_rpga::{cg_rpga, CgRpgaParams};
+    use saddlefw::solvers::r_pdcg::{r_pdcg, RPdcgParams};
+    let r = RPdcgParams::horizon(64, 0.0);
+    close(r.tau, 1.0 / 32.0, "r-pdcg tau, mu = 0");
+    close(r.mu, 0.005, "r-pdcg mu, mu = 0");
+    let r = RPdcgParams::horizon(16, 0.5);
+    close(r.tau, 1.25, "r-pdcg tau, mu > 0");
+    assert_eq!(r.mu, 0.0);
+    let c = CgRpgaParams::horizon(16, 0.0);
+    close(c.tau, 0.125, "cg-rpga tau, mu = 0");
+    close(c.mu, 0.005, "cg-rpga mu, mu = 0");
+    assert_eq!(c.sigma, None);
+    let c = CgRpgaParams::horizon(16, 0.5);
+    close(c.tau, 2.5, "cg-rpga tau, mu > 0");
+    assert_eq!((c.mu, c.sigma), (0.0, None));
+    let k = Constants {
+        alpha: Some(1.0),
+        ..bilinear_1d(1.0).constants()
+    };
+    let s = r_pdcg(RPdcgParams::horizon(16, 0.5), &k).unwrap();
+    assert_eq!((s.tau(), s.mu()), (1.0, 0.0));
+    let s = cg_rpga(CgRpgaParams::horizon(16, 0.0), &k).unwrap();
+    close(s.tau(), 0.125, "built cg-rpga tau");
+    close(s.mu(), 0.005, "built cg-rpga mu");
+    // the note of the built entry names K and the experiment whose values are used
+    let flat = quadratic_1d((1.0, 1.0, 0.0), (0.0, 0.0));
+    let o = Options {
+        horizon: Some(16),
+        ..Options::default()
+    };
+    let built = registry::build("cg-rpga", &flat, &o).unwrap();
+    assert_eq!(
+        built.notes[0],
+        "horizon K = 16; mu = 0: the DL-experiment parameters of claims.md 2.4 (tau and mu frozen beyond K)"
+    );
+    let built = registry::build("cg-rpga", &bilinear_1d(1.0), &o).unwrap();
+    assert!(
+        built.notes[0].starts_with(
+            "horizon K = 16; strongly concave problem: the robust-experiment parameters"
+        ),
+        "{:?}",
+        built.notes
+    );
+}
+
+/// R-PDCG's candidate-A step `min{1, alpha |g| / (4 curvature)}` by hand: `1 * 2 / 16 = 1/8`,
+/// 1 when it exceeds 1 or when the curvature is 0 with `g != 0`, 0 when `g = 0` with zero
+/// curvature (kills every operator and constant mutant of `candidate_a`).
+#[test]
+fn candidate_a_by_hand() {
+    use saddlefw::solvers::boroun::candidate_a;
+    assert_eq!(candidate_a(1.0, 2.0, 4.0), 0.125);
+    assert_eq!(candidate_a(3.0, 2.0, 0.5), 1.0);
+    assert_eq!(candidate_a(1.0, 3.0, 0.0), 1.0);
+    assert_eq!(candidate_a(1.0, 0.0, 0.0), 0.0);
+    assert!(candidate_a(1.0, f64::NAN, 0.0).is_nan());
+}
+
+/// Two steps of each Boroun baseline on `L = x^2/2 + x y - y^2/2` over `[-1, 1]^2` from
+/// `(x, y) = (1/2, -1/2)` (`y0` the regularisation centre), `tau = 1/2`, `mu = 1/4`, by hand:
+/// * CG-RPGA, sigma = 1/2: `g = (x - y) - mu (y - y0) = 1`, `y1 = -1/2 + 1/2 = 0`,
+///   `grad_x = x + y1 = 1/2 -> LMO = -1`, `x1 = -1/4`; then `g = -1/4 - 1/8`, `y2 = -3/16`,
+///   `grad_x = -7/16 -> +1`, `x2 = 3/8`.
+/// * R-PDCG, alpha = 1, Lyy = 1: `g = 1`, `u = LMO_Y(-g) = 1`, `sigma = 1/(4 (1 + 1/4)) = 1/5`,
+///   `y1 = -1/2 + 3/10 = -1/5`, `grad_x = 3/10 -> -1`, `x1 = -1/4`.
+///
+/// Kills the step mutants of `Boroun` (`-g`, `Lyy + mu`) and of `smoothed_gradient`.
+#[test]
+fn boroun_steps_by_hand() {
+    use saddlefw::solvers::cg_rpga::{cg_rpga, CgRpgaParams};
+    use saddlefw::solvers::r_pdcg::{r_pdcg, RPdcgParams};
+    let p = bilinear_1d(1.0);
+    let k = Constants {
+        alpha: Some(1.0),
+        ..p.constants()
+    };
+    let params = CgRpgaParams {
+        tau: 0.5,
+        mu: 0.25,
+        sigma: Some(0.5),
+    };
+    let mut s = cg_rpga(params, &k).unwrap();
+    s.init(&p, &[0.5], &[-0.5]);
+    let i = s.step(&p, 0);
+    assert_eq!((i.tau, i.beta, i.gamma), (0.5, 0.25, 0.5));
+    assert_eq!((s.x(), s.y()), (&[-0.25][..], &[0.0][..]));
+    s.step(&p, 1);
+    close(s.y()[0], -0.1875, "cg-rpga y2");
+    close(s.x()[0], 0.375, "cg-rpga x2");
+    let mut s = r_pdcg(RPdcgParams { tau: 0.5, mu: 0.25 }, &k).unwrap();
+    s.init(&p, &[0.5], &[-0.5]);
+    let i = s.step(&p, 0);
+    assert_eq!((i.tau, i.beta), (0.5, 0.25));
+    close(i.gamma, 0.2, "r-pdcg sigma");
+    close(s.y()[0], -0.2, "r-pdcg y1");
+    close(s.x()[0], -0.25, "r-pdcg x1");
+    assert!(
+        s.schedule()
+            .contains("sigma=min{1, 1 ||g||/(4 (Lyy + mu))}"),
+        "{}",
+        s.schedule()
+    );
+}
+
+/// `beta_t = C (t+1)^-b` as `resolve_paper` resolves it for Algorithm 1: `C = 0` on a strongly
+/// concave problem is the zero schedule (printed `beta=zero` in RUN.json's schedule), refused
+/// with the `max{beta_t, mu} > 0` reason when `mu = 0`; the default `C = 1` and an override
+/// `C = 2` are `anytime(c=C, a=b)`. Kills `resolve_paper`'s `c > 0` guard mutants (`>=`: C = 0
+/// printed `anytime(c=0,..)`, open gap of campaign 3 seed 19; `true`/`false`/`==`/`<`) and the
+/// `!beta.is_positive() && mu <= 0` refusal mutants.
+#[test]
+fn resolved_beta_of_c_zero_is_zero_and_needs_mu() {
+    use saddlefw::solvers::defaults::resolve_paper;
+    let sc = bilinear_1d(1.0); // mu = 1
+    let flat = quadratic_1d((1.0, 1.0, 0.0), (0.0, 0.0)); // mu = 0
+    let resolve = |p: &dyn SaddleProblem, o: &Options| {
+        resolve_paper("lmo-lmo", &p.assumptions(), &p.constants(), o)
+    };
+    let c0 = Options {
+        beta0: Some(0.0),
+        b: Some(0.5),
+        ..Options::default()
+    };
+    assert_eq!(resolve(&sc, &c0).unwrap().beta, Schedule::Zero);
+    let built = registry::build("lmo-lmo", &sc, &c0).unwrap();
+    assert!(
+        built.solver.schedule().ends_with("; beta=zero"),
+        "{}",
+        built.solver.schedule()
+    );
+    let e = resolve(&flat, &c0).err().expect("C = 0 with mu = 0");
+    assert!(
+        e.to_string()
+            .contains("needs a strongly concave problem (mu > 0)"),
+        "{e}"
+    );
+    let c2 = Options {
+        beta0: Some(2.0),
+        b: Some(0.5),
+        ..Options::default()
+    };
+    for p in [&sc as &dyn SaddleProblem, &flat] {
+        let beta = resolve(p, &c2).unwrap().beta;
+        assert_eq!(beta, Schedule::Anytime { c: 2.0, a: 0.5 });
+    }
+    let default = resolve(&flat, &Options::default()).unwrap();
+    assert!(
+        matches!(default.beta, Schedule::Anytime { c, .. } if c == 1.0),
+        "{:?}",
+        default.beta
+    );
+    // the theorem's own beta_t = 0 case on the strongly concave problem
+    assert_eq!(
+        resolve(&sc, &Options::default()).unwrap().beta,
+        Schedule::Zero
+    );
+}
+
+/// The exponent controls change the schedules by value, the faults leave them alone:
+/// `tau-exponent+0.25` turns `anytime(c=1,a=0.5)` into `a = 0.75` and the PO-LMO appendix `a`
+/// into `a + 0.25`; `beta-exponent-0.25` turns `beta = anytime(c=2,a=0.5)` into `a = 0.25` and
+/// the PO-LMO `b` into `b - 0.25` when `C > 0` (not when `C = 0`). Kills `Control::schedules`'s
+/// `+` -> `-`/`*`, the deleted struct fields and the `p.c > 0` guard mutants.
+#[test]
+fn control_schedules_by_value() {
+    let po = PoLmoTau {
+        factor: 0.2,
+        big_a: 1.0,
+        a: 0.5,
+        b: 0.5,
+        c: 2.0,
+        lxx: 1.0,
+        lyx: 1.0,
+        mu: 0.0,
+    };
+    let anytime = RunSchedules {
+        tau: Schedule::Anytime { c: 1.0, a: 0.5 },
+        beta: Schedule::Anytime { c: 2.0, a: 0.5 },
+    };
+    let appendix = RunSchedules {
+        tau: Schedule::PoLmo(po),
+        beta: Schedule::Anytime { c: 2.0, a: 0.5 },
+    };
+    let t = Control::TauExponent(0.25);
+    let b = Control::BetaExponent(-0.25);
+    assert_eq!(
+        t.schedules(anytime),
+        RunSchedules {
+            tau: Schedule::Anytime { c: 1.0, a: 0.75 },
+            ..anytime
+        }
+    );
+    assert_eq!(
+        t.schedules(appendix).tau,
+        Schedule::PoLmo(PoLmoTau { a: 0.75, ..po })
+    );
+    assert_eq!(t.schedules(appendix).beta, appendix.beta);
+    let beta_shifted = Schedule::Anytime { c: 2.0, a: 0.25 };
+    assert_eq!(
+        b.schedules(anytime),
+        RunSchedules {
+            beta: beta_shifted,
+            ..anytime
+        }
+    );
+    assert_eq!(
+        b.schedules(appendix),
+        RunSchedules {
+            tau: Schedule::PoLmo(PoLmoTau { b: 0.25, ..po }),
+            beta: beta_shifted
+        }
+    );
+    let c0 = RunSchedules {
+        tau: Schedule::PoLmo(PoLmoTau {
+            c: 0.0,
+            mu: 1.0,
+            ..po
+        }),
+        beta: Schedule::Zero,
+    };
+    assert_eq!(b.schedules(c0), c0);
+    for f in Control::FAULTS {
+        assert_eq!(f.schedules(appendix), appendix);
+    }
+    // through the one construction path: lmo-lmo with a = 0.5 under tau-exponent+0.25
+    let spec = SolverSpec::new("lmo-lmo")
+        .options(Options {
+            a: Some(0.5),
+            ..Options::default()
+        })
+        .control(Some(t));
+    let s = spec.build(&bilinear_1d(1.0)).unwrap().solver.schedule();
+    assert!(s.starts_with("tau=anytime(c=1,a=0.75); beta="), "{s}");
+}
+
+/// Every control prints as its name and parses back to itself; an unknown name is refused
+/// (kills `Display for Control -> Ok(Default)`, `from_str -> Ok(Default)` and `==` -> `!=`).
+#[test]
+fn controls_print_and_parse_by_name() {
+    let named = [
+        (Control::Fault(Fault::None), "none"),
+        (Control::Fault(Fault::ConstantTau), "constant-tau"),
+        (Control::Fault(Fault::BetaIgnored), "beta-ignored"),
+        (Control::Fault(Fault::DualAtNextX), "dual-at-next-x"),
+        (Control::Fault(Fault::PrimalSignFlip), "primal-sign-flip"),
+        (Control::Fault(Fault::GammaUnclipped), "gamma-unclipped"),
+        (Control::Fault(Fault::ExtraProjection), "extra-projection"),
+        (Control::TauExponent(0.5), "tau-exponent+0.5"),
+        (Control::BetaExponent(-0.25), "beta-exponent-0.25"),
+    ];
+    for (c, name) in named {
+        assert_eq!(c.to_string(), name);
+        assert_eq!(name.parse::<Control>().unwrap(), c, "{name}");
+    }
+    assert!("constant-step".parse::<Control>().is_err());
+    assert!("tau-exponent+x".parse::<Control>().is_err());
+}
+
+/// The `extra-projection` control wraps the real solver: same name, schedule, provenance,
+/// steps, iterates and beta as the uncontrolled Algorithm 1, directly and through a box
+/// (kills the forwarding mutants of `<impl Solver for ExtraProjection>` and `Control::apply`).
+#[test]
+fn extra_projection_control_forwards_everything() {
+    let p = bilinear_1d(1.0);
+    let o = Options {
+        beta0: Some(2.0),
+        b: Some(0.5),
+        ..Options::default()
+    };
+    let spec = SolverSpec::new("lmo-lmo").options(o);
+    let control = Some(Control::Fault(Fault::ExtraProjection));
+    let mut plain = spec.build(&p).unwrap().solver;
+    let mut a = spec.clone().control(control).build(&p).unwrap().solver;
+    let mut b = spec.control(control).build(&p).unwrap().solver;
+    let want = direct(plain.as_mut(), &p, &[0.5], &[-0.5], 3);
+    assert_eq!(through(&mut a, &p, &[0.5], &[-0.5], 3), want);
+    assert_eq!(direct(b.as_mut(), &p, &[0.5], &[-0.5], 3), want);
+    close(want.6, 2f64.sqrt(), "beta_1 = 2 * 2^-1/2");
+    assert_eq!(want.0, "lmo-lmo");
+}
+
+/// Per-iteration oracle profiles by hand (LMO/PO on each block, one gradient of each) and the
+/// counts they predict after 3 iterations; a count off by one is reported (kills
+/// `OracleProfile::of/expected/check` and `profile` mutants: every field is 1 for some entry).
+#[test]
+fn oracle_profiles_by_hand() {
+    use saddlefw::counting::OracleCounts;
+    // (lmo_x, lmo_y, proj_x, proj_y)
+    let want = [
+        ("lmo-lmo", [1, 1, 0, 0]),
+        ("lmo-po", [1, 0, 0, 1]),
+        ("po-lmo", [0, 1, 1, 0]),
+        ("sp-fw", [1, 1, 0, 0]),
+        ("agp", [0, 0, 1, 1]),
+        ("r-pdcg", [1, 1, 0, 0]),
+        ("cg-rpga", [1, 0, 0, 1]),
+    ];
+    for (info, (name, [lx, ly, px, py])) in registry::ALGORITHMS.iter().zip(want) {
+        assert_eq!(info.name, name);
+        let counts = OracleCounts {
+            lmo_x: 3 * lx,
+            lmo_y: 3 * ly,
+            proj_x: 3 * px,
+            proj_y: 3 * py,
+            grad_x: 3,
+            grad_y: 3,
+            value: 0,
+            inner: 0,
+        };
+        assert_eq!(info.profile.expected(3), counts, "{name}");
+        assert_eq!(info.profile.check(3, &counts), Ok(()), "{name}");
+        let off = OracleCounts {
+            grad_y: 4,
+            ..counts
+        };
+        let e = info.profile.check(3, &off).unwrap_err();
+        assert!(
+            e.starts_with("oracle counts after 3 iterations differ"),
+            "{e}"
+        );
+    }
+}
+
+/// The option guards of `build_controlled`, each with its reason: a flag the algorithm does not
+/// take (listing what it takes, or "none"), a full schedule with its parts, `K = 0`, a control
+/// on a baseline; and `find`'s unknown name (kills the guard mutants of `build_controlled` and
+/// `find`'s `==` -> `!=`).
+#[test]
+fn build_guards_name_their_reason() {
+    let p = bilinear_1d(1.0);
+    let err = |name: &str, o: Options, control: Option<Control>| {
+        SolverSpec::new(name)
+            .options(o)
+            .control(control)
+            .build(&p)
+            .err()
+            .unwrap_or_else(|| panic!("{name} accepted"))
+            .to_string()
+    };
+    let a = Options {
+        a: Some(0.5),
+        ..Options::default()
+    };
+    let e = err("sp-fw", a.clone(), None);
+    assert!(
+        e.contains("is not a parameter of sp-fw (it takes: none)"),
+        "{e}"
+    );
+    let e = err("r-pdcg", a.clone(), None);
+    assert!(e.contains("(it takes: --tau0, --beta0, --horizon)"), "{e}");
+    let full = Options {
+        tau: Some(Schedule::Constant(0.5)),
+        ..a
+    };
+    let e = err("lmo-lmo", full, None);
+    assert!(e.contains("cannot be combined with --a"), "{e}");
+    let k0 = Options {
+        horizon: Some(0),
+        ..Options::default()
+    };
+    assert!(err("cg-rpga", k0, None).contains("K must be at least 1"));
+    let gamma = Some(Control::Fault(Fault::GammaUnclipped));
+    let e = err("agp", Options::default(), gamma);
+    assert!(
+        e.contains("gamma-unclipped breaks one of Algorithms 1-3, not agp"),
+        "{e}"
+    );
+    let e = err("nope", Options::default(), None);
+    assert!(
+        e.contains("unknown algorithm \"nope\" (expected one of lmo-lmo, lmo-po"),
+        "{e}"
+    );
+    for info in registry::ALGORITHMS.iter() {
+        assert_eq!(registry::find(info.name).unwrap().name, info.name);
+    }
+    // accepted flags pass the guard and set the parameters
+    let (p, o) = every_entry_options();
+    let o = Options {
+        horizon: Some(5),
+        tau0: Some(0.5),
+        ..o
+    };
+    let built = SolverSpec::new("r-pdcg").options(o).build(&p).unwrap();
+    let s = built.solver.schedule();
+    assert!(
+        s.starts_with("tau=const(0.5); mu=const(0); sigma=min{1, 1 "),
+        "{s}"
+    );
+    assert_eq!(built.notes[1], "--tau0 sets tau");
+}
+
+/// `register` takes a non-empty `[a-z0-9-]` word not yet taken, and `find`/`algorithms` then
+/// know it (kills the name-check mutants of `register`, `algorithms -> vec![]`).
+#[test]
+fn register_checks_the_name() {
+    use saddlefw::paper::Oracle;
+    use saddlefw::solvers::registry::{AlgorithmInfo, Built, OracleProfile};
+    const fn info(name: &'static str) -> AlgorithmInfo {
+        AlgorithmInfo::new(
+            name,
+            "test",
+            "test",
+            "test",
+            OracleProfile::of(Oracle::Lmo, Oracle::Lmo),
+            &[],
+            |_, _| Ok(Built::plain(Box::new(Minimal(vec![])))),
+        )
+    }
+    for bad in ["", "Upper", "a b", "x_y", "lmo-lmo"] {
+        assert!(registry::register(info(bad)).is_err(), "{bad:?}");
+    }
+    let name = "mutants-solvers-9";
+    let entry = registry::register(info(name)).unwrap();
+    assert_eq!(entry.name, name);
+    assert!(registry::register(info(name)).is_err());
+    assert_eq!(registry::find(name).unwrap().name, name);
+    let all = registry::algorithms();
+    assert_eq!(all[0].name, "lmo-lmo");
+    assert!(all.iter().any(|a| a.name == name));
+    let built = registry::build(name, &bilinear_1d(1.0), &Options::default()).unwrap();
+    assert_eq!(built.solver.name(), "minimal");
+    assert_eq!(built.default_sigma, saddlefw::paper::BASELINE_SIGMA);
+    assert!(built.notes.is_empty() && built.theorem_case.is_none());
+}
