@@ -352,7 +352,7 @@ fn resolved_beta_of_c_zero_is_zero_and_needs_mu() {
         "{}",
         built.solver.schedule()
     );
-    let e = resolve(&flat, &c0).err().expect("C = 0 with mu = 0");
+    let e = resolve(&flat, &c0).expect_err("C = 0 with mu = 0");
     assert!(
         e.to_string()
             .contains("needs a strongly concave problem (mu > 0)"),
@@ -645,4 +645,100 @@ fn register_checks_the_name() {
     assert_eq!(built.solver.name(), "minimal");
     assert_eq!(built.default_sigma, saddlefw::paper::BASELINE_SIGMA);
     assert!(built.notes.is_empty() && built.theorem_case.is_none());
+}
+
+/// AGP's Xu Thm 3.1 parameters (`mu > 0`) by hand: `rho = mu/(4 Lyy^2)`,
+/// `eta = 2 max{Lxx, Lyx^2 rho + 4 Lyx^2/(rho mu^2)}`; with `Lyx = 3`, `Lyy = mu = 2`:
+/// `rho = 1/8`, `eta = 2 (9/8 + 72) = 146.25` (`Lxx = 1`) or `2 Lxx = 2000` (`Lxx = 1000`).
+/// Refusals: `Lyy = 0` (rho undefined), an infinite eta, a non-positive `beta_1` of Thm 3.2
+/// (`Lyx = 1/10`, `Lxx = -1`: tau at its floor 4, `0.0005 + 0.64/18.05 - 0.05 < 0`). Kills the formula and guard
+/// mutants of `AgpParams::paper` and `dual_step`.
+#[test]
+fn agp_strongly_concave_parameters_by_hand() {
+    use saddlefw::solvers::agp::AgpParams;
+    let k = |lxx: f64, lyx: f64, lyy: f64, mu: f64| Constants {
+        lxx,
+        lyx,
+        lyy,
+        mu,
+        ..bilinear_1d(1.0).constants()
+    };
+    let params = |c: Constants| match AgpParams::paper(&c).unwrap() {
+        AgpParams::StronglyConcave { rho, eta } => (rho, eta),
+        other => panic!("mu > 0 is Thm 3.1: {other:?}"),
+    };
+    let (rho, eta) = params(k(1.0, 3.0, 2.0, 2.0));
+    assert_eq!(rho, 0.125);
+    close(eta, 146.25, "eta, Lyx term");
+    let (_, eta) = params(k(1000.0, 3.0, 2.0, 2.0));
+    close(eta, 2000.0, "eta, Lxx term");
+    let p = AgpParams::paper(&k(1.0, 3.0, 2.0, 2.0)).unwrap();
+    assert_eq!(
+        (p.dual_step(), p.beta_k(7), p.c_k(3)),
+        (0.125, eta_of(&p), 0.0)
+    );
+    let err = |c: Constants| AgpParams::paper(&c).unwrap_err().to_string();
+    assert!(err(k(1.0, 3.0, 0.0, 2.0)).contains("needs L_yy > 0"));
+    assert!(err(k(1.0, f64::INFINITY, 2.0, 2.0)).contains("not a positive number"));
+    assert!(err(k(-1.0, 0.1, 1.0, 0.0)).contains("gives beta_1 ="));
+    let concave = AgpParams::paper(&k(0.0, 1.0, 1.0, 0.0)).unwrap();
+    assert_eq!(concave.dual_step(), 0.05);
+}
+
+fn eta_of(p: &saddlefw::solvers::agp::AgpParams) -> f64 {
+    match *p {
+        saddlefw::solvers::agp::AgpParams::StronglyConcave { eta, .. } => eta,
+        _ => f64::NAN,
+    }
+}
+
+/// One AGP step of each regime on a 1-D problem over `[-1, 1]^2`, from `(x0, y0) = (1/2, 1/2)`,
+/// by Xu's update (x first, then y at `x_{k+1}`):
+/// * Thm 3.1 on `L = x^2/2 + x y - y^2/2` (rho = 1/4, eta = 2 (1/4 + 16) = 65/2): `grad_x = 1`,
+///   `x1 = 1/2 - 2/65 = 61/130`; `grad_y = x1 - y0 = -2/65`, `y1 = 1/2 - 1/130 = 32/65`.
+/// * Thm 3.2 on `L = x y` (Lxx = 0, Lyx = 1: tau = 4, `c_k = 19 k^-1/4`,
+///   `beta_k = 1/20 + 64/(c_k^2/20) - 1/20`): `x1 = 1/2 - 1/(2 beta_1)`, `y1 = 1/2 + x1/20`
+///   (y = y0, so c_1 does not act); then `x2 = x1 - y1/beta_2`,
+///   `y2 = y1 + (x2 - c_2 (y1 - y0))/20`.
+///
+/// Also the reported step parameters and the Thm 3.2 schedule text. Kills `Agp::step`'s
+/// operator and order mutants, `beta_at` and the `schedule` strings.
+#[test]
+fn agp_steps_by_hand() {
+    use saddlefw::solvers::agp::{Agp, AgpParams};
+    let p = bilinear_1d(1.0);
+    let mut s = Agp::new(AgpParams::paper(&p.constants()).unwrap());
+    s.init(&p, &[0.5], &[0.5]);
+    let i = s.step(&p, 0);
+    close(i.tau, 2.0 / 65.0, "Thm 3.1 primal step");
+    assert_eq!((i.beta, i.gamma), (0.0, 0.25));
+    close(s.x()[0], 61.0 / 130.0, "Thm 3.1 x1");
+    close(s.y()[0], 32.0 / 65.0, "Thm 3.1 y1");
+
+    let q = quadratic_1d((0.0, 1.0, 0.0), (0.0, 0.0));
+    let params = AgpParams::paper(&q.constants()).unwrap();
+    let c = |k: f64| 19.0 * k.powf(-0.25);
+    let beta = |k: f64| 64.0 / (c(k) * c(k) / 20.0);
+    let mut s = Agp::new(params);
+    s.init(&q, &[0.5], &[0.5]);
+    let i = s.step(&q, 0);
+    close(i.tau, 1.0 / beta(1.0), "Thm 3.2 primal step 1/beta_1");
+    close(i.beta, c(1.0), "c_1");
+    assert_eq!(i.gamma, 0.05);
+    let x1 = 0.5 - 0.5 / beta(1.0);
+    let y1 = 0.5 + x1 / 20.0;
+    close(s.x()[0], x1, "Thm 3.2 x1");
+    close(s.y()[0], y1, "Thm 3.2 y1");
+    s.step(&q, 1);
+    let x2 = x1 - y1 / beta(2.0);
+    close(s.x()[0], x2, "Thm 3.2 x2");
+    close(
+        s.y()[0],
+        y1 + (x2 - c(2.0) * (y1 - 0.5)) / 20.0,
+        "Thm 3.2 y2",
+    );
+    close(s.beta_at(1), c(2.0), "beta_at(1) = c_2");
+    assert!(s.schedule().starts_with(
+        "xu-thm-3.2: primal=1/beta_k, beta_k=rho_bar L_y^2 + 16 tau L_y^2/(rho_bar c_k^2) - eta_bar; c_k=anytime(c=19,a=0.25); rho_bar=0.05; eta_bar=0.05; tau=4; L_y=1"
+    ), "{}", s.schedule());
 }
