@@ -648,8 +648,8 @@ fn register_checks_the_name() {
 }
 
 /// AGP's Xu Thm 3.1 parameters (`mu > 0`) by hand: `rho = mu/(4 Lyy^2)`,
-/// `eta = 2 max{Lxx, Lyx^2 rho + 4 Lyx^2/(rho mu^2)}`; with `Lyx = 3`, `Lyy = mu = 2`:
-/// `rho = 1/8`, `eta = 2 (9/8 + 72) = 146.25` (`Lxx = 1`) or `2 Lxx = 2000` (`Lxx = 1000`).
+/// `eta = 2 max{Lxx, Lyx^2 rho + 4 Lyx^2/(rho mu^2)}`; with `Lyx = Lyy = 3`, `mu = 2`:
+/// `rho = 1/18`, `eta = 2 (1/2 + 162) = 325` (`Lxx = 1`) or `2 Lxx = 2000` (`Lxx = 1000`).
 /// Refusals: `Lyy = 0` (rho undefined), an infinite eta, a non-positive `beta_1` of Thm 3.2
 /// (`Lyx = 1/10`, `Lxx = -1`: tau at its floor 4, `0.0005 + 0.64/18.05 - 0.05 < 0`). Kills the formula and guard
 /// mutants of `AgpParams::paper` and `dual_step`.
@@ -667,19 +667,19 @@ fn agp_strongly_concave_parameters_by_hand() {
         AgpParams::StronglyConcave { rho, eta } => (rho, eta),
         other => panic!("mu > 0 is Thm 3.1: {other:?}"),
     };
-    let (rho, eta) = params(k(1.0, 3.0, 2.0, 2.0));
-    assert_eq!(rho, 0.125);
-    close(eta, 146.25, "eta, Lyx term");
-    let (_, eta) = params(k(1000.0, 3.0, 2.0, 2.0));
+    let (rho, eta) = params(k(1.0, 3.0, 3.0, 2.0));
+    assert_eq!(rho, 1.0 / 18.0);
+    close(eta, 325.0, "eta, Lyx term");
+    let (_, eta) = params(k(1000.0, 3.0, 3.0, 2.0));
     close(eta, 2000.0, "eta, Lxx term");
-    let p = AgpParams::paper(&k(1.0, 3.0, 2.0, 2.0)).unwrap();
+    let p = AgpParams::paper(&k(1.0, 3.0, 3.0, 2.0)).unwrap();
     assert_eq!(
         (p.dual_step(), p.beta_k(7), p.c_k(3)),
-        (0.125, eta_of(&p), 0.0)
+        (1.0 / 18.0, eta_of(&p), 0.0)
     );
     let err = |c: Constants| AgpParams::paper(&c).unwrap_err().to_string();
     assert!(err(k(1.0, 3.0, 0.0, 2.0)).contains("needs L_yy > 0"));
-    assert!(err(k(1.0, f64::INFINITY, 2.0, 2.0)).contains("not a positive number"));
+    assert!(err(k(1.0, f64::INFINITY, 3.0, 2.0)).contains("not a positive number"));
     assert!(err(k(-1.0, 0.1, 1.0, 0.0)).contains("gives beta_1 ="));
     let concave = AgpParams::paper(&k(0.0, 1.0, 1.0, 0.0)).unwrap();
     assert_eq!(concave.dual_step(), 0.05);
