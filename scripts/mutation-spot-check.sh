@@ -3,7 +3,8 @@
 # (seeded) from a campaign's recorded outcomes, re-runs them with the same runner and test
 # selection, and compares the outcomes. Exit 0 when every one reproduces, 1 otherwise.
 # Usage: scripts/mutation-spot-check.sh RESULTS.jsonl SAMPLE.tsv TREE OUTDIR [N] [SEED]
-#   TREE must hold the same src/ and tests/ as when RESULTS were recorded.
+#   TREE must hold the same src/ and tests/ as when RESULTS were recorded. Rows recorded with
+#   `--then-full` (a selection's miss re-run against every test) are re-run the same way.
 set -euo pipefail
 results=$1 sample=$2 tree=$3 out=$4 n=${5:-10} seed=${6:-18}
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -23,8 +24,10 @@ for i, row in enumerate(r for r in rows if r[5] in names):
     print("\t".join([str(i)] + row[1:]))
 PY
 rm -f "$out/spot.jsonl"
+then_full=()
+if grep -q 'then all' "$results"; then then_full=(--then-full); fi
 python3 "$here/mutation-campaign.py" "$out/spot-sample.tsv" 0 "$n" "$out/spot.jsonl" "$tree" \
-  --timeout "${SPOT_TIMEOUT:-240}"
+  --timeout "${SPOT_TIMEOUT:-240}" "${then_full[@]}"
 python3 - "$results" "$out/spot.jsonl" <<'PY'
 import json, sys
 def load(p):
