@@ -749,37 +749,8 @@ fn printed_mu_bounds_by_hand() {
 /// certificates stayed valid).
 #[test]
 fn default_rounding_estimate_by_hand() {
-    use saddlefw::problems::Constants;
-    use saddlefw::sets::ConvexSet;
-    /// The quadratic through the required methods only (the trait's default rounding).
-    struct Plain(Quadratic);
-    impl SaddleProblem for Plain {
-        fn name(&self) -> String {
-            self.0.name()
-        }
-        fn x_set(&self) -> &dyn ConvexSet {
-            self.0.x_set()
-        }
-        fn y_set(&self) -> &dyn ConvexSet {
-            self.0.y_set()
-        }
-        fn value(&self, x: &[f64], y: &[f64]) -> f64 {
-            self.0.value(x, y)
-        }
-        fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
-            self.0.grad_x(x, y, out)
-        }
-        fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
-            self.0.grad_y(x, y, out)
-        }
-        fn constants(&self) -> Constants {
-            self.0.constants()
-        }
-        fn convex_in_x(&self) -> bool {
-            self.0.convex_in_x()
-        }
-    }
-    let p = Plain(bilinear_1d(0.5));
+    // the quadratic through the required methods only (the trait's default rounding)
+    let p = problems::Bare(bilinear_1d(0.5));
     let got = p.first_order_rounding(&[0.5], &[0.25], &[0.75], &[-1.5]);
     let want = 16.0 * f64::EPSILON * (5.0 / 32.0 + 0.75);
     assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
@@ -794,7 +765,7 @@ fn default_rounding_estimate_by_hand() {
 fn exponent_controls_shift_the_schedules_by_hand() {
     use saddlefw::solvers::defaults::RunSchedules;
     use saddlefw::solvers::schedule::PoLmoTau;
-    use saddlefw::solvers::{Control, Fault, Schedule};
+    use saddlefw::solvers::{Control, Options, Schedule, SolverSpec};
     let po = PoLmoTau {
         factor: 0.2,
         big_a: 1.0,
@@ -818,13 +789,35 @@ fn exponent_controls_shift_the_schedules_by_hand() {
     assert_eq!(s.tau, anytime.tau);
     let s = Control::BetaExponent(-0.25).schedules(po_lmo);
     assert_eq!(s.tau, Schedule::PoLmo(PoLmoTau { b: 0.25, ..po }));
+    assert_eq!(s.beta, Schedule::Anytime { c: 2.0, a: 0.25 });
     let s = Control::TauExponent(0.25).schedules(anytime);
     assert_eq!(s.tau, Schedule::Anytime { c: 1.0, a: 0.75 });
     assert_eq!(s.beta, anytime.beta);
     let s = Control::TauExponent(0.25).schedules(po_lmo);
     assert_eq!(s.tau, Schedule::PoLmo(PoLmoTau { a: 1.25, ..po }));
-    let s = Control::Fault(Fault::ConstantTau).schedules(po_lmo);
-    assert_eq!((s.tau, s.beta), (po_lmo.tau, po_lmo.beta));
+    assert_eq!(s.beta, po_lmo.beta);
+    // with C = 0 (beta_t = 0) the PO-LMO `b` is not shifted; every fault leaves both alone
+    let c0 = RunSchedules {
+        tau: Schedule::PoLmo(PoLmoTau {
+            c: 0.0,
+            mu: 1.0,
+            ..po
+        }),
+        beta: Schedule::Zero,
+    };
+    assert_eq!(Control::BetaExponent(-0.25).schedules(c0), c0);
+    for f in Control::FAULTS {
+        assert_eq!(f.schedules(po_lmo), po_lmo, "{f}");
+    }
+    // through the one construction path: lmo-lmo with a = 0.5 under tau-exponent+0.25
+    let spec = SolverSpec::new("lmo-lmo")
+        .options(Options {
+            a: Some(0.5),
+            ..Options::default()
+        })
+        .control(Some(Control::TauExponent(0.25)));
+    let s = spec.build(&bilinear_1d(1.0)).unwrap().solver.schedule();
+    assert!(s.starts_with("tau=anytime(c=1,a=0.75); beta="), "{s}");
 }
 
 /// verify's printed table (stdout of `verify` and `merge`): a header, one line per entry with

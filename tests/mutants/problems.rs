@@ -224,7 +224,7 @@ fn rounding_bounds_by_naive_sums() {
 }
 
 /// The quadratic through the trait's required methods only (every default method in use).
-struct Bare(Quadratic);
+pub(super) struct Bare(pub(super) Quadratic);
 
 impl SaddleProblem for Bare {
     fn name(&self) -> String {

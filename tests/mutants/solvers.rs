@@ -2,44 +2,15 @@
 
 use super::{bilinear_1d, close, quadratic_1d};
 use saddlefw::problems::{Constants, SaddleProblem};
-use saddlefw::solvers::defaults::RunSchedules;
-use saddlefw::solvers::schedule::{PoLmoTau, Schedule};
+use saddlefw::solvers::schedule::Schedule;
 use saddlefw::solvers::{registry, Control, Fault, Options, Solver, SolverSpec, StepInfo};
 
 /// What a solver reports and does, asked through the generic `S: Solver` path: called with a
-/// `Box<dyn Solver>` this goes through `<impl Solver for Box<S>>` (a call on the box itself
-/// dispatches through the vtable and never reaches the forwarding impl).
+/// `&mut Box<dyn Solver>` this goes through `<impl Solver for Box<S>>`; called with
+/// `box.as_mut()` (`S = dyn Solver`) it asks the trait object directly (a call on the box
+/// itself dispatches through the vtable and never reaches the forwarding impl).
 fn through<S: Solver + ?Sized>(
     s: &mut S,
-    p: &dyn SaddleProblem,
-    x0: &[f64],
-    y0: &[f64],
-    steps: usize,
-) -> (
-    String,
-    String,
-    String,
-    Vec<StepInfo>,
-    Vec<f64>,
-    Vec<f64>,
-    f64,
-) {
-    s.init(p, x0, y0);
-    let infos = (0..steps).map(|t| s.step(p, t)).collect();
-    (
-        s.name().to_string(),
-        s.schedule(),
-        s.provenance().to_string(),
-        infos,
-        s.x().to_vec(),
-        s.y().to_vec(),
-        s.beta_at(1),
-    )
-}
-
-/// The same, asked of the `dyn Solver` directly (no forwarding impl).
-fn direct(
-    s: &mut dyn Solver,
     p: &dyn SaddleProblem,
     x0: &[f64],
     y0: &[f64],
@@ -117,7 +88,7 @@ fn every_registry_solver_reports_its_identity_directly_and_through_a_box() {
         let mut a = info.build(&p, o).unwrap().solver;
         let mut b = info.build(&p, o).unwrap().solver;
         let via_box = through(&mut a, &p, &x0, &y0, 3);
-        let via_dyn = direct(b.as_mut(), &p, &x0, &y0, 3);
+        let via_dyn = through(b.as_mut(), &p, &x0, &y0, 3);
         assert_eq!(via_box, via_dyn, "{name}");
         let (n, schedule, provenance, infos, x, y, beta) = via_dyn;
         close(beta, beta_1, name);
@@ -380,83 +351,6 @@ fn resolved_beta_of_c_zero_is_zero_and_needs_mu() {
     );
 }
 
-/// The exponent controls change the schedules by value, the faults leave them alone:
-/// `tau-exponent+0.25` turns `anytime(c=1,a=0.5)` into `a = 0.75` and the PO-LMO appendix `a`
-/// into `a + 0.25`; `beta-exponent-0.25` turns `beta = anytime(c=2,a=0.5)` into `a = 0.25` and
-/// the PO-LMO `b` into `b - 0.25` when `C > 0` (not when `C = 0`). Kills `Control::schedules`'s
-/// `+` -> `-`/`*`, the deleted struct fields and the `p.c > 0` guard mutants.
-#[test]
-fn control_schedules_by_value() {
-    let po = PoLmoTau {
-        factor: 0.2,
-        big_a: 1.0,
-        a: 0.5,
-        b: 0.5,
-        c: 2.0,
-        lxx: 1.0,
-        lyx: 1.0,
-        mu: 0.0,
-    };
-    let anytime = RunSchedules {
-        tau: Schedule::Anytime { c: 1.0, a: 0.5 },
-        beta: Schedule::Anytime { c: 2.0, a: 0.5 },
-    };
-    let appendix = RunSchedules {
-        tau: Schedule::PoLmo(po),
-        beta: Schedule::Anytime { c: 2.0, a: 0.5 },
-    };
-    let t = Control::TauExponent(0.25);
-    let b = Control::BetaExponent(-0.25);
-    assert_eq!(
-        t.schedules(anytime),
-        RunSchedules {
-            tau: Schedule::Anytime { c: 1.0, a: 0.75 },
-            ..anytime
-        }
-    );
-    assert_eq!(
-        t.schedules(appendix).tau,
-        Schedule::PoLmo(PoLmoTau { a: 0.75, ..po })
-    );
-    assert_eq!(t.schedules(appendix).beta, appendix.beta);
-    let beta_shifted = Schedule::Anytime { c: 2.0, a: 0.25 };
-    assert_eq!(
-        b.schedules(anytime),
-        RunSchedules {
-            beta: beta_shifted,
-            ..anytime
-        }
-    );
-    assert_eq!(
-        b.schedules(appendix),
-        RunSchedules {
-            tau: Schedule::PoLmo(PoLmoTau { b: 0.25, ..po }),
-            beta: beta_shifted
-        }
-    );
-    let c0 = RunSchedules {
-        tau: Schedule::PoLmo(PoLmoTau {
-            c: 0.0,
-            mu: 1.0,
-            ..po
-        }),
-        beta: Schedule::Zero,
-    };
-    assert_eq!(b.schedules(c0), c0);
-    for f in Control::FAULTS {
-        assert_eq!(f.schedules(appendix), appendix);
-    }
-    // through the one construction path: lmo-lmo with a = 0.5 under tau-exponent+0.25
-    let spec = SolverSpec::new("lmo-lmo")
-        .options(Options {
-            a: Some(0.5),
-            ..Options::default()
-        })
-        .control(Some(t));
-    let s = spec.build(&bilinear_1d(1.0)).unwrap().solver.schedule();
-    assert!(s.starts_with("tau=anytime(c=1,a=0.75); beta="), "{s}");
-}
-
 /// Every control prints as its name and parses back to itself; an unknown name is refused
 /// (kills `Display for Control -> Ok(Default)`, `from_str -> Ok(Default)` and `==` -> `!=`).
 #[test]
@@ -496,9 +390,9 @@ fn extra_projection_control_forwards_everything() {
     let mut plain = spec.build(&p).unwrap().solver;
     let mut a = spec.clone().control(control).build(&p).unwrap().solver;
     let mut b = spec.control(control).build(&p).unwrap().solver;
-    let want = direct(plain.as_mut(), &p, &[0.5], &[-0.5], 3);
+    let want = through(plain.as_mut(), &p, &[0.5], &[-0.5], 3);
     assert_eq!(through(&mut a, &p, &[0.5], &[-0.5], 3), want);
-    assert_eq!(direct(b.as_mut(), &p, &[0.5], &[-0.5], 3), want);
+    assert_eq!(through(b.as_mut(), &p, &[0.5], &[-0.5], 3), want);
     close(want.6, 2f64.sqrt(), "beta_1 = 2 * 2^-1/2");
     assert_eq!(want.0, "lmo-lmo");
 }
