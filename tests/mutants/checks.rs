@@ -711,3 +711,57 @@ fn verify_report_table_by_hand() {
     );
     assert!(s.ends_with(&slow), "{s}");
 }
+
+/// The invariant checks' random points follow their documented draws (`random_point`): `x`,
+/// `y`, `x2` in their sets; `beta = 0` in about 30% of the points when `mu > 0` and never when
+/// `mu = 0`, otherwise `beta` in `[0.01, 2)`; `beta2 <= beta`; `sigma` in `[0.05, 3)` and
+/// `sigma2 < sigma`. Campaign 4 miss `>` -> `<` on `k.mu > 0.0` in `random_point`: the first
+/// `beta` was then never 0, so the invariants were never evaluated at the unsmoothed point
+/// (beta = 0 is the theorems' own case when mu > 0) and no check noticed.
+#[test]
+fn random_points_follow_their_documented_draws() {
+    use rand::SeedableRng;
+    use saddlefw::invariants::check::random_point;
+    use saddlefw::invariants::EXACT_MEASURES;
+    use saddlefw::problems::Instance;
+    for (c, mu_positive) in [(1.0, true), (0.0, false)] {
+        let inst = Instance {
+            problem: Box::new(super::quadratic_1d((1.0, 1.0, c), (0.0, 0.0))),
+            x0: vec![0.0],
+            y0: vec![0.0],
+            family: "quadratic".into(),
+            seed: Some(1),
+        };
+        assert_eq!(inst.problem.constants().mu > 0.0, mu_positive);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let (draws, mut zero) = (400, 0);
+        for _ in 0..draws {
+            let pt = random_point(&inst, &mut rng, EXACT_MEASURES);
+            let (xs, ys) = (inst.problem.x_set(), inst.problem.y_set());
+            assert!(xs.contains(&pt.x, 1e-12) && xs.contains(&pt.x2, 1e-12));
+            assert!(ys.contains(&pt.y, 1e-12));
+            if pt.beta == 0.0 {
+                zero += 1;
+            } else {
+                assert!((0.01..2.0).contains(&pt.beta), "beta {}", pt.beta);
+            }
+            assert!(
+                pt.beta2 >= 0.0 && pt.beta2 <= pt.beta,
+                "{} {}",
+                pt.beta2,
+                pt.beta
+            );
+            assert!((0.05..3.0).contains(&pt.sigma), "sigma {}", pt.sigma);
+            assert!(pt.sigma2 > 0.0 && pt.sigma2 < pt.sigma);
+        }
+        if mu_positive {
+            // Binomial(400, 0.3): mean 120, sd 9.2
+            assert!(
+                (80..=160).contains(&zero),
+                "{zero} of {draws} with beta = 0"
+            );
+        } else {
+            assert_eq!(zero, 0, "beta = 0 needs mu > 0");
+        }
+    }
+}
