@@ -765,3 +765,37 @@ fn random_points_follow_their_documented_draws() {
         }
     }
 }
+
+/// Every invariant is evaluated: a check of 32 cases (seed 0, two threads) has at least one
+/// evaluation in every row of CHECK.json, so an invariant whose body is replaced by an empty
+/// list (a mutant `-> Out with Default::default()`, or a refactor that drops a grid) cannot
+/// pass silently as "0 violations". Campaign 4 miss `zeta_upper -> Out with Default::default()`
+/// (`invariants/real.rs`): the deterministic grids had no test of their size. The Real grids
+/// are checked by their exact size too (`s` grid x `T = 1..=300`, 1000 harmonic points).
+#[test]
+fn every_invariant_is_evaluated() {
+    use saddlefw::invariants::case::CaseOptions;
+    use saddlefw::invariants::check::run_check_with;
+    let r = run_check_with(32, 0, &CaseOptions::default(), 2).unwrap();
+    assert_eq!(r.invariants.len(), registry().len());
+    let idle: Vec<_> = r
+        .invariants
+        .iter()
+        .filter(|i| i.evaluations == 0)
+        .map(|i| i.name)
+        .collect();
+    assert!(idle.is_empty(), "never evaluated: {idle:?}");
+    // the grids of `invariants/real.rs`: 12 exponents s (8 of them below 1) times T = 1..=300,
+    // and both sides of the harmonic bound at T = 1..=1000
+    let evals = |name: &str| r.invariants.iter().find(|i| i.name == name).unwrap();
+    for (name, n) in [
+        ("zeta-lower", 12 * 300),
+        ("zeta-upper", 12 * 300),
+        ("zeta-last-printed", 12 * 300),
+        ("zeta-last", 8 * 300),
+        ("zeta-harmonic", 2 * 1000),
+    ] {
+        let i = evals(name);
+        assert_eq!((i.scope, i.evaluations), (Scope::Real, n), "{name}");
+    }
+}
