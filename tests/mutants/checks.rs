@@ -842,3 +842,31 @@ fn matrix_sets_report_their_shape() {
     assert_eq!(UnitColumns::new(3, 5, 1.0).unwrap().shape(), (3, 5));
     assert_eq!(NuclearBall::new(4, 2, 1.0).unwrap().shape(), (4, 2));
 }
+
+/// The `understated` negative control changes only the constants (L_xx and L_yx times the
+/// factor): payoff and gradients are the inner problem's (campaign 4 miss
+/// `<impl SaddleProblem for Understated>::grads with ()`, which left the gradients unwritten: the
+/// control still failed its gates, for another reason than the one it stands for).
+#[test]
+fn understated_control_changes_only_the_constants() {
+    use saddlefw::invariants::controls::Understated;
+    use saddlefw::problems::SaddleProblem;
+    let inner = super::quadratic_1d((0.5, 1.0, 1.0), (0.25, -0.5));
+    let k = inner.constants();
+    let u = Understated {
+        inner: Box::new(super::quadratic_1d((0.5, 1.0, 1.0), (0.25, -0.5))),
+        factor: 0.5,
+    };
+    let (x, y) = ([0.5], [-0.25]);
+    let (mut gx, mut gy, mut hx, mut hy) = ([9.0], [9.0], [0.0], [0.0]);
+    u.grads(&x, &y, &mut gx, &mut gy);
+    inner.grads(&x, &y, &mut hx, &mut hy);
+    assert_eq!((gx, gy), (hx, hy));
+    u.grad_x(&x, &y, &mut gx);
+    u.grad_y(&x, &y, &mut gy);
+    assert_eq!((gx, gy), (hx, hy));
+    assert_eq!(u.value(&x, &y), inner.value(&x, &y));
+    let ku = u.constants();
+    assert_eq!((ku.lxx, ku.lyx, ku.lyy), (0.5 * k.lxx, 0.5 * k.lyx, k.lyy));
+    assert_eq!(u.convex_in_x(), inner.convex_in_x());
+}
