@@ -1024,6 +1024,7 @@ fn boxed_solver_forwards_its_provenance() {
 }
 
 // Class-level tests, one file per group of the scope (session 9).
+mod campaign4;
 mod checks;
 mod problems;
 mod solvers;
