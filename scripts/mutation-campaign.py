@@ -77,6 +77,11 @@ def clear_incremental():
             shutil.rmtree(os.path.join(inc, d), ignore_errors=True)
 
 
+def outcome_of(rc):
+    """A test run's outcome for the mutant: over the timeout, passed (missed) or failed."""
+    return "timeout" if rc is None else "missed" if rc == 0 else "caught"
+
+
 def failed_tests(log):
     """The names of the failed tests in a libtest log (`    NAME` under `failures:`)."""
     names = [l.strip() for l in log.splitlines() if l.startswith("    ") and "::" in l
@@ -123,13 +128,13 @@ def one(tree, m, grp, full, timeout, select=None, then_full=False):
             return rec
         filters = [] if full else select.split() if select else ALWAYS + SELECTION[grp]
         rc, test_s, test_cpu, log = run(CARGO + ["--"] + filters, tree, timeout)
-        outcome = "timeout" if rc is None else "missed" if rc == 0 else "caught"
+        outcome = outcome_of(rc)
         rec.update(outcome=outcome, test_s=test_s, test_cpu=test_cpu, selection=" ".join(filters) or "all",
                    failed=failed_tests(log))
         if then_full and filters and outcome == "missed":
             rc, full_s, full_cpu, log = run(CARGO + ["--"], tree, max(timeout, FULL_TIMEOUT))
             rec.update(selection_outcome=outcome, selection=rec["selection"] + " then all",
-                       outcome="timeout" if rc is None else "missed" if rc == 0 else "caught",
+                       outcome=outcome_of(rc),
                        test_s=round(test_s + full_s, 1), test_cpu=round(test_cpu + full_cpu, 1),
                        failed=failed_tests(log))
         return rec
