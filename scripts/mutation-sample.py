@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws the seeded, stratified sample of the mutation campaign (issue 18, docs/mutation.md).
 
-Usage: scripts/mutation-sample.py LIST.json N SEED [--exclude FILE ...] > SAMPLE.tsv
+Usage: scripts/mutation-sample.py LIST.json N SEED [--exclude FILE ...] [--proportional] > SAMPLE.tsv
   LIST.json: `cargo mutants --list --json` of the scope (.cargo/mutants.toml).
   --exclude FILE: mutants not to draw (an earlier sample's TSV, a runner's JSON lines, or one
   name per line). Names match without their `:line:col`, so a list of an older commit excludes
@@ -9,7 +9,9 @@ Usage: scripts/mutation-sample.py LIST.json N SEED [--exclude FILE ...] > SAMPLE
 Allocation: every file of the scope is a stratum; file f gets a share of N proportional to
 `weight(f) * count(f)` (largest remainders), at least one mutant per file. `weight` is 5 for
 the mathematical core the issue names first (measures, fit, solvers, sets, problems) and 1 for
-the rest of the scope (envelopes, invariants, verify). Within a file the mutants are drawn
+the rest of the scope (envelopes, invariants, verify). `--proportional` gives every file weight 1,
+so each group's share of the sample is its share of the scope and the sample's own score
+estimates the scope's (the minimum of one per file aside). Within a file the mutants are drawn
 without replacement with `random.Random(SEED)`; the output is ordered by a seeded shuffle so
 that any prefix of it is itself a (smaller) stratified random sample: run it in order and stop
 when time runs out.
@@ -35,7 +37,12 @@ GROUPS = [  # (prefix, group): the first match wins
 ]
 
 
+PROPORTIONAL = False  # set by --proportional
+
+
 def weight(file):
+    if PROPORTIONAL:
+        return 1
     return 5 if file.startswith(CORE) else 1
 
 
@@ -107,6 +114,9 @@ if __name__ == "__main__":
         i = args.index("--exclude")
         exclude.append(args[i + 1])
         del args[i : i + 2]
+    if "--proportional" in args:
+        args.remove("--proportional")
+        PROPORTIONAL = True
     if len(args) != 3:
         sys.exit(__doc__)
     main(args[0], int(args[1]), int(args[2]), exclude)
