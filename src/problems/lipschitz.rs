@@ -99,7 +99,8 @@ pub fn random_point(set: &dyn ConvexSet, rng: &mut ChaCha8Rng) -> Vec<f64> {
 /// pairs are independent random points; odd pairs are close: `y' = y + 1e-3 (y2 - y)` and
 /// `x' = P_X(x + 1e-3 D_X v)`, where `v` approximates the top eigenvector of the Hessian
 /// `grad_xx L(x, y)` by 8 steps of power iteration on finite-difference Hessian-vector
-/// products (the iterates may leave X; only the measured pair is projected back into it).
+/// products (the iterates may leave X; only the measured pair is projected back into it). The
+/// pair is measured on the side of `x` that the last power step probed (`+v`, not `-v`).
 pub fn sample_constants<P: SaddleProblem + ?Sized>(
     p: &P,
     pairs: usize,

@@ -161,3 +161,107 @@ fn understated_control_changes_only_the_constants() {
     assert_eq!((ku.lxx, ku.lyx, ku.lyy), (0.5 * k.lxx, 0.5 * k.lyx, k.lyy));
     assert_eq!(u.convex_in_x(), inner.convex_in_x());
 }
+
+/// A quadratic that records the `x` of every `grad_x` call (for [`sampled_probe_is_measured_on_the_side_it_probed`]).
+struct Recording {
+    inner: saddlefw::problems::Quadratic,
+    xs: std::sync::Mutex<Vec<f64>>,
+}
+
+impl saddlefw::problems::SaddleProblem for Recording {
+    fn name(&self) -> String {
+        "recording".into()
+    }
+    fn x_set(&self) -> &dyn saddlefw::sets::ConvexSet {
+        self.inner.x_set()
+    }
+    fn y_set(&self) -> &dyn saddlefw::sets::ConvexSet {
+        self.inner.y_set()
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        self.inner.value(x, y)
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.xs.lock().unwrap().push(x[0]);
+        self.inner.grad_x(x, y, out)
+    }
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.inner.grad_y(x, y, out)
+    }
+    fn constants(&self) -> saddlefw::problems::Constants {
+        self.inner.constants()
+    }
+    fn convex_in_x(&self) -> bool {
+        true
+    }
+}
+
+/// `sample_constants`' close pair is measured on the side of `x` that its power iteration
+/// probed: `x' = P_X(x + 1e-3 D_X v)` with `v` the last gradient difference, so `x'` is the
+/// projection of the last probe (in one dimension every probe is `x + s sign(v)`). The odd
+/// pair's `grad_x` calls are `x`, 8 probes, then `x`, `x'`, `x`. Campaign 4 miss `+` -> `-`
+/// at lipschitz.rs:145, which measured the opposite side, never probed (the sample is an
+/// estimate either way, so only this property tells the two apart).
+#[test]
+fn sampled_probe_is_measured_on_the_side_it_probed() {
+    use saddlefw::problems::lipschitz::sample_constants;
+    for seed in 0..8 {
+        let p = Recording {
+            inner: super::quadratic_1d((2.0, 0.5, 1.0), (0.25, -0.5)),
+            xs: Default::default(),
+        };
+        let k = sample_constants(&p, 2, seed);
+        assert!((k.lxx - 2.0).abs() <= 1e-9, "seed {seed}: {k:?}");
+        let xs = p.xs.lock().unwrap().clone();
+        assert_eq!(xs.len(), 3 + 12, "seed {seed}: {xs:?}");
+        let odd = &xs[3..];
+        let (x, probes, measured) = (odd[0], &odd[1..9], odd[10]);
+        assert!(
+            probes.iter().all(|&q| q == probes[0]),
+            "seed {seed}: {probes:?}"
+        );
+        let step = probes[0] - x;
+        assert!(
+            step.abs() > 1e-4 && step.abs() < 3e-3,
+            "seed {seed}: step {step}"
+        );
+        assert_eq!((odd[9], odd[11]), (x, x), "seed {seed}");
+        assert_eq!(
+            measured,
+            probes[7].clamp(-1.0, 1.0),
+            "seed {seed}: x = {x}, step {step}"
+        );
+    }
+}
+
+/// A check given recorded jobs reuses them instead of running them again: a recorded tally
+/// marked with a count no run produces comes back in the report unchanged. Campaign 4 miss
+/// `Resume::recorded -> None`, which re-ran every recorded job to the same report (only the
+/// cost told).
+#[test]
+fn check_resumed_reuses_its_recorded_jobs() {
+    use saddlefw::invariants::check::{run_check_resumed, CaseOptions};
+    use saddlefw::invariants::resume::Resume;
+    let shard = Some("1/40".parse().unwrap());
+    let opts = CaseOptions::default();
+    let fresh = run_check_resumed(2, 0, &opts, 1, shard, None).unwrap();
+    let mut jobs = fresh.shard.clone().unwrap().results;
+    assert_eq!(jobs.len(), 1);
+    let (name, tally) = jobs[0].tallies.iter_mut().next().unwrap();
+    let name = name.clone();
+    tally.cases += 1_000_000;
+    let marked = tally.cases;
+    let mut resume = Resume::default();
+    resume.input = "marked record".into();
+    resume.recorded = jobs.iter().map(|j| (j.job, j.clone())).collect();
+    let again = run_check_resumed(2, 0, &opts, 1, shard, Some(&resume)).unwrap();
+    let reused = &again.shard.unwrap().results[0];
+    assert_eq!(reused.job, jobs[0].job);
+    assert_eq!(
+        reused.tallies[&name].cases, marked,
+        "{name}: the recorded job ran again"
+    );
+    // negative control of the marking itself: a run without the record has the plain count
+    let plain = &fresh.shard.unwrap().results[0];
+    assert_eq!(plain.tallies[&name].cases + 1_000_000, marked);
+}
