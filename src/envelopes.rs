@@ -374,7 +374,8 @@ pub struct WorstRatio {
     pub t: u64,
 }
 
-/// Worst ratio of `quantity` to its bound (pairs matched by index); `None` if no bound.
+/// Worst ratio of `quantity` to its bound (pairs matched by index; a checkpoint whose bound is
+/// missing or not positive has none); `None` if no bound. The earliest of equal ratios is kept.
 /// The anytime claim holds on the run iff the ratio is at most 1.
 pub fn worst_ratio(quantity: &[(u64, f64)], bounds: &[Option<f64>]) -> Option<WorstRatio> {
     quantity
@@ -435,6 +436,15 @@ pub fn mhat_bounded(m: &[(u64, f64)]) -> Option<MhatCheck> {
         m_end,
         bounded: slope <= MHAT_SLOPE_TOL,
     })
+}
+
+/// [`mhat_bounded`] over the last decade of the horizon, the points with
+/// `t >= t_last / 10` (the `mhat` gate of `verify` and its printed twins): a transient that
+/// ended before `t_last / 10` is not held against the constant. `None` for fewer than 2 points.
+pub fn mhat_bounded_last_decade(m: &[(u64, f64)]) -> Option<MhatCheck> {
+    let from = m.last().map_or(0, |p| p.0 / 10);
+    let i = m.iter().position(|p| p.0 >= from).unwrap_or(0);
+    mhat_bounded(&m[i..])
 }
 
 /// The printed closed forms of claims.md Sec. 5 that the corrected envelopes above replace:

@@ -41,10 +41,7 @@ pub(crate) fn printed_run(
         }
         PrintedCheck::Bounded { c } => {
             // the `mhat` gate's rule, with log power 0 (module doc, "Gates")
-            let m = envelopes::m_hat(series, c, 0.0);
-            let from = m.last().map_or(0, |p| p.0 / 10);
-            let i = m.iter().position(|p| p.0 >= from).unwrap_or(0);
-            r.mhat = envelopes::mhat_bounded(&m[i..]);
+            r.mhat = envelopes::mhat_bounded_last_decade(&envelopes::m_hat(series, c, 0.0));
         }
     }
     r

@@ -210,9 +210,7 @@ pub fn judge_run(
                     };
                     let m_hat = envelopes::m_hat(&v, m.c.value, m.log_power);
                     // Checked over the last decade of the horizon (module doc, "Gates").
-                    let from = m_hat.last().map_or(0, |p| p.0 / 10);
-                    let i = m_hat.iter().position(|p| p.0 >= from).unwrap_or(0);
-                    run.mhat = envelopes::mhat_bounded(&m_hat[i..]);
+                    run.mhat = envelopes::mhat_bounded_last_decade(&m_hat);
                 }
                 run.series = series;
             }

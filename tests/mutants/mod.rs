@@ -1025,6 +1025,7 @@ fn boxed_solver_forwards_its_provenance() {
 
 // Class-level tests, one file per group of the scope (session 9).
 mod campaign4;
+mod campaign5;
 mod checks;
 mod problems;
 mod solvers;
