@@ -4,8 +4,8 @@
 use super::errata::errata_of;
 use super::options::VerifyOptions;
 use super::results::{
-    mhat_family, EntryResult, FamilyResult, GateStatus, Gates, InstanceRun, MhatFamily,
-    MhatSummary, ProofRateFamily, ProofRateResult, ENVELOPE_RTOL,
+    envelope_holds, mhat_family, EntryResult, FamilyResult, GateStatus, Gates, InstanceRun,
+    MhatFamily, MhatSummary, ProofRateFamily, ProofRateResult,
 };
 use crate::envelopes;
 use crate::fit::{self, FitConfig, ProofRate, RateClaim, SeriesFit, Verdict};
@@ -68,7 +68,7 @@ pub(crate) fn judge_entry(
         ),
         // an envelope that cannot fail by construction is no gate (module doc, "Gates")
         envelope: match (envelope_ratio, consistency_only) {
-            (Some(r), None) => gate(r <= 1.0 + ENVELOPE_RTOL),
+            (Some(r), None) => gate(envelope_holds(r)),
             _ => GateStatus::NotApplicable,
         },
         mhat: mhat
@@ -434,7 +434,7 @@ pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) 
         if let Some(p) = &res.proof_rate {
             let envelope = |ratio: Option<f64>| {
                 match (ratio, res.envelope_role.as_deref()) {
-                (Some(r), Some("gate")) if r <= 1.0 + ENVELOPE_RTOL => format!(
+                (Some(r), Some("gate")) if envelope_holds(r) => format!(
                     "envelope ratio {r:.3} <= 1: the envelope of claims.md Sec. 5 holds, so the slower decay is pre-asymptotic"
                 ),
                 (Some(r), Some("gate")) => {

@@ -3,7 +3,7 @@
 use super::hard;
 use super::judge::{fmt_power, median_series};
 use super::results::ErratumResult;
-use super::results::{EntryResult, InstanceRun, VerifyReport, ENVELOPE_RTOL};
+use super::results::{envelope_holds, EntryResult, InstanceRun, VerifyReport};
 use crate::fit::{self, Baselines, Verdict};
 use crate::generators::Setting;
 use crate::report::{Fit, InstanceInfo, RateEntry, Series, SeriesStyle, Verdict as RV};
@@ -218,13 +218,15 @@ fn rate_entry(e: &EntryResult) -> RateEntry {
         },
         // Within the rounding allowance the ratio is shown as 1 (the raw value
         // stays in verify.json and the note says so).
-        envelope_ratio: e.envelope_ratio.map(|r| {
-            if r > 1.0 && r <= 1.0 + ENVELOPE_RTOL {
-                1.0
-            } else {
-                r
-            }
-        }),
+        envelope_ratio: e.envelope_ratio.map(
+            |r| {
+                if r > 1.0 && envelope_holds(r) {
+                    1.0
+                } else {
+                    r
+                }
+            },
+        ),
         baseline_p_hat: e.baseline,
         label: e.label.clone(),
         notes: report_notes(e),
@@ -305,10 +307,7 @@ fn instance_infos(e: &EntryResult) -> Vec<InstanceInfo> {
 /// The entry's notes, led by its failed gates and an envelope ratio shown as 1.
 fn report_notes(e: &EntryResult) -> Vec<String> {
     let mut n = e.notes.clone();
-    if let Some(r) = e
-        .envelope_ratio
-        .filter(|r| *r > 1.0 && *r <= 1.0 + ENVELOPE_RTOL)
-    {
+    if let Some(r) = e.envelope_ratio.filter(|r| *r > 1.0 && envelope_holds(*r)) {
         n.insert(
             0,
             format!(

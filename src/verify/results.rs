@@ -262,6 +262,12 @@ pub struct VerifyReport {
 /// ([`envelopes::EnvelopeKind::consistency_only`](crate::envelopes::EnvelopeKind::consistency_only)).
 pub const ENVELOPE_RTOL: f64 = 1e-9;
 
+/// Whether an envelope ratio (quantity / bound) holds: at most `1 + ENVELOPE_RTOL` (the gate,
+/// its note and the report's display of ratios within the allowance; not NaN).
+pub fn envelope_holds(ratio: f64) -> bool {
+    ratio <= 1.0 + ENVELOPE_RTOL
+}
+
 /// The proof-rate check of one family.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProofRateFamily {
