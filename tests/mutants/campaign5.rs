@@ -160,3 +160,47 @@ fn box_names_its_ends_or_dimension() {
     let cube = BoxSet::new(vec![0.0; 3], vec![1.0; 3]).unwrap();
     assert_eq!(cube.name(), "box(n=3)");
 }
+
+/// verify.json's `local_slopes` are those of the binding family's median series: at each
+/// checkpoint the median over the family's runs (the middle value, or the mean of the two
+/// middle ones), then `fit::local_slopes`, recomputed here from the instances' own series.
+/// Campaign 5 miss `median_series -> vec![(1, 1.0)]` (the report's slopes and plot only).
+#[test]
+fn local_slopes_are_those_of_the_binding_familys_median() {
+    use saddlefw::fit::local_slopes;
+    use saddlefw::theorems::builtin;
+    use saddlefw::verify::{run, Tier, VerifyOptions};
+    let opts = VerifyOptions::new(Tier::Test).filter("lmo-lmo/c-sc/");
+    let report = run(&builtin(), &opts).unwrap();
+    let mut checked = 0;
+    for e in &report.entries {
+        let Some(fam) = &e.binding_family else {
+            continue;
+        };
+        let runs: Vec<_> = e.instances.iter().filter(|r| &r.family == fam).collect();
+        let len = runs.iter().map(|r| r.series.len()).max().unwrap();
+        let full: Vec<_> = runs.iter().filter(|r| r.series.len() == len).collect();
+        assert!(full.len() >= 2, "{}", e.id);
+        let median: Vec<(u64, f64)> = (0..len)
+            .map(|i| {
+                let mut v: Vec<f64> = full.iter().map(|r| r.series[i].1).collect();
+                v.sort_by(f64::total_cmp);
+                let n = v.len();
+                let m = if n % 2 == 1 {
+                    v[n / 2]
+                } else {
+                    (v[n / 2 - 1] + v[n / 2]) / 2.0
+                };
+                (full[0].series[i].0, m)
+            })
+            .collect();
+        let by_hand: Vec<_> = local_slopes(&median)
+            .into_iter()
+            .map(|s| (s.t_lo, s.t_hi, s.slope))
+            .collect();
+        assert!(by_hand.len() >= 3, "{}", e.id);
+        assert_eq!(e.local_slopes, by_hand, "{}", e.id);
+        checked += 1;
+    }
+    assert!(checked >= 1);
+}
