@@ -204,3 +204,32 @@ fn local_slopes_are_those_of_the_binding_familys_median() {
     }
     assert!(checked >= 1);
 }
+
+/// `saddlefw check --list` prints three lines per invariant of the registry, in its order:
+/// name, label, scope and role; its hypotheses; its statement. Campaign 5 miss
+/// `invariants::list -> "xyzzy"` (no test read the listing).
+#[test]
+fn invariant_listing_has_three_lines_per_invariant() {
+    let listing = saddlefw::invariants::list();
+    let lines: Vec<&str> = listing.lines().collect();
+    let reg = registry();
+    assert_eq!(lines.len(), 3 * reg.len());
+    for (inv, block) in reg.iter().zip(lines.chunks(3)) {
+        let head: Vec<&str> = block[0].split_whitespace().collect();
+        assert_eq!(head[0], inv.name);
+        assert!(block[0].contains(inv.label), "{}", block[0]);
+        assert!(
+            block[0].contains(&format!(" {:?} ", inv.scope)),
+            "{}",
+            block[0]
+        );
+        let role = if inv.gating {
+            "gating"
+        } else {
+            "printed (reported)"
+        };
+        assert!(block[0].ends_with(role), "{}", block[0]);
+        assert_eq!(block[1], format!("    hyp: {}", inv.hyp.text));
+        assert_eq!(block[2], format!("    {}", inv.statement));
+    }
+}
