@@ -161,19 +161,22 @@ fn box_names_its_ends_or_dimension() {
     assert_eq!(cube.name(), "box(n=3)");
 }
 
-/// verify.json's `local_slopes` are those of the binding family's median series: at each
-/// checkpoint the median over the family's runs (the middle value, or the mean of the two
-/// middle ones), then `fit::local_slopes`, recomputed here from the instances' own series.
-/// Campaign 5 miss `median_series -> vec![(1, 1.0)]` (the report's slopes and plot only).
+/// The report's series of an entry are those of its binding family: verify.json's
+/// `local_slopes` are `fit::local_slopes` of the family's median series (at each checkpoint
+/// the median over the runs: the middle value, or the mean of the two middle ones), and the
+/// page's fitted line is the mean slope and intercept of the family's seeds over the entry's
+/// window, both recomputed here from the instances. Campaign 5 misses
+/// `median_series -> vec![(1, 1.0)]` and `/` -> `*` in `mean_fit_line` (report only).
 #[test]
-fn local_slopes_are_those_of_the_binding_familys_median() {
+fn report_series_are_those_of_the_binding_family() {
     use saddlefw::fit::local_slopes;
     use saddlefw::theorems::builtin;
     use saddlefw::verify::{run, Tier, VerifyOptions};
     let opts = VerifyOptions::new(Tier::Test).filter("lmo-lmo/c-sc/");
     let report = run(&builtin(), &opts).unwrap();
+    let pages = report.rate_entries();
     let mut checked = 0;
-    for e in &report.entries {
+    for (e, page) in report.entries.iter().zip(&pages) {
         let Some(fam) = &e.binding_family else {
             continue;
         };
@@ -200,9 +203,40 @@ fn local_slopes_are_those_of_the_binding_familys_median() {
             .collect();
         assert!(by_hand.len() >= 3, "{}", e.id);
         assert_eq!(e.local_slopes, by_hand, "{}", e.id);
+        // the fitted line: the seeds' mean slope and intercept
+        let fits: Vec<_> = runs
+            .iter()
+            .filter_map(|r| r.fit.as_ref()?.fitted())
+            .collect();
+        assert!(fits.len() >= 2, "{}", e.id);
+        let mean = |f: &dyn Fn(&saddlefw::fit::Fitted) -> f64| {
+            fits.iter().map(|x| f(x)).sum::<f64>() / fits.len() as f64
+        };
+        let line = page.fit.as_ref().unwrap();
+        assert_eq!(line.slope, mean(&|f| f.ols.slope), "{}", e.id);
+        assert_eq!(line.intercept, mean(&|f| f.ols.intercept), "{}", e.id);
+        let w = e.window.unwrap();
+        assert_eq!((line.t_start, line.t_end), (w[0] as f64, w[1] as f64));
         checked += 1;
     }
     assert!(checked >= 1);
+}
+
+/// A check case's dimensions are those of the instance it generates, for both kinds of
+/// instance spec (generated families and diagonal witnesses alike), over 200 cases. Campaign 5
+/// miss `InstanceSpec::dims -> (0, 1)` (caught only by a doctest of `invariants::check`, which
+/// the campaign does not run).
+#[test]
+fn case_dimensions_are_those_of_the_generated_instance() {
+    use saddlefw::invariants::check::{case_spec, InstanceSpec};
+    let mut kinds = [0, 0];
+    for i in 0..200 {
+        let c = case_spec(7, i);
+        kinds[matches!(c.instance, InstanceSpec::Diag(_)) as usize] += 1;
+        let inst = c.instance.generate().unwrap();
+        assert_eq!(c.dims(), (inst.x0.len(), inst.y0.len()), "case {i}");
+    }
+    assert!(kinds[0] > 0, "no generated instance among {kinds:?}");
 }
 
 /// `saddlefw check --list` prints three lines per invariant of the registry, in its order:
