@@ -163,7 +163,7 @@ fn box_names_its_ends_or_dimension() {
 
 /// The report's series of an entry are those of its binding family: verify.json's
 /// `local_slopes` are `fit::local_slopes` of the family's median series (at each checkpoint
-/// the median over the runs: the middle value, or the mean of the two middle ones), and the
+/// the median over the runs), and the
 /// page's fitted line is the mean slope and intercept of the family's seeds over the entry's
 /// window, both recomputed here from the instances. Campaign 5 misses
 /// `median_series -> vec![(1, 1.0)]` and `/` -> `*` in `mean_fit_line` (report only).
@@ -186,15 +186,11 @@ fn report_series_are_those_of_the_binding_family() {
         assert!(full.len() >= 2, "{}", e.id);
         let median: Vec<(u64, f64)> = (0..len)
             .map(|i| {
+                // the mean of the order statistics (n-1)/2 and n/2 (one and the same for odd n)
                 let mut v: Vec<f64> = full.iter().map(|r| r.series[i].1).collect();
                 v.sort_by(f64::total_cmp);
-                let n = v.len();
-                let m = if n % 2 == 1 {
-                    v[n / 2]
-                } else {
-                    (v[n / 2 - 1] + v[n / 2]) / 2.0
-                };
-                (full[0].series[i].0, m)
+                let (lo, hi) = ((v.len() - 1) / 2, v.len() / 2);
+                (full[0].series[i].0, (v[lo] + v[hi]) / 2.0)
             })
             .collect();
         let by_hand: Vec<_> = local_slopes(&median)
