@@ -112,22 +112,24 @@ fn worst_ratio_skips_checkpoints_without_a_positive_bound() {
 }
 
 /// `envelopes::fmax_bound` by hand on a 1-D quadratic (`X = Y = [-1, 1]`, so `D_x = D_y = 2`;
-/// `L_xx = 1`, `L_yx = 1/2`, `L_yy = 2`): `|L(x0,y0)| + (|g_x| + L_xx D_x + L_yx D_y) D_x
-/// + (|g_y| + L_yx D_x + L_yy D_y) D_y`, and it bounds `|L|` on a grid of `X x Y`. Campaign 5
+/// `L_xx = 1`, `L_yx = 1/2`, `L_yy = 3`, chosen so that no product of two constants equals
+/// their sum, as `L_yy D_y = 2 + 2` would with `L_yy = 2`):
+/// `|L(x0,y0)| + (|g_x| + L_xx D_x + L_yx D_y) D_x + (|g_y| + L_yx D_x + L_yy D_y) D_y`, and it
+/// bounds `|L|` on a grid of `X x Y`. Campaign 5
 /// miss `*` -> `+` in `fmax_bound` (`L_yx + D_x` for `L_yx D_x`).
 #[test]
 fn fmax_bound_by_hand() {
     use saddlefw::envelopes::fmax_bound;
     use saddlefw::problems::SaddleProblem;
-    let p = super::quadratic_1d((1.0, 0.5, 2.0), (0.25, -0.5));
+    let p = super::quadratic_1d((1.0, 0.5, 3.0), (0.25, -0.5));
     let k = p.constants();
-    assert_eq!((k.lxx, k.lyx, k.lyy, k.dx, k.dy), (1.0, 0.5, 2.0, 2.0, 2.0));
+    assert_eq!((k.lxx, k.lyx, k.lyy, k.dx, k.dy), (1.0, 0.5, 3.0, 2.0, 2.0));
     let (x0, y0) = ([0.5], [-0.25]);
     let (mut gx, mut gy) = ([0.0], [0.0]);
     p.grads(&x0, &y0, &mut gx, &mut gy);
     let by_hand = p.value(&x0, &y0).abs()
         + (gx[0].abs() + 1.0 * 2.0 + 0.5 * 2.0) * 2.0
-        + (gy[0].abs() + 0.5 * 2.0 + 2.0 * 2.0) * 2.0;
+        + (gy[0].abs() + 0.5 * 2.0 + 3.0 * 2.0) * 2.0;
     let f = fmax_bound(&p, &x0, &y0);
     assert_eq!(f, by_hand);
     for i in 0..=8 {
