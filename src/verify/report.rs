@@ -218,15 +218,9 @@ fn rate_entry(e: &EntryResult) -> RateEntry {
         },
         // Within the rounding allowance the ratio is shown as 1 (the raw value
         // stays in verify.json and the note says so).
-        envelope_ratio: e.envelope_ratio.map(
-            |r| {
-                if r > 1.0 && envelope_holds(r) {
-                    1.0
-                } else {
-                    r
-                }
-            },
-        ),
+        envelope_ratio: e
+            .envelope_ratio
+            .map(|r| if shown_as_one(r) { 1.0 } else { r }),
         baseline_p_hat: e.baseline,
         label: e.label.clone(),
         notes: report_notes(e),
@@ -304,10 +298,15 @@ fn instance_infos(e: &EntryResult) -> Vec<InstanceInfo> {
         .collect()
 }
 
+/// An envelope ratio above 1 that holds within the rounding allowance: shown as 1.
+fn shown_as_one(r: f64) -> bool {
+    r > 1.0 && envelope_holds(r)
+}
+
 /// The entry's notes, led by its failed gates and an envelope ratio shown as 1.
 fn report_notes(e: &EntryResult) -> Vec<String> {
     let mut n = e.notes.clone();
-    if let Some(r) = e.envelope_ratio.filter(|r| *r > 1.0 && envelope_holds(*r)) {
+    if let Some(r) = e.envelope_ratio.filter(|&r| shown_as_one(r)) {
         n.insert(
             0,
             format!(
