@@ -464,6 +464,9 @@ fn self_contained_rejects_external_references() {
         "<iframe></iframe>",
         "<svg><image xlink:href=\"pic.png\"/></svg>",
         "<object data=\"x.swf\"></object>",
+        "<meta http-equiv=\"refresh\" content=\"0; url=https://example.org\">",
+        "<div onclick=\"location='//example.org'\"></div>",
+        "<svg onload=\"fetch('http://example.org')\"></svg>",
     ] {
         assert!(self_contained(&inject(bad)).is_err(), "accepted {bad}");
     }
@@ -471,6 +474,9 @@ fn self_contained_rejects_external_references() {
         "<a href=\"#summary\">x</a>",
         "<img src=\"data:image/png;base64,AAAA\" alt=\"\">",
         "<div style=\"color: red\"></div>",
+        // Shown, never fetched: a label or title may quote any text, URLs included.
+        "<svg aria-label=\"// on log-log axes\"></svg>",
+        "<abbr title=\"see https://example.org\">x</abbr>",
     ] {
         self_contained(&inject(ok)).unwrap_or_else(|e| panic!("rejected {ok}: {e}"));
     }
@@ -912,17 +918,6 @@ fn empty_inputs_render_valid_pages() {
 mod properties {
     use super::*;
     use proptest::prelude::*;
-    use proptest::test_runner::FileFailurePersistence;
-
-    fn config() -> ProptestConfig {
-        ProptestConfig {
-            cases: 48,
-            failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-                "fixtures/proptest-regressions/report.txt",
-            ))),
-            ..ProptestConfig::default()
-        }
-    }
 
     /// Any f64, with the awkward ones (0, negatives, NaN, infinities, extremes) made likely.
     fn value() -> impl Strategy<Value = f64> {
@@ -938,7 +933,7 @@ mod properties {
     }
 
     proptest! {
-        #![proptest_config(config())]
+        #![proptest_config(crate::common::config(48, "report.txt"))]
 
         /// Whatever the numbers and the text, a page renders, references nothing outside
         /// itself, and every inline SVG is well formed.

@@ -224,10 +224,12 @@ fn internal_url(value: &str) -> bool {
 }
 
 /// Checks that an HTML page references nothing outside itself: every `src`/`href`-like
-/// attribute is a `#anchor` or a `data:` URL; no attribute value contains `http://`,
-/// `https://` or starts with `//`; no `<link>`, `<base>`, `<iframe>`, `<object>`,
-/// `<embed>`; no `<script src>`; no `@import` and no `url(...)` other than `data:`/`#` in
-/// style sheets or style attributes. Returns the first offence found.
+/// attribute is a `#anchor` or a `data:` URL; no event handler (`on...`: the pages run no
+/// script); no `<meta content>` naming a URL (a refresh elsewhere); no `<link>`, `<base>`,
+/// `<iframe>`, `<object>`, `<embed>`; no `<script src>`; no `@import` and no `url(...)`
+/// other than `data:`/`#` in style sheets or style attributes. Text that is only shown
+/// (`aria-label`, `title`, `alt`, ...) may hold anything, a URL included. Returns the first
+/// offence found.
 pub fn self_contained(html: &str) -> std::result::Result<(), String> {
     let all = tags(html)?;
     for t in all.iter().filter(|t| !t.closing) {
@@ -242,8 +244,11 @@ pub fn self_contained(html: &str) -> std::result::Result<(), String> {
             if URL_ATTRS.contains(&k.as_str()) && !internal_url(v) {
                 return Err(format!("<{} {k}=\"{v}\"> refers outside the page", t.name));
             }
-            if lv.contains("http://") || lv.contains("https://") || lv.starts_with("//") {
-                return Err(format!("<{} {k}=\"{v}\"> contains an external URL", t.name));
+            if k.starts_with("on") {
+                return Err(format!("<{} {k}=...> runs a script", t.name));
+            }
+            if t.name == "meta" && k == "content" && lv.contains("url") {
+                return Err(format!("<meta content=\"{v}\"> points elsewhere"));
             }
             if k == "style" {
                 check_css(v)?;
