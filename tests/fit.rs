@@ -359,7 +359,7 @@ mod props {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #![proptest_config(crate::common::config(64, "fit.txt"))]
 
         /// Clean power laws c T^-p are recovered exactly on any scale.
         #[test]

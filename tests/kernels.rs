@@ -4,7 +4,7 @@
 //! nuclear-norm ball's Gram-route oracles as the solvers call them.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence};
+use proptest::test_runner::Config;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -16,13 +16,7 @@ use saddlefw::problems::{
 use saddlefw::sets::{ConvexSet, NuclearBall};
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "fixtures/proptest-regressions/kernels.txt",
-        ))),
-        ..Config::default()
-    }
+    crate::common::config(cases, "kernels.txt")
 }
 
 fn random_sparse(rng: &mut ChaCha8Rng, rows: usize, cols: usize, density: f64) -> Vec<f64> {

@@ -493,15 +493,7 @@ mod props {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: 256,
-            failure_persistence: Some(Box::new(
-                proptest::test_runner::FileFailurePersistence::Direct(
-                    "fixtures/proptest-regressions/rates.txt",
-                ),
-            )),
-            ..ProptestConfig::default()
-        })]
+        #![proptest_config(crate::common::config(256, "rates.txt"))]
         /// `without_timings` removes every key containing "time", keeps everything else, and is
         /// idempotent.
         #[test]

@@ -3,7 +3,7 @@
 //! every agreement check is shown to reject a deliberately wrong answer.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence};
+use proptest::test_runner::Config;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -13,13 +13,7 @@ use saddlefw::spectral::{
 };
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "fixtures/proptest-regressions/spectral.txt",
-        ))),
-        ..Config::default()
-    }
+    crate::common::config(cases, "spectral.txt")
 }
 
 fn gaussian(rng: &mut ChaCha8Rng, n: usize) -> Vec<f64> {

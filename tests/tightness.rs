@@ -5,7 +5,6 @@
 //! it on the hard ones.
 
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use saddlefw::fit::{self, Verdict};
@@ -197,13 +196,7 @@ fn specs_round_trip_through_json() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 48,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "fixtures/proptest-regressions/tightness.txt",
-        ))),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(crate::common::config(48, "tightness.txt"))]
 
     /// Every candidate of the search prior, and every mutation of one, builds an instance
     /// of exactly its setting with a certified point.
