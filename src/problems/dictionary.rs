@@ -207,11 +207,12 @@ impl DlConfig {
 /// the forward pass of the last point they were computed at.
 #[derive(Debug)]
 struct Work {
-    /// `R = D'C' - A'` (m x n'), valid when `fid` is set.
+    /// `R = D'C' - A'` (m x n'), valid when `r_ok` is set.
     r: Array2<f64>,
+    r_ok: bool,
     /// `D'K` (m x q).
     dk: Array2<f64>,
-    /// `||R||_F^2` when `r` holds R for the point of `key`.
+    /// `||R||_F^2` once asked for (a value or a measure; the step needs R only).
     fid: Option<f64>,
     /// `||A - D'Ctil||_F^2` at the point of `key`.
     cval: f64,
@@ -223,6 +224,7 @@ impl Work {
         Work {
             r: Array2::zeros((m, n_new)),
             dk: Array2::zeros((m, q)),
+            r_ok: false,
             fid: None,
             cval: 0.0,
             key: ForwardKey::default(),
@@ -428,7 +430,7 @@ impl DictionaryLearning {
 
     /// `||A - D'Ctil||_F^2` by the trace expansion `||A||^2 - 2 <D', P> + <D'K, D'>`.
     pub fn constraint_value(&self, x: &[f64]) -> f64 {
-        self.with_work(|w| self.forward(x, w, false).1)
+        self.with_work(|w| self.forward(x, w, false))
     }
 
     /// `||A - D'Ctil||_F^2` computed directly (an m x q x n product; reference for tests).
@@ -446,10 +448,10 @@ impl DictionaryLearning {
         }
     }
 
-    /// Fills `w.dk = D'K` and, when `fidelity`, `w.r = D'C' - A'`; returns
-    /// `(||R||_F^2 or 0, ||A - D'Ctil||_F^2)`. Products already in `w` for this very x are
+    /// Fills `w.dk = D'K` and, when `with_r`, `w.r = D'C' - A'`; returns
+    /// `||A - D'Ctil||_F^2`. Products already in `w` for this very x are
     /// reused (the step and the checkpoint measures share one pass; see [`ForwardKey`]).
-    fn forward(&self, x: &[f64], w: &mut Work, fidelity: bool) -> (f64, f64) {
+    fn forward(&self, x: &[f64], w: &mut Work, with_r: bool) -> f64 {
         let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
         let (dflat, cflat) = x.split_at(m * q);
         if !w.key.matches(x) {
@@ -463,10 +465,11 @@ impl DictionaryLearning {
                 1.0,
             );
             w.cval = self.a_old_sq - 2.0 * dot(dflat, flat(&self.p_mat)) + dot(flat(&w.dk), dflat);
+            w.r_ok = false;
             w.fid = None;
             w.key.set(x);
         }
-        if fidelity && w.fid.is_none() {
+        if with_r && !w.r_ok {
             let r = w.r.as_slice_mut().expect("standard layout");
             for (ri, &ai) in r.iter_mut().zip(flat(&self.a_new)) {
                 *ri = -ai;
@@ -478,9 +481,17 @@ impl DictionaryLearning {
                 mat(cflat, q, nn),
                 1.0,
             );
-            w.fid = Some(dot(r, r));
+            w.r_ok = true;
         }
-        (w.fid.unwrap_or(0.0), w.cval)
+        w.cval
+    }
+
+    /// `(||R||_F^2, ||A - D'Ctil||_F^2)` at x (the forward pass with R, and the norm of R
+    /// computed once per point).
+    fn fidelity_and_constraint(&self, x: &[f64], w: &mut Work) -> (f64, f64) {
+        let cval = self.forward(x, w, true);
+        let r = flat(&w.r);
+        (*w.fid.get_or_insert_with(|| dot(r, r)), cval)
     }
 
     /// `grad_x L` from a finished forward pass.
@@ -530,7 +541,7 @@ impl SaddleProblem for DictionaryLearning {
         &self.y_set
     }
     fn value(&self, x: &[f64], y: &[f64]) -> f64 {
-        let (fid, cval) = self.with_work(|w| self.forward(x, w, true));
+        let (fid, cval) = self.with_work(|w| self.fidelity_and_constraint(x, w));
         fid / (2.0 * self.cfg.n_new as f64) + y[0] * self.grad_y_from(cval)
     }
     fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
@@ -544,7 +555,7 @@ impl SaddleProblem for DictionaryLearning {
     }
     fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
         self.with_work(|w| {
-            let (_, cval) = self.forward(x, w, true);
+            let cval = self.forward(x, w, true);
             self.backward(x, y[0], w, gx);
             gy[0] = self.grad_y_from(cval);
         })
@@ -557,7 +568,7 @@ impl SaddleProblem for DictionaryLearning {
         false
     }
     fn y_model(&self, x: &[f64]) -> Option<YModel> {
-        let (fid, cval) = self.with_work(|w| self.forward(x, w, true));
+        let (fid, cval) = self.with_work(|w| self.fidelity_and_constraint(x, w));
         Some(YModel {
             h: fid / (2.0 * self.cfg.n_new as f64),
             c: vec![self.grad_y_from(cval)],

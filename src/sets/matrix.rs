@@ -247,17 +247,20 @@ impl ConvexSet for UnitColumns {
         // the first row of `out` holds the column norms until it is written last: no
         // allocation
         self.column_factors(g, out, |n| n);
-        for i in (0..self.rows).rev() {
-            for j in 0..self.cols {
-                let n = out[j];
-                out[i * self.cols + j] = if n > 0.0 {
-                    -self.radius * g[i * self.cols + j] / n
-                } else if i == 0 {
-                    -self.radius
-                } else {
-                    0.0
-                };
+        let r = self.radius;
+        // rows below the first read the norms from the first row (split borrows: the loop
+        // vectorises), then the first row overwrites them
+        let (first, below) = out.split_at_mut(self.cols);
+        for (o_row, g_row) in below
+            .chunks_exact_mut(self.cols)
+            .zip(g[self.cols..].chunks_exact(self.cols))
+        {
+            for ((o, &gv), &n) in o_row.iter_mut().zip(g_row).zip(first.iter()) {
+                *o = if n > 0.0 { -r * gv / n } else { 0.0 };
             }
+        }
+        for (o, &gv) in first.iter_mut().zip(g) {
+            *o = if *o > 0.0 { -r * gv / *o } else { -r };
         }
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
@@ -268,10 +271,17 @@ impl ConvexSet for UnitColumns {
                 1.0
             }
         });
-        for i in (0..self.rows).rev() {
-            for j in 0..self.cols {
-                out[i * self.cols + j] = out[j] * z[i * self.cols + j];
+        let (first, below) = out.split_at_mut(self.cols);
+        for (o_row, z_row) in below
+            .chunks_exact_mut(self.cols)
+            .zip(z[self.cols..].chunks_exact(self.cols))
+        {
+            for ((o, &zv), &f) in o_row.iter_mut().zip(z_row).zip(first.iter()) {
+                *o = f * zv;
             }
+        }
+        for (o, &zv) in first.iter_mut().zip(z) {
+            *o *= zv;
         }
     }
     fn contains(&self, z: &[f64], tol: f64) -> bool {
