@@ -48,12 +48,29 @@ pub fn gemm(
     faer::linalg::matmul::matmul(dst, acc, lhs, rhs, alpha, faer::Par::Seq);
 }
 
+/// Runs `f` compiled for the widest instruction set the CPU offers (AVX2 and FMA where
+/// present, detected at run time by `pulp`, faer's dispatcher; the baseline otherwise), so that
+/// the element-wise loops inside it vectorise. Safe, and the results are the same bits on every
+/// path: Rust never contracts `a * b + c` into a fused multiply-add, and loops keep their order.
+///
+/// ```
+/// let x = [1.0, -2.0, 4.0];
+/// let s: f64 = saddlefw::linalg::simd(|| x.iter().map(|v| v * v).sum());
+/// assert_eq!(s, 21.0);
+/// ```
+#[inline]
+pub fn simd<R>(f: impl FnOnce() -> R) -> R {
+    pulp::Arch::new().dispatch(f)
+}
+
 /// Whether every entry is finite: a branch-free test per block of 64 entries (vectorised),
 /// for the per-iteration checks of iterates and gradients of millions of entries.
 #[inline]
 pub fn all_finite(v: &[f64]) -> bool {
-    v.chunks(64)
-        .all(|c| c.iter().fold(true, |all, e| all & e.is_finite()))
+    simd(|| {
+        v.chunks(64)
+            .all(|c| c.iter().fold(true, |all, e| all & e.is_finite()))
+    })
 }
 
 /// Inner product.

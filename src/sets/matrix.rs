@@ -214,11 +214,13 @@ impl UnitColumns {
     fn column_factors(&self, z: &[f64], out: &mut [f64], factor: impl Fn(f64) -> f64) {
         let first = &mut out[..self.cols];
         first.iter_mut().for_each(|v| *v = 0.0);
-        for row in z.chunks_exact(self.cols) {
-            for (acc, &v) in first.iter_mut().zip(row) {
-                *acc += v * v;
+        crate::linalg::simd(|| {
+            for row in z.chunks_exact(self.cols) {
+                for (acc, &v) in first.iter_mut().zip(row) {
+                    *acc += v * v;
+                }
             }
-        }
+        });
         first.iter_mut().for_each(|v| *v = factor(v.sqrt()));
     }
     fn column_norms(&self, z: &[f64]) -> Vec<f64> {
@@ -251,14 +253,18 @@ impl ConvexSet for UnitColumns {
         // rows below the first read the norms from the first row (split borrows: the loop
         // vectorises), then the first row overwrites them
         let (first, below) = out.split_at_mut(self.cols);
-        for (o_row, g_row) in below
-            .chunks_exact_mut(self.cols)
-            .zip(g[self.cols..].chunks_exact(self.cols))
-        {
-            for ((o, &gv), &n) in o_row.iter_mut().zip(g_row).zip(first.iter()) {
-                *o = if n > 0.0 { -r * gv / n } else { 0.0 };
+        crate::linalg::simd(|| {
+            for (o_row, g_row) in below
+                .chunks_exact_mut(self.cols)
+                .zip(g[self.cols..].chunks_exact(self.cols))
+            {
+                for ((o, &gv), &n) in o_row.iter_mut().zip(g_row).zip(first.iter()) {
+                    // divide unconditionally (by 1 for a zero column), then select: no branch
+                    let v = -r * gv / if n > 0.0 { n } else { 1.0 };
+                    *o = if n > 0.0 { v } else { 0.0 };
+                }
             }
-        }
+        });
         for (o, &gv) in first.iter_mut().zip(g) {
             *o = if *o > 0.0 { -r * gv / *o } else { -r };
         }
@@ -272,14 +278,16 @@ impl ConvexSet for UnitColumns {
             }
         });
         let (first, below) = out.split_at_mut(self.cols);
-        for (o_row, z_row) in below
-            .chunks_exact_mut(self.cols)
-            .zip(z[self.cols..].chunks_exact(self.cols))
-        {
-            for ((o, &zv), &f) in o_row.iter_mut().zip(z_row).zip(first.iter()) {
-                *o = f * zv;
+        crate::linalg::simd(|| {
+            for (o_row, z_row) in below
+                .chunks_exact_mut(self.cols)
+                .zip(z[self.cols..].chunks_exact(self.cols))
+            {
+                for ((o, &zv), &f) in o_row.iter_mut().zip(z_row).zip(first.iter()) {
+                    *o = f * zv;
+                }
             }
-        }
+        });
         for (o, &zv) in first.iter_mut().zip(z) {
             *o *= zv;
         }
