@@ -192,9 +192,9 @@ fn eig(rows: &mut Vec<Row>, filter: &Option<String>, k: usize, rng: &mut ChaCha8
     );
 }
 
-/// The `unsafe` AVX2 copies (tridiagonalisation of the top eigenpair, Jacobi rotations of the
-/// accurate projection path) against the same code compiled for the baseline target
-/// (`spectral::set_simd(false)`); "hand" is AVX2, "faer" the safe copy in these rows.
+/// The code under `linalg::simd` (tridiagonalisation of the top eigenpair, Jacobi rotations of
+/// the accurate projection path) against the same code compiled for the baseline target
+/// (`linalg::set_simd(false)`); "hand" is the SIMD path, "faer" the baseline in these rows.
 fn simd(
     rows_out: &mut Vec<Row>,
     filter: &Option<String>,
@@ -214,19 +214,22 @@ fn simd(
             &name,
             0.0,
             &mut || {
-                saddlefw::spectral::set_simd(true);
+                saddlefw::linalg::set_simd(true);
                 (f.borrow_mut())();
             },
             &mut || {
-                saddlefw::spectral::set_simd(false);
+                saddlefw::linalg::set_simd(false);
                 (f.borrow_mut())();
             },
         );
-        saddlefw::spectral::set_simd(true);
+        saddlefw::linalg::set_simd(true);
     };
-    timed(format!("simd: top pair {k}x{k} avx2 vs safe"), &mut || {
-        black_box(se.top(&g, k, &mut top));
-    });
+    timed(
+        format!("simd: top pair {k}x{k} simd vs baseline"),
+        &mut || {
+            black_box(se.top(&g, k, &mut top));
+        },
+    );
     let z = gauss(rng, rows * cols);
     let nuc = rm(&z, rows, cols)
         .singular_values()
@@ -236,7 +239,7 @@ fn simd(
     let mut ws = GramWorkspace::default();
     let mut out = vec![0.0; rows * cols];
     timed(
-        format!("simd: Jacobi projection {rows}x{cols} avx2 vs safe"),
+        format!("simd: Jacobi projection {rows}x{cols} simd vs baseline"),
         &mut || {
             black_box(project_nuclear(
                 &z,

@@ -48,10 +48,23 @@ pub fn gemm(
     faer::linalg::matmul::matmul(dst, acc, lhs, rhs, alpha, faer::Par::Seq);
 }
 
-/// Runs `f` compiled for the widest instruction set the CPU offers (AVX2 and FMA where
-/// present, detected at run time by `pulp`, faer's dispatcher; the baseline otherwise), so that
-/// the element-wise loops inside it vectorise. Safe, and the results are the same bits on every
-/// path: Rust never contracts `a * b + c` into a fused multiply-add, and loops keep their order.
+/// Whether [`simd`] may dispatch to the SIMD instruction sets (see [`set_simd`]).
+static SIMD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Allows (default) or forbids the SIMD paths of [`simd`]. Results do not depend on this
+/// switch: the tests compare both ways bit for bit, `benches/linalg.rs` times both.
+#[doc(hidden)]
+pub fn set_simd(enabled: bool) {
+    SIMD.store(enabled, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Runs `f` compiled for the widest instruction set the CPU offers (AVX-512 or AVX2 with FMA,
+/// detected at run time by `pulp`, faer's dispatcher; the baseline otherwise or after
+/// `set_simd(false)`), so that the loops inside it vectorise. Safe, and the same bits on every
+/// path: Rust never contracts `a * b + c` into a fused multiply-add and loops keep their order.
+/// The element-wise loops of the hot paths run inside it (unit-column oracles, finiteness
+/// checks, the tridiagonalisation and Jacobi rotations of `spectral`, the sparse-dense
+/// product of `data::Csr`).
 ///
 /// ```
 /// let x = [1.0, -2.0, 4.0];
@@ -60,7 +73,30 @@ pub fn gemm(
 /// ```
 #[inline]
 pub fn simd<R>(f: impl FnOnce() -> R) -> R {
-    pulp::Arch::new().dispatch(f)
+    dispatch(f)
+}
+
+/// [`simd`] for a large kernel: `op.with_simd` must call the kernel directly and both must be
+/// `#[inline(always)]` (a large closure stays out of line, compiled for the baseline):
+///
+/// ```
+/// struct SumSquares<'a>(&'a [f64]);
+/// impl pulp::WithSimd for SumSquares<'_> {
+///     type Output = f64;
+///     #[inline(always)]
+///     fn with_simd<S: pulp::Simd>(self, _simd: S) -> f64 {
+///         self.0.iter().map(|v| v * v).sum()
+///     }
+/// }
+/// assert_eq!(saddlefw::linalg::dispatch(SumSquares(&[3.0, 4.0])), 25.0);
+/// ```
+#[inline]
+pub fn dispatch<Op: pulp::WithSimd>(op: Op) -> Op::Output {
+    if SIMD.load(std::sync::atomic::Ordering::Relaxed) {
+        pulp::Arch::new().dispatch(op)
+    } else {
+        op.with_simd(pulp::Scalar::new())
+    }
 }
 
 /// Whether every entry is finite: a branch-free test per block of 64 entries (vectorised),

@@ -412,17 +412,17 @@ fn non_finite_input_gives_nan() {
     assert!(r.map_or(true, |s| !s.is_finite()));
 }
 
-/// The `unsafe` AVX2 copy of the Jacobi rotations gives bit for bit what the safe code gives
+/// The Jacobi rotations under `linalg::simd` give bit for bit what the baseline code gives
 /// (the accurate projection path on a square-ish and a tall matrix, barely outside the ball so
 /// that many rotations run). Negative control: another radius changes the output.
 #[test]
-fn jacobi_avx2_matches_safe_code() {
+fn jacobi_simd_matches_baseline_code() {
     let mut rng = ChaCha8Rng::seed_from_u64(16);
     for (rows, cols) in [(60, 103), (500, 7)] {
         let z = gaussian(&mut rng, rows * cols);
         let radius = svd(&z, rows, cols).s.iter().sum::<f64>() * (1.0 - 1e-9);
         let project = |simd: bool, radius: f64| {
-            saddlefw::spectral::set_simd(simd);
+            saddlefw::linalg::set_simd(simd);
             let mut ws = GramWorkspace::default();
             let mut out = vec![0.0; rows * cols];
             let path = project_nuclear(
@@ -434,7 +434,7 @@ fn jacobi_avx2_matches_safe_code() {
                 &mut ws,
                 ProjectionMode::ForceJacobi,
             );
-            saddlefw::spectral::set_simd(true);
+            saddlefw::linalg::set_simd(true);
             assert_eq!(path, ProjectionPath::Jacobi);
             out
         };
@@ -450,18 +450,18 @@ fn jacobi_avx2_matches_safe_code() {
     }
 }
 
-/// The `unsafe` AVX2 copy of the tridiagonalisation gives bit for bit the top eigenpair the safe
+/// The tridiagonalisation under `linalg::simd` gives bit for bit the top eigenpair the baseline
 /// code gives. Negative control: a perturbed matrix changes it.
 #[test]
-fn tridiagonalisation_avx2_matches_safe_code() {
+fn tridiagonalisation_simd_matches_baseline_code() {
     let mut rng = ChaCha8Rng::seed_from_u64(17);
     for n in [2, 5, 20, 60] {
         let a = random_symmetric(&mut rng, n, 0);
         let top = |simd: bool, a: &[f64]| {
-            saddlefw::spectral::set_simd(simd);
+            saddlefw::linalg::set_simd(simd);
             let mut v = vec![0.0; n];
             let l = SymEigen::default().top(a, n, &mut v).unwrap();
-            saddlefw::spectral::set_simd(true);
+            saddlefw::linalg::set_simd(true);
             (
                 l.to_bits(),
                 v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),

@@ -199,9 +199,8 @@ impl Csr {
     /// Each output row is accumulated in registers, up to [`TILE`] columns per pass over the
     /// row's non-zeros (a tile width fixed at compile time, so the lanes are unrolled into
     /// independent accumulators): per non-zero one contiguous load of the `B` row's tile and a
-    /// multiply-add per lane, no load/store of the output. The same code is compiled twice, for the baseline
-    /// target and with AVX2 enabled, and the AVX2 copy is chosen at run time when the CPU has
-    /// it; both perform the same operations in the same order, so results are identical.
+    /// multiply-add per lane, no load/store of the output. It runs inside
+    /// [`crate::linalg::simd`]: vectorised for the CPU at hand, the same bits on every path.
     pub fn mul_dense(&self, b: &[f64], k: usize, out: &mut [f64]) {
         self.mul_dense_rows(0..self.n_rows, b, k, out)
     }
@@ -219,15 +218,16 @@ impl Csr {
         if k == 0 {
             return;
         }
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU supports AVX2 (checked above).
-                unsafe { self.mul_dense_avx2(rows, b, k, out) };
-                return;
+        struct Op<'a>(&'a Csr, Range<usize>, &'a [f64], usize, &'a mut [f64]);
+        impl pulp::WithSimd for Op<'_> {
+            type Output = ();
+            #[inline(always)]
+            fn with_simd<S: pulp::Simd>(self, _simd: S) {
+                let Op(a, rows, b, k, out) = self;
+                a.mul_dense_kernel(rows, b, k, out)
             }
         }
-        self.mul_dense_kernel(rows, b, k, out)
+        crate::linalg::dispatch(Op(self, rows, b, k, out))
     }
 
     /// `out = A B` over `threads` threads: the rows are split into [`Self::row_blocks`] and
@@ -283,12 +283,6 @@ impl Csr {
             }
         }
         blocks
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn mul_dense_avx2(&self, rows: Range<usize>, b: &[f64], k: usize, out: &mut [f64]) {
-        self.mul_dense_kernel(rows, b, k, out)
     }
 
     #[inline(always)]

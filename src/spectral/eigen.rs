@@ -41,24 +41,17 @@ impl SymEigen {
 
     /// Householder reduction `A = Q T Q^T` (T tridiagonal: diagonal `d`, sub-diagonal `e[0..n-1]`).
     /// Reflector j is `I - tau_j v_j v_j^T` with `v_j` stored in `a[j, j+1..n]` (first entry 1).
-    /// Compiled for the baseline target and with AVX2 (chosen at run time, see
-    /// [`super::set_simd`]; same operations in the same order, identical results, tested).
+    /// Inside [`crate::linalg::simd`] (vectorised where the CPU allows; same bits).
     fn tridiagonalize(&mut self) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if super::use_avx2() {
-                // SAFETY: the CPU supports AVX2 (checked by use_avx2).
-                unsafe { self.tridiagonalize_avx2() };
-                return;
+        struct Op<'a>(&'a mut SymEigen);
+        impl pulp::WithSimd for Op<'_> {
+            type Output = ();
+            #[inline(always)]
+            fn with_simd<S: pulp::Simd>(self, _simd: S) {
+                self.0.tridiagonalize_kernel()
             }
         }
-        self.tridiagonalize_kernel()
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn tridiagonalize_avx2(&mut self) {
-        self.tridiagonalize_kernel()
+        crate::linalg::dispatch(Op(self))
     }
 
     #[inline(always)]

@@ -43,29 +43,28 @@ pub fn jacobi_rows(
     norms2: &mut [f64],
     skip_level: &mut dyn FnMut(&[f64]) -> f64,
 ) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if super::use_avx2() {
-            // SAFETY: the CPU supports AVX2 (checked above).
-            return unsafe { jacobi_rows_avx2(y, k, n, w, kw, norms2, skip_level) };
+    struct Op<'a> {
+        y: &'a mut [f64],
+        w: &'a mut [f64],
+        norms2: &'a mut [f64],
+        skip_level: &'a mut dyn FnMut(&[f64]) -> f64,
+        shape: (usize, usize, usize),
+    }
+    impl pulp::WithSimd for Op<'_> {
+        type Output = Option<usize>;
+        #[inline(always)]
+        fn with_simd<S: pulp::Simd>(self, _simd: S) -> Option<usize> {
+            let (k, n, kw) = self.shape;
+            jacobi_rows_kernel(self.y, k, n, self.w, kw, self.norms2, self.skip_level)
         }
     }
-    jacobi_rows_kernel(y, k, n, w, kw, norms2, skip_level)
-}
-
-/// [`jacobi_rows`] compiled with AVX2 (same operations, identical results).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn jacobi_rows_avx2(
-    y: &mut [f64],
-    k: usize,
-    n: usize,
-    w: &mut [f64],
-    kw: usize,
-    norms2: &mut [f64],
-    skip_level: &mut dyn FnMut(&[f64]) -> f64,
-) -> Option<usize> {
-    jacobi_rows_kernel(y, k, n, w, kw, norms2, skip_level)
+    crate::linalg::dispatch(Op {
+        y,
+        w,
+        norms2,
+        skip_level,
+        shape: (k, n, kw),
+    })
 }
 
 #[inline(always)]

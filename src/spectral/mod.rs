@@ -67,27 +67,6 @@ pub use jacobi::{dot_unrolled, jacobi_rows};
 pub use projection::project_nuclear;
 
 use crate::linalg::{dot, gemm, mat, mat_mut};
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Whether the AVX2 copies of the tridiagonalisation ([`SymEigen::top`]) and of the Jacobi
-/// rotations ([`jacobi_rows`]) may run.
-static SIMD: AtomicBool = AtomicBool::new(true);
-
-/// Allows (default) or forbids the AVX2 copies of the tridiagonalisation of [`SymEigen::top`]
-/// (1.7x faster than the safe code inside a DL LMO-LMO run, by its share of a `perf` profile;
-/// 1.2x in the isolated `benches/linalg.rs` row) and of the Jacobi rotations ([`jacobi_rows`],
-/// 1.6x in the bench). They perform the same operations in the same order, so results do not
-/// depend on this switch (the bench compares the two, a test checks that they agree bit for bit).
-#[doc(hidden)]
-pub fn set_simd(enabled: bool) {
-    SIMD.store(enabled, Ordering::Relaxed);
-}
-
-/// Whether to run an AVX2 copy: allowed by [`set_simd`] and supported by the CPU.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn use_avx2() -> bool {
-    SIMD.load(Ordering::Relaxed) && std::arch::is_x86_feature_detected!("avx2")
-}
 
 /// Safety factor of the eigenvalue error bound `dl = FAST_GUARD eps (k + sqrt N) lambda_max`.
 pub const FAST_GUARD: f64 = 8.0;
