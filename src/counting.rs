@@ -107,6 +107,13 @@ impl ConvexSet for CountingSet<'_> {
         self.lmo.fetch_add(1, Ordering::Relaxed);
         self.inner.lmo_rank_one(g, out, vertex)
     }
+    fn lmo_factors(&self, g: &[f64], vertex: &mut RankOne) -> Option<bool> {
+        let found = self.inner.lmo_factors(g, vertex);
+        if found.is_some() {
+            self.lmo.fetch_add(1, Ordering::Relaxed);
+        }
+        found
+    }
     fn project(&self, z: &[f64], out: &mut [f64]) {
         self.proj.fetch_add(1, Ordering::Relaxed);
         self.inner.project(z, out)

@@ -134,3 +134,41 @@ fn iterates_do_not_depend_on_the_checkpoints() {
     };
     assert_eq!(last(CheckpointRule::All), last(CheckpointRule::Log2));
 }
+
+/// `primal_fw_step` moves along the nuclear ball's rank-one vertex without forming it
+/// (`ConvexSet::lmo_factors`): the iterate is bitwise the one `fw_step` gives with the formed
+/// vertex, for one and two threads, with one LMO call counted per step; a failed oracle
+/// (NaN gradient) still gives a NaN iterate. Negative control: another step size differs.
+/// The step 0.3 is no power of two, so a reassociated move (`(s c) v_j`) is seen.
+#[test]
+fn the_unformed_rank_one_move_equals_the_formed_one() {
+    use saddlefw::counting::Counting;
+    use saddlefw::solvers::steps::{fw_step, primal_fw_step};
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    for threads in [1, 2] {
+        let mut p = problem(10);
+        p.set_threads(threads);
+        let (n, d, k) = p.dims();
+        let y = vec![1.0 / n as f64; n];
+        let x0: Vec<f64> = (0..d * k).map(|i| ((i % 13) as f64 - 6.0) * 1e-3).collect();
+        let (mut gx, mut gy) = (vec![0.0; d * k], vec![0.0; n]);
+        p.grads(&x0, &y, &mut gx, &mut gy);
+        let counting = Counting::new(&p);
+        let (mut x, mut v, mut vertex) = (x0.clone(), vec![0.0; d * k], RankOne::default());
+        primal_fw_step(&counting, &mut x, &gx, 0.3, &mut v, &mut vertex);
+        assert_eq!(counting.counts().lmo_x, 1, "one LMO per step");
+        let (mut formed, mut w) = (x0.clone(), vec![0.0; d * k]);
+        fw_step(p.x_set(), &mut formed, &gx, 0.3, &mut w);
+        assert_eq!(bits(&x), bits(&formed), "{threads} threads");
+        let mut other = x0.clone();
+        fw_step(p.x_set(), &mut other, &gx, 0.31, &mut w);
+        assert_ne!(bits(&x), bits(&other));
+        gx[3] = f64::NAN;
+        let mut x = x0.clone();
+        primal_fw_step(&counting, &mut x, &gx, 0.3, &mut v, &mut vertex);
+        assert!(
+            x.iter().all(|v| v.is_nan()),
+            "a failed oracle gives a NaN iterate"
+        );
+    }
+}

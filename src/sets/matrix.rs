@@ -108,16 +108,22 @@ impl NuclearBall {
         vertex: &mut RankOne,
         gram: &mut GramWorkspace,
     ) -> bool {
+        let found = self.top_factors(g, vertex, gram);
+        if found {
+            self.write_vertex(&vertex.u, &vertex.v, out, vertex.threads);
+        } else {
+            out.iter_mut().for_each(|o| *o = f64::NAN);
+        }
+        found
+    }
+    /// The factors of the LMO vertex `-r u_1 v_1^T` of `g` into `vertex` (`false` when the
+    /// eigensolver fails).
+    fn top_factors(&self, g: &[f64], vertex: &mut RankOne, gram: &mut GramWorkspace) -> bool {
         vertex.u.resize(self.rows, 0.0);
         vertex.v.resize(self.cols, 0.0);
         vertex.scale = -self.radius;
         vertex.threads = gram.threads();
-        let found = gram_top_pair(g, self.rows, self.cols, gram, &mut vertex.u, &mut vertex.v);
-        match found {
-            Some(_) => self.write_vertex(&vertex.u, &vertex.v, out, vertex.threads),
-            None => out.iter_mut().for_each(|o| *o = f64::NAN),
-        }
-        found.is_some()
+        gram_top_pair(g, self.rows, self.cols, gram, &mut vertex.u, &mut vertex.v).is_some()
     }
     /// Nuclear norm of a flat `rows x cols` matrix (faer's singular values; NaN when they fail
     /// to converge, i.e. for non-finite input).
@@ -146,6 +152,9 @@ impl ConvexSet for NuclearBall {
     /// NaN vertex) when the eigensolver fails.
     fn lmo_rank_one(&self, g: &[f64], out: &mut [f64], vertex: &mut RankOne) -> bool {
         self.with_work(|w| self.top_vertex(g, out, vertex, &mut w.gram))
+    }
+    fn lmo_factors(&self, g: &[f64], vertex: &mut RankOne) -> Option<bool> {
+        Some(self.with_work(|w| self.top_factors(g, vertex, &mut w.gram)))
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
         self.with_work(|w| {

@@ -64,6 +64,15 @@ pub trait ConvexSet: Send + Sync + std::fmt::Debug {
         self.lmo(g, out);
         false
     }
+    /// The factors of the LMO vertex alone, when it is rank one, with nothing else written
+    /// (the caller moves along `(scale u_i) v_j` without forming the vertex): `Some(true)` with
+    /// the factors in `vertex`, `Some(false)` when the oracle failed (non-finite input),
+    /// `None` when the set has no such oracle (then call [`ConvexSet::lmo_rank_one`]; the
+    /// default).
+    fn lmo_factors(&self, g: &[f64], vertex: &mut RankOne) -> Option<bool> {
+        let _ = (g, vertex);
+        None
+    }
     /// Euclidean projection of `z` onto the set, written into `out`.
     fn project(&self, z: &[f64], out: &mut [f64]);
     /// Membership up to an absolute tolerance `tol` (scaled by the set's size where natural).

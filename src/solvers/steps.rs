@@ -51,6 +51,9 @@ pub fn fw_step(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, v: &mut [f
 /// [`fw_step`] on the primal set of `p`, telling `p` the move when the vertex is rank one
 /// ([`SaddleProblem::note_fw_move`]: the problem may then update its products instead of
 /// recomputing them at the next [`SaddleProblem::step_grads`]); same iterate as [`fw_step`].
+/// When the set gives the vertex's factors alone ([`ConvexSet::lmo_factors`]) the vertex is
+/// never formed (one pass over x instead of three) and `v` is left as it was; otherwise `v`
+/// receives the vertex.
 pub fn primal_fw_step(
     p: &dyn SaddleProblem,
     x: &mut [f64],
@@ -59,7 +62,18 @@ pub fn primal_fw_step(
     v: &mut [f64],
     vertex: &mut RankOne,
 ) {
-    let rank_one = p.x_set().lmo_rank_one(d, v, vertex);
+    let rank_one = match p.x_set().lmo_factors(d, vertex) {
+        Some(true) => {
+            move_towards_rank_one(x, vertex, s);
+            p.note_fw_move(s, vertex, x);
+            return;
+        }
+        Some(false) => {
+            v.iter_mut().for_each(|o| *o = f64::NAN);
+            false
+        }
+        None => p.x_set().lmo_rank_one(d, v, vertex),
+    };
     if rank_one && vertex.threads > 1 {
         // entry by entry: the same bits as `move_towards`, split like the set's oracles
         let parts: Vec<_> = x.chunks_mut(1 << 16).zip(v.chunks(1 << 16)).collect();
@@ -70,6 +84,27 @@ pub fn primal_fw_step(
     if rank_one {
         p.note_fw_move(s, vertex, x);
     }
+}
+
+/// [`move_towards`] the rank-one vertex `(scale u_i) v_j` without forming it: the same
+/// operations entry by entry, so the same bits; rows split over `vertex.threads`.
+fn move_towards_rank_one(x: &mut [f64], vertex: &RankOne, s: f64) {
+    let cols = vertex.v.len();
+    let rows_per_part = (1 << 16) / cols.max(1) + 1;
+    let parts: Vec<_> = x
+        .chunks_mut(rows_per_part * cols)
+        .zip(vertex.u.chunks(rows_per_part))
+        .collect();
+    crate::jobs::run_parts(parts, vertex.threads.max(1), |(x, u)| {
+        crate::linalg::simd(|| {
+            for (row, &ui) in x.chunks_exact_mut(cols).zip(u) {
+                let c = vertex.scale * ui;
+                for (xi, &vj) in row.iter_mut().zip(&vertex.v) {
+                    *xi = (1.0 - s) * *xi + s * (c * vj);
+                }
+            }
+        })
+    });
 }
 
 /// The projected step `x <- PO_U(x + s d)`; `z` is scratch.
