@@ -1,8 +1,7 @@
 //! The symmetric eigensolvers of the Gram route: faer's full decomposition, and the hand-written
 //! top eigenpair (Householder tridiagonalisation, Sturm bisection, inverse iteration).
 
-use super::jacobi::dot_unrolled;
-use crate::linalg::{dot, mat};
+use crate::linalg::{dot, dot_unrolled, mat};
 
 /// Symmetric eigendecomposition workspace for `n x n` matrices (see the module documentation).
 #[derive(Debug, Default, Clone)]

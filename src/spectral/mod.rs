@@ -63,7 +63,7 @@ mod jacobi;
 mod projection;
 
 pub use eigen::SymEigen;
-pub use jacobi::{dot_unrolled, jacobi_rows};
+pub use jacobi::jacobi_rows;
 pub use projection::project_nuclear;
 
 use crate::linalg::{dot, gemm, mat, mat_mut};
