@@ -465,8 +465,18 @@ fn self_contained_rejects_external_references() {
         "<svg><image xlink:href=\"pic.png\"/></svg>",
         "<object data=\"x.swf\"></object>",
         "<meta http-equiv=\"refresh\" content=\"0; url=https://example.org\">",
+        "<meta http-equiv=\"Refresh\" content=\"0; https://example.org\">",
         "<div onclick=\"location='//example.org'\"></div>",
         "<svg onload=\"fetch('http://example.org')\"></svg>",
+        "<a href=\"#x\" ping=\"https://example.org\">x</a>",
+        "<svg><set attributeName=\"href\" to=\"//example.org\"/></svg>",
+        "<svg><animate attributeName=\"href\" values=\"https://example.org\"/></svg>",
+        "<svg><rect fill=\"url(https://example.org/p.svg#g)\"/></svg>",
+        "<svg><rect filter=\"url(f.svg#blur)\"/></svg>",
+        "<div style=\"background: image-set('https://example.org/b.png' 1x)\"></div>",
+        "<script>fetch('x')</script>",
+        "<script src=\"data:text/javascript,fetch('https://example.org')\"></script>",
+        "<style>body { background: image-set('https://example.org/b.png' 1x) }</style>",
     ] {
         assert!(self_contained(&inject(bad)).is_err(), "accepted {bad}");
     }
@@ -477,6 +487,9 @@ fn self_contained_rejects_external_references() {
         // Shown, never fetched: a label or title may quote any text, URLs included.
         "<svg aria-label=\"// on log-log axes\"></svg>",
         "<abbr title=\"see https://example.org\">x</abbr>",
+        "<img src=\"data:image/png;base64,AAAA\" alt=\"a copy of https://example.org/x.png\">",
+        "<svg><rect fill=\"url(#grad)\"/></svg>",
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
     ] {
         self_contained(&inject(ok)).unwrap_or_else(|e| panic!("rejected {ok}: {e}"));
     }

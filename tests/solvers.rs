@@ -854,6 +854,7 @@ fn schedule_strategy() -> impl Strategy<Value = Schedule> {
 }
 
 proptest! {
+    #![proptest_config(crate::common::config(256, "schedules.txt"))]
     #[test]
     fn schedules_round_trip_exactly(s in schedule_strategy()) {
         let text = s.to_string();

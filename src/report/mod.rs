@@ -223,16 +223,26 @@ fn internal_url(value: &str) -> bool {
     v.starts_with('#') || v.starts_with("data:")
 }
 
+/// Whether an attribute is only shown, never fetched, navigated to or run (labels, titles,
+/// alternative text): its value may quote any text, a URL included.
+fn shown_only(attr: &str) -> bool {
+    attr == "title" || attr == "alt" || attr.starts_with("aria-")
+}
+
 /// Checks that an HTML page references nothing outside itself: every `src`/`href`-like
-/// attribute is a `#anchor` or a `data:` URL; no event handler (`on...`: the pages run no
-/// script); no `<meta content>` naming a URL (a refresh elsewhere); no `<link>`, `<base>`,
-/// `<iframe>`, `<object>`, `<embed>`; no `<script src>`; no `@import` and no `url(...)`
-/// other than `data:`/`#` in style sheets or style attributes. Text that is only shown
-/// (`aria-label`, `title`, `alt`, ...) may hold anything, a URL included. Returns the first
+/// attribute is a `#anchor` or a `data:` URL; no other attribute value contains `http://`,
+/// `https://` or starts with `//` (except text that is only shown: `title`, `alt`, `aria-*`);
+/// no event handler (`on...`), no `<script>` and no `<meta http-equiv="refresh">` (the pages
+/// run nothing and never redirect); no `<link>`, `<base>`, `<iframe>`, `<object>`, `<embed>`;
+/// no `@import` and no `url(...)` other than `data:`/`#` in style sheets, style attributes or
+/// any attribute that holds a `url(` (SVG `fill`, `filter`, `mask`, ...). Returns the first
 /// offence found.
 pub fn self_contained(html: &str) -> std::result::Result<(), String> {
     let all = tags(html)?;
     for t in all.iter().filter(|t| !t.closing) {
+        if t.name == "script" {
+            return Err(format!("<script> at byte {} runs a script", t.start));
+        }
         if ["link", "base", "iframe", "object", "embed", "frame"].contains(&t.name.as_str()) {
             return Err(format!(
                 "<{}> at byte {} loads or frames external content",
@@ -247,10 +257,15 @@ pub fn self_contained(html: &str) -> std::result::Result<(), String> {
             if k.starts_with("on") {
                 return Err(format!("<{} {k}=...> runs a script", t.name));
             }
-            if t.name == "meta" && k == "content" && lv.contains("url") {
-                return Err(format!("<meta content=\"{v}\"> points elsewhere"));
+            if t.name == "meta" && k == "http-equiv" && lv == "refresh" {
+                return Err("<meta http-equiv=\"refresh\"> redirects".to_string());
             }
-            if k == "style" {
+            let external =
+                lv.contains("http://") || lv.contains("https://") || lv.starts_with("//");
+            if external && !shown_only(k) {
+                return Err(format!("<{} {k}=\"{v}\"> contains an external URL", t.name));
+            }
+            if k == "style" || (lv.contains("url(") && !shown_only(k)) {
                 check_css(v)?;
             }
         }
@@ -274,6 +289,9 @@ fn check_css(css: &str) -> std::result::Result<(), String> {
     let lower = css.to_ascii_lowercase();
     if lower.contains("@import") {
         return Err("style sheet uses @import".to_string());
+    }
+    if lower.contains("http://") || lower.contains("https://") {
+        return Err("style sheet names an external URL".to_string());
     }
     let mut rest = lower.as_str();
     while let Some(k) = rest.find("url(") {
