@@ -48,19 +48,23 @@ pub fn gemm(
     faer::linalg::matmul::matmul(dst, acc, lhs, rhs, alpha, faer::Par::Seq);
 }
 
-/// Whether [`simd`] may dispatch to the SIMD instruction sets (see [`set_simd`]).
-static SIMD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
-
-/// Allows (default) or forbids the SIMD paths of [`simd`]. Results do not depend on this
-/// switch: the tests compare both ways bit for bit, `benches/linalg.rs` times both.
-#[doc(hidden)]
-pub fn set_simd(enabled: bool) {
-    SIMD.store(enabled, std::sync::atomic::Ordering::Relaxed);
+thread_local! {
+    /// Whether [`simd`] may dispatch to the SIMD instruction sets on this thread (see
+    /// [`set_simd`]; per thread, so that tests running side by side do not switch each other).
+    static SIMD: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
 }
 
-/// Runs `f` compiled for the widest instruction set the CPU offers (AVX-512 or AVX2 with FMA,
-/// detected at run time by `pulp`, faer's dispatcher; the baseline otherwise or after
-/// `set_simd(false)`), so that the loops inside it vectorise. Safe, and the same bits on every
+/// Allows (default) or forbids the SIMD paths of [`simd`] on the calling thread (kernels it
+/// hands to helper threads keep theirs). Results do not depend on this switch: the tests
+/// compare both ways bit for bit, `benches/linalg.rs` times both.
+#[doc(hidden)]
+pub fn set_simd(enabled: bool) {
+    SIMD.with(|s| s.set(enabled));
+}
+
+/// Runs `f` compiled for the widest instruction set the CPU offers up to AVX2 with FMA
+/// (detected at run time by `pulp`, faer's dispatcher, with its `x86-v3` level; the baseline
+/// otherwise or after `set_simd(false)`), so that the loops inside it vectorise. Safe, and the same bits on every
 /// path: Rust never contracts `a * b + c` into a fused multiply-add and loops keep their order.
 /// The element-wise loops of the hot paths run inside it (unit-column oracles, finiteness
 /// checks, the tridiagonalisation and Jacobi rotations of `spectral`, the sparse-dense
@@ -92,7 +96,7 @@ pub fn simd<R>(f: impl FnOnce() -> R) -> R {
 /// ```
 #[inline]
 pub fn dispatch<Op: pulp::WithSimd>(op: Op) -> Op::Output {
-    if SIMD.load(std::sync::atomic::Ordering::Relaxed) {
+    if SIMD.with(|s| s.get()) {
         pulp::Arch::new().dispatch(op)
     } else {
         op.with_simd(pulp::Scalar::new())
@@ -415,7 +419,7 @@ pub fn sym_eigenvalues(a: &[f64], n: usize) -> Vec<f64> {
     // off-diagonal entries below EPS * max(sqrt|a_pp a_qq|, 1e-6 ||A||_F) are left alone (Weyl:
     // each moves an eigenvalue by at most itself); rotated entries are set to exactly zero, so
     // the cyclic sweeps converge quadratically and stop when a sweep rotates nothing
-    let floor = 1e-6 * m.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let floor = 1e-6 * frobenius_norm(&m);
     for _ in 0..100 {
         let mut rotated = false;
         for p in 0..n {
@@ -423,7 +427,12 @@ pub fn sym_eigenvalues(a: &[f64], n: usize) -> Vec<f64> {
                 let apq = m[p * n + q];
                 let app = m[p * n + p];
                 let aqq = m[q * n + q];
-                if apq.abs() <= f64::EPSILON * (app.abs() * aqq.abs()).sqrt().max(floor) {
+                let mut diag = (app.abs() * aqq.abs()).sqrt();
+                if diag.is_infinite() {
+                    // the product overflowed, not the geometric mean
+                    diag = app.abs().sqrt() * aqq.abs().sqrt();
+                }
+                if apq.abs() <= f64::EPSILON * diag.max(floor) {
                     continue;
                 }
                 rotated = true;
@@ -455,6 +464,32 @@ pub fn sym_eigenvalues(a: &[f64], n: usize) -> Vec<f64> {
     let mut e: Vec<f64> = (0..n).map(|i| m[i * n + i]).collect();
     e.sort_by(|a, b| a.total_cmp(b));
     e
+}
+
+/// `sqrt(sum x_i^2)`, by the plain sum (so the bits are those of the plain formula) unless
+/// the squares overflow, then scaled by the largest entry: finite whenever the norm is.
+/// NaN for NaN input.
+///
+/// ```
+/// let big = 2.7e154; // big * big overflows
+/// let n = saddlefw::linalg::frobenius_norm(&[big, big]);
+/// assert!((n / (big * 2f64.sqrt()) - 1.0).abs() < 1e-15);
+/// assert_eq!(saddlefw::linalg::frobenius_norm(&[3.0, 4.0]), 5.0);
+/// ```
+pub fn frobenius_norm(v: &[f64]) -> f64 {
+    let plain = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if plain.is_finite() || plain.is_nan() {
+        return plain;
+    }
+    let scale = v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    if !scale.is_finite() {
+        return scale;
+    }
+    scale
+        * v.iter()
+            .map(|x| (x / scale) * (x / scale))
+            .sum::<f64>()
+            .sqrt()
 }
 
 /// Spectral norm `||A||_2` of a general row-major matrix (exact, via the Jacobi SVD).

@@ -543,3 +543,33 @@ fn scale_campaign_never_certifies_wrongly() {
         }
     });
 }
+
+/// An indefinite `A = [[0, a], [a, 0]]` whose entries square past `f64::MAX`: the eigenvalues
+/// are still `-|a|, |a|`, so the problem is not convex in x and no f* is certified. Before the
+/// fix the Jacobi threshold's Frobenius norm overflowed to inf, every rotation was skipped, the
+/// eigenvalues came out as the diagonal (0, 0), and f* was certified near -0.19 while
+/// `f(0.5, 0.5) = a/4` (found by the campaign above with `SADDLEFW_PROPTEST_MULT=8
+/// PROPTEST_RNG_SEED=303`; the case is also in its regression file). Control: at `a / 1e10`
+/// (no overflow) the same answer.
+#[test]
+fn overflowing_entries_do_not_hide_indefiniteness() {
+    for a in [-2.702125767420768e154, -2.702125767420768e144] {
+        let e = saddlefw::linalg::sym_eigenvalues(&[0.0, a, a, 0.0], 2);
+        assert!(
+            (e[0] / a - 1.0).abs() < 1e-15 && (e[1] / a + 1.0).abs() < 1e-15,
+            "{e:?}"
+        );
+        let q = Quad2 {
+            a: [[0.0, a], [a, 0.0]],
+            b: [[0.0; 2]; 2],
+            c: 0.7693413375882777,
+            lin_a: [0.0; 2],
+            lin_c: [0.0; 2],
+            x_kind: ("l1_ball", 1.0),
+            y_scale: 1.0,
+        };
+        let inst = q.instance().expect("a valid problem");
+        assert!(!inst.problem.convex_in_x(), "a = {a:e}");
+        assert!(inst.problem.f_star().is_none(), "a = {a:e}");
+    }
+}
