@@ -573,3 +573,34 @@ fn overflowing_entries_do_not_hide_indefiniteness() {
         assert!(inst.problem.f_star().is_none(), "a = {a:e}");
     }
 }
+
+/// `y*` in closed form when `m` is so small that `c / m` overflows (the second case the deeper
+/// campaign found, seed 401: `C = 6e-165 I`, linear term `8.5e144`): the maximiser is the LMO
+/// vertex of `c` and the value a certified interval containing the true maximum, where the
+/// projection of an infinite target gave a wrong "exact" value and f* was certified at
+/// [0, 3e-12] against f(0) = -850.8. Control: with `m = 1` the value is exact as before.
+#[test]
+fn closed_form_inner_maximum_survives_an_overflowing_target() {
+    use saddlefw::problems::YModel;
+    use saddlefw::sets::Simplex;
+    let simplex = Simplex::new(2, 1.0).unwrap();
+    let c = vec![-8.507825890297562e144, -9.035215951586308e144];
+    let model = |m: f64| YModel {
+        h: 0.5,
+        c: c.clone(),
+        m,
+    };
+    let m = 6.074315502171514e-165;
+    let r = inner::y_star_closed_form(&simplex, &model(m), 0.0, &[0.5, 0.5]);
+    assert_eq!(r.y, [1.0, 0.0]);
+    // the true maximum over the simplex is at e_1: h + c_1 - m/2
+    let truth = 0.5 + c[0] - 0.5 * m;
+    assert!(
+        r.value.lower <= truth && truth <= r.value.upper,
+        "{:?}",
+        r.value
+    );
+    assert!(r.value.lower.is_finite() && r.value.upper.is_finite());
+    let exact = inner::y_star_closed_form(&simplex, &model(1.0e-100), 0.0, &[0.5, 0.5]);
+    assert_eq!(exact.value.lower, exact.value.upper);
+}

@@ -209,24 +209,41 @@ pub fn maximize_with_allowance(
 }
 
 /// `y*_beta(x)` in closed form from a [`YModel`]: `P_Y((c + beta y0)/(m + beta))` when
-/// `m + beta > 0`, `LMO_Y(-c)` when `m + beta = 0` (`eq:fL:mu`).
+/// `m + beta > 0`, `LMO_Y(-c)` when `m + beta = 0` (`eq:fL:mu`); the value is exact.
+///
+/// When `m + beta > 0` is so small against `c + beta y0` that the target overflows, the
+/// maximiser cannot be formed: the result is then `y = LMO_Y(-(c + beta y0))` with the
+/// certified interval `[L_beta(y), L_beta(y) + (m + beta) ||y||^2 / 2]` (dropping the
+/// non-positive `-(m + beta) ||y'||^2 / 2` bounds the maximum from above by `L_beta(y)` plus
+/// that term), no longer a point.
 pub fn y_star_closed_form(set: &dyn ConvexSet, model: &YModel, beta: f64, y0: &[f64]) -> InnerMax {
     let n = set.dim();
     let mut y = vec![0.0; n];
     let s = model.m + beta;
-    if s > 0.0 {
-        let target: Vec<f64> = (0..n).map(|i| (model.c[i] + beta * y0[i]) / s).collect();
+    let shifted: Vec<f64> = (0..n).map(|i| model.c[i] + beta * y0[i]).collect();
+    let target: Vec<f64> = shifted.iter().map(|v| v / s).collect();
+    let overflow = s > 0.0 && target.iter().any(|t| t.is_infinite());
+    if s > 0.0 && !overflow {
         set.project(&target, &mut y);
+    } else if s > 0.0 {
+        let neg: Vec<f64> = shifted.iter().map(|v| -v).collect();
+        set.lmo(&neg, &mut y);
     } else {
         let neg: Vec<f64> = model.c.iter().map(|v| -v).collect();
         set.lmo(&neg, &mut y);
     }
     let d2: f64 = y.iter().zip(y0).map(|(a, b)| (a - b) * (a - b)).sum();
     let v = model.value(&y) - 0.5 * beta * d2;
-    InnerMax {
-        y,
-        value: Interval::exact(v),
-    }
+    let value = if overflow {
+        let y2: f64 = y.iter().map(|t| t * t).sum();
+        Interval {
+            lower: v,
+            upper: v + 0.5 * s * y2,
+        }
+    } else {
+        Interval::exact(v)
+    };
+    InnerMax { y, value }
 }
 
 /// `y*_beta(x)` by a certified inner solve (no closed form available).
@@ -319,8 +336,11 @@ pub fn f_star_smooth<P: InnerProblem + ?Sized>(p: &P) -> Option<Interval> {
         return None;
     }
     let y0 = p.y_set().default_point();
+    // whether every f(x) of the solve was exact (a closed form that did not overflow)
+    let exact = std::cell::Cell::new(true);
     let value = |x: &[f64]| {
         let f = p.y_star(x, 0.0, &y0);
+        exact.set(exact.get() && f.value.lower == f.value.upper);
         -f.value.mid()
     };
     let grad = |x: &[f64], out: &mut [f64]| {
@@ -346,10 +366,10 @@ pub fn f_star_smooth<P: InnerProblem + ?Sized>(p: &P) -> Option<Interval> {
         INNER_MAX_ITER,
     );
     let ybar = p.y_star(&c.point, 0.0, &y0).y;
-    let closed_form = p.y_model(&start).is_some();
+    let closed_form = p.y_model(&start).is_some() && exact.get();
     let d = duality_certificate(p, &c.point, &ybar, !closed_form)?;
-    // with a closed-form y* (feasible, so the solve's lower ends are duality bounds) the
-    // solve's best lower end counts too; without one its f and gradient are inexact
+    // with an exact closed-form y* (feasible, so the solve's lower ends are duality bounds)
+    // the solve's best lower end counts too; without one its f and gradient are inexact
     let lower = if closed_form {
         d.lower.max(-c.value.upper)
     } else {
