@@ -232,6 +232,31 @@ impl UnitColumns {
         });
         first.iter_mut().for_each(|v| *v = factor(v.sqrt()));
     }
+    /// With one factor per column in the first row of `out` ([`Self::column_factors`]), writes
+    /// `below(z_ij, factor_j)` into the rows below the first (they read the factors through a
+    /// split borrow, so the loop vectorises), then `first(z_0j, factor_j)` over the factors.
+    fn map_columns(
+        &self,
+        z: &[f64],
+        out: &mut [f64],
+        below: impl Fn(f64, f64) -> f64,
+        first: impl Fn(f64, f64) -> f64,
+    ) {
+        let (factors, rest) = out.split_at_mut(self.cols);
+        crate::linalg::simd(|| {
+            for (o_row, z_row) in rest
+                .chunks_exact_mut(self.cols)
+                .zip(z[self.cols..].chunks_exact(self.cols))
+            {
+                for ((o, &zv), &f) in o_row.iter_mut().zip(z_row).zip(factors.iter()) {
+                    *o = below(zv, f);
+                }
+            }
+        });
+        for (o, &zv) in factors.iter_mut().zip(z) {
+            *o = first(zv, *o);
+        }
+    }
     fn column_norms(&self, z: &[f64]) -> Vec<f64> {
         let mut n = vec![0.0; self.cols];
         for i in 0..self.rows {
@@ -259,24 +284,21 @@ impl ConvexSet for UnitColumns {
         // allocation
         self.column_factors(g, out, |n| n);
         let r = self.radius;
-        // rows below the first read the norms from the first row (split borrows: the loop
-        // vectorises), then the first row overwrites them
-        let (first, below) = out.split_at_mut(self.cols);
-        crate::linalg::simd(|| {
-            for (o_row, g_row) in below
-                .chunks_exact_mut(self.cols)
-                .zip(g[self.cols..].chunks_exact(self.cols))
-            {
-                for ((o, &gv), &n) in o_row.iter_mut().zip(g_row).zip(first.iter()) {
-                    // divide unconditionally (by 1 for a zero column), then select: no branch
-                    let v = -r * gv / if n > 0.0 { n } else { 1.0 };
-                    *o = if n > 0.0 { v } else { 0.0 };
+        self.map_columns(
+            g,
+            out,
+            // divide unconditionally (by 1 for a zero column), then select: no branch
+            |gv, n| {
+                let v = -r * gv / if n > 0.0 { n } else { 1.0 };
+                if n > 0.0 {
+                    v
+                } else {
+                    0.0
                 }
-            }
-        });
-        for (o, &gv) in first.iter_mut().zip(g) {
-            *o = if *o > 0.0 { -r * gv / *o } else { -r };
-        }
+            },
+            // a zero column's vertex is -r e_1
+            |gv, n| if n > 0.0 { -r * gv / n } else { -r },
+        );
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {
         self.column_factors(z, out, |n| {
@@ -286,20 +308,7 @@ impl ConvexSet for UnitColumns {
                 1.0
             }
         });
-        let (first, below) = out.split_at_mut(self.cols);
-        crate::linalg::simd(|| {
-            for (o_row, z_row) in below
-                .chunks_exact_mut(self.cols)
-                .zip(z[self.cols..].chunks_exact(self.cols))
-            {
-                for ((o, &zv), &f) in o_row.iter_mut().zip(z_row).zip(first.iter()) {
-                    *o = f * zv;
-                }
-            }
-        });
-        for (o, &zv) in first.iter_mut().zip(z) {
-            *o *= zv;
-        }
+        self.map_columns(z, out, |zv, f| f * zv, |zv, f| f * zv);
     }
     fn contains(&self, z: &[f64], tol: f64) -> bool {
         z.len() == self.dim()
