@@ -276,8 +276,28 @@ pub fn svd_faer(a: &[f64], rows: usize, cols: usize) -> Svd {
 /// algorithm, the stored hard instances (fixtures/hard) and verify.json were drawn with them, and
 /// [`spectral_norm`] (certified constants) is its largest singular value. Nothing on a solver's hot path calls it (the exact fallback of the nuclear projection
 /// only runs on non-finite input or a failed eigensolve). Tested against [`svd_faer`].
+///
+/// Entries beyond `2^±500` (whose squares would overflow or underflow in the rotations' inner
+/// products) are scaled by a power of two first, which is exact, and the singular values scaled
+/// back; other matrices are not touched, so their results keep their bits.
 pub fn svd(a: &[f64], rows: usize, cols: usize) -> Svd {
     assert_eq!(a.len(), rows * cols, "svd: shape mismatch");
+    let big = a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let (hi, lo) = (2f64.powi(500), 2f64.powi(-500));
+    if big.is_finite() && (big > hi || (big > 0.0 && big < lo)) {
+        // two exact power-of-two factors whose product brings the largest entry near 1
+        let e = big.log2().floor() as i32;
+        let (f1, f2) = (2f64.powi(-e / 2), 2f64.powi(-e + e / 2));
+        let scaled: Vec<f64> = a.iter().map(|x| x * f1 * f2).collect();
+        let mut r = svd_jacobi(&scaled, rows, cols);
+        r.s.iter_mut().for_each(|s| *s = *s / f1 / f2);
+        return r;
+    }
+    svd_jacobi(a, rows, cols)
+}
+
+/// [`svd`] on a matrix whose entries are in range.
+fn svd_jacobi(a: &[f64], rows: usize, cols: usize) -> Svd {
     if rows > cols {
         let t = svd(&transpose(a, rows, cols), cols, rows);
         return Svd {

@@ -604,3 +604,23 @@ fn closed_form_inner_maximum_survives_an_overflowing_target() {
     let exact = inner::y_star_closed_form(&simplex, &model(1.0e-100), 0.0, &[0.5, 0.5]);
     assert_eq!(exact.value.lower, exact.value.upper);
 }
+
+/// `||B||_2` of a matrix whose entries (about 7e170) square past `f64::MAX`: the third case of
+/// the deeper campaign (seed 521), where the Jacobi SVD returned 0, so `L_yx = 0`, and f* was
+/// certified as `[-5.6e169, 0]` against `f(x) = -4.5e170`. The SVD now scales by a power of
+/// two first. Control: the same matrix times `2^-600` (entries in range, the direct path) gives
+/// the same norm times `2^-600`.
+#[test]
+fn spectral_norm_of_huge_entries_is_right() {
+    let b = [
+        -3.526183734928826e170,
+        2.9654375014646447e170,
+        -6.942629624706456e170,
+        -7.145406851927416e170,
+    ];
+    let n = saddlefw::linalg::spectral_norm(&b, 2, 2);
+    let scaled: Vec<f64> = b.iter().map(|x| x * 2f64.powi(-600)).collect();
+    let m = saddlefw::linalg::spectral_norm(&scaled, 2, 2);
+    assert!(n.is_finite() && m > 0.0, "{n} {m}");
+    assert!((n * 2f64.powi(-600) / m - 1.0).abs() < 1e-15, "{n} {m}");
+}
