@@ -624,3 +624,37 @@ fn spectral_norm_of_huge_entries_is_right() {
     assert!(n.is_finite() && m > 0.0, "{n} {m}");
     assert!((n * 2f64.powi(-600) / m - 1.0).abs() < 1e-15, "{n} {m}");
 }
+
+/// A tiny Y (simplex of scale 1e-255) with a huge `C = 9.96e279 I`: `y'y` underflows, and the
+/// closed-form value lost the curvature term (`f(0)` came out as 0 instead of -2.49e-231). Then
+/// the solve's bound crossed the duality upper end and f* was certified as the single point
+/// -2.4904505863e-231 against `f(x) = -2.4904506332e-231` (the fourth case of the deeper
+/// campaign, seed 533). Control: the same model at y of scale 1 is computed as before.
+#[test]
+fn curvature_of_a_tiny_y_is_not_lost() {
+    use saddlefw::problems::YModel;
+    let m = 9.9618023452357e279;
+    let model = YModel {
+        h: 0.0,
+        c: vec![0.0, 0.0],
+        m,
+    };
+    let y = [0.5e-255, 0.5e-255];
+    let want = -0.5 * ((m * y[0]) * y[0] + (m * y[1]) * y[1]);
+    assert!(want < 0.0 && want.is_normal());
+    assert_eq!(model.value(&y), want);
+    assert_eq!(model.value(&[0.5, 0.5]), -0.5 * m * 0.5);
+    let q = Quad2 {
+        a: [[0.0; 2]; 2],
+        b: [[0.0; 2]; 2],
+        c: m,
+        lin_a: [0.0, 0.4686084742640449],
+        lin_c: [0.0; 2],
+        x_kind: ("l1_ball", 9.999999999999995e-239),
+        y_scale: 9.999999999999997e-256,
+    };
+    let inst = q.instance().expect("a valid problem");
+    let i = inst.problem.f_star().expect("f* certified");
+    let (x, u) = q.f_upper();
+    assert!(i.lower <= u, "{i:?} above f({x:?}) = {u:e}");
+}

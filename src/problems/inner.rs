@@ -370,8 +370,11 @@ pub fn f_star_smooth<P: InnerProblem + ?Sized>(p: &P) -> Option<Interval> {
     let d = duality_certificate(p, &c.point, &ybar, !closed_form)?;
     // with an exact closed-form y* (feasible, so the solve's lower ends are duality bounds)
     // the solve's best lower end counts too; without one its f and gradient are inexact
-    let lower = if closed_form {
-        d.lower.max(-c.value.upper)
+    // a solve bound above the duality upper end contradicts it: the closed form lost
+    // something to rounding, so only the duality bounds are kept
+    let solve_bound = -c.value.upper;
+    let lower = if closed_form && solve_bound <= d.upper {
+        d.lower.max(solve_bound)
     } else {
         d.lower
     };

@@ -80,9 +80,16 @@ pub struct YModel {
 }
 
 impl YModel {
-    /// `L(x, y)` from the model.
+    /// `L(x, y)` from the model. When `y'y` underflows (a tiny Y with a large `m`), the
+    /// curvature term is summed as `sum (m y_i) y_i` instead of being lost.
     pub fn value(&self, y: &[f64]) -> f64 {
-        self.h + crate::linalg::dot(&self.c, y) - 0.5 * self.m * crate::linalg::dot(y, y)
+        let yy = crate::linalg::dot(y, y);
+        let curvature = if yy < f64::MIN_POSITIVE && y.iter().any(|v| *v != 0.0) {
+            0.5 * y.iter().map(|v| (self.m * v) * v).sum::<f64>()
+        } else {
+            0.5 * self.m * yy
+        };
+        self.h + crate::linalg::dot(&self.c, y) - curvature
     }
 }
 
