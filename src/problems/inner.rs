@@ -221,16 +221,18 @@ pub fn y_star_closed_form(set: &dyn ConvexSet, model: &YModel, beta: f64, y0: &[
     let mut y = vec![0.0; n];
     let s = model.m + beta;
     let shifted: Vec<f64> = (0..n).map(|i| model.c[i] + beta * y0[i]).collect();
-    let target: Vec<f64> = shifted.iter().map(|v| v / s).collect();
-    let overflow = s > 0.0 && target.iter().any(|t| t.is_infinite());
-    if s > 0.0 && !overflow {
-        set.project(&target, &mut y);
-    } else if s > 0.0 {
-        let neg: Vec<f64> = shifted.iter().map(|v| -v).collect();
-        set.lmo(&neg, &mut y);
-    } else {
-        let neg: Vec<f64> = model.c.iter().map(|v| -v).collect();
-        set.lmo(&neg, &mut y);
+    // the maximiser P_Y(shifted / s), unless s = 0 or the target overflows
+    let target = (s > 0.0)
+        .then(|| shifted.iter().map(|v| v / s).collect::<Vec<f64>>())
+        .filter(|t| !t.iter().any(|v| v.is_infinite()));
+    let overflow = s > 0.0 && target.is_none();
+    match &target {
+        Some(t) => set.project(t, &mut y),
+        None => {
+            let direction = if overflow { &shifted } else { &model.c };
+            let neg: Vec<f64> = direction.iter().map(|v| -v).collect();
+            set.lmo(&neg, &mut y);
+        }
     }
     let d2: f64 = y.iter().zip(y0).map(|(a, b)| (a - b) * (a - b)).sum();
     let v = model.value(&y) - 0.5 * beta * d2;
