@@ -9,7 +9,7 @@
 //! through matrixmultiply), the reference for the GFLOP/s of the DL gradient products.
 
 use faer::linalg::matmul::matmul;
-use faer::{Accum, MatMut, MatRef, Par, Side};
+use faer::{Accum, Mat, MatMut, MatRef, Par, Side};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array2, ArrayView2};
 use rand::{Rng, SeedableRng};
@@ -176,6 +176,39 @@ fn eig(rows: &mut Vec<Row>, filter: &Option<String>, k: usize, rng: &mut ChaCha8
         },
         &mut || {
             black_box(gm.self_adjoint_eigen(Side::Lower).unwrap());
+        },
+    );
+    // the two routes of `top` ("hand": Lanczos with its certificate, "faer": the tridiagonal
+    // route); LANCZOS_MIN_ORDER is where the first wins
+    let mut top2 = vec![0.0; k];
+    let mut se2 = SymEigen::default();
+    pair(
+        rows,
+        filter,
+        &format!("eig top pair {k}x{k}: lanczos vs tridiagonal"),
+        0.0,
+        &mut || {
+            black_box(se.top_lanczos(&g, k, &mut top));
+        },
+        &mut || {
+            black_box(se2.top_tridiagonal(&g, k, &mut top2));
+        },
+    );
+    // the certificate's factorisation: hand-written against faer's Cholesky
+    let top_value = se2.top_tridiagonal(&g, k, &mut top2).unwrap();
+    let sigma = top_value * (1.0 + 1e-12);
+    let shifted = Mat::<f64>::from_fn(k, k, |i, j| f64::from(i == j) * sigma - g[i * k + j]);
+    let mut l = vec![0.0; k * k];
+    pair(
+        rows,
+        filter,
+        &format!("cholesky {k}x{k} (sigma I - G)"),
+        0.0,
+        &mut || {
+            black_box(saddlefw::spectral::cholesky_shifted(&g, k, sigma, &mut l));
+        },
+        &mut || {
+            black_box(shifted.llt(Side::Lower).is_ok());
         },
     );
     pair(
@@ -463,6 +496,8 @@ fn main() {
         &mut rng,
     );
     eig(&mut rows, f, 60, &mut rng);
+    eig(&mut rows, f, 40, &mut rng);
+    eig(&mut rows, f, 30, &mut rng);
     eig(&mut rows, f, 20, &mut rng);
     simd(&mut rows, f, 60, 103, &mut rng);
     simd(&mut rows, f, 62061, 20, &mut rng);

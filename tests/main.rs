@@ -24,6 +24,7 @@ mod interrupt;
 mod invariants;
 mod iterates;
 mod kernels;
+mod lanczos;
 mod measures;
 mod modules;
 mod mutants;

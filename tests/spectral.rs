@@ -16,12 +16,12 @@ fn config(cases: u32) -> Config {
     crate::common::config(cases, "spectral.txt")
 }
 
-fn gaussian(rng: &mut ChaCha8Rng, n: usize) -> Vec<f64> {
+pub(crate) fn gaussian(rng: &mut ChaCha8Rng, n: usize) -> Vec<f64> {
     (0..n).map(|_| rng.sample(StandardNormal)).collect()
 }
 
 /// Random orthonormal columns (n x k, row-major) by modified Gram-Schmidt.
-fn orthonormal(rng: &mut ChaCha8Rng, n: usize, k: usize) -> Vec<f64> {
+pub(crate) fn orthonormal(rng: &mut ChaCha8Rng, n: usize, k: usize) -> Vec<f64> {
     let mut q = gaussian(rng, n * k);
     for j in 0..k {
         for _ in 0..2 {
@@ -98,7 +98,7 @@ fn eig_error(a: &[f64], n: usize, values: &[f64], w: &[f64]) -> f64 {
     err / norm(a).max(f64::MIN_POSITIVE)
 }
 
-fn random_symmetric(rng: &mut ChaCha8Rng, n: usize, kind: u8) -> Vec<f64> {
+pub(crate) fn random_symmetric(rng: &mut ChaCha8Rng, n: usize, kind: u8) -> Vec<f64> {
     match kind {
         // Gram matrix of a rank-deficient factor (PSD, repeated zero eigenvalue)
         0 => {
@@ -456,11 +456,17 @@ fn jacobi_simd_matches_baseline_code() {
 fn tridiagonalisation_simd_matches_baseline_code() {
     let mut rng = ChaCha8Rng::seed_from_u64(17);
     for n in [2, 5, 20, 60] {
+        // both routes of the top pair (the Lanczos route from LANCZOS_MIN_ORDER)
         let a = random_symmetric(&mut rng, n, 0);
         let top = |simd: bool, a: &[f64]| {
             saddlefw::linalg::set_simd(simd);
             let mut v = vec![0.0; n];
-            let l = SymEigen::default().top(a, n, &mut v).unwrap();
+            let mut e = SymEigen::default();
+            let l = e.top(a, n, &mut v).unwrap();
+            let mut t = vec![0.0; n];
+            let lt = e.top_tridiagonal(a, n, &mut t).unwrap();
+            v.extend(t);
+            v.push(lt);
             saddlefw::linalg::set_simd(true);
             (
                 l.to_bits(),

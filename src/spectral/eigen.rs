@@ -1,5 +1,6 @@
 //! The symmetric eigensolvers of the Gram route: faer's full decomposition, and the hand-written
-//! top eigenpair (Householder tridiagonalisation, Sturm bisection, inverse iteration).
+//! top eigenpair (Householder tridiagonalisation, Sturm bisection, inverse iteration; or, from
+//! [`super::LANCZOS_MIN_ORDER`], Lanczos with a certificate, [`super::lanczos`]).
 
 use crate::linalg::{dot, dot_unrolled, mat};
 
@@ -20,6 +21,8 @@ pub struct SymEigen {
     /// LU factors of the shifted tridiagonal matrix (inverse iteration).
     lu: Vec<f64>,
     piv: Vec<bool>,
+    /// The route of larger orders ([`super::lanczos`]).
+    lanczos: super::lanczos::Lanczos,
 }
 
 impl SymEigen {
@@ -156,9 +159,33 @@ impl SymEigen {
     }
 
     /// The largest eigenvalue and a unit eigenvector (written to `out`, length n) of the
-    /// symmetric `a` (also in `values[0]`): bisection with Sturm counts on the tridiagonal
-    /// matrix, inverse iteration, the reflectors. Returns None for non-finite input.
+    /// symmetric `a` (also in `values[0]`): [`SymEigen::top_lanczos`] from order
+    /// [`super::LANCZOS_MIN_ORDER`] when it certifies its pair, else
+    /// [`SymEigen::top_tridiagonal`]. Returns None for non-finite input.
     pub fn top(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
+        if n >= super::LANCZOS_MIN_ORDER {
+            if let Some(lambda) = self.top_lanczos(a, n, out) {
+                return Some(lambda);
+            }
+        }
+        self.top_tridiagonal(a, n, out)
+    }
+
+    /// The top eigenpair by Lanczos and a Cholesky-certified inverse iteration
+    /// ([`super::lanczos`]): None when it cannot certify the pair (the caller then takes
+    /// [`SymEigen::top_tridiagonal`]).
+    pub fn top_lanczos(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
+        assert_eq!(a.len(), n * n, "SymEigen: shape mismatch");
+        let lambda = self.lanczos.top(a, n, out)?;
+        self.values.clear();
+        self.values.resize(n, 0.0);
+        self.values[0] = lambda;
+        Some(lambda)
+    }
+
+    /// The top eigenpair by Householder tridiagonalisation, bisection with Sturm counts on the
+    /// tridiagonal matrix, inverse iteration and the reflectors (`O(n^3)`, any order).
+    pub fn top_tridiagonal(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
         self.reset(a, n);
         if n == 0 {
             return Some(0.0);
@@ -183,7 +210,7 @@ impl SymEigen {
 /// sub-diagonal `e` (`e.len() = d.len() - 1`), by bisection on Sturm counts (the number of
 /// negative pivots of `T - x I`) between `max d_i` and the Gershgorin bound, to the last bit.
 /// NaN for non-finite input.
-fn top_eigenvalue(d: &[f64], e: &[f64]) -> f64 {
+pub(super) fn top_eigenvalue(d: &[f64], e: &[f64]) -> f64 {
     let n = d.len();
     let mut lo = d.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
     let mut hi = (0..n)
@@ -234,7 +261,7 @@ fn top_eigenvalue(d: &[f64], e: &[f64]) -> f64 {
 /// Eigenvector of the symmetric tridiagonal `T` (diagonal `d`, sub-diagonal `e[0..n-1]`) for the
 /// eigenvalue `lambda`: three steps of inverse iteration on `T - lambda I` (shifted by a few
 /// ulps of `||T||` so the factorisation exists), Gaussian elimination with partial pivoting.
-fn inverse_iteration(
+pub(super) fn inverse_iteration(
     d: &[f64],
     e: &[f64],
     lambda: f64,

@@ -29,11 +29,17 @@
 //!
 //! # Eigensolver
 //! [`SymEigen::full`] is faer's symmetric eigensolver. The top eigenpair alone
-//! ([`SymEigen::top`], the LMO) is hand-written: Householder reduction to tridiagonal form, the
-//! top eigenvalue by Sturm bisection, its eigenvector by inverse iteration on the tridiagonal
-//! matrix and the reflectors, `O(k^2)` after the reduction. It is about 4x faster than faer's full
-//! eigendecomposition at the experiment sizes (`benches/linalg.rs`; faer has no partial symmetric
-//! eigensolver) and is tested against it.
+//! ([`SymEigen::top`], the LMO) is hand-written (faer has no partial symmetric eigensolver), by
+//! one of two routes, both tested against faer's full decomposition:
+//! * below order [`LANCZOS_MIN_ORDER`] ([`SymEigen::top_tridiagonal`]): Householder reduction to
+//!   tridiagonal form, the top eigenvalue by Sturm bisection, its eigenvector by inverse
+//!   iteration on the tridiagonal matrix and the reflectors, `O(k^2)` after the reduction; about
+//!   4x faster than faer's full eigendecomposition at the experiment sizes (`benches/linalg.rs`);
+//! * from that order ([`SymEigen::top_lanczos`]): Lanczos from a fixed start, then inverse
+//!   iteration with the Cholesky factor of `sigma I - G` for a shift `sigma` just above the Ritz
+//!   value. The factor exists only if `sigma > lambda_max`, so it certifies that the pair is the
+//!   top one (to `2^-40 ||G||_F` plus the factorisation's rounding); the residual is held to
+//!   `1e-13 ||G||_F`. When either fails the tridiagonal route runs instead.
 //!
 //! Workspaces ([`GramWorkspace`]) are grown on first use and reused, so repeated calls with the
 //! same shape do not allocate.
@@ -60,10 +66,12 @@
 
 mod eigen;
 mod jacobi;
+mod lanczos;
 mod projection;
 
 pub use eigen::SymEigen;
 pub use jacobi::jacobi_rows;
+pub use lanczos::{cholesky_shifted, LANCZOS_MIN_ORDER};
 pub use projection::project_nuclear;
 
 use crate::linalg::{dot, gemm, mat, mat_mut};

@@ -1,0 +1,249 @@
+//! The top eigenpair of a larger symmetric matrix without the `O(n^3)` tridiagonalisation:
+//! Lanczos with full reorthogonalisation from a fixed start, then inverse iteration with the
+//! Cholesky factor of `sigma I - A` at a shift `sigma` just above the Ritz value. The factor
+//! exists only when `sigma > lambda_max(A)` (up to its rounding, `(n + 1) n eps sigma`; Demmel's
+//! bound for a floating-point Cholesky), so a successful factorisation certifies that the pair
+//! found is the top one: `lambda_max - lambda <= sigma - lambda + (n + 1) n eps |sigma|`. Any
+//! failure (Lanczos not converged, the factorisation refused, a residual above
+//! [`RESIDUAL_TOL`]) returns None and the caller takes the tridiagonal route
+//! ([`super::SymEigen::top`]), so the result is never less certain than before.
+
+use crate::linalg::{dot, dot_unrolled};
+
+/// The smallest order that takes this route: below it the tridiagonal route is as fast
+/// (`benches/linalg.rs`, `top eigenpair`).
+pub const LANCZOS_MIN_ORDER: usize = 40;
+/// The shift above the Ritz value, relative to `||A||_F`: the certified distance of the
+/// returned eigenvalue from `lambda_max`, apart from the factorisation's rounding.
+pub const SHIFT_REL: f64 = 1.0 / (1u64 << 40) as f64;
+/// Largest accepted residual `||A u - lambda u||`, relative to `||A||_F`.
+pub const RESIDUAL_TOL: f64 = 1e-13;
+/// Lanczos residual `|beta_j s_j|` (relative to `||A||_F`) at which the Ritz value is taken:
+/// its error is then about the square over the gap, far below [`SHIFT_REL`].
+const RITZ_TOL: f64 = 1e-8;
+/// Lanczos steps before giving up (then the tridiagonal route).
+const MAX_STEPS: usize = 48;
+/// Inverse-iteration steps before giving up.
+const MAX_INVERSE_STEPS: usize = 4;
+
+/// Workspace of [`top_by_lanczos`], reused across calls.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Lanczos {
+    /// Orthonormal Lanczos vectors as rows.
+    basis: Vec<f64>,
+    alpha: Vec<f64>,
+    beta: Vec<f64>,
+    w: Vec<f64>,
+    ritz: Vec<f64>,
+    /// The Cholesky factor of `sigma I - A` ([`cholesky_shifted`]).
+    factor: Vec<f64>,
+    tri_lu: Vec<f64>,
+    tri_piv: Vec<bool>,
+}
+
+/// `y = A x` for the symmetric row-major `n x n` matrix `a`.
+#[inline(always)]
+fn symv(a: &[f64], x: &[f64], y: &mut [f64]) {
+    let n = x.len();
+    for (yi, row) in y.iter_mut().zip(a.chunks_exact(n)) {
+        *yi = dot_unrolled(row, x);
+    }
+}
+
+/// `w <- w - (p^T w) p` for every row `p` of `basis`, twice (classical Gram-Schmidt).
+#[inline(always)]
+fn reorthogonalise(basis: &[f64], w: &mut [f64]) {
+    for _ in 0..2 {
+        for prev in basis.chunks_exact(w.len()) {
+            let c = dot_unrolled(prev, w);
+            w.iter_mut().zip(prev).for_each(|(w, p)| *w -= c * p);
+        }
+    }
+}
+
+impl Lanczos {
+    /// The top eigenpair of the symmetric row-major `n x n` matrix `a` (see the module
+    /// documentation): the eigenvalue, with a unit eigenvector in `out`; None when any step
+    /// cannot certify its result.
+    pub(crate) fn top(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
+        struct Op<'a>(&'a mut Lanczos, &'a [f64], usize, &'a mut [f64]);
+        impl pulp::WithSimd for Op<'_> {
+            type Output = Option<f64>;
+            #[inline(always)]
+            fn with_simd<S: pulp::Simd>(self, _simd: S) -> Option<f64> {
+                let Op(lanczos, a, n, out) = self;
+                lanczos.top_kernel(a, n, out)
+            }
+        }
+        crate::linalg::dispatch(Op(self, a, n, out))
+    }
+
+    #[inline(always)]
+    fn top_kernel(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
+        let scale = dot(a, a).sqrt();
+        if !(scale.is_finite() && scale > 0.0) || n < 2 {
+            return None;
+        }
+        let theta = self.ritz_pair(a, n, scale, out)?;
+        let sigma = theta + SHIFT_REL * scale;
+        self.factorise(a, n, sigma)?;
+        self.inverse_iteration(a, n, scale, out)
+    }
+
+    /// The top Ritz pair of the Lanczos process from a fixed start, once its residual is below
+    /// [`RITZ_TOL`] (the vector in `out`).
+    #[inline(always)]
+    fn ritz_pair(&mut self, a: &[f64], n: usize, scale: f64, out: &mut [f64]) -> Option<f64> {
+        let steps = n.min(MAX_STEPS);
+        self.basis.clear();
+        self.basis.resize((steps + 1) * n, 0.0);
+        self.alpha.clear();
+        self.beta.clear();
+        self.w.clear();
+        self.w.resize(n, 0.0);
+        // a fixed start with no special structure (the inverse iteration's pattern)
+        let q0 = &mut self.basis[..n];
+        for (i, q) in q0.iter_mut().enumerate() {
+            *q = 1.0 + ((i * 7 + 3) % 11) as f64 / 11.0;
+        }
+        let nrm = dot(q0, q0).sqrt();
+        q0.iter_mut().for_each(|q| *q /= nrm);
+        for j in 0..steps {
+            let (done, rest) = self.basis.split_at_mut((j + 1) * n);
+            let q = &done[j * n..];
+            symv(a, q, &mut self.w);
+            self.alpha.push(dot(q, &self.w));
+            reorthogonalise(done, &mut self.w);
+            let b = dot(&self.w, &self.w).sqrt();
+            self.beta.push(b);
+            let k = j + 1;
+            let invariant = b <= f64::EPSILON * scale;
+            if invariant || k == steps || (k >= 4 && k % 2 == 0) {
+                let theta = super::eigen::top_eigenvalue(&self.alpha, &self.beta[..k - 1]);
+                self.ritz.clear();
+                self.ritz.resize(k, 0.0);
+                super::eigen::inverse_iteration(
+                    &self.alpha,
+                    &self.beta,
+                    theta,
+                    &mut self.ritz,
+                    &mut self.tri_lu,
+                    &mut self.tri_piv,
+                );
+                if !theta.is_finite() {
+                    return None;
+                }
+                if invariant || (b * self.ritz[k - 1]).abs() <= RITZ_TOL * scale {
+                    // Ritz vector = basis^T ritz
+                    out.iter_mut().for_each(|o| *o = 0.0);
+                    for (row, &s) in self.basis.chunks_exact(n).zip(&self.ritz) {
+                        out.iter_mut().zip(row).for_each(|(o, r)| *o += s * r);
+                    }
+                    return Some(theta);
+                }
+            }
+            if invariant {
+                return None;
+            }
+            let next = &mut rest[..n];
+            next.iter_mut().zip(&self.w).for_each(|(q, w)| *q = w / b);
+        }
+        None
+    }
+
+    /// The Cholesky factor of `sigma I - a` ([`cholesky_shifted`]), or None when it does not
+    /// exist (a pivot not positive).
+    #[inline(always)]
+    fn factorise(&mut self, a: &[f64], n: usize, sigma: f64) -> Option<()> {
+        self.factor.clear();
+        self.factor.resize(n * n, 0.0);
+        cholesky_shifted(a, n, sigma, &mut self.factor).then_some(())
+    }
+
+    /// Inverse iteration from the Ritz vector in `x` with the factor of `sigma I - a`, until
+    /// the residual is below [`RESIDUAL_TOL`]; the Rayleigh quotient.
+    #[inline(always)]
+    fn inverse_iteration(&mut self, a: &[f64], n: usize, scale: f64, x: &mut [f64]) -> Option<f64> {
+        for _ in 0..MAX_INVERSE_STEPS {
+            solve_factored(&self.factor, n, x);
+            let nrm = dot(x, x).sqrt();
+            if !(nrm.is_finite() && nrm > 0.0) {
+                return None;
+            }
+            x.iter_mut().for_each(|v| *v /= nrm);
+            symv(a, x, &mut self.w);
+            let lambda = dot(x, &self.w);
+            let res = self
+                .w
+                .iter()
+                .zip(&*x)
+                .map(|(w, v)| (w - lambda * v).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            if res <= RESIDUAL_TOL * scale {
+                return Some(lambda);
+            }
+        }
+        None
+    }
+}
+
+/// The Cholesky factor `U` (upper triangular, row-major, into `u`) of
+/// `sigma I - a = U^T U` for the symmetric row-major `a`, with the reciprocals `1 / U_ii` on its
+/// diagonal (one division per row). Right-looking by rows, so every update is a contiguous
+/// row operation. False when a pivot is not positive (then `sigma I - a` is not positive
+/// definite up to rounding). Tested against faer's Cholesky factor (`tests/lanczos.rs`);
+/// `benches/linalg.rs` times both.
+#[inline(always)]
+pub fn cholesky_shifted(a: &[f64], n: usize, sigma: f64, u: &mut [f64]) -> bool {
+    // the upper triangle of sigma I - a
+    for i in 0..n {
+        let (row, src) = (&mut u[i * n..(i + 1) * n], &a[i * n..(i + 1) * n]);
+        row[..i].iter_mut().for_each(|x| *x = 0.0);
+        row[i..]
+            .iter_mut()
+            .zip(&src[i..])
+            .for_each(|(x, s)| *x = -s);
+        row[i] += sigma;
+    }
+    for k in 0..n {
+        let (done, rest) = u.split_at_mut((k + 1) * n);
+        let row = &mut done[k * n..];
+        let d = row[k];
+        if !(d > 0.0) {
+            return false;
+        }
+        let inv = 1.0 / d.sqrt();
+        row[k] = inv;
+        row[k + 1..].iter_mut().for_each(|x| *x *= inv);
+        let row = &row[..];
+        for (i, target) in rest.chunks_exact_mut(n).enumerate() {
+            let i = k + 1 + i;
+            let uki = row[i];
+            target[i..]
+                .iter_mut()
+                .zip(&row[i..])
+                .for_each(|(t, r)| *t -= uki * r);
+        }
+    }
+    true
+}
+
+/// `x <- (U^T U)^{-1} x` for the factor of [`cholesky_shifted`] (reciprocal diagonal): forward
+/// substitution with `U^T` by row updates, then back substitution with `U` by inner products.
+#[inline(always)]
+fn solve_factored(u: &[f64], n: usize, x: &mut [f64]) {
+    for i in 0..n {
+        let row = &u[i * n..(i + 1) * n];
+        x[i] *= row[i];
+        let xi = x[i];
+        x[i + 1..]
+            .iter_mut()
+            .zip(&row[i + 1..])
+            .for_each(|(x, r)| *x -= r * xi);
+    }
+    for i in (0..n).rev() {
+        let row = &u[i * n..(i + 1) * n];
+        x[i] = (x[i] - dot_unrolled(&row[i + 1..], &x[i + 1..])) * row[i];
+    }
+}
