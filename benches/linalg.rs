@@ -199,16 +199,42 @@ fn eig(rows: &mut Vec<Row>, filter: &Option<String>, k: usize, rng: &mut ChaCha8
     let sigma = top_value * (1.0 + 1e-12);
     let shifted = Mat::<f64>::from_fn(k, k, |i, j| f64::from(i == j) * sigma - g[i * k + j]);
     let mut l = vec![0.0; k * k];
+    let mut shifted_work = shifted.clone();
+    let mut scratch2 = Vec::new();
+    let req = faer::linalg::cholesky::llt::factor::cholesky_in_place_scratch::<f64>(
+        k,
+        Par::Seq,
+        Default::default(),
+    );
+    let mut scratch = vec![std::mem::MaybeUninit::new(0u8); req.unaligned_bytes_required()];
     pair(
         rows,
         filter,
-        &format!("cholesky {k}x{k} (sigma I - G)"),
+        &format!("cholesky {k}x{k} (sigma I - G): ours (faer in place + layout) vs faer"),
         0.0,
         &mut || {
-            black_box(saddlefw::spectral::cholesky_shifted(&g, k, sigma, &mut l));
+            black_box(saddlefw::spectral::cholesky_shifted(
+                &g,
+                k,
+                sigma,
+                &mut l,
+                &mut scratch2,
+            ));
         },
         &mut || {
-            black_box(shifted.llt(Side::Lower).is_ok());
+            // faer's in-place factorisation on one thread, scratch allocated once
+            shifted_work.copy_from(&shifted);
+            let stack = faer::dyn_stack::MemStack::new(&mut scratch);
+            black_box(
+                faer::linalg::cholesky::llt::factor::cholesky_in_place(
+                    shifted_work.as_mut(),
+                    Default::default(),
+                    Par::Seq,
+                    stack,
+                    Default::default(),
+                )
+                .is_ok(),
+            );
         },
     );
     pair(
