@@ -6,7 +6,7 @@
 
 use saddlefw::harness::{self, CheckpointRule, RunConfig};
 use saddlefw::problems::dro::CHAIN_RESYNC;
-use saddlefw::problems::{DroConfig, RobustClassification};
+use saddlefw::problems::{DictionaryLearning, DlConfig, DroConfig, RobustClassification};
 use saddlefw::sets::RankOne;
 use saddlefw::solvers::registry::{self, Options};
 use saddlefw::SaddleProblem;
@@ -43,18 +43,28 @@ fn walk(
 ) -> (f64, Vec<usize>, Vec<f64>) {
     let (n, d, k) = p.dims();
     let y: Vec<f64> = (0..n).map(|i| (1.0 + (i % 7) as f64) / n as f64).collect();
-    let mut x = vec![0.0; d * k];
-    let (mut gx, mut gy, mut ex, mut ey) = (
-        vec![0.0; d * k],
-        vec![0.0; n],
-        vec![0.0; d * k],
-        vec![0.0; n],
-    );
-    let (mut v, mut vertex) = (vec![0.0; d * k], RankOne::default());
+    let age = || p.chained_moves();
+    walk_from(p, exact, vec![0.0; d * k], &y, steps, lie, &age)
+}
+
+/// [`walk`] from any start `x` and fixed `y` on any problem; `age` reads its chain's age.
+fn walk_from(
+    p: &dyn SaddleProblem,
+    exact: &dyn SaddleProblem,
+    mut x: Vec<f64>,
+    y: &[f64],
+    steps: usize,
+    lie: f64,
+    age: &dyn Fn() -> usize,
+) -> (f64, Vec<usize>, Vec<f64>) {
+    let (dx, dy) = (x.len(), y.len());
+    let (mut gx, mut gy, mut ex, mut ey) =
+        (vec![0.0; dx], vec![0.0; dy], vec![0.0; dx], vec![0.0; dy]);
+    let (mut v, mut vertex) = (vec![0.0; dx], RankOne::default());
     let (mut worst, mut ages) = (0.0f64, Vec::new());
     for t in 0..steps {
-        p.step_grads(&x, &y, &mut gx, &mut gy);
-        ages.push(p.chained_moves());
+        p.step_grads(&x, y, &mut gx, &mut gy);
+        ages.push(age());
         exact.grads(&x, &y, &mut ex, &mut ey);
         worst = worst.max(rel_diff((&gx, &gy), (&ex, &ey)));
         let s = 2.0 / (t as f64 + 2.0);
@@ -171,4 +181,47 @@ fn the_unformed_rank_one_move_equals_the_formed_one() {
             "a failed oracle gives a NaN iterate"
         );
     }
+}
+
+/// A small DL instance (the chain's algebra does not depend on the size) and its start.
+fn dl(seed: u64) -> (DictionaryLearning, Vec<f64>) {
+    let cfg = DlConfig {
+        n: 40,
+        m: 12,
+        p: 4,
+        l: 2,
+        q: 6,
+        n_new: 9,
+        seed,
+        ..DlConfig::default()
+    };
+    DictionaryLearning::generate(&cfg).unwrap()
+}
+
+/// DL's carried `C'C'^T` and `A'C'^T` (`problems::dictionary`'s `Chain`) along the moves of a
+/// product set whose C' block moves towards a rank-one vertex and whose D' block moves densely:
+/// the step gradients equal exact ones to rounding, the chain is used and restarted every
+/// CHAIN_RESYNC steps.
+#[test]
+fn dl_chained_step_gradients_equal_exact_ones_to_rounding() {
+    let ((p, x0), (exact, _)) = (dl(5), dl(5));
+    let steps = 2 * CHAIN_RESYNC + 5;
+    let age = || p.chained_moves();
+    let (worst, ages, _) = walk_from(&p, &exact, x0, &[0.7], steps, 1.0, &age);
+    let want: Vec<usize> = (0..steps).map(|t| t % CHAIN_RESYNC).collect();
+    assert_eq!(ages, want);
+    assert!(worst > 0.0, "the carried products differ in the last bits");
+    assert!(
+        worst < 1e-12,
+        "step gradients {worst:e} from exact (relative)"
+    );
+}
+
+/// Negative control of the DL comparison: a chain told a step 1% off is caught.
+#[test]
+fn dl_chain_moved_by_the_wrong_step_is_caught() {
+    let ((p, x0), (exact, _)) = (dl(5), dl(5));
+    let age = || p.chained_moves();
+    let (worst, _, _) = walk_from(&p, &exact, x0, &[0.7], 6, 1.01, &age);
+    assert!(worst > 1e-6, "a wrong move gave {worst:e}");
 }

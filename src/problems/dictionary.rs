@@ -23,6 +23,11 @@
 //! grad_D' L = (1/n') R C'^T + (y/n) (D'K - P),   grad_C' L = (1/n') D'^T R,
 //! grad_y  L = (1/(2n)) ||A - D'Ctil||_F^2 - delta.
 //! ```
+//! The solver's step ([`SaddleProblem::step_grads`]) instead carries `C'C'^T` and `A'C'^T` along
+//! the rank-one moves of C' and forms `G_D = D'^T D'`: `grad_D' = D'(C'C'^T/n' + (y/n)K) -
+//! (A'C'^T/n' + (y/n)P)`, `grad_C' = (G_D C' - D'^T A')/n'`, constraint value
+//! `||A||^2 - 2<D', P> + <K, G_D>` (four products instead of five; equal up to rounding).
+//!
 //! L is linear in y (h = fidelity, c = constraint value, m = 0 in [`YModel`]), so `y*_beta(x)` is a
 //! clip (beta > 0) or an end point of [0, B] (beta = 0).
 //!
@@ -72,10 +77,10 @@
 //! assert!(e.to_string().contains('q'), "{e}");
 //! ```
 
-use super::memo::ForwardKey;
+use super::memo::{ForwardKey, CHAIN_RESYNC};
 use super::{Constants, Instance, SaddleProblem, YModel};
-use crate::linalg::{dot, gemm, mat, mat_mut, spectral_norm, sym_extreme_eigs};
-use crate::sets::{BoxSet, ConvexSet, NuclearBall, Product, UnitColumns};
+use crate::linalg::{dot, dot_unrolled, gemm, mat, mat_mut, spectral_norm, sym_extreme_eigs};
+use crate::sets::{BoxSet, ConvexSet, NuclearBall, Product, RankOne, UnitColumns};
 use crate::{Error, Result};
 use ndarray::{Array2, ArrayView2};
 use rand::{Rng, SeedableRng};
@@ -217,6 +222,33 @@ struct Work {
     /// `||A - D'Ctil||_F^2` at the point of `key`.
     cval: f64,
     key: ForwardKey,
+    /// Products carried along the solver's moves ([`SaddleProblem::step_grads`]).
+    chain: Chain,
+    /// `D'^T D'` and `M = G_C / n' + (y/n) K` (q x q) of the step.
+    g_d: Vec<f64>,
+    m_mat: Vec<f64>,
+}
+
+/// `G_C = C'C'^T` (q x q) and `H = A'C'^T` (m x q), carried along the Frank-Wolfe moves of C'
+/// towards the nuclear ball's vertex `S = sc u v^T` ([`SaddleProblem::note_fw_move`]): with
+/// `C'' = (1 - s) C' + s S`,
+/// `G_C'' = (1 - s)^2 G_C + s sc ((C''v) u^T + u (C''v)^T) - s^2 sc^2 ||v||^2 u u^T` and
+/// `H'' = (1 - s) H + s sc (A'v) u^T`: two matrix-vector products instead of a q x n' x q and
+/// an m x n' x q product. Recomputed exactly every [`CHAIN_RESYNC`]-th step (the rounding of
+/// the updates grows by a few ulps per move); measures never read them.
+#[derive(Debug, Default)]
+struct Chain {
+    g_c: Vec<f64>,
+    h: Vec<f64>,
+    /// The C' block the carried products belong to (set by `note_fw_move`).
+    key: ForwardKey,
+    /// Moves since the last exact computation.
+    age: usize,
+    /// The products belong to the point of the last `step_grads` call (a move may follow).
+    ready: bool,
+    /// Scratch: `C''v` (q) and `A'v` (m).
+    cv: Vec<f64>,
+    av: Vec<f64>,
 }
 
 impl Work {
@@ -228,6 +260,15 @@ impl Work {
             fid: None,
             cval: 0.0,
             key: ForwardKey::default(),
+            chain: Chain {
+                g_c: vec![0.0; q * q],
+                h: vec![0.0; m * q],
+                cv: vec![0.0; q],
+                av: vec![0.0; m],
+                ..Chain::default()
+            },
+            g_d: vec![0.0; q * q],
+            m_mat: vec![0.0; q * q],
         }
     }
 }
@@ -419,6 +460,12 @@ impl DictionaryLearning {
         &self.a_new
     }
 
+    /// Moves the carried `C'C'^T` and `A'C'^T` have been updated along since their last exact
+    /// computation (0 right after one, at most [`CHAIN_RESYNC`]; see `step_grads`).
+    pub fn chained_moves(&self) -> usize {
+        self.with_work(|w| w.chain.age)
+    }
+
     /// Views of `D'` (m x q) and `C'` (q x n') inside a flat `x`.
     pub fn blocks<'a>(&self, x: &'a [f64]) -> (ArrayView2<'a, f64>, ArrayView2<'a, f64>) {
         let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
@@ -464,7 +511,14 @@ impl DictionaryLearning {
                 mat(flat(&self.k_mat), q, q),
                 1.0,
             );
-            w.cval = self.a_old_sq - 2.0 * dot(dflat, flat(&self.p_mat)) + dot(flat(&w.dk), dflat);
+            // two length-mq inner products, vectorised (eight accumulators)
+            let (dp, dkd) = crate::linalg::simd(|| {
+                (
+                    dot_unrolled(dflat, flat(&self.p_mat)),
+                    dot_unrolled(flat(&w.dk), dflat),
+                )
+            });
+            w.cval = self.a_old_sq - 2.0 * dp + dkd;
             w.r_ok = false;
             w.fid = None;
             w.key.set(x);
@@ -521,6 +575,84 @@ impl DictionaryLearning {
         );
     }
 
+    /// The step's gradients from the carried `G_C`, `H` (see [`Chain`]) and `G_D = D'^T D'`:
+    /// `grad_D' = D' M - (H / n' + (y/n) P)` with `M = G_C / n' + (y/n) K`,
+    /// `grad_C' = (G_D C' - D'^T A') / n'` and the constraint value
+    /// `||A||^2 - 2 <D', P> + <K, G_D>` (equal to the forward pass's up to rounding): four
+    /// products of at most m x q x n' instead of five.
+    fn carried_grads(&self, x: &[f64], y: f64, w: &mut Work, gx: &mut [f64]) -> f64 {
+        let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
+        let (dflat, cflat) = x.split_at(m * q);
+        let (gd, gc) = gx.split_at_mut(m * q);
+        let (dm, cm) = (mat(dflat, m, q), mat(cflat, q, nn));
+        let (inv, s) = (1.0 / nn as f64, y / self.cfg.n as f64);
+        gemm(mat_mut(&mut w.g_d, q, q), false, dm.transpose(), dm, 1.0);
+        let (k, p) = (flat(&self.k_mat), flat(&self.p_mat));
+        let chain = &w.chain;
+        crate::linalg::simd(|| {
+            for ((mv, &g), &kv) in w.m_mat.iter_mut().zip(&chain.g_c).zip(k) {
+                *mv = inv * g + s * kv;
+            }
+            for ((g, &h), &pv) in gd.iter_mut().zip(&chain.h).zip(p) {
+                *g = -(inv * h + s * pv);
+            }
+        });
+        gemm(mat_mut(gd, m, q), true, dm, mat(&w.m_mat, q, q), 1.0);
+        let a_new = mat(flat(&self.a_new), m, nn);
+        gemm(mat_mut(gc, q, nn), false, dm.transpose(), a_new, -inv);
+        gemm(mat_mut(gc, q, nn), true, mat(&w.g_d, q, q), cm, inv);
+        let (dp, kg) = crate::linalg::simd(|| (dot_unrolled(dflat, p), dot_unrolled(k, &w.g_d)));
+        self.a_old_sq - 2.0 * dp + kg
+    }
+
+    /// `G_C` and `H` computed exactly at the C' block `cflat`.
+    fn restart_chain(&self, cflat: &[f64], chain: &mut Chain) {
+        let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
+        let cm = mat(cflat, q, nn);
+        gemm(
+            mat_mut(&mut chain.g_c, q, q),
+            false,
+            cm,
+            cm.transpose(),
+            1.0,
+        );
+        let a_new = mat(flat(&self.a_new), m, nn);
+        gemm(
+            mat_mut(&mut chain.h, m, q),
+            false,
+            a_new,
+            cm.transpose(),
+            1.0,
+        );
+        chain.age = 0;
+    }
+
+    /// The update of [`Chain`] along `C'' = (1 - s) C' + s sc u v^T` (`c_next` = C'').
+    fn move_chain(&self, chain: &mut Chain, s: f64, vertex: &RankOne, c_next: &[f64]) {
+        let (q, nn) = (self.cfg.q, self.cfg.n_new);
+        let (u, v, sc) = (&vertex.u, &vertex.v, vertex.scale);
+        crate::linalg::simd(|| {
+            for (cv, row) in chain.cv.iter_mut().zip(c_next.chunks_exact(nn)) {
+                *cv = dot_unrolled(row, v);
+            }
+            for (av, row) in chain.av.iter_mut().zip(flat(&self.a_new).chunks_exact(nn)) {
+                *av = dot_unrolled(row, v);
+            }
+            let (keep, ss) = ((1.0 - s) * (1.0 - s), s * sc);
+            let uu = s * s * sc * sc * dot_unrolled(v, v);
+            for ((row, &cvi), &ui) in chain.g_c.chunks_exact_mut(q).zip(&chain.cv).zip(u) {
+                for ((g, &uj), &cvj) in row.iter_mut().zip(u).zip(&chain.cv) {
+                    *g = keep * *g + ss * (cvi * uj + ui * cvj) - uu * ui * uj;
+                }
+            }
+            for (row, &avi) in chain.h.chunks_exact_mut(q).zip(&chain.av) {
+                for (h, &uj) in row.iter_mut().zip(u) {
+                    *h = (1.0 - s) * *h + ss * avi * uj;
+                }
+            }
+        });
+    }
+
     fn grad_y_from(&self, cval: f64) -> f64 {
         cval / (2.0 * self.cfg.n as f64) - self.cfg.delta
     }
@@ -558,6 +690,39 @@ impl SaddleProblem for DictionaryLearning {
             let cval = self.forward(x, w, true);
             self.backward(x, y[0], w, gx);
             gy[0] = self.grad_y_from(cval);
+        })
+    }
+    /// The carried products (`Chain` in the source) when they belong to x's C' block and are younger than
+    /// [`CHAIN_RESYNC`] moves, else an exact computation that restarts them.
+    fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
+        assert_eq!(x.len(), m * q + q * nn, "DL point has the wrong length");
+        self.with_work(|w| {
+            let cflat = &x[m * q..];
+            if !(w.chain.age < CHAIN_RESYNC && w.chain.key.matches(cflat)) {
+                self.restart_chain(cflat, &mut w.chain);
+            }
+            w.chain.ready = true;
+            let cval = self.carried_grads(x, y[0], w, gx);
+            gy[0] = self.grad_y_from(cval);
+        })
+    }
+    fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {
+        let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
+        self.with_work(|w| {
+            let chain = &mut w.chain;
+            let fits = vertex.offset == m * q
+                && vertex.u.len() == q
+                && vertex.v.len() == nn
+                && x_next.len() == m * q + q * nn;
+            if !std::mem::take(&mut chain.ready) || !fits {
+                chain.key.clear();
+                return;
+            }
+            let c_next = &x_next[m * q..];
+            self.move_chain(chain, s, vertex, c_next);
+            chain.age += 1;
+            chain.key.set(c_next);
         })
     }
     fn constants(&self) -> Constants {

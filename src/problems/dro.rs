@@ -165,8 +165,7 @@ impl Work {
     }
 }
 
-/// Steps after which [`SaddleProblem::step_grads`] recomputes the chained scores exactly.
-pub const CHAIN_RESYNC: usize = 32;
+pub use super::memo::CHAIN_RESYNC;
 
 /// Scores carried along the solver's Frank-Wolfe moves ([`SaddleProblem::note_fw_move`]).
 /// After `W' = (1 - s) W + s (c u) v^T`, `A W' = (1 - s) A W + s (A (c u)) v^T`: one sparse
@@ -589,7 +588,8 @@ impl SaddleProblem for RobustClassification {
     fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {
         self.with_work(|w| {
             let chain = &mut w.chain;
-            let fits = vertex.u.len() == self.d
+            let fits = vertex.offset == 0
+                && vertex.u.len() == self.d
                 && vertex.v.len() == self.k
                 && x_next.len() == self.d * self.k;
             if !std::mem::take(&mut chain.ready) || !fits {

@@ -87,3 +87,7 @@ impl ForwardKey {
         self.valid = false;
     }
 }
+
+/// Steps after which a problem's [`crate::SaddleProblem::step_grads`] recomputes the products it
+/// carries along Frank-Wolfe moves exactly (DRO's scores, DL's `C'C'^T` and `A'C'^T`).
+pub const CHAIN_RESYNC: usize = 32;

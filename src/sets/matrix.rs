@@ -123,6 +123,7 @@ impl NuclearBall {
         vertex.v.resize(self.cols, 0.0);
         vertex.scale = -self.radius;
         vertex.threads = gram.threads();
+        vertex.offset = 0;
         gram_top_pair(g, self.rows, self.cols, gram, &mut vertex.u, &mut vertex.v).is_some()
     }
     /// Nuclear norm of a flat `rows x cols` matrix (faer's singular values; NaN when they fail

@@ -1,6 +1,6 @@
 //! Cartesian products of sets, composed by offsets into one flat vector.
 
-use super::{ConvexSet, SetSpec};
+use super::{ConvexSet, RankOne, SetSpec};
 
 /// The Cartesian product `U_1 x ... x U_k`; block `i` occupies `offsets[i]..offsets[i+1]`.
 ///
@@ -49,6 +49,28 @@ impl ConvexSet for Product {
         for (i, p) in self.parts.iter().enumerate() {
             let r = self.block(i);
             p.lmo(&g[r.clone()], &mut out[r]);
+        }
+    }
+    /// The same vertex as [`ConvexSet::lmo`]; true, with the factors and their block's offset in
+    /// `vertex`, when a factor's vertex is rank one (the first such factor's).
+    fn lmo_rank_one(&self, g: &[f64], out: &mut [f64], vertex: &mut RankOne) -> bool {
+        let mut rank_one = None;
+        for (i, p) in self.parts.iter().enumerate() {
+            let r = self.block(i);
+            if rank_one.is_none() {
+                if p.lmo_rank_one(&g[r.clone()], &mut out[r.clone()], vertex) {
+                    rank_one = Some(r.start);
+                }
+            } else {
+                p.lmo(&g[r.clone()], &mut out[r]);
+            }
+        }
+        match rank_one {
+            Some(offset) => {
+                vertex.offset = offset;
+                true
+            }
+            None => false,
         }
     }
     fn project(&self, z: &[f64], out: &mut [f64]) {

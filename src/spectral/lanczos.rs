@@ -125,10 +125,10 @@ impl Lanczos {
             let k = j + 1;
             let invariant = b <= f64::EPSILON * scale;
             if invariant || k == steps || (k >= 4 && k % 2 == 0) {
-                let theta = super::eigen::top_eigenvalue(&self.alpha, &self.beta[..k - 1]);
+                let theta = super::tridiagonal::top_eigenvalue(&self.alpha, &self.beta[..k - 1]);
                 self.ritz.clear();
                 self.ritz.resize(k, 0.0);
-                super::eigen::inverse_iteration(
+                super::tridiagonal::inverse_iteration(
                     &self.alpha,
                     &self.beta,
                     theta,

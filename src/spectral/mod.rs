@@ -68,6 +68,7 @@ mod eigen;
 mod jacobi;
 mod lanczos;
 mod projection;
+mod tridiagonal;
 
 pub use eigen::SymEigen;
 pub use jacobi::jacobi_rows;
