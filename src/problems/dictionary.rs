@@ -588,14 +588,14 @@ impl DictionaryLearning {
         let (inv, s) = (1.0 / nn as f64, y / self.cfg.n as f64);
         gemm(mat_mut(&mut w.g_d, q, q), false, dm.transpose(), dm, 1.0);
         let (k, p) = (flat(&self.k_mat), flat(&self.p_mat));
-        let chain = &w.chain;
-        crate::linalg::simd(|| {
-            for ((mv, &g), &kv) in w.m_mat.iter_mut().zip(&chain.g_c).zip(k) {
-                *mv = inv * g + s * kv;
-            }
-            for ((g, &h), &pv) in gd.iter_mut().zip(&chain.h).zip(p) {
-                *g = -(inv * h + s * pv);
-            }
+        crate::linalg::dispatch(StepTerms {
+            m_mat: &mut w.m_mat,
+            gd: &mut *gd,
+            chain: &w.chain,
+            k,
+            p,
+            inv,
+            s,
         });
         gemm(mat_mut(gd, m, q), true, dm, mat(&w.m_mat, q, q), 1.0);
         let a_new = mat(flat(&self.a_new), m, nn);
@@ -629,32 +629,86 @@ impl DictionaryLearning {
 
     /// The update of [`Chain`] along `C'' = (1 - s) C' + s sc u v^T` (`c_next` = C'').
     fn move_chain(&self, chain: &mut Chain, s: f64, vertex: &RankOne, c_next: &[f64]) {
-        let (q, nn) = (self.cfg.q, self.cfg.n_new);
-        let (u, v, sc) = (&vertex.u, &vertex.v, vertex.scale);
-        crate::linalg::simd(|| {
-            for (cv, row) in chain.cv.iter_mut().zip(c_next.chunks_exact(nn)) {
-                *cv = dot_unrolled(row, v);
-            }
-            for (av, row) in chain.av.iter_mut().zip(flat(&self.a_new).chunks_exact(nn)) {
-                *av = dot_unrolled(row, v);
-            }
-            let (keep, ss) = ((1.0 - s) * (1.0 - s), s * sc);
-            let uu = s * s * sc * sc * dot_unrolled(v, v);
-            for ((row, &cvi), &ui) in chain.g_c.chunks_exact_mut(q).zip(&chain.cv).zip(u) {
-                for ((g, &uj), &cvj) in row.iter_mut().zip(u).zip(&chain.cv) {
-                    *g = keep * *g + ss * (cvi * uj + ui * cvj) - uu * ui * uj;
-                }
-            }
-            for (row, &avi) in chain.h.chunks_exact_mut(q).zip(&chain.av) {
-                for (h, &uj) in row.iter_mut().zip(u) {
-                    *h = (1.0 - s) * *h + ss * avi * uj;
-                }
-            }
+        crate::linalg::dispatch(ChainMove {
+            chain,
+            s,
+            vertex,
+            c_next,
+            a_new: flat(&self.a_new),
         });
     }
 
     fn grad_y_from(&self, cval: f64) -> f64 {
         cval / (2.0 * self.cfg.n as f64) - self.cfg.delta
+    }
+}
+
+/// The element-wise terms of the carried step: `M = inv G_C + s K` and
+/// `grad_D' <- -(inv H + s P)` (dispatched: a closure this size stays out of line).
+struct StepTerms<'a> {
+    m_mat: &'a mut [f64],
+    gd: &'a mut [f64],
+    chain: &'a Chain,
+    k: &'a [f64],
+    p: &'a [f64],
+    inv: f64,
+    s: f64,
+}
+
+impl pulp::WithSimd for StepTerms<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let (inv, s) = (self.inv, self.s);
+        for ((mv, &g), &kv) in self.m_mat.iter_mut().zip(&self.chain.g_c).zip(self.k) {
+            *mv = inv * g + s * kv;
+        }
+        for ((g, &h), &pv) in self.gd.iter_mut().zip(&self.chain.h).zip(self.p) {
+            *g = -(inv * h + s * pv);
+        }
+    }
+}
+
+/// The update of [`Chain`] along `C'' = (1 - s) C' + s sc u v^T` (`c_next` = C''), dispatched.
+struct ChainMove<'a> {
+    chain: &'a mut Chain,
+    s: f64,
+    vertex: &'a RankOne,
+    c_next: &'a [f64],
+    a_new: &'a [f64],
+}
+
+impl pulp::WithSimd for ChainMove<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let ChainMove {
+            chain,
+            s,
+            vertex,
+            c_next,
+            a_new,
+        } = self;
+        let (u, v, sc) = (&vertex.u, &vertex.v, vertex.scale);
+        let (q, nn) = (u.len(), v.len());
+        for (cv, row) in chain.cv.iter_mut().zip(c_next.chunks_exact(nn)) {
+            *cv = dot_unrolled(row, v);
+        }
+        for (av, row) in chain.av.iter_mut().zip(a_new.chunks_exact(nn)) {
+            *av = dot_unrolled(row, v);
+        }
+        let (keep, ss) = ((1.0 - s) * (1.0 - s), s * sc);
+        let uu = s * s * sc * sc * dot_unrolled(v, v);
+        for ((row, &cvi), &ui) in chain.g_c.chunks_exact_mut(q).zip(&chain.cv).zip(u) {
+            for ((g, &uj), &cvj) in row.iter_mut().zip(u).zip(&chain.cv) {
+                *g = keep * *g + ss * (cvi * uj + ui * cvj) - uu * ui * uj;
+            }
+        }
+        for (row, &avi) in chain.h.chunks_exact_mut(q).zip(&chain.av) {
+            for (h, &uj) in row.iter_mut().zip(u) {
+                *h = (1.0 - s) * *h + ss * avi * uj;
+            }
+        }
     }
 }
 
