@@ -149,6 +149,52 @@ fn gram_like(rng: &mut ChaCha8Rng, k: usize, n: usize) -> Vec<f64> {
     g.into_raw_vec_and_offset().0
 }
 
+/// A symmetric product `Z Z^T` (`k x n` Z) as faer's lower-triangle product ("hand") against
+/// the full rectangular product ("faer"); flops counted for the full product.
+fn sym_product(
+    rows: &mut Vec<Row>,
+    filter: &Option<String>,
+    k: usize,
+    n: usize,
+    rng: &mut ChaCha8Rng,
+) {
+    use faer::linalg::matmul::triangular::{matmul as tri_matmul, BlockStructure};
+    let z = gauss(rng, k * n);
+    let (mut c1, mut c2) = (vec![0.0; k * k], vec![0.0; k * k]);
+    let zv = rm(&z, k, n);
+    pair(
+        rows,
+        filter,
+        &format!("gram {k}x{n}: lower triangle vs full"),
+        2.0 * (k * k * n) as f64,
+        &mut || {
+            tri_matmul(
+                rm_mut(&mut c1, k, k),
+                BlockStructure::TriangularLower,
+                Accum::Replace,
+                zv,
+                BlockStructure::Rectangular,
+                zv.transpose(),
+                BlockStructure::Rectangular,
+                1.0,
+                Par::Seq,
+            );
+            black_box(&c1);
+        },
+        &mut || {
+            matmul(
+                rm_mut(&mut c2, k, k),
+                Accum::Replace,
+                zv,
+                zv.transpose(),
+                1.0,
+                Par::Seq,
+            );
+            black_box(&c2);
+        },
+    );
+}
+
 fn eig(rows: &mut Vec<Row>, filter: &Option<String>, k: usize, rng: &mut ChaCha8Rng) {
     let g = gram_like(rng, k, 3 * k);
     let mut se = SymEigen::default();
@@ -521,6 +567,11 @@ fn main() {
         false,
         &mut rng,
     );
+    sym_product(&mut rows, f, 60, 103, &mut rng);
+    sym_product(&mut rows, f, 60, 100, &mut rng);
+    sym_product(&mut rows, f, 40, 103, &mut rng);
+    sym_product(&mut rows, f, 30, 103, &mut rng);
+    sym_product(&mut rows, f, 20, 103, &mut rng);
     eig(&mut rows, f, 60, &mut rng);
     eig(&mut rows, f, 40, &mut rng);
     eig(&mut rows, f, 30, &mut rng);

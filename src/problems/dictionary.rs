@@ -586,7 +586,7 @@ impl DictionaryLearning {
         let (gd, gc) = gx.split_at_mut(m * q);
         let (dm, cm) = (mat(dflat, m, q), mat(cflat, q, nn));
         let (inv, s) = (1.0 / nn as f64, y / self.cfg.n as f64);
-        gemm(mat_mut(&mut w.g_d, q, q), false, dm.transpose(), dm, 1.0);
+        crate::linalg::gram(&mut w.g_d, dm.transpose());
         let (k, p) = (flat(&self.k_mat), flat(&self.p_mat));
         crate::linalg::dispatch(StepTerms {
             m_mat: &mut w.m_mat,

@@ -171,28 +171,22 @@ impl GramWorkspace {
         self.gram.clear();
         self.gram.resize(k * k, 0.0);
         if long <= GRAM_BLOCK {
-            gemm(
-                mat_mut(&mut self.gram, k, k),
-                false,
-                zs,
-                zs.transpose(),
-                1.0,
-            );
-        } else {
-            let blocks = long.div_ceil(GRAM_BLOCK);
-            self.partials.clear();
-            self.partials.resize(blocks * k * k, 0.0);
-            let threads = self.threads();
-            let parts: Vec<_> = self.partials.chunks_exact_mut(k * k).enumerate().collect();
-            crate::jobs::run_parts(parts, threads, |(b, out)| {
-                let start = b * GRAM_BLOCK;
-                let zb = zs.subcols(start, GRAM_BLOCK.min(long - start));
-                gemm(mat_mut(out, k, k), false, zb, zb.transpose(), 1.0);
-            });
-            for part in self.partials.chunks_exact(k * k) {
-                for (g, p) in self.gram.iter_mut().zip(part) {
-                    *g += p;
-                }
+            crate::linalg::gram(&mut self.gram, zs);
+            return k;
+        }
+        let blocks = long.div_ceil(GRAM_BLOCK);
+        self.partials.clear();
+        self.partials.resize(blocks * k * k, 0.0);
+        let threads = self.threads();
+        let parts: Vec<_> = self.partials.chunks_exact_mut(k * k).enumerate().collect();
+        crate::jobs::run_parts(parts, threads, |(b, out)| {
+            let start = b * GRAM_BLOCK;
+            let zb = zs.subcols(start, GRAM_BLOCK.min(long - start));
+            gemm(mat_mut(out, k, k), false, zb, zb.transpose(), 1.0);
+        });
+        for part in self.partials.chunks_exact(k * k) {
+            for (g, p) in self.gram.iter_mut().zip(part) {
+                *g += p;
             }
         }
         // symmetrise exactly (the product is symmetric up to rounding)
