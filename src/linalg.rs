@@ -160,6 +160,20 @@ pub fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// [`dot_unrolled`] compiled for the widest instruction set ([`dispatch`]; the same bits on
+/// every path), for a long inner product outside a dispatched kernel.
+pub fn dot_simd(a: &[f64], b: &[f64]) -> f64 {
+    struct Op<'a>(&'a [f64], &'a [f64]);
+    impl pulp::WithSimd for Op<'_> {
+        type Output = f64;
+        #[inline(always)]
+        fn with_simd<S: pulp::Simd>(self, _simd: S) -> f64 {
+            dot_unrolled(self.0, self.1)
+        }
+    }
+    dispatch(Op(a, b))
+}
+
 /// Inner product with eight independent accumulators (vectorisable; the summation order differs
 /// from [`dot`], so results agree to rounding only).
 #[inline(always)]

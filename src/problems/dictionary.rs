@@ -79,7 +79,9 @@
 
 use super::memo::{ForwardKey, CHAIN_RESYNC};
 use super::{Constants, Instance, SaddleProblem, YModel};
-use crate::linalg::{dot, dot_unrolled, gemm, mat, mat_mut, spectral_norm, sym_extreme_eigs};
+use crate::linalg::{
+    dot, dot_simd, dot_unrolled, gemm, mat, mat_mut, spectral_norm, sym_extreme_eigs,
+};
 use crate::sets::{BoxSet, ConvexSet, NuclearBall, Product, RankOne, UnitColumns};
 use crate::{Error, Result};
 use ndarray::{Array2, ArrayView2};
@@ -512,12 +514,8 @@ impl DictionaryLearning {
                 1.0,
             );
             // two length-mq inner products, vectorised (eight accumulators)
-            let (dp, dkd) = crate::linalg::simd(|| {
-                (
-                    dot_unrolled(dflat, flat(&self.p_mat)),
-                    dot_unrolled(flat(&w.dk), dflat),
-                )
-            });
+            let dp = dot_simd(dflat, flat(&self.p_mat));
+            let dkd = dot_simd(flat(&w.dk), dflat);
             w.cval = self.a_old_sq - 2.0 * dp + dkd;
             w.r_ok = false;
             w.fid = None;
@@ -601,7 +599,7 @@ impl DictionaryLearning {
         let a_new = mat(flat(&self.a_new), m, nn);
         gemm(mat_mut(gc, q, nn), false, dm.transpose(), a_new, -inv);
         gemm(mat_mut(gc, q, nn), true, mat(&w.g_d, q, q), cm, inv);
-        let (dp, kg) = crate::linalg::simd(|| (dot_unrolled(dflat, p), dot_unrolled(k, &w.g_d)));
+        let (dp, kg) = (dot_simd(dflat, p), dot_simd(k, &w.g_d));
         self.a_old_sq - 2.0 * dp + kg
     }
 
