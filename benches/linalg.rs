@@ -534,6 +534,18 @@ fn main() {
         false,
         &mut rng,
     );
+    // the carried step's (session 12) q x q x n' product G_D C'
+    product(
+        &mut rows,
+        f,
+        "DL G_D C' 60x60 * 60x103",
+        60,
+        60,
+        103,
+        false,
+        false,
+        &mut rng,
+    );
     product(
         &mut rows,
         f,
