@@ -225,3 +225,31 @@ fn dl_chain_moved_by_the_wrong_step_is_caught() {
     let (worst, _, _) = walk_from(&p, &exact, x0, &[0.7], 6, 1.01, &age);
     assert!(worst > 1e-6, "a wrong move gave {worst:e}");
 }
+
+/// A restart of DL's chain at a new point must not leave the key of an earlier move behind:
+/// step at X1, move to X2, step at X3 (a restart, no move), then step at X2 again. Found in
+/// review: the key still named X2's C' block while the products belonged to X3's.
+#[test]
+fn dl_a_restarted_chain_is_not_used_at_an_earlier_point() {
+    let ((p, x1), (exact, _)) = (dl(6), dl(6));
+    let y = [0.4];
+    let (dx, mut vertex) = (x1.len(), RankOne::default());
+    let (mut gx, mut gy, mut ex, mut ey) = (vec![0.0; dx], [0.0], vec![0.0; dx], [0.0]);
+    let mut v = vec![0.0; dx];
+    p.step_grads(&x1, &y, &mut gx, &mut gy);
+    let mut x2 = x1.clone();
+    assert!(p.x_set().lmo_rank_one(&gx, &mut v, &mut vertex));
+    saddlefw::solvers::steps::move_towards(&mut x2, &v, 0.5);
+    p.note_fw_move(0.5, &vertex, &x2);
+    // X3: another point of X (x1 moved elsewhere), reached without telling the problem
+    let mut x3 = x1.clone();
+    saddlefw::solvers::steps::move_towards(&mut x3, &v, 0.25);
+    p.step_grads(&x3, &y, &mut gx, &mut gy);
+    p.step_grads(&x2, &y, &mut gx, &mut gy);
+    exact.grads(&x2, &y, &mut ex, &mut ey);
+    let worst = rel_diff((&gx, &gy), (&ex, &ey));
+    assert!(
+        worst < 1e-12,
+        "step gradients at X2 are {worst:e} from exact"
+    );
+}

@@ -948,3 +948,37 @@ proptest! {
         prop_assert!((tp.sigma - s1).abs() <= 1e-9 * s1, "from v2: {} vs {s1}", tp.sigma);
     }
 }
+
+/// `Product::lmo_rank_one` writes the whole vertex, and reports the rank-one factor's block
+/// with its offset in x, summed through a nested product: in `[[box(3), nuclear(2x2)], box(1)]`
+/// the nuclear block starts at 3, and `(scale u_i) v_j` reproduces the vertex there.
+/// Negative control: the offset of the inner product alone (0) would point at the box block,
+/// whose entries the factors do not reproduce.
+#[test]
+fn product_reports_the_offset_of_its_rank_one_block() {
+    let inner = Product::new(vec![
+        Box::new(BoxSet::new(vec![-1.0; 3], vec![2.0; 3]).unwrap()),
+        Box::new(NuclearBall::new(2, 2, 1.5).unwrap()),
+    ])
+    .unwrap();
+    let outer = Product::new(vec![
+        Box::new(inner),
+        Box::new(BoxSet::interval(1.0).unwrap()),
+    ])
+    .unwrap();
+    let g = [0.3, -0.2, 0.1, 1.0, -2.0, 0.5, 0.25, -0.7];
+    let (mut out, mut want) = (vec![f64::NAN; 8], vec![0.0; 8]);
+    let mut vertex = RankOne::default();
+    assert!(outer.lmo_rank_one(&g, &mut out, &mut vertex));
+    outer.lmo(&g, &mut want);
+    assert_eq!(out, want);
+    assert_eq!(vertex.offset, 3);
+    let formed = |offset: usize| {
+        (0..4).all(|t| {
+            let (i, j) = (t / 2, t % 2);
+            (vertex.scale * vertex.u[i] * vertex.v[j] - out[offset + t]).abs() <= 1e-12
+        })
+    };
+    assert!(formed(vertex.offset));
+    assert!(!formed(0), "the factors also reproduce the box block");
+}

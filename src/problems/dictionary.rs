@@ -623,6 +623,8 @@ impl DictionaryLearning {
             1.0,
         );
         chain.age = 0;
+        // the products now belong to this C' block, not to the last move's
+        chain.key.set(cflat);
     }
 
     /// The update of [`Chain`] along `C'' = (1 - s) C' + s sc u v^T` (`c_next` = C'').

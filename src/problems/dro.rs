@@ -579,6 +579,8 @@ impl SaddleProblem for RobustClassification {
                 self.score_pass(w, Some(x), true, Some(y));
                 w.key.set(x);
                 w.chain.age = 0;
+                // the scores now belong to x, not to the last move's point
+                w.chain.key.clear();
             }
             w.chain.ready = true;
             self.grad_y_from(&w.losses, y, gy);

@@ -43,8 +43,9 @@ pub struct RankOne {
     /// Threads the set splits its oracles over (`NuclearBall::set_threads`); the move along
     /// the vertex may use as many (0 and 1: the calling thread).
     pub threads: usize,
-    /// Where the rank-one block starts in x: 0 for a matrix set alone; in a [`Product`] with
-    /// one rank-one factor, that factor's offset (the other blocks' vertices are written out
+    /// Where the rank-one block starts in x: 0 for a matrix set alone (the set writes it); in
+    /// a [`Product`] with a rank-one factor, that factor's offset (summed through nested
+    /// products) (the other blocks' vertices are written out
     /// in full by [`ConvexSet::lmo_rank_one`]).
     pub offset: usize,
 }

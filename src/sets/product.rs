@@ -67,7 +67,8 @@ impl ConvexSet for Product {
         }
         match rank_one {
             Some(offset) => {
-                vertex.offset = offset;
+                // relative to this product (a nested product's factor already holds its own)
+                vertex.offset += offset;
                 true
             }
             None => false,

@@ -1,11 +1,14 @@
 //! The top eigenpair of a larger symmetric matrix without the `O(n^3)` tridiagonalisation:
 //! Lanczos with full reorthogonalisation from a fixed start, then inverse iteration with the
 //! Cholesky factor of `sigma I - A` at a shift `sigma` just above the Ritz value. The factor
-//! exists only when `sigma > lambda_max(A)` (up to its rounding, `(n + 1) n eps sigma`; Demmel's
-//! bound for a floating-point Cholesky), so a successful factorisation certifies that the pair
-//! found is the top one: `lambda_max - lambda <= sigma - lambda + (n + 1) n eps |sigma|`. Any
-//! failure (Lanczos not converged, the factorisation refused, a residual above
-//! [`RESIDUAL_TOL`]) returns None and the caller takes the tridiagonal route
+//! exists only when `sigma > lambda_max(A)` up to its rounding (Demmel's bound for a
+//! floating-point Cholesky: `(n + 1) n eps max_i (sigma - a_ii)`, which is at most
+//! `(n + 1) n eps sigma` for the Gram matrices of the LMO, whose diagonal is non-negative), so a
+//! successful factorisation certifies that the pair found is the top one. The returned pair
+//! has residual at most [`RESIDUAL_TOL`] `||A||_F` and its eigenvalue is checked to lie within
+//! `2 SHIFT_REL ||A||_F` below sigma: `lambda_max - lambda <= 2^-39 ||A||_F` plus that rounding
+//! (which dominates from n of about 64). Any failure (Lanczos not converged, the factorisation
+//! refused, the residual or the distance to sigma too large) returns None and the caller takes the tridiagonal route
 //! ([`super::SymEigen::top`]), so the result is never less certain than before.
 
 use crate::linalg::{dot, dot_unrolled};
@@ -93,7 +96,7 @@ impl Lanczos {
         let theta = self.ritz_pair(a, n, scale, out)?;
         let sigma = theta + SHIFT_REL * scale;
         self.factorise(a, n, sigma)?;
-        self.inverse_iteration(a, n, scale, out)
+        self.inverse_iteration(a, n, scale, sigma, out)
     }
 
     /// The top Ritz pair of the Lanczos process from a fixed start, once its residual is below
@@ -169,7 +172,14 @@ impl Lanczos {
     /// Inverse iteration from the Ritz vector in `x` with the factor of `sigma I - a`, until
     /// the residual is below [`RESIDUAL_TOL`]; the Rayleigh quotient.
     #[inline(always)]
-    fn inverse_iteration(&mut self, a: &[f64], n: usize, scale: f64, x: &mut [f64]) -> Option<f64> {
+    fn inverse_iteration(
+        &mut self,
+        a: &[f64],
+        n: usize,
+        scale: f64,
+        sigma: f64,
+        x: &mut [f64],
+    ) -> Option<f64> {
         for _ in 0..MAX_INVERSE_STEPS {
             solve_factored(&self.factor, n, x);
             let nrm = dot(x, x).sqrt();
@@ -186,7 +196,9 @@ impl Lanczos {
                 .map(|(w, v)| (w - lambda * v).powi(2))
                 .sum::<f64>()
                 .sqrt();
-            if res <= RESIDUAL_TOL * scale {
+            // an eigenpair, and its eigenvalue within twice the shift margin of sigma (so of
+            // lambda_max, which the factorisation put below sigma)
+            if res <= RESIDUAL_TOL * scale && sigma - lambda <= 2.0 * SHIFT_REL * scale {
                 return Some(lambda);
             }
         }
