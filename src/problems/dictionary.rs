@@ -77,7 +77,7 @@
 //! assert!(e.to_string().contains('q'), "{e}");
 //! ```
 
-use super::memo::{ForwardKey, CHAIN_RESYNC};
+use super::memo::{Carried, ForwardKey};
 use super::{Constants, Instance, SaddleProblem, YModel};
 use crate::linalg::{
     dot, dot_simd, dot_unrolled, gemm, mat, mat_mut, spectral_norm, sym_extreme_eigs,
@@ -236,18 +236,14 @@ struct Work {
 /// `C'' = (1 - s) C' + s S`,
 /// `G_C'' = (1 - s)^2 G_C + s sc ((C''v) u^T + u (C''v)^T) - s^2 sc^2 ||v||^2 u u^T` and
 /// `H'' = (1 - s) H + s sc (A'v) u^T`: two matrix-vector products instead of a q x n' x q and
-/// an m x n' x q product. Recomputed exactly every [`CHAIN_RESYNC`]-th step (the rounding of
-/// the updates grows by a few ulps per move); measures never read them.
+/// an m x n' x q product. Recomputed exactly every `CHAIN_RESYNC`-th (32nd) step (the
+/// rounding of the updates grows by a few ulps per move); measures never read them.
 #[derive(Debug, Default)]
 struct Chain {
     g_c: Vec<f64>,
     h: Vec<f64>,
-    /// The C' block the carried products belong to (set by `note_fw_move`).
-    key: ForwardKey,
-    /// Moves since the last exact computation.
-    age: usize,
-    /// The products belong to the point of the last `step_grads` call (a move may follow).
-    ready: bool,
+    /// Which C' block the products belong to, and their age.
+    state: Carried,
     /// Scratch: `C''v` (q) and `A'v` (m).
     cv: Vec<f64>,
     av: Vec<f64>,
@@ -463,9 +459,9 @@ impl DictionaryLearning {
     }
 
     /// Moves the carried `C'C'^T` and `A'C'^T` have been updated along since their last exact
-    /// computation (0 right after one, at most [`CHAIN_RESYNC`]; see `step_grads`).
+    /// computation (0 right after one, at most `CHAIN_RESYNC` = 32; see `step_grads`).
     pub fn chained_moves(&self) -> usize {
-        self.with_work(|w| w.chain.age)
+        self.with_work(|w| w.chain.state.age())
     }
 
     /// Views of `D'` (m x q) and `C'` (q x n') inside a flat `x`.
@@ -513,10 +509,7 @@ impl DictionaryLearning {
                 mat(flat(&self.k_mat), q, q),
                 1.0,
             );
-            // two length-mq inner products, vectorised (eight accumulators)
-            let dp = dot_simd(dflat, flat(&self.p_mat));
-            let dkd = dot_simd(flat(&w.dk), dflat);
-            w.cval = self.a_old_sq - 2.0 * dp + dkd;
+            w.cval = self.constraint_from(dflat, dot_simd(flat(&w.dk), dflat));
             w.r_ok = false;
             w.fid = None;
             w.key.set(x);
@@ -599,8 +592,13 @@ impl DictionaryLearning {
         let a_new = mat(flat(&self.a_new), m, nn);
         gemm(mat_mut(gc, q, nn), false, dm.transpose(), a_new, -inv);
         gemm(mat_mut(gc, q, nn), true, mat(&w.g_d, q, q), cm, inv);
-        let (dp, kg) = (dot_simd(dflat, p), dot_simd(k, &w.g_d));
-        self.a_old_sq - 2.0 * dp + kg
+        self.constraint_from(dflat, dot_simd(k, &w.g_d))
+    }
+
+    /// `||A - D'Ctil||_F^2 = ||A||^2 - 2 <D', P> + quadratic`, where `quadratic` is
+    /// `<D'K, D'> = <K, D'^T D'>` (inner products with eight accumulators).
+    fn constraint_from(&self, dflat: &[f64], quadratic: f64) -> f64 {
+        self.a_old_sq - 2.0 * dot_simd(dflat, flat(&self.p_mat)) + quadratic
     }
 
     /// `G_C` and `H` computed exactly at the C' block `cflat`.
@@ -622,9 +620,7 @@ impl DictionaryLearning {
             cm.transpose(),
             1.0,
         );
-        chain.age = 0;
-        // the products now belong to this C' block, not to the last move's
-        chain.key.set(cflat);
+        chain.state.restarted();
     }
 
     /// The update of [`Chain`] along `C'' = (1 - s) C' + s sc u v^T` (`c_next` = C'').
@@ -746,17 +742,17 @@ impl SaddleProblem for DictionaryLearning {
             gy[0] = self.grad_y_from(cval);
         })
     }
-    /// The carried products (`Chain` in the source) when they belong to x's C' block and are younger than
-    /// [`CHAIN_RESYNC`] moves, else an exact computation that restarts them.
+    /// The carried products (`Chain` in the source) when they belong to x's C' block and are
+    /// younger than `CHAIN_RESYNC` = 32 moves, else an exact computation that restarts them.
     fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
         let (m, q, nn) = (self.cfg.m, self.cfg.q, self.cfg.n_new);
         assert_eq!(x.len(), m * q + q * nn, "DL point has the wrong length");
         self.with_work(|w| {
             let cflat = &x[m * q..];
-            if !(w.chain.age < CHAIN_RESYNC && w.chain.key.matches(cflat)) {
+            if !w.chain.state.usable_at(cflat, 1) {
                 self.restart_chain(cflat, &mut w.chain);
             }
-            w.chain.ready = true;
+            w.chain.state.stepped();
             let cval = self.carried_grads(x, y[0], w, gx);
             gy[0] = self.grad_y_from(cval);
         })
@@ -769,14 +765,12 @@ impl SaddleProblem for DictionaryLearning {
                 && vertex.u.len() == q
                 && vertex.v.len() == nn
                 && x_next.len() == m * q + q * nn;
-            if !std::mem::take(&mut chain.ready) || !fits {
-                chain.key.clear();
+            if !chain.state.may_move(fits) {
                 return;
             }
             let c_next = &x_next[m * q..];
             self.move_chain(chain, s, vertex, c_next);
-            chain.age += 1;
-            chain.key.set(c_next);
+            chain.state.moved(c_next, 1);
         })
     }
     fn constants(&self) -> Constants {

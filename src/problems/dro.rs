@@ -84,7 +84,7 @@
 //! assert!(e.to_string().contains("radius"), "{e}");
 //! ```
 
-use super::memo::ForwardKey;
+use super::memo::{Carried, ForwardKey};
 use super::{Constants, Instance, SaddleProblem, YModel};
 use crate::data::csr::split_rows;
 use crate::data::{read_libsvm, Dataset, LibsvmOptions, Scaling, SparseMatrix};
@@ -178,12 +178,8 @@ pub use super::memo::CHAIN_RESYNC;
 struct Chain {
     /// Raw scores (n x k) at the point of the last `step_grads`, then at `key`.
     scores: Vec<f64>,
-    /// The point the moved scores belong to (set by `note_fw_move`).
-    key: ForwardKey,
-    /// Moves since the last exact pass.
-    age: usize,
-    /// `scores` belong to the point of the last `step_grads` call (a move may follow).
-    ready: bool,
+    /// Which point `scores` belong to, and their age.
+    state: Carried,
     /// Scratch: `c u` (d) and `A (c u)` (n).
     cu: Vec<f64>,
     au: Vec<f64>,
@@ -365,7 +361,7 @@ impl RobustClassification {
     /// Frank-Wolfe moves the step scores have been carried along since their last exact pass
     /// (0 right after one, at most [`CHAIN_RESYNC`]; see `step_grads`).
     pub fn chained_moves(&self) -> usize {
-        self.work.lock().map_or(0, |w| w.chain.age)
+        self.work.lock().map_or(0, |w| w.chain.state.age())
     }
     /// The number of threads of [`Self::set_threads`].
     pub fn threads(&self) -> usize {
@@ -573,16 +569,14 @@ impl SaddleProblem for RobustClassification {
             w.key.clear();
             let threads = self.data.threads();
             // one pass per block: scores, losses, score gradients and the rows of R
-            if w.chain.age < CHAIN_RESYNC && w.chain.key.matches_split(x, threads) {
+            if w.chain.state.usable_at(x, threads) {
                 self.score_pass(w, None, false, Some(y));
             } else {
                 self.score_pass(w, Some(x), true, Some(y));
                 w.key.set(x);
-                w.chain.age = 0;
-                // the scores now belong to x, not to the last move's point
-                w.chain.key.clear();
+                w.chain.state.restarted();
             }
-            w.chain.ready = true;
+            w.chain.state.stepped();
             self.grad_y_from(&w.losses, y, gy);
             self.data.tmul(&w.r, self.k, gx);
         })
@@ -594,13 +588,11 @@ impl SaddleProblem for RobustClassification {
                 && vertex.u.len() == self.d
                 && vertex.v.len() == self.k
                 && x_next.len() == self.d * self.k;
-            if !std::mem::take(&mut chain.ready) || !fits {
-                chain.key.clear();
+            if !chain.state.may_move(fits) {
                 return;
             }
             self.move_chain(chain, s, vertex);
-            chain.age += 1;
-            chain.key.set_split(x_next, self.data.threads());
+            chain.state.moved(x_next, self.data.threads());
         })
     }
     fn constants(&self) -> Constants {

@@ -91,3 +91,52 @@ impl ForwardKey {
 /// Steps after which a problem's [`crate::SaddleProblem::step_grads`] recomputes the products it
 /// carries along Frank-Wolfe moves exactly (DRO's scores, DL's `C'C'^T` and `A'C'^T`).
 pub const CHAIN_RESYNC: usize = 32;
+
+/// The bookkeeping of products a problem carries along the solver's Frank-Wolfe moves
+/// ([`crate::SaddleProblem::step_grads`], [`crate::SaddleProblem::note_fw_move`]): which point
+/// they belong to, how many moves since their last exact computation, and whether a move may
+/// follow. The products themselves stay with the problem.
+#[derive(Debug, Default)]
+pub struct Carried {
+    /// The point the moved products belong to (set by [`Self::moved`]).
+    key: ForwardKey,
+    /// Moves since the last exact computation.
+    age: usize,
+    /// The products belong to the point of the last `step_grads` call (a move may follow).
+    ready: bool,
+}
+
+impl Carried {
+    /// Whether the products belong to `x` and are younger than [`CHAIN_RESYNC`] moves.
+    pub fn usable_at(&self, x: &[f64], threads: usize) -> bool {
+        self.age < CHAIN_RESYNC && self.key.matches_split(x, threads)
+    }
+    /// The products were just computed exactly (at the point of this `step_grads` call).
+    pub fn restarted(&mut self) {
+        self.age = 0;
+        // they belong to this point, not to the last move's
+        self.key.clear();
+    }
+    /// `step_grads` used or restarted the products: a move may follow.
+    pub fn stepped(&mut self) {
+        self.ready = true;
+    }
+    /// Whether the products may be moved: a `step_grads` call came before and the move `fits`
+    /// them; otherwise they are dropped (the next step restarts them).
+    pub fn may_move(&mut self, fits: bool) -> bool {
+        let ok = std::mem::take(&mut self.ready) && fits;
+        if !ok {
+            self.key.clear();
+        }
+        ok
+    }
+    /// The products were moved to `x_next`.
+    pub fn moved(&mut self, x_next: &[f64], threads: usize) {
+        self.age += 1;
+        self.key.set_split(x_next, threads);
+    }
+    /// Moves since the last exact computation.
+    pub fn age(&self) -> usize {
+        self.age
+    }
+}

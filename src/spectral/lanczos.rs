@@ -8,8 +8,9 @@
 //! has residual at most [`RESIDUAL_TOL`] `||A||_F` and its eigenvalue is checked to lie within
 //! `2 SHIFT_REL ||A||_F` below sigma: `lambda_max - lambda <= 2^-39 ||A||_F` plus that rounding
 //! (which dominates from n of about 64). Any failure (Lanczos not converged, the factorisation
-//! refused, the residual or the distance to sigma too large) returns None and the caller takes the tridiagonal route
-//! ([`super::SymEigen::top`]), so the result is never less certain than before.
+//! refused, the residual or the distance to sigma too large) returns None and the caller takes
+//! the tridiagonal route ([`super::SymEigen::top`]), so the result is never less certain than
+//! before.
 
 use crate::linalg::{dot, dot_unrolled};
 use faer::dyn_stack::MemStack;
@@ -33,7 +34,7 @@ const MAX_STEPS: usize = 48;
 /// Inverse-iteration steps before giving up.
 const MAX_INVERSE_STEPS: usize = 4;
 
-/// Workspace of [`top_by_lanczos`], reused across calls.
+/// Workspace of [`Lanczos::top`], reused across calls.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Lanczos {
     /// Orthonormal Lanczos vectors as rows.
@@ -110,11 +111,8 @@ impl Lanczos {
         self.beta.clear();
         self.w.clear();
         self.w.resize(n, 0.0);
-        // a fixed start with no special structure (the inverse iteration's pattern)
         let q0 = &mut self.basis[..n];
-        for (i, q) in q0.iter_mut().enumerate() {
-            *q = 1.0 + ((i * 7 + 3) % 11) as f64 / 11.0;
-        }
+        super::tridiagonal::fixed_start(q0);
         let nrm = dot(q0, q0).sqrt();
         q0.iter_mut().for_each(|q| *q /= nrm);
         for j in 0..steps {
@@ -164,7 +162,7 @@ impl Lanczos {
     /// exist (a pivot not positive).
     #[inline(always)]
     fn factorise(&mut self, a: &[f64], n: usize, sigma: f64) -> Option<()> {
-        self.factor.clear();
+        // every entry is written by the factorisation
         self.factor.resize(n * n, 0.0);
         cholesky_shifted(a, n, sigma, &mut self.factor, &mut self.stack).then_some(())
     }

@@ -73,10 +73,7 @@ pub(super) fn inverse_iteration(
         .max(f64::MIN_POSITIVE);
     let shift = lambda + 4.0 * f64::EPSILON * scale;
     let tiny = (f64::EPSILON * scale).max(f64::MIN_POSITIVE);
-    // deterministic start with no special structure
-    for (i, xi) in x.iter_mut().enumerate() {
-        *xi = 1.0 + ((i * 7 + 3) % 11) as f64 / 11.0;
-    }
+    fixed_start(x);
     // LU with partial pivoting of a tridiagonal matrix: U has two super-diagonals
     lu.clear();
     lu.resize(4 * n, 0.0);
@@ -147,5 +144,13 @@ pub(super) fn inverse_iteration(
             break;
         }
         x.iter_mut().for_each(|v| *v /= nrm);
+    }
+}
+
+/// A deterministic start vector with no special structure (entries in [1, 2), unnormalised),
+/// shared by the inverse iteration here and the Lanczos route.
+pub(super) fn fixed_start(x: &mut [f64]) {
+    for (i, xi) in x.iter_mut().enumerate() {
+        *xi = 1.0 + ((i * 7 + 3) % 11) as f64 / 11.0;
     }
 }
