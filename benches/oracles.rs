@@ -124,6 +124,11 @@ fn bench_nuclear(c: &mut Criterion) {
     .unwrap();
     let g = gauss(&mut r, prod.dim());
     let mut out = vec![0.0; prod.dim()];
+    // its unit-columns block alone (an element-wise kernel: scalar code shows here)
+    let columns = UnitColumns::new(100, 60, 1.0).unwrap();
+    c.bench_function("dictionary_set/unit_columns_lmo", |b| {
+        b.iter(|| columns.lmo(black_box(&g[..6000]), &mut out[..6000]))
+    });
     c.bench_function("dictionary_set/lmo", |b| {
         b.iter(|| prod.lmo(black_box(&g), &mut out))
     });

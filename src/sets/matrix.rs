@@ -90,13 +90,16 @@ impl NuclearBall {
             .chunks_mut(rows_per_part * self.cols)
             .zip(u.chunks(rows_per_part))
             .collect();
+        let (cols, radius) = (self.cols, self.radius);
         crate::jobs::run_parts(parts, threads, |(out, u)| {
-            for (row, &ui) in out.chunks_exact_mut(self.cols).zip(u) {
-                let c = -self.radius * ui;
-                for (o, &vj) in row.iter_mut().zip(v) {
-                    *o = c * vj;
+            crate::linalg::simd(move || {
+                for (row, &ui) in out.chunks_exact_mut(cols).zip(u) {
+                    let c = -radius * ui;
+                    for (o, &vj) in row.iter_mut().zip(v) {
+                        *o = c * vj;
+                    }
                 }
-            }
+            })
         });
     }
     /// The LMO vertex `-r u_1 v_1^T` of `g` into `out` and its factors into `vertex` (a NaN
@@ -288,8 +291,10 @@ impl ConvexSet for UnitColumns {
         self.map_columns(
             g,
             out,
-            // divide unconditionally (by 1 for a zero column), then select: no branch
-            |gv, n| {
+            // divide unconditionally (by 1 for a zero column), then select: no branch; `move`
+            // copies r into the closure (borrowed, it was reloaded per entry and the loop stayed
+            // scalar: 9.9 against 4.0 us at 100 x 60, `dictionary_set/unit_columns_lmo`)
+            move |gv, n| {
                 let v = -r * gv / if n > 0.0 { n } else { 1.0 };
                 if n > 0.0 {
                     v
