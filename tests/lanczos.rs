@@ -134,41 +134,34 @@ fn experiment_shapes_take_the_lanczos_route() {
     }
 }
 
-/// Negative control of the certificate: the top eigenvector of `A = H diag(1.2, 1, 0.5 ...) H`
-/// (H the reflector taking e_1 to u) is orthogonal to the Lanczos start, so Lanczos converges to
-/// the second eigenvalue 1. Without the Cholesky certificate that would be returned as the top;
-/// with it the route refuses, and `top` falls back to the tridiagonal route, which finds 1.2.
+/// Negative control of the certificate: in `A = 1.2 u u^T + e_1 e_1^T + 0.01 (I - u u^T -
+/// e_1 e_1^T)` (u spread over the coordinates 2..n) the largest diagonal entry is `A_11 = 1`, so
+/// the Lanczos start is the row `A e_1 = e_1`, an eigenvector orthogonal to the top one u:
+/// Lanczos stops at once on the second eigenvalue 1. Without the Cholesky certificate that would
+/// be returned as the top; with it the route refuses, and `top` falls back to the tridiagonal
+/// route, which finds 1.2.
 #[test]
 fn certificate_refuses_a_top_the_start_cannot_see() {
     let n = 48;
-    // the Lanczos start's pattern (src/spectral/lanczos.rs)
-    let p: Vec<f64> = (0..n)
-        .map(|i| 1.0 + ((i * 7 + 3) % 11) as f64 / 11.0)
-        .collect();
-    let mut u = vec![0.0; n];
-    u[0] = p[1];
-    u[1] = -p[0];
-    let nu = norm(&u);
-    u.iter_mut().for_each(|x| *x /= nu);
-    // H = I - 2 w w^T with w = (e_1 - u) / ||e_1 - u||
-    let mut w: Vec<f64> = u.iter().map(|x| -x).collect();
-    w[0] += 1.0;
-    let nw = norm(&w);
-    w.iter_mut().for_each(|x| *x /= nw);
-    let h = |i: usize, j: usize| f64::from(i == j) - 2.0 * w[i] * w[j];
-    let d: Vec<f64> = (0..n)
-        .map(|i| match i {
-            0 => 1.2,
-            1 => 1.0,
-            _ => 0.5 * i as f64 / n as f64,
+    let u: Vec<f64> = (0..n)
+        .map(|i| {
+            if i == 0 {
+                0.0
+            } else {
+                1.0 / ((n - 1) as f64).sqrt()
+            }
         })
         .collect();
+    let e1 = |i: usize| f64::from(i == 0);
     let mut a = vec![0.0; n * n];
     for i in 0..n {
         for j in 0..n {
-            a[i * n + j] = (0..n).map(|k| h(i, k) * d[k] * h(j, k)).sum();
+            let rest = f64::from(i == j) - u[i] * u[j] - e1(i) * e1(j);
+            a[i * n + j] = 1.2 * u[i] * u[j] + e1(i) * e1(j) + 0.01 * rest;
         }
     }
+    let diagonal_max = (1..n).all(|i| a[i * n + i] < a[0]);
+    assert!(diagonal_max, "the start must be row 1");
     let mut x = vec![0.0; n];
     let mut e = SymEigen::default();
     assert_eq!(

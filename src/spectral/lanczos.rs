@@ -1,5 +1,5 @@
 //! The top eigenpair of a larger symmetric matrix without the `O(n^3)` tridiagonalisation:
-//! Lanczos with full reorthogonalisation from a fixed start, then inverse iteration with the
+//! Lanczos with full reorthogonalisation from [`start_vector`], then inverse iteration with the
 //! Cholesky factor of `sigma I - A` at a shift `sigma` just above the Ritz value. The factor
 //! exists only when `sigma > lambda_max(A)` up to its rounding (Demmel's bound for a
 //! floating-point Cholesky: `(n + 1) n eps max_i (sigma - a_ii)`, which is at most
@@ -31,6 +31,9 @@ pub const RESIDUAL_TOL: f64 = 1e-13;
 const RITZ_TOL: f64 = 1e-8;
 /// Lanczos steps before giving up (then the tridiagonal route).
 const MAX_STEPS: usize = 48;
+/// The first step whose Ritz pair is tested for convergence; from there every step is (along
+/// DL's LMO most calls converge at step 4 from [`start_vector`]).
+const FIRST_CHECK: usize = 3;
 /// Inverse-iteration steps before giving up.
 const MAX_INVERSE_STEPS: usize = 4;
 
@@ -71,6 +74,28 @@ fn reorthogonalise(basis: &[f64], w: &mut [f64]) {
     }
 }
 
+/// The unit start vector of the Lanczos process: the row (= column) of `a` with the largest
+/// diagonal entry, `a e_i`, the first power step from the coordinate vector most likely to lean
+/// on the top eigenvector (along DL's LMO: 4.1 steps on average against 5.1 from
+/// [`super::tridiagonal::fixed_start`]); that fixed vector when the row is zero or not finite.
+/// A start orthogonal to the top eigenvector makes Lanczos miss it; the certificate then refuses
+/// (`tests/lanczos.rs`).
+fn start_vector(a: &[f64], n: usize, q0: &mut [f64]) {
+    let mut best = 0;
+    for i in 1..n {
+        if a[i * n + i] > a[best * n + best] {
+            best = i;
+        }
+    }
+    q0.copy_from_slice(&a[best * n..(best + 1) * n]);
+    let mut nrm = dot(q0, q0).sqrt();
+    if !(nrm.is_finite() && nrm > 0.0) {
+        super::tridiagonal::fixed_start(q0);
+        nrm = dot(q0, q0).sqrt();
+    }
+    q0.iter_mut().for_each(|q| *q /= nrm);
+}
+
 impl Lanczos {
     /// The top eigenpair of the symmetric row-major `n x n` matrix `a` (see the module
     /// documentation): the eigenvalue, with a unit eigenvector in `out`; None when any step
@@ -100,7 +125,7 @@ impl Lanczos {
         self.inverse_iteration(a, n, scale, sigma, out)
     }
 
-    /// The top Ritz pair of the Lanczos process from a fixed start, once its residual is below
+    /// The top Ritz pair of the Lanczos process from [`start_vector`], once its residual is below
     /// [`RITZ_TOL`] (the vector in `out`).
     #[inline(always)]
     fn ritz_pair(&mut self, a: &[f64], n: usize, scale: f64, out: &mut [f64]) -> Option<f64> {
@@ -112,9 +137,7 @@ impl Lanczos {
         self.w.clear();
         self.w.resize(n, 0.0);
         let q0 = &mut self.basis[..n];
-        super::tridiagonal::fixed_start(q0);
-        let nrm = dot(q0, q0).sqrt();
-        q0.iter_mut().for_each(|q| *q /= nrm);
+        start_vector(a, n, q0);
         for j in 0..steps {
             let (done, rest) = self.basis.split_at_mut((j + 1) * n);
             let q = &done[j * n..];
@@ -125,7 +148,7 @@ impl Lanczos {
             self.beta.push(b);
             let k = j + 1;
             let invariant = b <= f64::EPSILON * scale;
-            if invariant || k == steps || (k >= 4 && k % 2 == 0) {
+            if invariant || k == steps || k >= FIRST_CHECK {
                 let theta = super::tridiagonal::top_eigenvalue(&self.alpha, &self.beta[..k - 1]);
                 self.ritz.clear();
                 self.ritz.resize(k, 0.0);
