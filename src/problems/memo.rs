@@ -32,6 +32,7 @@ const SPLIT_CHUNK: usize = 1 << 16;
 /// 64 entries (a loop without exits, so it vectorises; an entry-by-entry `any` did not), with
 /// an exit after the first block that differs.
 fn bits_differ(bits: &[u64], x: &[f64]) -> bool {
+    debug_assert_eq!(bits.len(), x.len());
     const BLOCK: usize = 64;
     bits.chunks(BLOCK).zip(x.chunks(BLOCK)).any(|(b, x)| {
         b.iter()

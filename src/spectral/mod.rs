@@ -36,7 +36,7 @@
 //!   iteration on the tridiagonal matrix and the reflectors, `O(k^2)` after the reduction; about
 //!   4x faster than faer's full eigendecomposition at the experiment sizes (`benches/linalg.rs`);
 //! * from that order ([`SymEigen::top_lanczos`]): Lanczos from the row of the largest diagonal
-//!   entry (a fixed vector if it is zero), then inverse
+//!   entry (a fixed vector if that row is zero), then inverse
 //!   iteration with the Cholesky factor of `sigma I - G` for a shift `sigma` just above the Ritz
 //!   value. The factor exists only if `sigma > lambda_max`, so it certifies that the pair is the
 //!   top one (to `2^-40 ||G||_F` plus the factorisation's rounding); the residual is held to
