@@ -1,7 +1,9 @@
 //! The Lanczos route of the top eigenpair (`SymEigen::top_lanczos`, used from
-//! `LANCZOS_MIN_ORDER`) and its Cholesky certificate, against faer as reference, with negative
-//! controls: a top eigenvector the Lanczos start cannot see must be refused by the certificate,
-//! and a shift below the top eigenvalue must be refused by the factorisation.
+//! `LANCZOS_MIN_ORDER`) and its two certificates (the Krylov bound, the Cholesky factorisation),
+//! against faer as reference, with negative controls: a top eigenvector the Lanczos start cannot
+//! see must be refused by both certificates, the Krylov bound must hold after any number of
+//! steps (converged or not), and a shift below the top eigenvalue must be refused by the
+//! factorisation.
 
 use crate::spectral::{gaussian, random_symmetric};
 use faer::Side;
@@ -9,7 +11,9 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use saddlefw::linalg::{mat, norm};
-use saddlefw::spectral::{cholesky_shifted, SymEigen, LANCZOS_MIN_ORDER};
+use saddlefw::spectral::{
+    cholesky_shifted, krylov_bound_after, Certificate, SymEigen, LANCZOS_MIN_ORDER,
+};
 
 /// `||A x - lambda x||` for the symmetric row-major `a`.
 fn residual(a: &[f64], n: usize, lambda: f64, x: &[f64]) -> f64 {
@@ -28,14 +32,20 @@ fn faer_top(a: &[f64], n: usize) -> f64 {
     e.S()[n - 1]
 }
 
-/// `Z Z^T` of a `k x 2k` Gaussian Z with two boosted rows (close top singular values), like
-/// the DL experiment's LMO input.
+/// `Z Z^T` of a `k x 2k` Gaussian Z with two rows boosted 4x (close top singular values).
 fn close_top_gram(rng: &mut ChaCha8Rng, k: usize, ratio: f64) -> Vec<f64> {
+    boosted_gram(rng, k, ratio, 4.0)
+}
+
+/// `Z Z^T` of a `k x 2k` Gaussian Z with rows 1 and 2 multiplied by `boost` and `boost *
+/// ratio`. With `boost = 100` it has the spectrum of the DL experiment's late LMO inputs: two
+/// top singular values within 0.1-1% of each other, the third about 2% of the first.
+fn boosted_gram(rng: &mut ChaCha8Rng, k: usize, ratio: f64, boost: f64) -> Vec<f64> {
     let cols = 2 * k;
     let mut z = gaussian(rng, k * cols);
     for j in 0..cols {
-        z[j] *= 4.0;
-        z[cols + j] *= 4.0 * ratio;
+        z[j] *= boost;
+        z[cols + j] *= boost * ratio;
     }
     let mut g = vec![0.0; k * k];
     for i in 0..k {
@@ -78,13 +88,32 @@ proptest! {
         check_top(&a, n, lambda, &x)?;
         prop_assert_eq!(e.values[0], lambda);
         match e.top_lanczos(&a, n, &mut x) {
-            Some(lambda) => check_top(&a, n, lambda, &x)?,
+            Some(lambda) => {
+                check_top(&a, n, lambda, &x)?;
+                prop_assert!(e.lanczos_certificate().is_some());
+            }
             // the Gram kinds (the LMO's matrices) must take the route, not the fallback; an
             // indefinite matrix may be refused (its top can lie outside the start's reach)
             None => prop_assert!(kind == 2, "the Lanczos route refused a Gram matrix (kind {})", kind),
         }
         let lambda = e.top_tridiagonal(&a, n, &mut x).unwrap();
         check_top(&a, n, lambda, &x)?;
+    }
+
+    /// The Krylov bound is an upper bound on `lambda_max` after any number of Lanczos steps,
+    /// converged or not (negative controls, run as mutations: the bound without the rest
+    /// `||C||_F`, or without the coupling `beta_k`, fails here), and the Ritz value a lower one.
+    #[test]
+    fn krylov_bound_holds_at_every_step(seed in any::<u64>(), n in 2usize..70, kind in 0u8..4,
+                                        steps in 1usize..12, ratio in 0.9f64..0.999) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let a = if kind == 3 { close_top_gram(&mut rng, n, ratio) } else { random_symmetric(&mut rng, n, kind) };
+        let top = faer_top(&a, n);
+        let slack = 8.0 * n as f64 * f64::EPSILON * norm(&a);
+        if let Some((theta, bound)) = krylov_bound_after(&a, n, steps.min(n)) {
+            prop_assert!(bound >= top - slack, "bound {bound} below lambda_max {top} after {steps} steps");
+            prop_assert!(theta <= top + slack, "Ritz value {theta} above lambda_max {top}");
+        }
     }
 
     /// The factor `U` of `sigma I - A = U^T U` (faer in place, read as rows of `L^T`) against
@@ -123,26 +152,42 @@ proptest! {
     }
 }
 
-/// The experiment's shape (a 60 x 60 Gram matrix of a 60 x 103 matrix) takes the Lanczos
-/// route, so the certificate, not the fallback, is what the property test above checks there.
+/// The experiment's shape (a 60 x 60 Gram matrix) takes the Lanczos route, so a certificate,
+/// not the fallback, is what the property test above checks there; with the DL experiment's
+/// spectrum (two close top values well above the rest) the Krylov bound is the certificate.
 #[test]
 fn experiment_shapes_take_the_lanczos_route() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for ratio in [0.9, 0.95, 0.99] {
-        let a = close_top_gram(&mut rng, 60, ratio);
+    for (boost, ratio) in [
+        (4.0, 0.9),
+        (4.0, 0.95),
+        (4.0, 0.99),
+        (100.0, 0.99),
+        (100.0, 0.999),
+    ] {
+        let a = boosted_gram(&mut rng, 60, ratio, boost);
         let mut x = vec![0.0; 60];
-        let lambda = SymEigen::default().top_lanczos(&a, 60, &mut x);
+        let mut e = SymEigen::default();
+        let lambda = e.top_lanczos(&a, 60, &mut x);
         assert!(lambda.is_some(), "ratio {ratio}: the Lanczos route refused");
         check_top(&a, 60, lambda.unwrap(), &x).unwrap();
+        if boost == 100.0 {
+            assert_eq!(
+                e.lanczos_certificate(),
+                Some(Certificate::Krylov),
+                "ratio {ratio}"
+            );
+        }
     }
 }
 
 /// Negative control of the certificate: in `A = 1.2 u u^T + e_1 e_1^T + 0.01 (I - u u^T -
 /// e_1 e_1^T)` (u spread over the coordinates 2..n) the largest diagonal entry is `A_11 = 1`, so
 /// the Lanczos start is the row `A e_1 = e_1`, an eigenvector orthogonal to the top one u:
-/// Lanczos stops at once on the second eigenvalue 1. Without the Cholesky certificate that would
-/// be returned as the top; with it the route refuses, and `top` falls back to the tridiagonal
-/// route, which finds 1.2.
+/// Lanczos stops at once on the second eigenvalue 1. Without the certificates that would be
+/// returned as the top; with them the route refuses (the Krylov bound sees `||C||_F >= 1.2`, the
+/// factorisation of `sigma I - A` fails), and `top` falls back to the tridiagonal route, which
+/// finds 1.2. Fails with either certificate skipped (run as mutations).
 #[test]
 fn certificate_refuses_a_top_the_start_cannot_see() {
     let n = 48;

@@ -184,6 +184,12 @@ impl SymEigen {
         Some(lambda)
     }
 
+    /// The certificate of the last pair [`SymEigen::top_lanczos`] returned (None when it refused
+    /// or was not called).
+    pub fn lanczos_certificate(&self) -> Option<super::Certificate> {
+        self.lanczos.certificate
+    }
+
     /// The top eigenpair by Householder tridiagonalisation, bisection with Sturm counts on the
     /// tridiagonal matrix, inverse iteration and the reflectors (`O(n^3)`, any order).
     pub fn top_tridiagonal(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {

@@ -36,11 +36,13 @@
 //!   iteration on the tridiagonal matrix and the reflectors, `O(k^2)` after the reduction; about
 //!   4x faster than faer's full eigendecomposition at the experiment sizes (`benches/linalg.rs`);
 //! * from that order ([`SymEigen::top_lanczos`]): Lanczos from the row of the largest diagonal
-//!   entry (a fixed vector if that row is zero), then inverse
-//!   iteration with the Cholesky factor of `sigma I - G` for a shift `sigma` just above the Ritz
-//!   value. The factor exists only if `sigma > lambda_max`, so it certifies that the pair is the
-//!   top one (to `2^-40 ||G||_F` plus the factorisation's rounding); the residual is held to
-//!   `1e-13 ||G||_F`. When either fails the tridiagonal route runs instead.
+//!   entry (a fixed vector if that row is zero), and a certificate that `lambda_max <= sigma`
+//!   for a shift `sigma` just above the Ritz value, so that the pair is the top one (to
+//!   `2^-40 ||G||_F` plus rounding): first the Krylov bound (the Lanczos matrix extended by the
+//!   last residual and the Frobenius norm of the unexplored rest, no factorisation; DL's LMO
+//!   takes it in every call), else inverse iteration with the Cholesky factor of `sigma I - G`,
+//!   which exists only if `sigma > lambda_max`. The residual is held to `1e-13 ||G||_F`. When
+//!   both certificates fail the tridiagonal route runs instead ([`Certificate`]).
 //!
 //! Workspaces ([`GramWorkspace`]) are grown on first use and reused, so repeated calls with the
 //! same shape do not allocate.
@@ -73,7 +75,9 @@ mod tridiagonal;
 
 pub use eigen::SymEigen;
 pub use jacobi::jacobi_rows;
-pub use lanczos::{cholesky_shifted, LANCZOS_MIN_ORDER};
+pub use lanczos::{
+    cholesky_shifted, krylov_bound_after, Certificate, LANCZOS_MIN_ORDER, SHIFT_REL,
+};
 pub use projection::project_nuclear;
 
 use crate::linalg::{dot, gemm, mat, mat_mut};
