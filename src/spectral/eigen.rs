@@ -164,6 +164,7 @@ impl SymEigen {
     /// [`super::LANCZOS_MIN_ORDER`] when it certifies its pair, else
     /// [`SymEigen::top_tridiagonal`]. Returns None for non-finite input.
     pub fn top(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
+        self.lanczos.certificate = None;
         if n >= super::LANCZOS_MIN_ORDER {
             if let Some(lambda) = self.top_lanczos(a, n, out) {
                 return Some(lambda);
@@ -184,8 +185,9 @@ impl SymEigen {
         Some(lambda)
     }
 
-    /// The certificate of the last pair [`SymEigen::top_lanczos`] returned (None when it refused
-    /// or was not called).
+    /// The certificate of the pair the last call of [`SymEigen::top`] or
+    /// [`SymEigen::top_lanczos`] returned by the Lanczos route (None when that call refused or
+    /// took the tridiagonal route).
     pub fn lanczos_certificate(&self) -> Option<super::Certificate> {
         self.lanczos.certificate
     }

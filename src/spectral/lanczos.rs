@@ -6,13 +6,17 @@
 //! 1. **Krylov bound** (no factorisation). In the basis of the Lanczos vectors `Q` and their
 //!    complement, `A = [[T_k, B^T], [B, C]]` with `||B|| = beta_k` (the last Lanczos residual)
 //!    and `lambda_max(C) <= ||C||_F = sqrt(||A||_F^2 - ||T_k||_F^2 - 2 beta_k^2)`. For a unit
-//!    `x = Q x_1 + x_2`, `x^T A x <= z^T T' z` with `z = (x_1, ||x_2||)` and `T'` the tridiagonal
+//!    `x = Q x_1 + x_2`, `x^T A x <= z^T T' z` with `z = (x_1, s ||x_2||)` (`s` the sign of the
+//!    last entry of `x_1`; every `beta_j >= 0`) and `T'` the tridiagonal
 //!    `T_k` extended by the row `(beta_k, ||C||_F)`, so `lambda_max(A) <= lambda_max(T')`
 //!    (bisection), plus margins for rounding ([`KRYLOV_MARGIN`]). When the top eigenvalue
-//!    stands clear of the rest of the spectrum outside the Krylov space, the bound exceeds
-//!    `theta` by about `(Ritz residual)^2 / (theta - ||C||_F)`. The Ritz vector, taken once its
-//!    residual is below [`DIRECT_TOL`], is then returned as it is (along DL's LMO: every call,
-//!    at step 5).
+//!    stands clear of the rest of the spectrum outside the Krylov space, `lambda_max(T')`
+//!    exceeds `theta` by about `(Ritz residual)^2 / (theta - ||C||_F)`, far below the margin,
+//!    which then sets the bound: `theta + 8 (n + k) sqrt(k) eps ||A||_F`, below sigma while
+//!    `(n + k) sqrt(k) < 2^-40 / (8 eps)`, about 512 (order up to about 200 at five steps; above,
+//!    only the factorisation certifies). The Ritz vector, taken once its residual is below
+//!    [`DIRECT_TOL`], is then returned as it is (along DL's LMO: every call, at step 5). The
+//!    bound is tried only for `||A||_F` in [`KRYLOV_SCALES`].
 //! 2. **Factorisation**, when the bound is too loose or the Ritz vector not accurate enough:
 //!    inverse iteration with the Cholesky factor of `sigma I - A`. The factor exists only when
 //!    `sigma > lambda_max(A)` up to its rounding (Demmel's bound for a floating-point Cholesky:
@@ -47,8 +51,13 @@ const RITZ_TOL: f64 = 1e-8;
 /// Lanczos residual at which the Ritz vector is returned as it is, for the Krylov certificate
 /// and the check against [`RESIDUAL_TOL`] (along DL's LMO: one step after [`RITZ_TOL`]).
 const DIRECT_TOL: f64 = 3e-14;
-/// Steps taken past [`RITZ_TOL`] towards [`DIRECT_TOL`] before the factorisation's route.
+/// Steps taken past [`RITZ_TOL`] towards [`DIRECT_TOL`] before the Ritz pair is returned as it
+/// is (then the Krylov bound may still certify it, else the factorisation's route refines it).
 const REFINE_STEPS: usize = 3;
+/// The norms `||A||_F` for which the Krylov bound is tried: it works with squares (of the
+/// entries, of `||A||_F`, of the Lanczos coefficients), which must neither underflow nor
+/// overflow; outside, only the factorisation certifies.
+const KRYLOV_SCALES: std::ops::RangeInclusive<f64> = 1e-140..=1e140;
 /// The factor of `(n + k) sqrt(k) eps ||A||_F` added to the Krylov bound for the rounding of
 /// the Lanczos relation `A Q = Q T + beta_k q e_k^T` and of the orthogonality of `Q` (both of
 /// order `(n + k) eps ||A||` per vector), with a factor of safety.
@@ -81,6 +90,8 @@ pub(crate) struct Lanczos {
     beta: Vec<f64>,
     w: Vec<f64>,
     ritz: Vec<f64>,
+    /// The diagonal of `T_k` extended by `||C||_F` ([`Lanczos::krylov_bound`]).
+    extended: Vec<f64>,
     /// The Cholesky factor of `sigma I - A` ([`cholesky_shifted`]).
     factor: Vec<f64>,
     /// faer's workspace of the factorisation.
@@ -155,14 +166,16 @@ impl Lanczos {
 
     #[inline(always)]
     fn top_kernel(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
+        self.certificate = None;
         let scale = dot(a, a).sqrt();
         if !(scale.is_finite() && scale > 0.0) || n < 2 {
             return None;
         }
-        self.certificate = None;
         let theta = self.ritz_pair(a, n, scale, out)?;
         let sigma = theta + SHIFT_REL * scale;
-        if self.krylov_bound(n, scale) <= sigma {
+        if KRYLOV_SCALES.contains(&scale) && self.krylov_bound(n, scale) <= sigma {
+            let nrm = dot(out, out).sqrt();
+            out.iter_mut().for_each(|v| *v /= nrm);
             if let Some(lambda) = self.accept(a, scale, sigma, out) {
                 self.certificate = Some(Certificate::Krylov);
                 return Some(lambda);
@@ -184,10 +197,10 @@ impl Lanczos {
         let t_sq: f64 = self.alpha.iter().map(|a| a * a).sum::<f64>()
             + 2.0 * self.beta[..k].iter().map(|b| b * b).sum::<f64>();
         let rest_sq = (scale * scale - t_sq).max(0.0) + 4.0 * (n * n) as f64 * eps * scale * scale;
-        self.ritz.clear();
-        self.ritz.extend_from_slice(&self.alpha);
-        self.ritz.push(rest_sq.sqrt());
-        let top = super::tridiagonal::top_eigenvalue(&self.ritz, &self.beta[..k]);
+        self.extended.clear();
+        self.extended.extend_from_slice(&self.alpha);
+        self.extended.push(rest_sq.sqrt());
+        let top = super::tridiagonal::top_eigenvalue(&self.extended, &self.beta[..k]);
         top + KRYLOV_MARGIN * (n + k) as f64 * (k as f64).sqrt() * eps * scale
     }
 
@@ -209,8 +222,8 @@ impl Lanczos {
     }
 
     /// The top Ritz pair of the Lanczos process from [`start_vector`] (the vector in `out`), once
-    /// its residual is below [`DIRECT_TOL`], or [`REFINE_STEPS`] steps after it fell below
-    /// [`RITZ_TOL`]; None when neither happens within [`MAX_STEPS`].
+    /// its residual is below [`DIRECT_TOL`], [`REFINE_STEPS`] steps after it fell below
+    /// [`RITZ_TOL`], or at an invariant subspace; None when none happens within [`MAX_STEPS`].
     #[inline(always)]
     fn ritz_pair(&mut self, a: &[f64], n: usize, scale: f64, out: &mut [f64]) -> Option<f64> {
         let steps = n.min(MAX_STEPS);
@@ -248,9 +261,6 @@ impl Lanczos {
                     }
                     return Some(theta);
                 }
-            }
-            if invariant {
-                return None;
             }
             self.push_next(n, j, b);
         }

@@ -38,7 +38,7 @@
 //! * from that order ([`SymEigen::top_lanczos`]): Lanczos from the row of the largest diagonal
 //!   entry (a fixed vector if that row is zero), and a certificate that `lambda_max <= sigma`
 //!   for a shift `sigma` just above the Ritz value, so that the pair is the top one (to
-//!   `2^-40 ||G||_F` plus rounding): first the Krylov bound (the Lanczos matrix extended by the
+//!   `2^-39 ||G||_F` plus rounding): first the Krylov bound (the Lanczos matrix extended by the
 //!   last residual and the Frobenius norm of the unexplored rest, no factorisation; DL's LMO
 //!   takes it in every call), else inverse iteration with the Cholesky factor of `sigma I - G`,
 //!   which exists only if `sigma > lambda_max`. The residual is held to `1e-13 ||G||_F`. When
@@ -75,9 +75,7 @@ mod tridiagonal;
 
 pub use eigen::SymEigen;
 pub use jacobi::jacobi_rows;
-pub use lanczos::{
-    cholesky_shifted, krylov_bound_after, Certificate, LANCZOS_MIN_ORDER, SHIFT_REL,
-};
+pub use lanczos::{cholesky_shifted, krylov_bound_after, Certificate, LANCZOS_MIN_ORDER};
 pub use projection::project_nuclear;
 
 use crate::linalg::{dot, gemm, mat, mat_mut};
