@@ -129,7 +129,7 @@ fn reorthogonalise(basis: &[f64], w: &mut [f64]) {
 /// diagonal entry, `a e_i`, the first power step from the coordinate vector most likely to lean
 /// on the top eigenvector (along DL's LMO: 4.1 steps on average against 5.1 from
 /// [`super::tridiagonal::fixed_start`]); that fixed vector when the row is zero or not finite.
-/// A start orthogonal to the top eigenvector makes Lanczos miss it; the certificate then refuses
+/// A start orthogonal to the top eigenvector makes Lanczos miss it; both certificates then refuse
 /// (`tests/lanczos.rs`).
 fn start_vector(a: &[f64], n: usize, q0: &mut [f64]) {
     let mut best = 0;
