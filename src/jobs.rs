@@ -41,14 +41,18 @@ pub fn kernel_threads(requested: Option<usize>, jobs: usize) -> usize {
     n.min(MAX_JOBS_PER_CORE * available_threads()).max(1)
 }
 
-/// Runs `f` on every part over `threads` threads (the calling thread and `threads - 1` helpers
-/// from rayon's global pool) and returns when all parts are done. The parts are handed out one
-/// at a time to whichever thread is free, so a thread that gets less of a CPU on a loaded
-/// machine does fewer of them (callers cut a kernel into several parts per thread, each worth
-/// more than the few microseconds a hand-over costs; which thread runs a part must not change
-/// its result). Pool threads, unlike freshly spawned ones, are not queued behind every other
-/// runnable thread when they wake. The CPU time of the helpers is added to the calling
-/// thread's [`run_cpu_time_s`]. A panic in a part is propagated.
+/// Runs `f` on every part over `threads` threads (the calling thread and up to `threads - 1`
+/// helpers from the kernel pool, one thread per further core) and returns when all parts are
+/// done. The parts are handed out one at a time to whichever thread is free, so a thread that
+/// gets less of a CPU on a loaded machine does fewer of them (callers cut a kernel into
+/// several parts per thread, each worth more than the few microseconds a hand-over costs;
+/// which thread runs a part must not change its result). The CPU time of the helpers is added
+/// to the calling thread's [`run_cpu_time_s`]. A panic in a part is propagated.
+///
+/// The helpers stay awake between calls ([`KEEP_AWAKE`]): a sleeping pool thread took from
+/// 5 us to over 1 ms to start its part on a two-core VM (along NEWS20 with two threads, 65%
+/// of 4,960 hand-overs took longer than 5 us and 7% longer than 1 ms), while the calling
+/// thread's serial work between two split kernels lasts tens of microseconds.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicUsize, Ordering};
@@ -71,8 +75,10 @@ pub fn run_parts<T: Send>(parts: Vec<T>, threads: usize, f: impl Fn(T) + Sync) {
     if helpers == 0 {
         return work();
     }
+    let pool = kernel_pool();
+    keep_helpers_awake(pool);
     let (work, helpers_ns) = (&work, &std::sync::atomic::AtomicU64::new(0));
-    rayon::in_place_scope(|s| {
+    pool.in_place_scope(|s| {
         for _ in 0..helpers {
             s.spawn(move |_| {
                 let t0 = thread_cpu_ns();
@@ -87,6 +93,58 @@ pub fn run_parts<T: Send>(parts: Vec<T>, threads: usize, f: impl Fn(T) + Sync) {
     });
     let spent = helpers_ns.load(std::sync::atomic::Ordering::Relaxed);
     HELPERS_CPU_NS.with(|c| c.set(c.get() + spent));
+}
+
+/// How long a kernel helper keeps looking for the next part (spinning on its core) after its
+/// last one before it goes to sleep ([`run_parts`]).
+pub const KEEP_AWAKE: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// The pool of [`run_parts`]'s helpers: one thread per core beyond the first (at least one),
+/// apart from the pools that run `--jobs`, so a helper never waits behind a whole job.
+fn kernel_pool() -> &'static rayon::ThreadPool {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(available_threads().saturating_sub(1).max(1))
+            .thread_name(|i| format!("saddlefw-kernel-{i}"))
+            .build()
+            .expect("the kernel thread pool could not start a thread")
+    })
+}
+
+/// Kernel helpers awake now ([`KEEP_AWAKE`]): at most one per core beyond the first, and 0
+/// once no part has come for that long.
+pub fn awake_helpers() -> usize {
+    AWAKE.load(std::sync::atomic::Ordering::Acquire)
+}
+
+static AWAKE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Wakes the kernel pool's threads that sleep, each to run parts as they come
+/// ([`rayon::yield_now`]) until none has come for [`KEEP_AWAKE`]; none on a single core,
+/// where a spinning helper would only take the calling thread's CPU.
+fn keep_helpers_awake(pool: &'static rayon::ThreadPool) {
+    use std::sync::atomic::Ordering;
+    let most = pool
+        .current_num_threads()
+        .min(available_threads().saturating_sub(1));
+    let claim = |n: usize| (n < most).then_some(n + 1);
+    while AWAKE
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, claim)
+        .is_ok()
+    {
+        pool.spawn(|| {
+            let mut last = std::time::Instant::now();
+            loop {
+                match rayon::yield_now() {
+                    Some(rayon::Yield::Executed) => last = std::time::Instant::now(),
+                    _ if last.elapsed() >= KEEP_AWAKE => break,
+                    _ => std::hint::spin_loop(),
+                }
+            }
+            AWAKE.fetch_sub(1, Ordering::AcqRel);
+        });
+    }
 }
 
 thread_local! {

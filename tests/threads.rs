@@ -281,3 +281,49 @@ fn blocked_gram_oracles_are_identical_for_any_thread_count() {
         "{sigma} vs {reference}"
     );
 }
+
+/// The kernel helpers spin between parts only while parts keep coming ([`KEEP_AWAKE`]): at
+/// most one per further core, and none a while after the last part. Run in a process of its
+/// own (this test binary again, with only the probe below), since any other test that splits
+/// a kernel keeps the helpers awake.
+#[test]
+fn kernel_helpers_go_to_sleep_when_idle() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "threads::kernel_helpers_probe", "--ignored"])
+        .args(["--test-threads", "1", "--nocapture"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("1 passed"), "the probe did not run: {text}");
+}
+
+/// The body of [`kernel_helpers_go_to_sleep_when_idle`] (ignored on its own).
+#[test]
+#[ignore = "run alone by kernel_helpers_go_to_sleep_when_idle"]
+fn kernel_helpers_probe() {
+    use saddlefw::jobs::{available_threads, awake_helpers, run_parts, KEEP_AWAKE};
+    use std::time::{Duration, Instant};
+    let most = available_threads().saturating_sub(1);
+    for _ in 0..50 {
+        run_parts((0..16).collect(), 8, |_: i32| std::hint::black_box(()));
+        assert!(
+            awake_helpers() <= most,
+            "{} awake, at most {most}",
+            awake_helpers()
+        );
+    }
+    let deadline = Instant::now() + KEEP_AWAKE * 1000;
+    while awake_helpers() > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "helpers still awake after {:?}",
+            KEEP_AWAKE * 1000
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
