@@ -10,7 +10,7 @@ use faer::Side;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use saddlefw::linalg::{mat, norm};
+use saddlefw::linalg::{mat, norm, times_pow2};
 use saddlefw::spectral::{
     cholesky_shifted, krylov_bound_after, Certificate, SymEigen, LANCZOS_MIN_ORDER,
 };
@@ -188,17 +188,13 @@ fn experiment_shapes_take_the_lanczos_route() {
                 Some(Certificate::Krylov),
                 "ratio {ratio}"
             );
-            // outside KRYLOV_SCALES (norm 1e-150) the Krylov bound is not tried, and `top` still
-            // finds the eigenvalue (its vector there: see the session 14 note)
+            // outside SAFE_SCALES (norm 1e-150) the Lanczos route refuses, and `top` finds the
+            // pair by the rescaled tridiagonal route
             let f = 1e-150 / norm(&a);
             let small: Vec<f64> = a.iter().map(|v| v * f).collect();
             let lambda = e.top(&small, 60, &mut x).unwrap();
-            assert_ne!(e.lanczos_certificate(), Some(Certificate::Krylov));
-            let want = faer_top(&small, 60);
-            assert!(
-                (lambda - want).abs() <= 1e-12 * 1e-150,
-                "top {lambda:e} vs faer {want:e}"
-            );
+            assert_eq!(e.lanczos_certificate(), None);
+            check_top(&small, 60, lambda, &x).unwrap();
         }
     }
 }
@@ -253,5 +249,37 @@ fn certificate_refuses_a_top_the_start_cannot_see() {
             found.is_none_or(|l| (l - 1.2 * f).abs() <= 1e-12 * f),
             "a missed top passed at scale 1e-{p}: {found:?}"
         );
+    }
+}
+
+/// Both routes of `top` are covariant under exact scaling by powers of two, from norms near
+/// the smallest normal numbers to near the largest: the same vector, the eigenvalue scaled.
+/// Before `SAFE_SCALES`, the vector came back as zero from `2^-480` down, the eigenvalue was
+/// off by 5e-9 at `2^-520` and NaN at `2^520` (fails with the tridiagonal route's rescaling
+/// or the Lanczos route's band removed, run as mutations).
+#[test]
+fn top_pair_is_covariant_under_power_of_two_scaling() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let a = boosted_gram(&mut rng, 60, 0.99, 100.0);
+    let mut base = vec![0.0; 60];
+    let lambda = SymEigen::default().top(&a, 60, &mut base).unwrap();
+    for e in [
+        -900, -600, -520, -480, -400, -300, -201, 201, 300, 480, 520, 900,
+    ] {
+        let s: Vec<f64> = a.iter().map(|&v| times_pow2(v, e)).collect();
+        for tridiagonal in [false, true] {
+            let (mut x, mut eig) = (vec![0.0; 60], SymEigen::default());
+            let l = if tridiagonal {
+                eig.top_tridiagonal(&s, 60, &mut x)
+            } else {
+                eig.top(&s, 60, &mut x)
+            };
+            let l = times_pow2(l.unwrap(), -e);
+            let align: f64 = x.iter().zip(&base).map(|(p, q)| p * q).sum();
+            assert!(
+                (l - lambda).abs() <= 1e-13 * lambda && (align.abs() - 1.0).abs() <= 1e-12,
+                "2^{e}, tridiagonal {tridiagonal}: lambda {l:e} vs {lambda:e}, alignment {align}"
+            );
+        }
     }
 }

@@ -479,3 +479,57 @@ fn tridiagonalisation_simd_matches_baseline_code() {
         assert_ne!(top(false, &b), top(false, &a));
     }
 }
+
+/// The Gram route's top pair, its projection and the Jacobi SVD are covariant under exact
+/// scaling by powers of two over the whole exponent range: the same vectors, sigma and the
+/// singular values scaled, the projection onto the scaled ball the scaled projection. Before
+/// `SAFE_SCALES`: the pair `(0, e_1, e_1)` below `2^-540` and a failure above `2^520`, the
+/// input returned as its own projection below `2^-540` and zero above `2^520`, singular values
+/// 35% off near `2^300` (each fails with its rescaling removed, run as mutations).
+#[test]
+fn gram_route_and_svd_are_covariant_under_power_of_two_scaling() {
+    use saddlefw::linalg::times_pow2;
+    use saddlefw::sets::{ConvexSet, NuclearBall};
+    use saddlefw::spectral::top_singular_pair;
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for (rows, cols) in [(60, 103), (100, 20), (9000, 3)] {
+        let z: Vec<f64> = (0..rows * cols)
+            .map(|_| rng.sample::<f64, _>(StandardNormal))
+            .collect();
+        let pair = top_singular_pair(&z, rows, cols);
+        let sv = svd(&z, rows, cols).s;
+        let ball = |e: i32| NuclearBall::new(rows, cols, times_pow2(3.0, e)).unwrap();
+        let mut proj = vec![0.0; z.len()];
+        ball(0).project(&z, &mut proj);
+        for e in [-1000, -560, -520, -300, -201, 201, 300, 400, 520, 1000] {
+            let s: Vec<f64> = z.iter().map(|&v| times_pow2(v, e)).collect();
+            let p = top_singular_pair(&s, rows, cols);
+            let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+            let (au, av) = (dot(&p.u, &pair.u), dot(&p.v, &pair.v));
+            let sigma = times_pow2(p.sigma, -e);
+            assert!(
+                (sigma - pair.sigma).abs() <= 1e-13 * pair.sigma
+                    && (au.abs() - 1.0).abs() <= 1e-12
+                    && (av.abs() - 1.0).abs() <= 1e-12,
+                "{rows}x{cols} at 2^{e}: sigma {sigma:e} vs {:e}, alignments {au} {av}",
+                pair.sigma
+            );
+            let d = svd(&s, rows, cols).s;
+            for (a, b) in d.iter().zip(&sv) {
+                let a = times_pow2(*a, -e);
+                assert!(
+                    (a - b).abs() <= 1e-13 * sv[0],
+                    "{rows}x{cols} at 2^{e}: singular value {a:e} vs {b:e}"
+                );
+            }
+            let mut out = vec![0.0; z.len()];
+            ball(e).project(&s, &mut out);
+            let back: Vec<f64> = out.iter().map(|&o| times_pow2(o, -e)).collect();
+            let err = rel_dist(&back, &proj);
+            assert!(
+                err <= 1e-12,
+                "{rows}x{cols} at 2^{e}: projection off by {err:e}"
+            );
+        }
+    }
+}

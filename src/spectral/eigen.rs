@@ -3,7 +3,7 @@
 //! [`super::LANCZOS_MIN_ORDER`], Lanczos with a certificate, [`super::lanczos`]).
 
 use super::tridiagonal::{inverse_iteration, top_eigenvalue};
-use crate::linalg::{dot, dot_unrolled, mat};
+use crate::linalg::{dot, dot_unrolled, mat, times_pow2};
 
 /// Symmetric eigendecomposition workspace for `n x n` matrices (see the module documentation).
 #[derive(Debug, Default, Clone)]
@@ -194,6 +194,8 @@ impl SymEigen {
 
     /// The top eigenpair by Householder tridiagonalisation, bisection with Sturm counts on the
     /// tridiagonal matrix, inverse iteration and the reflectors (`O(n^3)`, any order).
+    /// A matrix whose largest entry is outside [`crate::linalg::SAFE_SCALES`] is solved as a copy
+    /// scaled by a power of two (exact), and its eigenvalue scaled back.
     pub fn top_tridiagonal(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
         self.reset(a, n);
         if n == 0 {
@@ -204,10 +206,16 @@ impl SymEigen {
             self.values[0] = a[0];
             return Some(a[0]);
         }
+        let big = self.a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let e = crate::linalg::rescale_exponent(big);
+        if let Some(e) = e {
+            self.a.iter_mut().for_each(|x| *x = times_pow2(*x, -e));
+        }
         self.tridiagonalize();
-        let lambda = top_eigenvalue(&self.d, &self.e[..n - 1]);
+        let scaled = top_eigenvalue(&self.d, &self.e[..n - 1]);
+        let lambda = e.map_or(scaled, |e| times_pow2(scaled, e));
         self.values[0] = lambda;
-        inverse_iteration(&self.d, &self.e, lambda, out, &mut self.lu, &mut self.piv);
+        inverse_iteration(&self.d, &self.e, scaled, out, &mut self.lu, &mut self.piv);
         self.apply_q(out);
         let nrm = dot(out, out).sqrt();
         out.iter_mut().for_each(|x| *x /= nrm);

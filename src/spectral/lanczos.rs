@@ -16,7 +16,8 @@
 //!    `(n + k) sqrt(k) < 2^-40 / (8 eps)`, about 512 (order up to about 200 at five steps; above,
 //!    only the factorisation certifies). The Ritz vector, taken once its residual is below
 //!    [`DIRECT_TOL`], is then returned as it is (along DL's LMO: every call, at step 5). The
-//!    bound is tried only for `||A||_F` in [`KRYLOV_SCALES`].
+//!    route refuses a matrix with `||A||_F` outside [`crate::linalg::SAFE_SCALES`] (the bound works
+//!    with squares of the entries, of `||A||_F` and of the Lanczos coefficients).
 //! 2. **Factorisation**, when the bound is too loose or the Ritz vector not accurate enough:
 //!    inverse iteration with the Cholesky factor of `sigma I - A`. The factor exists only when
 //!    `sigma > lambda_max(A)` up to its rounding (Demmel's bound for a floating-point Cholesky:
@@ -54,10 +55,6 @@ const DIRECT_TOL: f64 = 3e-14;
 /// Steps taken past [`RITZ_TOL`] towards [`DIRECT_TOL`] before the Ritz pair is returned as it
 /// is (then the Krylov bound may still certify it, else the factorisation's route refines it).
 const REFINE_STEPS: usize = 3;
-/// The norms `||A||_F` for which the Krylov bound is tried: it works with squares (of the
-/// entries, of `||A||_F`, of the Lanczos coefficients), which must neither underflow nor
-/// overflow; outside, only the factorisation certifies.
-const KRYLOV_SCALES: std::ops::RangeInclusive<f64> = 1e-140..=1e140;
 /// The factor of `(n + k) sqrt(k) eps ||A||_F` added to the Krylov bound for the rounding of
 /// the Lanczos relation `A Q = Q T + beta_k q e_k^T` and of the orthogonality of `Q` (both of
 /// order `(n + k) eps ||A||` per vector), with a factor of safety.
@@ -168,12 +165,12 @@ impl Lanczos {
     fn top_kernel(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
         self.certificate = None;
         let scale = dot(a, a).sqrt();
-        if !(scale.is_finite() && scale > 0.0) || n < 2 {
+        if !crate::linalg::SAFE_SCALES.contains(&scale) || n < 2 {
             return None;
         }
         let theta = self.ritz_pair(a, n, scale, out)?;
         let sigma = theta + SHIFT_REL * scale;
-        if KRYLOV_SCALES.contains(&scale) && self.krylov_bound(n, scale) <= sigma {
+        if self.krylov_bound(n, scale) <= sigma {
             let nrm = dot(out, out).sqrt();
             out.iter_mut().for_each(|v| *v /= nrm);
             if let Some(lambda) = self.accept(a, scale, sigma, out) {

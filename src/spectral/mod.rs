@@ -167,6 +167,18 @@ impl GramWorkspace {
         self.threads.max(1)
     }
 
+    /// The largest diagonal entry of the `k x k` Gram matrix in `self.gram` (NaN if any is).
+    pub(crate) fn diag_max(&self, k: usize) -> f64 {
+        (0..k).fold(0.0, |m, i| {
+            let d = self.gram[i * k + i];
+            if d <= m {
+                m
+            } else {
+                d
+            }
+        })
+    }
+
     /// `G = Zs Zs^T` into `self.gram` (k x k).
     pub(crate) fn gram(&mut self, z: &[f64], rows: usize, cols: usize) -> usize {
         let (k, long) = (rows.min(cols), rows.max(cols));
@@ -207,7 +219,11 @@ impl GramWorkspace {
 /// Top singular triple of the row-major `rows x cols` matrix `z` by the Gram route (module
 /// documentation): writes unit `u` (length rows) and `v` (length cols) and returns sigma_1.
 /// Returns None when the eigensolver fails (non-finite input). A zero matrix gives
-/// `(0, e_1, e_1)`.
+/// `(0, e_1, e_1)`. When the Gram matrix's largest diagonal entry is outside
+/// [`crate::linalg::SAFE_SCALES`] (its entries may have underflowed or overflowed: before, a
+/// matrix with entries near `2^-540` gave `(0, e_1, e_1)` and one near `2^520` failed), the pair
+/// is that of a copy of `z` scaled by a power of two (exact), and sigma_1 is
+/// scaled back.
 pub fn gram_top_pair(
     z: &[f64],
     rows: usize,
@@ -218,6 +234,42 @@ pub fn gram_top_pair(
 ) -> Option<f64> {
     assert_eq!(z.len(), rows * cols, "gram_top_pair: shape mismatch");
     let k = ws.gram(z, rows, cols);
+    let diag_max = ws.diag_max(k);
+    if let Some((e, scaled)) = rescaled(z, diag_max) {
+        ws.gram(&scaled, rows, cols);
+        let sigma = top_pair_of_gram(&scaled, rows, cols, k, ws, u, v)?;
+        return Some(crate::linalg::times_pow2(sigma, e));
+    }
+    top_pair_of_gram(z, rows, cols, k, ws, u, v)
+}
+
+/// `(e, z 2^-e)` with the largest entry of the copy in `[1, 2)` when the Gram matrix of `z`,
+/// whose largest diagonal entry is `diag_max`, is outside [`crate::linalg::SAFE_SCALES`] and
+/// `z` is finite and not zero; None otherwise (`z` is then taken as it is).
+pub(crate) fn rescaled(z: &[f64], diag_max: f64) -> Option<(i32, Vec<f64>)> {
+    if crate::linalg::SAFE_SCALES.contains(&diag_max) {
+        return None;
+    }
+    let big = z.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let e = crate::linalg::pow2_exponent(big)?;
+    Some((
+        e,
+        z.iter()
+            .map(|&x| crate::linalg::times_pow2(x, -e))
+            .collect(),
+    ))
+}
+
+/// [`gram_top_pair`] once `ws.gram` holds the `k x k` Gram matrix of `z`.
+fn top_pair_of_gram(
+    z: &[f64],
+    rows: usize,
+    cols: usize,
+    k: usize,
+    ws: &mut GramWorkspace,
+    u: &mut [f64],
+    v: &mut [f64],
+) -> Option<f64> {
     if (0..k).all(|i| ws.gram[i * k + i] == 0.0) {
         // the zero matrix: every unit pair is a top pair
         u.iter_mut().for_each(|x| *x = 0.0);

@@ -30,6 +30,14 @@ pub fn project_nuclear(
         return ProjectionPath::Reference;
     }
     let k = ws.gram(z, rows, cols);
+    if let Some((e, scaled)) = super::rescaled(z, ws.diag_max(k)) {
+        // P_r(z) = 2^e P_{r 2^-e}(z 2^-e), exact in powers of two
+        let r = crate::linalg::times_pow2(radius, -e);
+        let path = project_nuclear(&scaled, rows, cols, r, out, ws, mode);
+        out.iter_mut()
+            .for_each(|o| *o = crate::linalg::times_pow2(*o, e));
+        return path;
+    }
     let gram = std::mem::take(&mut ws.gram);
     let ok = ws.eig.full(&gram, k);
     ws.gram = gram;
