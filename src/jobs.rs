@@ -76,7 +76,7 @@ pub fn run_parts<T: Send>(parts: Vec<T>, threads: usize, f: impl Fn(T) + Sync) {
         return work();
     }
     let pool = kernel_pool();
-    keep_helpers_awake(pool);
+    keep_helpers_awake(pool, helpers);
     let (work, helpers_ns) = (&work, &std::sync::atomic::AtomicU64::new(0));
     pool.in_place_scope(|s| {
         for _ in 0..helpers {
@@ -96,11 +96,14 @@ pub fn run_parts<T: Send>(parts: Vec<T>, threads: usize, f: impl Fn(T) + Sync) {
 }
 
 /// How long a kernel helper keeps looking for the next part (spinning on its core) after its
-/// last one before it goes to sleep ([`run_parts`]).
+/// last one before it goes to sleep ([`run_parts`]). The spinning is no work of a run and is
+/// not charged to [`run_cpu_time_s`].
 pub const KEEP_AWAKE: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// The pool of [`run_parts`]'s helpers: one thread per core beyond the first (at least one),
-/// apart from the pools that run `--jobs`, so a helper never waits behind a whole job.
+/// apart from the pools that run `--jobs`, so a helper never runs a whole job. Callers that
+/// split kernels at the same time share it: a caller may wait until a helper has finished
+/// another caller's parts.
 fn kernel_pool() -> &'static rayon::ThreadPool {
     static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
     POOL.get_or_init(|| {
@@ -112,21 +115,27 @@ fn kernel_pool() -> &'static rayon::ThreadPool {
     })
 }
 
-/// Kernel helpers awake now ([`KEEP_AWAKE`]): at most one per core beyond the first, and 0
-/// once no part has come for that long.
+/// Kernel helpers awake now ([`KEEP_AWAKE`]): at most as many as the last split asked for and
+/// one per core beyond the first, and 0 once no part has come for that long.
 pub fn awake_helpers() -> usize {
     AWAKE.load(std::sync::atomic::Ordering::Acquire)
 }
 
 static AWAKE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// Wakes the kernel pool's threads that sleep, each to run parts as they come
+thread_local! {
+    /// Whether this kernel-pool thread is already looking for parts (a second waker that it
+    /// picks up itself returns at once, so each awake helper is a thread of its own).
+    static LOOKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Wakes up to `helpers` of the kernel pool's threads, each to run parts as they come
 /// ([`rayon::yield_now`]) until none has come for [`KEEP_AWAKE`]; none on a single core,
 /// where a spinning helper would only take the calling thread's CPU.
-fn keep_helpers_awake(pool: &'static rayon::ThreadPool) {
+fn keep_helpers_awake(pool: &'static rayon::ThreadPool, helpers: usize) {
     use std::sync::atomic::Ordering;
-    let most = pool
-        .current_num_threads()
+    let most = helpers
+        .min(pool.current_num_threads())
         .min(available_threads().saturating_sub(1));
     let claim = |n: usize| (n < most).then_some(n + 1);
     while AWAKE
@@ -134,13 +143,16 @@ fn keep_helpers_awake(pool: &'static rayon::ThreadPool) {
         .is_ok()
     {
         pool.spawn(|| {
-            let mut last = std::time::Instant::now();
-            loop {
-                match rayon::yield_now() {
-                    Some(rayon::Yield::Executed) => last = std::time::Instant::now(),
-                    _ if last.elapsed() >= KEEP_AWAKE => break,
-                    _ => std::hint::spin_loop(),
+            if !LOOKING.replace(true) {
+                let mut last = std::time::Instant::now();
+                loop {
+                    match rayon::yield_now() {
+                        Some(rayon::Yield::Executed) => last = std::time::Instant::now(),
+                        _ if last.elapsed() >= KEEP_AWAKE => break,
+                        _ => std::hint::spin_loop(),
+                    }
                 }
+                LOOKING.set(false);
             }
             AWAKE.fetch_sub(1, Ordering::AcqRel);
         });

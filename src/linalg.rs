@@ -369,10 +369,20 @@ pub fn rescale_exponent(m: f64) -> Option<i32> {
     pow2_exponent(m).filter(|_| !SAFE_SCALES.contains(&m.abs()))
 }
 
-/// The exponent `e` with `|m| 2^-e` in `[1, 2)` (up to one binade: the logarithm rounds) for a
-/// finite non-zero `m`; None for 0 and non-finite `m`.
+/// The exponent `e` with `|m| 2^-e` in `[1, 2)` (read off the bits, exact also for subnormal
+/// `m`) for a finite non-zero `m`; None for 0 and non-finite `m`.
 pub fn pow2_exponent(m: f64) -> Option<i32> {
-    (m.is_finite() && m != 0.0).then(|| m.abs().log2().floor() as i32)
+    if !(m.is_finite() && m != 0.0) {
+        return None;
+    }
+    let bits = m.abs().to_bits();
+    let biased = (bits >> 52) as i32;
+    Some(if biased > 0 {
+        biased - 1023
+    } else {
+        // subnormal: the mantissa times 2^-1074
+        63 - bits.leading_zeros() as i32 - 1074
+    })
 }
 
 /// `x 2^e` for `|e| <= 2046`, in two steps that are exact while the result is a normal number

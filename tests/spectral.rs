@@ -532,4 +532,11 @@ fn gram_route_and_svd_are_covariant_under_power_of_two_scaling() {
             );
         }
     }
+    // inside the ball the input comes back as it is, also entries that a scaling by 2^-1000
+    // would flush to zero
+    let z = [times_pow2(1.0, 1000), times_pow2(1.0, -100), 0.0, 0.0];
+    let mut out = [0.0; 4];
+    let ball = NuclearBall::new(2, 2, times_pow2(1.0, 1001)).unwrap();
+    ball.project(&z, &mut out);
+    assert_eq!(out, z);
 }

@@ -282,8 +282,9 @@ fn blocked_gram_oracles_are_identical_for_any_thread_count() {
     );
 }
 
-/// The kernel helpers spin between parts only while parts keep coming ([`KEEP_AWAKE`]): at
-/// most one per further core, and none a while after the last part. Run in a process of its
+/// The kernel helpers spin between parts only while parts keep coming ([`KEEP_AWAKE`]): one
+/// awake right after a split on two or more cores, at most one per further core and one per
+/// helper asked for, and none a while after the last part. Run in a process of its
 /// own (this test binary again, with only the probe below), since any other test that splits
 /// a kernel keeps the helpers awake.
 #[test]
@@ -308,22 +309,33 @@ fn kernel_helpers_go_to_sleep_when_idle() {
 fn kernel_helpers_probe() {
     use saddlefw::jobs::{available_threads, awake_helpers, run_parts, KEEP_AWAKE};
     use std::time::{Duration, Instant};
+    let asleep_soon = || {
+        let deadline = Instant::now() + KEEP_AWAKE * 1000;
+        while awake_helpers() > 0 {
+            assert!(
+                Instant::now() < deadline,
+                "helpers still awake after {:?}",
+                KEEP_AWAKE * 1000
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    };
     let most = available_threads().saturating_sub(1);
+    let mut seen = 0;
     for _ in 0..50 {
         run_parts((0..16).collect(), 8, |_: i32| std::hint::black_box(()));
-        assert!(
-            awake_helpers() <= most,
-            "{} awake, at most {most}",
-            awake_helpers()
-        );
+        seen = seen.max(awake_helpers());
+        assert!(seen <= most, "{seen} awake, at most {most}");
     }
-    let deadline = Instant::now() + KEEP_AWAKE * 1000;
-    while awake_helpers() > 0 {
-        assert!(
-            Instant::now() < deadline,
-            "helpers still awake after {:?}",
-            KEEP_AWAKE * 1000
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    // right after a split a helper is awake (none on one core)
+    assert_eq!(seen.min(1), most.min(1), "no helper was kept awake");
+    asleep_soon();
+    // two threads ask for one helper
+    run_parts((0..16).collect(), 2, |_: i32| std::hint::black_box(()));
+    assert!(
+        awake_helpers() <= 1,
+        "{} awake for one helper",
+        awake_helpers()
+    );
+    asleep_soon();
 }

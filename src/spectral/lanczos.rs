@@ -16,8 +16,9 @@
 //!    `(n + k) sqrt(k) < 2^-40 / (8 eps)`, about 512 (order up to about 200 at five steps; above,
 //!    only the factorisation certifies). The Ritz vector, taken once its residual is below
 //!    [`DIRECT_TOL`], is then returned as it is (along DL's LMO: every call, at step 5). The
-//!    route refuses a matrix with `||A||_F` outside [`crate::linalg::SAFE_SCALES`] (the bound works
-//!    with squares of the entries, of `||A||_F` and of the Lanczos coefficients).
+//!    route refuses a matrix with `||A||_F` outside [`LANCZOS_SCALES`] (the bound works with
+//!    squares of the entries, of `||A||_F` and of the Lanczos coefficients); `SymEigen::top`
+//!    then takes the tridiagonal route, which rescales.
 //! 2. **Factorisation**, when the bound is too loose or the Ritz vector not accurate enough:
 //!    inverse iteration with the Cholesky factor of `sigma I - A`. The factor exists only when
 //!    `sigma > lambda_max(A)` up to its rounding (Demmel's bound for a floating-point Cholesky:
@@ -52,6 +53,11 @@ const RITZ_TOL: f64 = 1e-8;
 /// Lanczos residual at which the Ritz vector is returned as it is, for the Krylov certificate
 /// and the check against [`RESIDUAL_TOL`] (along DL's LMO: one step after [`RITZ_TOL`]).
 const DIRECT_TOL: f64 = 3e-14;
+/// The norms `||A||_F` the route takes (the band in which the Krylov bound was tried before
+/// session 15). Wider than [`crate::linalg::SAFE_SCALES`]: the Gram matrix of a `k x N` input
+/// inside that band has `||G||_F` within `2^-200 .. k 2^200`, so it keeps the route, and the
+/// bits, it had.
+const LANCZOS_SCALES: std::ops::RangeInclusive<f64> = 1e-140..=1e140;
 /// Steps taken past [`RITZ_TOL`] towards [`DIRECT_TOL`] before the Ritz pair is returned as it
 /// is (then the Krylov bound may still certify it, else the factorisation's route refines it).
 const REFINE_STEPS: usize = 3;
@@ -165,7 +171,7 @@ impl Lanczos {
     fn top_kernel(&mut self, a: &[f64], n: usize, out: &mut [f64]) -> Option<f64> {
         self.certificate = None;
         let scale = dot(a, a).sqrt();
-        if !crate::linalg::SAFE_SCALES.contains(&scale) || n < 2 {
+        if !LANCZOS_SCALES.contains(&scale) || n < 2 {
             return None;
         }
         let theta = self.ritz_pair(a, n, scale, out)?;

@@ -169,9 +169,9 @@ impl GramWorkspace {
 
     /// The largest diagonal entry of the `k x k` Gram matrix in `self.gram` (NaN if any is).
     pub(crate) fn diag_max(&self, k: usize) -> f64 {
-        (0..k).fold(0.0, |m, i| {
+        (0..k).fold(0.0, |m: f64, i| {
             let d = self.gram[i * k + i];
-            if d <= m {
+            if m.is_nan() || d <= m {
                 m
             } else {
                 d

@@ -34,8 +34,13 @@ pub fn project_nuclear(
         // P_r(z) = 2^e P_{r 2^-e}(z 2^-e), exact in powers of two
         let r = crate::linalg::times_pow2(radius, -e);
         let path = project_nuclear(&scaled, rows, cols, r, out, ws, mode);
-        out.iter_mut()
-            .for_each(|o| *o = crate::linalg::times_pow2(*o, e));
+        if path == ProjectionPath::Inside {
+            // z itself: its smallest entries may not have survived the scaling
+            out.copy_from_slice(z);
+        } else {
+            out.iter_mut()
+                .for_each(|o| *o = crate::linalg::times_pow2(*o, e));
+        }
         return path;
     }
     let gram = std::mem::take(&mut ws.gram);
