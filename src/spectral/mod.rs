@@ -234,42 +234,11 @@ pub fn gram_top_pair(
 ) -> Option<f64> {
     assert_eq!(z.len(), rows * cols, "gram_top_pair: shape mismatch");
     let k = ws.gram(z, rows, cols);
-    let diag_max = ws.diag_max(k);
-    if let Some((e, scaled)) = rescaled(z, diag_max) {
-        ws.gram(&scaled, rows, cols);
-        let sigma = top_pair_of_gram(&scaled, rows, cols, k, ws, u, v)?;
+    if let Some((e, scaled)) = rescaled(z, ws.diag_max(k)) {
+        // the copy's Gram matrix is inside the band: one level of recursion
+        let sigma = gram_top_pair(&scaled, rows, cols, ws, u, v)?;
         return Some(crate::linalg::times_pow2(sigma, e));
     }
-    top_pair_of_gram(z, rows, cols, k, ws, u, v)
-}
-
-/// `(e, z 2^-e)` with the largest entry of the copy in `[1, 2)` when the Gram matrix of `z`,
-/// whose largest diagonal entry is `diag_max`, is outside [`crate::linalg::SAFE_SCALES`] and
-/// `z` is finite and not zero; None otherwise (`z` is then taken as it is).
-pub(crate) fn rescaled(z: &[f64], diag_max: f64) -> Option<(i32, Vec<f64>)> {
-    if crate::linalg::SAFE_SCALES.contains(&diag_max) {
-        return None;
-    }
-    let big = z.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    let e = crate::linalg::pow2_exponent(big)?;
-    Some((
-        e,
-        z.iter()
-            .map(|&x| crate::linalg::times_pow2(x, -e))
-            .collect(),
-    ))
-}
-
-/// [`gram_top_pair`] once `ws.gram` holds the `k x k` Gram matrix of `z`.
-fn top_pair_of_gram(
-    z: &[f64],
-    rows: usize,
-    cols: usize,
-    k: usize,
-    ws: &mut GramWorkspace,
-    u: &mut [f64],
-    v: &mut [f64],
-) -> Option<f64> {
     if (0..k).all(|i| ws.gram[i * k + i] == 0.0) {
         // the zero matrix: every unit pair is a top pair
         u.iter_mut().for_each(|x| *x = 0.0);
@@ -318,6 +287,25 @@ fn top_pair_of_gram(
     } else {
         None
     }
+}
+
+/// `(e, z 2^-e)` with the largest entry of the copy in `[1, 2)` when the Gram matrix of `z`,
+/// whose largest diagonal entry is `diag_max`, is outside [`crate::linalg::SAFE_SCALES`] and
+/// `z` is finite and not zero; None otherwise (`z` is then taken as it is).
+pub(crate) fn rescaled(z: &[f64], diag_max: f64) -> Option<(i32, Vec<f64>)> {
+    if crate::linalg::SAFE_SCALES.contains(&diag_max) {
+        return None;
+    }
+    let big = z
+        .iter()
+        .try_fold(0.0f64, |m, x| x.is_finite().then(|| m.max(x.abs())))?;
+    let e = crate::linalg::pow2_exponent(big)?;
+    Some((
+        e,
+        z.iter()
+            .map(|&x| crate::linalg::times_pow2(x, -e))
+            .collect(),
+    ))
 }
 
 /// Top singular triple `(sigma_1, u_1, v_1)` of a row-major `rows x cols` matrix.
