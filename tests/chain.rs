@@ -6,6 +6,7 @@
 
 use saddlefw::harness::{self, CheckpointRule, RunConfig};
 use saddlefw::problems::dro::CHAIN_RESYNC;
+use saddlefw::problems::memo::Fingerprint;
 use saddlefw::problems::{DictionaryLearning, DlConfig, DroConfig, RobustClassification};
 use saddlefw::sets::RankOne;
 use saddlefw::solvers::registry::{self, Options};
@@ -251,5 +252,67 @@ fn dl_a_restarted_chain_is_not_used_at_an_earlier_point() {
     assert!(
         worst < 1e-12,
         "step gradients at X2 are {worst:e} from exact"
+    );
+}
+
+/// The chain is used only at the very point it was moved to ([`Fingerprint`] of x): a step at
+/// a point one ulp, one sign or one swap away from the moved one restarts it, with exact
+/// gradients. Negative control of the key: a fingerprint blind to x's entries fails here.
+#[test]
+fn a_step_anywhere_but_the_moved_point_restarts_the_chain() {
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let changes: [(&str, fn(&mut [f64])); 4] = [
+        ("none", |_| {}),
+        ("one ulp", |x| x[77] = f64::from_bits(x[77].to_bits() + 1)),
+        ("one sign", |x| x[101] = -x[101]),
+        ("a swap", |x| x.swap(5, 6)),
+    ];
+    for (what, change) in changes {
+        let (p, exact) = (problem(11), problem(11));
+        let (_, ages, mut x) = walk(&p, &exact, 3, 1.0);
+        assert_eq!(ages, [0, 1, 2]);
+        assert!(x[5] != x[6] && x[101] != 0.0, "the changes below change x");
+        change(&mut x);
+        let (n, d, k) = p.dims();
+        let y: Vec<f64> = (0..n).map(|i| (1.0 + (i % 7) as f64) / n as f64).collect();
+        let (mut gx, mut gy) = (vec![0.0; d * k], vec![0.0; n]);
+        let (mut ex, mut ey) = (gx.clone(), gy.clone());
+        p.step_grads(&x, &y, &mut gx, &mut gy);
+        if what == "none" {
+            assert_eq!(p.chained_moves(), 3, "the moved point uses the chain");
+            continue;
+        }
+        assert_eq!(p.chained_moves(), 0, "{what}: the chain must restart");
+        exact.grads(&x, &y, &mut ex, &mut ey);
+        assert_eq!((bits(&gx), bits(&gy)), (bits(&ex), bits(&ey)), "{what}");
+    }
+}
+
+/// [`Fingerprint`]: the same for any thread count; different after any single-bit change at
+/// the start, the end and both sides of a part boundary (every one of the 64 bits), after a
+/// swap, a negation, a truncation, and for a zero vector of another length.
+#[test]
+fn fingerprints_see_every_bit() {
+    let n = (1 << 16) + 5;
+    let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
+    let f = Fingerprint::of(&x, 1);
+    assert_eq!(f, Fingerprint::of(&x, 2));
+    assert_eq!(f, Fingerprint::of(&x.clone(), 3));
+    for at in [0, (1 << 16) - 1, 1 << 16, n - 1] {
+        for bit in 0..64 {
+            let mut y = x.clone();
+            y[at] = f64::from_bits(y[at].to_bits() ^ (1 << bit));
+            assert_ne!(Fingerprint::of(&y, 2), f, "bit {bit} of entry {at}");
+        }
+    }
+    let mut y = x.clone();
+    y.swap(10, 11);
+    assert_ne!(Fingerprint::of(&y, 1), f);
+    let neg: Vec<f64> = x.iter().map(|v| -v).collect();
+    assert_ne!(Fingerprint::of(&neg, 1), f);
+    assert_ne!(Fingerprint::of(&x[..n - 1], 1), f);
+    assert_ne!(
+        Fingerprint::of(&vec![0.0; 8], 1),
+        Fingerprint::of(&vec![0.0; 9], 1)
     );
 }
