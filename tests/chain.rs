@@ -6,7 +6,7 @@
 
 use saddlefw::harness::{self, CheckpointRule, RunConfig};
 use saddlefw::problems::dro::CHAIN_RESYNC;
-use saddlefw::problems::memo::Fingerprint;
+use saddlefw::problems::memo::{Fingerprint, BITWISE_KEY_MAX};
 use saddlefw::problems::{DictionaryLearning, DlConfig, DroConfig, RobustClassification};
 use saddlefw::sets::RankOne;
 use saddlefw::solvers::registry::{self, Options};
@@ -255,11 +255,25 @@ fn dl_a_restarted_chain_is_not_used_at_an_earlier_point() {
     );
 }
 
-/// The chain is used only at the very point it was moved to ([`Fingerprint`] of x): a step at
-/// a point one ulp, one sign or one swap away from the moved one restarts it, with exact
-/// gradients. Negative control of the key: a fingerprint blind to x's entries fails here.
+/// The chain is used only at the very point it was moved to (keyed by x's bits, or by its
+/// [`Fingerprint`] above `BITWISE_KEY_MAX` entries: both sizes): a step at a point one ulp, one
+/// sign or one swap away from the moved one restarts it, with exact gradients. Negative
+/// control of the keys: a fingerprint blind to x's entries, or no key check, fails here.
 #[test]
 fn a_step_anywhere_but_the_moved_point_restarts_the_chain() {
+    let large = || {
+        let data = sparse_data(12, 200, 17_000, 10, 4);
+        RobustClassification::new(&data, &DroConfig::default()).unwrap()
+    };
+    let small = || problem(11);
+    for make in [&small as &dyn Fn() -> RobustClassification, &large] {
+        let (d, k) = (make().dims().1, make().dims().2);
+        assert_eq!(d * k > BITWISE_KEY_MAX, d > 1000, "one point of each kind");
+        steps_beside_the_moved_point(make);
+    }
+}
+
+fn steps_beside_the_moved_point(make: &dyn Fn() -> RobustClassification) {
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     let changes: [(&str, fn(&mut [f64])); 4] = [
         ("none", |_| {}),
@@ -268,7 +282,7 @@ fn a_step_anywhere_but_the_moved_point_restarts_the_chain() {
         ("a swap", |x| x.swap(5, 6)),
     ];
     for (what, change) in changes {
-        let (p, exact) = (problem(11), problem(11));
+        let (p, exact) = (make(), make());
         let (_, ages, mut x) = walk(&p, &exact, 3, 1.0);
         assert_eq!(ages, [0, 1, 2]);
         assert!(x[5] != x[6] && x[101] != 0.0, "the changes below change x");

@@ -62,7 +62,7 @@ impl ForwardKey {
 
 /// A 64-bit fingerprint of a point's bits: XXH3 of each part of 65,536 entries (the
 /// parts hashed on up to `threads` threads), then XXH3 of the parts' hashes in order, so the
-/// value is the same for any thread count. It identifies the point the carried products
+/// value is the same for any thread count. It identifies a long point the carried products
 /// belong to ([`Carried`]) with one read of x per move and per step, where a bitwise copy cost
 /// a copy and a comparison (40-50 MB of memory traffic per NEWS20 step, against 20 MB).
 ///
@@ -108,13 +108,21 @@ impl Fingerprint {
 /// carries along Frank-Wolfe moves exactly (DRO's scores, DL's `C'C'^T` and `A'C'^T`).
 pub const CHAIN_RESYNC: usize = 32;
 
+/// Points of up to this many entries are keyed by their bits ([`Carried`]): the copy stays in
+/// the core's cache (DL's points, 97 KB), where a [`Fingerprint`] measured 1-2% slower per
+/// DL step; longer points by their fingerprint.
+pub const BITWISE_KEY_MAX: usize = SPLIT_CHUNK;
+
 /// The bookkeeping of products a problem carries along the solver's Frank-Wolfe moves
 /// ([`crate::SaddleProblem::step_grads`], [`crate::SaddleProblem::note_fw_move`]): which point
 /// they belong to, how many moves since their last exact computation, and whether a move may
 /// follow. The products themselves stay with the problem.
 #[derive(Debug, Default)]
 pub struct Carried {
-    /// The point the moved products belong to (set by [`Self::moved`]).
+    /// The point the moved products belong to (set by [`Self::moved`]): its bits when it has
+    /// at most [`BITWISE_KEY_MAX`] entries, ...
+    bits: ForwardKey,
+    /// ... else its fingerprint.
     key: Option<Fingerprint>,
     /// Moves since the last exact computation.
     age: usize,
@@ -125,13 +133,14 @@ pub struct Carried {
 impl Carried {
     /// Whether the products belong to `x` and are younger than [`CHAIN_RESYNC`] moves.
     pub fn usable_at(&self, x: &[f64], threads: usize) -> bool {
-        self.age < CHAIN_RESYNC && self.key.is_some_and(|k| k == Fingerprint::of(x, threads))
+        self.age < CHAIN_RESYNC
+            && (self.bits.matches(x) || self.key.is_some_and(|k| k == Fingerprint::of(x, threads)))
     }
     /// The products were just computed exactly (at the point of this `step_grads` call).
     pub fn restarted(&mut self) {
         self.age = 0;
         // they belong to this point, not to the last move's
-        self.key = None;
+        self.forget();
     }
     /// `step_grads` used or restarted the products: a move may follow.
     pub fn stepped(&mut self) {
@@ -142,14 +151,23 @@ impl Carried {
     pub fn may_move(&mut self, fits: bool) -> bool {
         let ok = std::mem::take(&mut self.ready) && fits;
         if !ok {
-            self.key = None;
+            self.forget();
         }
         ok
     }
     /// The products were moved to `x_next`.
     pub fn moved(&mut self, x_next: &[f64], threads: usize) {
         self.age += 1;
-        self.key = Some(Fingerprint::of(x_next, threads));
+        self.forget();
+        if x_next.len() <= BITWISE_KEY_MAX {
+            self.bits.set(x_next);
+        } else {
+            self.key = Some(Fingerprint::of(x_next, threads));
+        }
+    }
+    fn forget(&mut self) {
+        self.bits.clear();
+        self.key = None;
     }
     /// Moves since the last exact computation.
     pub fn age(&self) -> usize {
