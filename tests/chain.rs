@@ -263,11 +263,13 @@ fn dl_a_restarted_chain_is_not_used_at_an_earlier_point() {
 fn a_step_anywhere_but_the_moved_point_restarts_the_chain() {
     let large = || {
         let data = sparse_data(12, 200, 17_000, 10, 4);
-        RobustClassification::new(&data, &DroConfig::default()).unwrap()
+        let mut p = RobustClassification::new(&data, &DroConfig::default()).unwrap();
+        p.set_threads(2);
+        p
     };
     let small = || problem(11);
     for make in [&small as &dyn Fn() -> RobustClassification, &large] {
-        let (d, k) = (make().dims().1, make().dims().2);
+        let (_, d, k) = make().dims();
         assert_eq!(d * k > BITWISE_KEY_MAX, d > 1000, "one point of each kind");
         steps_beside_the_moved_point(make);
     }
@@ -275,8 +277,12 @@ fn a_step_anywhere_but_the_moved_point_restarts_the_chain() {
 
 fn steps_beside_the_moved_point(make: &dyn Fn() -> RobustClassification) {
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-    let changes: [(&str, fn(&mut [f64])); 4] = [
+    let changes: [(&str, fn(&mut [f64])); 5] = [
         ("none", |_| {}),
+        ("the last entry", |x| {
+            let last = x.len() - 1;
+            x[last] = f64::from_bits(x[last].to_bits() ^ 1)
+        }),
         ("one ulp", |x| x[77] = f64::from_bits(x[77].to_bits() + 1)),
         ("one sign", |x| x[101] = -x[101]),
         ("a swap", |x| x.swap(5, 6)),
@@ -304,14 +310,15 @@ fn steps_beside_the_moved_point(make: &dyn Fn() -> RobustClassification) {
 
 /// [`Fingerprint`]: the same for any thread count; different after any single-bit change at
 /// the start, the end and both sides of a part boundary (every one of the 64 bits), after a
-/// swap, a negation, a truncation, and for a zero vector of another length.
+/// swap and after a negation.
 #[test]
 fn fingerprints_see_every_bit() {
-    let n = (1 << 16) + 5;
+    // four parts, the last one short
+    let n = 3 * (1 << 16) + 5;
     let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
     let f = Fingerprint::of(&x, 1);
     assert_eq!(f, Fingerprint::of(&x, 2));
-    assert_eq!(f, Fingerprint::of(&x.clone(), 3));
+    assert_eq!(f, Fingerprint::of(&x, 3));
     for at in [0, (1 << 16) - 1, 1 << 16, n - 1] {
         for bit in 0..64 {
             let mut y = x.clone();
@@ -324,9 +331,4 @@ fn fingerprints_see_every_bit() {
     assert_ne!(Fingerprint::of(&y, 1), f);
     let neg: Vec<f64> = x.iter().map(|v| -v).collect();
     assert_ne!(Fingerprint::of(&neg, 1), f);
-    assert_ne!(Fingerprint::of(&x[..n - 1], 1), f);
-    assert_ne!(
-        Fingerprint::of(&vec![0.0; 8], 1),
-        Fingerprint::of(&vec![0.0; 9], 1)
-    );
 }

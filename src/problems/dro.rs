@@ -176,7 +176,7 @@ pub use super::memo::CHAIN_RESYNC;
 /// `step_grads` reads them; measures always take an exact pass.
 #[derive(Debug, Default)]
 struct Chain {
-    /// Raw scores (n x k) at the point of the last `step_grads`, then at `key`.
+    /// Raw scores (n x k) at the point of the last `step_grads`, then at the moved point.
     scores: Vec<f64>,
     /// Which point `scores` belong to, and their age.
     state: Carried,

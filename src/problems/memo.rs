@@ -3,7 +3,8 @@
 //! evaluations at the same x (the step's gradients and the checkpoint measures; `grad_y` then
 //! `grad_x` of the Gauss-Seidel baselines; `value`, `y_model` and `f` inside one measure) pay
 //! for one pass. Points are compared bit for bit, so a hit returns exactly what a recomputation
-//! would.
+//! would. Products carried along moves ([`Carried`]) are keyed by the bits of a short point and
+//! by the [`Fingerprint`] of a long one.
 //!
 //! ```
 //! use saddlefw::problems::memo::ForwardKey;
@@ -69,7 +70,8 @@ impl ForwardKey {
 /// Two different points share a fingerprint with probability about `2^-64` (XXH3 is built so
 /// that structured changes, such as a flipped sign, swapped entries or one ulp, behave like
 /// random ones). The carried products only steer the solver's steps: a measure never reads
-/// them, so even such a collision cannot change a reported number for a given iterate.
+/// them, so such a collision could change the following iterates (and so what is reported
+/// about them), never the measure of a given iterate.
 ///
 /// ```
 /// use saddlefw::problems::memo::Fingerprint;
@@ -109,8 +111,9 @@ impl Fingerprint {
 pub const CHAIN_RESYNC: usize = 32;
 
 /// Points of up to this many entries are keyed by their bits ([`Carried`]): the copy stays in
-/// the core's cache (DL's points, 97 KB), where a [`Fingerprint`] measured 1-2% slower per
-/// DL step; longer points by their fingerprint.
+/// the core's cache (DL's keyed C' block: 6,180 entries, 49 KB, at the paper's size), where a
+/// [`Fingerprint`] measured 1-2% slower per DL step; longer points (NEWS20's x: 1,241,220
+/// entries) by their fingerprint.
 pub const BITWISE_KEY_MAX: usize = SPLIT_CHUNK;
 
 /// The bookkeeping of products a problem carries along the solver's Frank-Wolfe moves
@@ -147,9 +150,10 @@ impl Carried {
         self.ready = true;
     }
     /// Whether the products may be moved: a `step_grads` call came before and the move `fits`
-    /// them; otherwise they are dropped (the next step restarts them).
+    /// them, and they would still be younger than [`CHAIN_RESYNC`] moves after it; otherwise
+    /// they are dropped (the next step restarts them: moving them first was wasted work).
     pub fn may_move(&mut self, fits: bool) -> bool {
-        let ok = std::mem::take(&mut self.ready) && fits;
+        let ok = std::mem::take(&mut self.ready) && fits && self.age + 1 < CHAIN_RESYNC;
         if !ok {
             self.forget();
         }
