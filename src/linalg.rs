@@ -336,8 +336,7 @@ pub fn svd_faer(a: &[f64], rows: usize, cols: usize) -> Svd {
 /// singular values scaled back; other matrices are not touched, so their results keep their bits.
 pub fn svd(a: &[f64], rows: usize, cols: usize) -> Svd {
     assert_eq!(a.len(), rows * cols, "svd: shape mismatch");
-    let big = a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    if let Some(e) = rescale_exponent(big) {
+    if let Some(e) = rescale_exponent(max_abs(a)) {
         let scaled: Vec<f64> = a.iter().map(|&x| times_pow2(x, -e)).collect();
         let mut r = svd_jacobi(&scaled, rows, cols);
         r.s.iter_mut().for_each(|s| *s = times_pow2(*s, e));
@@ -361,6 +360,11 @@ pub fn svd(a: &[f64], rows: usize, cols: usize) -> Svd {
 /// ```
 pub const SAFE_SCALES: std::ops::RangeInclusive<f64> = 1.0 / POW2_200..=POW2_200;
 const POW2_200: f64 = 1.606_938_044_258_990_3e60; // 2^200
+
+/// The largest `|v_i|` (0 for an empty slice; NaN entries are skipped, as `f64::max` does).
+pub fn max_abs(v: &[f64]) -> f64 {
+    v.iter().fold(0.0f64, |m, x| m.max(x.abs()))
+}
 
 /// The exponent `e` of [`pow2_exponent`] when the finite non-zero magnitude `m` is outside
 /// [`SAFE_SCALES`] (its matrix is then solved scaled by `2^-e`, which is exact); None inside,
@@ -597,7 +601,7 @@ pub fn frobenius_norm(v: &[f64]) -> f64 {
     if plain.is_finite() || plain.is_nan() {
         return plain;
     }
-    let scale = v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let scale = max_abs(v);
     if !scale.is_finite() {
         return scale;
     }

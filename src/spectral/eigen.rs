@@ -206,8 +206,7 @@ impl SymEigen {
             self.values[0] = a[0];
             return Some(a[0]);
         }
-        let big = self.a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        let e = crate::linalg::rescale_exponent(big);
+        let e = crate::linalg::rescale_exponent(crate::linalg::max_abs(&self.a));
         if let Some(e) = e {
             self.a.iter_mut().for_each(|x| *x = times_pow2(*x, -e));
         }
