@@ -205,7 +205,11 @@ impl<'a> Counting<'a> {
         self.flag(gy, BAD_GRAD_Y);
     }
     fn flag(&self, out: &[f64], code: u8) {
-        if !crate::linalg::all_finite(out) {
+        self.flag_if(!crate::linalg::all_finite(out), code);
+    }
+    /// Records `code` when `bad` and nothing was flagged before.
+    fn flag_if(&self, bad: bool, code: u8) {
+        if bad {
             let _ =
                 self.nonfinite
                     .compare_exchange(FINITE, code, Ordering::Relaxed, Ordering::Relaxed);
@@ -241,7 +245,24 @@ impl SaddleProblem for Counting<'_> {
         self.both_grads(gx, gy, |gx, gy| self.inner.grads(x, y, gx, gy));
     }
     fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
-        self.both_grads(gx, gy, |gx, gy| self.inner.step_grads(x, y, gx, gy));
+        self.step_grads_checked(x, y, gx, gy);
+    }
+    /// Counts and flags like [`SaddleProblem::grads`]; `gx` is checked here only when the
+    /// problem did not check it while writing it.
+    fn step_grads_checked(
+        &self,
+        x: &[f64],
+        y: &[f64],
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) -> Option<bool> {
+        self.grad_x.fetch_add(1, Ordering::Relaxed);
+        self.grad_y.fetch_add(1, Ordering::Relaxed);
+        let checked = self.inner.step_grads_checked(x, y, gx, gy);
+        let finite = checked.unwrap_or_else(|| crate::linalg::all_finite(gx));
+        self.flag_if(!finite, BAD_GRAD_X);
+        self.flag(gy, BAD_GRAD_Y);
+        Some(finite)
     }
     fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {
         self.inner.note_fw_move(s, vertex, x_next)

@@ -332,3 +332,31 @@ fn fingerprints_see_every_bit() {
     let neg: Vec<f64> = x.iter().map(|v| -v).collect();
     assert_ne!(Fingerprint::of(&neg, 1), f);
 }
+
+/// DRO's step gradients report whether `gx` came out finite (checked as `A^T R` writes it), the
+/// oracle counter takes that report instead of a pass of its own, and flags `grad_x` when it is
+/// false: here a NaN weight in y makes rows of `R`, and so entries of `gx`, NaN.
+#[test]
+fn step_gradients_report_non_finite_values_to_the_counter() {
+    use saddlefw::counting::Counting;
+    let mut p = problem(8);
+    p.set_threads(2);
+    let (n, d, k) = p.dims();
+    let x = vec![0.0; d * k];
+    let mut y = vec![1.0 / n as f64; n];
+    let (mut gx, mut gy) = (vec![0.0; d * k], vec![0.0; n]);
+    assert_eq!(p.step_grads_checked(&x, &y, &mut gx, &mut gy), Some(true));
+    let (mut ex, mut ey) = (vec![0.0; d * k], vec![0.0; n]);
+    p.grads(&x, &y, &mut ex, &mut ey);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&gx), bits(&ex));
+    let c = Counting::new(&p);
+    c.step_grads(&x, &y, &mut gx, &mut gy);
+    assert_eq!(c.nonfinite_gradient(), None);
+    y[n - 1] = f64::NAN;
+    assert_eq!(p.step_grads_checked(&x, &y, &mut gx, &mut gy), Some(false));
+    let c = Counting::new(&p);
+    c.step_grads(&x, &y, &mut gx, &mut gy);
+    assert_eq!(c.nonfinite_gradient(), Some("grad_x"));
+    assert_eq!(c.counts().grad_x, 1);
+}

@@ -67,6 +67,53 @@ fn split_products_are_bitwise_the_single_threaded_ones() {
     }
 }
 
+/// The checked product (`Csr::mul_dense_threads_checked`, which DRO's step gradients use so
+/// that the oracle counter need not read `A^T R` again) gives the product's bits and sees a
+/// non-finite entry in any row: the first and last rows and both sides of each boundary of its
+/// runs of `CHECK_ROWS` rows, for 1-3 threads. On the identity, row t of `A B` is row t of B.
+#[test]
+fn checked_products_have_the_same_bits_and_see_every_non_finite_row() {
+    use saddlefw::data::csr::CHECK_ROWS;
+    let (n, k) = (3 * CHECK_ROWS + 5, 3);
+    let eye = Csr::new(
+        n,
+        n,
+        (0..=n).collect(),
+        (0..n as u32).collect(),
+        vec![1.5; n],
+    )
+    .unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let b: Vec<f64> = (0..n * k).map(|_| rng.sample(StandardNormal)).collect();
+    let mut want = vec![0.0; n * k];
+    eye.mul_dense(&b, k, &mut want);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let rows = [
+        0,
+        CHECK_ROWS - 1,
+        CHECK_ROWS,
+        2 * CHECK_ROWS - 1,
+        2 * CHECK_ROWS,
+        n - 1,
+    ];
+    for threads in 1..=3 {
+        let mut out = vec![f64::NAN; n * k];
+        assert!(eye.mul_dense_threads_checked(&b, k, &mut out, threads));
+        assert_eq!(bits(&out), bits(&want), "{threads} threads");
+        for (t, bad) in rows
+            .iter()
+            .zip([f64::NAN, f64::INFINITY, f64::NEG_INFINITY].iter().cycle())
+        {
+            let mut c = b.clone();
+            c[t * k + k - 1] = *bad;
+            assert!(
+                !eye.mul_dense_threads_checked(&c, k, &mut out, threads),
+                "{bad} in row {t}, {threads} threads"
+            );
+        }
+    }
+}
+
 /// RUN.json (or experiment.json) without the keys that hold timings.
 fn without_times(json: &str) -> serde_json::Value {
     fn strip(v: &mut serde_json::Value) {

@@ -241,6 +241,39 @@ impl Csr {
         });
     }
 
+    /// [`Self::mul_dense_threads`], and whether every entry of `out` came out finite: each block
+    /// checks its rows in runs of [`CHECK_ROWS`] right after computing them, while they are still
+    /// in the core's cache, instead of a pass over the whole of `out` afterwards (10 MB per
+    /// NEWS20 gradient, about 0.24 ms out of cache on one thread or two). The same bits as
+    /// [`Self::mul_dense`].
+    pub fn mul_dense_threads_checked(
+        &self,
+        b: &[f64],
+        k: usize,
+        out: &mut [f64],
+        threads: usize,
+    ) -> bool {
+        let blocks = self.row_blocks(threads, k);
+        let parts = blocks.iter().cloned().zip(split_rows(out, &blocks, k));
+        let finite = std::sync::atomic::AtomicBool::new(true);
+        crate::jobs::run_parts(parts.collect(), threads, |(rows, o)| {
+            let mut ok = true;
+            for (start, o) in rows
+                .clone()
+                .step_by(CHECK_ROWS)
+                .zip(o.chunks_mut(CHECK_ROWS * k))
+            {
+                let end = (start + CHECK_ROWS).min(rows.end);
+                self.mul_dense_rows(start..end, b, k, o);
+                ok &= crate::linalg::all_finite(o);
+            }
+            if !ok {
+                finite.store(false, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+        finite.into_inner()
+    }
+
     /// The blocks of rows a product with `k` columns is cut into for `threads` threads: all
     /// rows for one thread, else up to [`BLOCKS_PER_THREAD`] per thread (handed out to
     /// whichever thread is free, [`crate::jobs::run_parts`]), contiguous, with about equal
@@ -365,6 +398,10 @@ pub const TILE: usize = 32;
 /// microseconds of work, against the few microseconds of handing a block to a thread.
 pub const MIN_BLOCK_WORK: usize = 1 << 15;
 
+/// Rows a checked product ([`Csr::mul_dense_threads_checked`]) computes before it checks them
+/// (at NEWS20's 20 columns, 320 KB of output: within a core's L2 cache).
+pub const CHECK_ROWS: usize = 2048;
+
 /// Blocks of rows per thread of a split product ([`Csr::row_blocks`]): enough that a thread
 /// which gets less of a CPU on a loaded machine does fewer blocks instead of holding up the
 /// others.
@@ -465,5 +502,9 @@ impl SparseMatrix {
     /// `out = A^T R`, `R` row-major `n x k`, `out` row-major `d x k`.
     pub fn tmul(&self, r: &[f64], k: usize, out: &mut [f64]) {
         self.at.mul_dense_threads(r, k, out, self.threads)
+    }
+    /// [`Self::tmul`], and whether `out` came out finite ([`Csr::mul_dense_threads_checked`]).
+    pub fn tmul_checked(&self, r: &[f64], k: usize, out: &mut [f64]) -> bool {
+        self.at.mul_dense_threads_checked(r, k, out, self.threads)
     }
 }

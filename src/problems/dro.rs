@@ -564,6 +564,17 @@ impl SaddleProblem for RobustClassification {
     /// The carried scores (`Chain` in the source) when they belong to x and are younger than
     /// [`CHAIN_RESYNC`] moves, else an exact pass that restarts it.
     fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
+        self.step_grads_checked(x, y, gx, gy);
+    }
+    /// [`SaddleProblem::step_grads`], with `gx` checked run by run of rows as `A^T R` writes
+    /// it ([`SparseMatrix::tmul_checked`]).
+    fn step_grads_checked(
+        &self,
+        x: &[f64],
+        y: &[f64],
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) -> Option<bool> {
         assert_eq!(x.len(), self.d * self.k, "DRO point has the wrong length");
         self.with_work(|w| {
             w.key.clear();
@@ -578,7 +589,7 @@ impl SaddleProblem for RobustClassification {
             }
             w.chain.state.stepped();
             self.grad_y_from(&w.losses, y, gy);
-            self.data.tmul(&w.r, self.k, gx);
+            Some(self.data.tmul_checked(&w.r, self.k, gx))
         })
     }
     fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {

@@ -91,6 +91,21 @@ pub trait SaddleProblem: Send + Sync {
     fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
         self.grads(x, y, gx, gy)
     }
+    /// [`SaddleProblem::step_grads`], and whether `gx` came out finite when the problem checked
+    /// it while writing it (DRO's `A^T R`, run by run of rows in cache); `None` (the default)
+    /// when it did not, and the caller checks `gx` itself. The harness's oracle counter
+    /// ([`crate::counting::Counting`]) calls this, so that a problem with long gradients saves
+    /// it a pass over them.
+    fn step_grads_checked(
+        &self,
+        x: &[f64],
+        y: &[f64],
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) -> Option<bool> {
+        self.step_grads(x, y, gx, gy);
+        None
+    }
     /// Tells the problem that the point of the last [`SaddleProblem::step_grads`] call moved
     /// to `x_next = (1 - s) x + s v`, the Frank-Wolfe move towards the rank-one LMO vertex
     /// `v = (scale u_i) v_j` of X. The default ignores it.
@@ -170,6 +185,15 @@ impl<P: SaddleProblem + ?Sized> SaddleProblem for Box<P> {
     }
     fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
         (**self).step_grads(x, y, gx, gy)
+    }
+    fn step_grads_checked(
+        &self,
+        x: &[f64],
+        y: &[f64],
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) -> Option<bool> {
+        (**self).step_grads_checked(x, y, gx, gy)
     }
     fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {
         (**self).note_fw_move(s, vertex, x_next)
