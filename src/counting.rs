@@ -5,7 +5,9 @@
 //! are atomics, so the wrapper is `Sync` like the problem it wraps.
 //!
 //! The wrapper also records the first non-finite gradient it hands out, which the run loop
-//! reports as a divergence.
+//! reports as a divergence. It checks every gradient itself, except `grad_x` of the step
+//! gradients when the problem checked it while writing it
+//! ([`SaddleProblem::step_grads_checked`]): then it takes the problem's report.
 //!
 //! ```
 //! use saddlefw::counting::Counting;
@@ -191,18 +193,22 @@ impl<'a> Counting<'a> {
             _ => None,
         }
     }
-    /// Counts one evaluation of both gradients by `eval` and flags non-finite values.
+    /// Counts one evaluation of both gradients by `eval` and flags non-finite values: `gx`
+    /// from `eval`'s report when it gives one, else by a pass over it. Returns whether `gx` is
+    /// finite.
     fn both_grads(
         &self,
         gx: &mut [f64],
         gy: &mut [f64],
-        eval: impl FnOnce(&mut [f64], &mut [f64]),
-    ) {
+        eval: impl FnOnce(&mut [f64], &mut [f64]) -> Option<bool>,
+    ) -> bool {
         self.grad_x.fetch_add(1, Ordering::Relaxed);
         self.grad_y.fetch_add(1, Ordering::Relaxed);
-        eval(gx, gy);
-        self.flag(gx, BAD_GRAD_X);
+        let checked = eval(gx, gy);
+        let finite = checked.unwrap_or_else(|| crate::linalg::all_finite(gx));
+        self.flag_if(!finite, BAD_GRAD_X);
         self.flag(gy, BAD_GRAD_Y);
+        finite
     }
     fn flag(&self, out: &[f64], code: u8) {
         self.flag_if(!crate::linalg::all_finite(out), code);
@@ -242,7 +248,10 @@ impl SaddleProblem for Counting<'_> {
         self.flag(out, BAD_GRAD_Y);
     }
     fn grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
-        self.both_grads(gx, gy, |gx, gy| self.inner.grads(x, y, gx, gy));
+        self.both_grads(gx, gy, |gx, gy| {
+            self.inner.grads(x, y, gx, gy);
+            None
+        });
     }
     fn step_grads(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) {
         self.step_grads_checked(x, y, gx, gy);
@@ -256,13 +265,7 @@ impl SaddleProblem for Counting<'_> {
         gx: &mut [f64],
         gy: &mut [f64],
     ) -> Option<bool> {
-        self.grad_x.fetch_add(1, Ordering::Relaxed);
-        self.grad_y.fetch_add(1, Ordering::Relaxed);
-        let checked = self.inner.step_grads_checked(x, y, gx, gy);
-        let finite = checked.unwrap_or_else(|| crate::linalg::all_finite(gx));
-        self.flag_if(!finite, BAD_GRAD_X);
-        self.flag(gy, BAD_GRAD_Y);
-        Some(finite)
+        Some(self.both_grads(gx, gy, |gx, gy| self.inner.step_grads_checked(x, y, gx, gy)))
     }
     fn note_fw_move(&self, s: f64, vertex: &RankOne, x_next: &[f64]) {
         self.inner.note_fw_move(s, vertex, x_next)

@@ -110,7 +110,9 @@
 //!   certified constants; expose a [`problems::YModel`] when `L` is linear or isotropic-quadratic
 //!   in `y` to get closed-form inner solutions; override [`SaddleProblem::step_grads`] and
 //!   [`SaddleProblem::note_fw_move`] to update products along rank-one Frank-Wolfe moves
-//!   instead of recomputing them (as `problems::dro` does). For random instances add a variant to
+//!   instead of recomputing them (as `problems::dro` does), and
+//!   [`SaddleProblem::step_grads_checked`] when your gradient is long and you can check it for
+//!   non-finite entries while writing it. For random instances add a variant to
 //!   [`generators::Family`] (and to `Family::ALL`, which parsing and `saddlefw list` read) and
 //!   its arm in `GeneratorSpec::generate`.
 //! * **A theorem entry** for one of Algorithms 1-3: one JSON entry in `fixtures/theorems.json`

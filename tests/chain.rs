@@ -333,9 +333,10 @@ fn fingerprints_see_every_bit() {
     assert_ne!(Fingerprint::of(&neg, 1), f);
 }
 
-/// DRO's step gradients report whether `gx` came out finite (checked as `A^T R` writes it), the
-/// oracle counter takes that report instead of a pass of its own, and flags `grad_x` when it is
-/// false: here a NaN weight in y makes rows of `R`, and so entries of `gx`, NaN.
+/// DRO's step gradients report whether `gx` came out finite (checked as `A^T R` writes it) with
+/// the bits of `grads`, and the oracle counter flags `grad_x` when the report is false: here a
+/// NaN weight in y makes rows of `R`, and so entries of `gx`, NaN. (That the counter takes the
+/// report rather than a pass of its own: `the_counter_takes_the_problems_report_on_step_gradients`.)
 #[test]
 fn step_gradients_report_non_finite_values_to_the_counter() {
     use saddlefw::counting::Counting;

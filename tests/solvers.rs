@@ -761,6 +761,63 @@ impl SaddleProblem for Poisoned {
     }
 }
 
+/// A quadratic whose step gradients are reported non-finite although they are finite.
+struct ReportsNonFinite(Box<dyn SaddleProblem>);
+
+impl SaddleProblem for ReportsNonFinite {
+    fn name(&self) -> String {
+        "reports-non-finite".into()
+    }
+    fn x_set(&self) -> &dyn ConvexSet {
+        self.0.x_set()
+    }
+    fn y_set(&self) -> &dyn ConvexSet {
+        self.0.y_set()
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
+        self.0.value(x, y)
+    }
+    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.0.grad_x(x, y, out)
+    }
+    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
+        self.0.grad_y(x, y, out)
+    }
+    fn step_grads_checked(
+        &self,
+        x: &[f64],
+        y: &[f64],
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) -> Option<bool> {
+        self.0.step_grads(x, y, gx, gy);
+        Some(false)
+    }
+    fn constants(&self) -> Constants {
+        self.0.constants()
+    }
+    fn convex_in_x(&self) -> bool {
+        self.0.convex_in_x()
+    }
+}
+
+/// The oracle counter takes a problem's report on its step gradients
+/// (`SaddleProblem::step_grads_checked`) instead of a pass of its own: a report of a non-finite
+/// `gx` is flagged although `gx` is finite, and plain `grads` are still checked by the pass.
+#[test]
+fn the_counter_takes_the_problems_report_on_step_gradients() {
+    let inst = spec("quadratic/nc-c:dx=4,dy=3,seed=2");
+    let p = ReportsNonFinite(inst.problem);
+    let (mut gx, mut gy) = (vec![0.0; 4], vec![0.0; 3]);
+    let c = Counting::new(&p);
+    c.grads(&inst.x0, &inst.y0, &mut gx, &mut gy);
+    assert_eq!(c.nonfinite_gradient(), None);
+    c.step_grads(&inst.x0, &inst.y0, &mut gx, &mut gy);
+    assert!(gx.iter().chain(&gy).all(|v| v.is_finite()));
+    assert_eq!(c.nonfinite_gradient(), Some("grad_x"));
+    assert_eq!((c.counts().grad_x, c.counts().grad_y), (2, 2));
+}
+
 #[test]
 fn a_non_finite_gradient_is_a_divergence_with_its_iteration() {
     let inst = spec("quadratic/nc-c:dx=4,dy=3,seed=2");

@@ -69,12 +69,15 @@ fn split_products_are_bitwise_the_single_threaded_ones() {
 
 /// The checked product (`Csr::mul_dense_threads_checked`, which DRO's step gradients use so
 /// that the oracle counter need not read `A^T R` again) gives the product's bits and sees a
-/// non-finite entry in any row: the first and last rows and both sides of each boundary of its
-/// runs of `CHECK_ROWS` rows, for 1-3 threads. On the identity, row t of `A B` is row t of B.
+/// non-finite entry in any row: the first and last rows, both sides of each boundary of its
+/// runs of `CHECK_ENTRIES` entries, and the first and last row of every block, for 1-3 threads
+/// (the product really is split for 2 and 3), and for no columns at all. On the identity, row
+/// t of `A B` is row t of B.
 #[test]
 fn checked_products_have_the_same_bits_and_see_every_non_finite_row() {
-    use saddlefw::data::csr::CHECK_ROWS;
-    let (n, k) = (3 * CHECK_ROWS + 5, 3);
+    use saddlefw::data::csr::CHECK_ENTRIES;
+    let (n, k) = (6149, 32);
+    let run = CHECK_ENTRIES / k;
     let eye = Csr::new(
         n,
         n,
@@ -88,22 +91,16 @@ fn checked_products_have_the_same_bits_and_see_every_non_finite_row() {
     let mut want = vec![0.0; n * k];
     eye.mul_dense(&b, k, &mut want);
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-    let rows = [
-        0,
-        CHECK_ROWS - 1,
-        CHECK_ROWS,
-        2 * CHECK_ROWS - 1,
-        2 * CHECK_ROWS,
-        n - 1,
-    ];
+    let bad = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
     for threads in 1..=3 {
+        let blocks = eye.row_blocks(threads, k);
+        assert_eq!(blocks.len() > 1, threads > 1, "{threads} threads");
+        let mut rows = vec![0, run - 1, run, 2 * run - 1, 2 * run, n - 1];
+        rows.extend(blocks.iter().flat_map(|b| [b.start, b.end - 1]));
         let mut out = vec![f64::NAN; n * k];
         assert!(eye.mul_dense_threads_checked(&b, k, &mut out, threads));
         assert_eq!(bits(&out), bits(&want), "{threads} threads");
-        for (t, bad) in rows
-            .iter()
-            .zip([f64::NAN, f64::INFINITY, f64::NEG_INFINITY].iter().cycle())
-        {
+        for (t, bad) in rows.iter().zip(bad.iter().cycle()) {
             let mut c = b.clone();
             c[t * k + k - 1] = *bad;
             assert!(
@@ -111,6 +108,7 @@ fn checked_products_have_the_same_bits_and_see_every_non_finite_row() {
                 "{bad} in row {t}, {threads} threads"
             );
         }
+        assert!(eye.mul_dense_threads_checked(&[], 0, &mut [], threads));
     }
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Side-by-side peer benchmark: saddlefw's LMO-LMO against NumPy/SciPy implementations of the
 same algorithm on the paper's two experiments, each for the same solver-time budget, one thread
-each, in one invocation. Prints iterations/s and the ratios saddlefw / peer.
+each (saddlefw also with more threads, --threads), in one invocation. Prints iterations/s and
+the ratios saddlefw / peer.
 
     cargo build --release
     python3 benches/peers/run.py [--seconds 10] [--rounds 1] [--problems dl,news20]
@@ -143,13 +144,14 @@ def main():
              lambda s: run_peer("news20_scipy.py", ["--data", a.data], s, a.keep_openblas_env)),
         ],
     }
-    rates = {}
+    rates, runs = {}, {}
     for r in range(a.rounds):
         for prob in problems:
             for name, f in programs[prob]:
                 res = f(a.seconds)
                 rate = res["iterations"] / res["seconds"]
                 rates.setdefault((prob, name), []).append(rate)
+                runs.setdefault((prob, name), []).append(res)
                 print(f"round {r + 1}: {prob:6} {name:32} {res['iterations']:8d} it "
                       f"{res['seconds']:7.2f} s {rate:10.1f} it/s", flush=True)
     load_after = os.getloadavg()
@@ -159,8 +161,11 @@ def main():
     print(f"| problem | program | iterations/s (median of {a.rounds}) | best round | "
           f"{first} / program (medians) |")
     print("|---|---|---|---|---|")
-    summary = {"rounds": a.rounds, "seconds": a.seconds, "load_before": load_before,
-               "load_after": load_after, "peers": peers, "programs": [], "thread_ratios": []}
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO,
+                            capture_output=True, text=True).stdout.strip() or None
+    summary = {"commit": commit, "binary": a.binary, "threads": threads, "rounds": a.rounds,
+               "seconds": a.seconds, "load_before": load_before, "load_after": load_after,
+               "peers": peers, "programs": [], "thread_ratios": []}
     for prob in problems:
         ref = statistics.median(rates[(prob, first)])
         for name, _ in programs[prob]:
@@ -168,6 +173,7 @@ def main():
             med = statistics.median(rs)
             print(f"| {prob} | {name} | {med:.1f} | {max(rs):.1f} | {ref / med:.2f} |")
             summary["programs"].append({"problem": prob, "program": name, "rates": rs,
+                                        "runs": runs[(prob, name)],
                                         "median": med, "best": max(rs),
                                         "first_over_program": ref / med})
     for prob in problems:

@@ -234,18 +234,16 @@ impl Csr {
     /// every block is computed by [`Self::mul_dense_rows`] on its own thread, so the result is
     /// bitwise [`Self::mul_dense`]'s for any thread count.
     pub fn mul_dense_threads(&self, b: &[f64], k: usize, out: &mut [f64], threads: usize) {
-        let blocks = self.row_blocks(threads, k);
-        let parts = blocks.iter().cloned().zip(split_rows(out, &blocks, k));
-        crate::jobs::run_parts(parts.collect(), threads, |(rows, o)| {
+        self.for_each_block(k, out, threads, |rows, o| {
             self.mul_dense_rows(rows, b, k, o)
         });
     }
 
     /// [`Self::mul_dense_threads`], and whether every entry of `out` came out finite: each block
-    /// checks its rows in runs of [`CHECK_ROWS`] right after computing them, while they are still
-    /// in the core's cache, instead of a pass over the whole of `out` afterwards (10 MB per
-    /// NEWS20 gradient, about 0.24 ms out of cache on one thread or two). The same bits as
-    /// [`Self::mul_dense`].
+    /// checks its rows in runs of [`CHECK_ENTRIES`] entries right after computing them, while
+    /// they are still in the core's cache, instead of a pass over the whole of `out` afterwards
+    /// (10 MB per NEWS20 gradient, about 0.24 ms out of cache on one thread or two). The same
+    /// bits as [`Self::mul_dense`]; the check costs a little even when nobody reads it.
     pub fn mul_dense_threads_checked(
         &self,
         b: &[f64],
@@ -253,18 +251,17 @@ impl Csr {
         out: &mut [f64],
         threads: usize,
     ) -> bool {
-        let blocks = self.row_blocks(threads, k);
-        let parts = blocks.iter().cloned().zip(split_rows(out, &blocks, k));
+        if k == 0 {
+            // no entries: nothing to check
+            self.mul_dense_threads(b, k, out, threads);
+            return true;
+        }
+        let run = (CHECK_ENTRIES / k).max(1);
         let finite = std::sync::atomic::AtomicBool::new(true);
-        crate::jobs::run_parts(parts.collect(), threads, |(rows, o)| {
+        self.for_each_block(k, out, threads, |rows, o| {
             let mut ok = true;
-            for (start, o) in rows
-                .clone()
-                .step_by(CHECK_ROWS)
-                .zip(o.chunks_mut(CHECK_ROWS * k))
-            {
-                let end = (start + CHECK_ROWS).min(rows.end);
-                self.mul_dense_rows(start..end, b, k, o);
+            for (start, o) in rows.clone().step_by(run).zip(o.chunks_mut(run * k)) {
+                self.mul_dense_rows(start..(start + run).min(rows.end), b, k, o);
                 ok &= crate::linalg::all_finite(o);
             }
             if !ok {
@@ -272,6 +269,20 @@ impl Csr {
             }
         });
         finite.into_inner()
+    }
+
+    /// Each block of [`Self::row_blocks`] with its rows of `out` (row-major, width `k`), handed
+    /// to `f` on one of `threads` threads.
+    fn for_each_block(
+        &self,
+        k: usize,
+        out: &mut [f64],
+        threads: usize,
+        f: impl Fn(Range<usize>, &mut [f64]) + Sync,
+    ) {
+        let blocks = self.row_blocks(threads, k);
+        let parts = blocks.iter().cloned().zip(split_rows(out, &blocks, k));
+        crate::jobs::run_parts(parts.collect(), threads, |(rows, o)| f(rows, o));
     }
 
     /// The blocks of rows a product with `k` columns is cut into for `threads` threads: all
@@ -398,9 +409,9 @@ pub const TILE: usize = 32;
 /// microseconds of work, against the few microseconds of handing a block to a thread.
 pub const MIN_BLOCK_WORK: usize = 1 << 15;
 
-/// Rows a checked product ([`Csr::mul_dense_threads_checked`]) computes before it checks them
-/// (at NEWS20's 20 columns, 320 KB of output: within a core's L2 cache).
-pub const CHECK_ROWS: usize = 2048;
+/// Output entries a checked product ([`Csr::mul_dense_threads_checked`]) computes before it
+/// checks them (whole rows, at least one): 256 KB, within a core's L2 cache for any width.
+pub const CHECK_ENTRIES: usize = 1 << 15;
 
 /// Blocks of rows per thread of a split product ([`Csr::row_blocks`]): enough that a thread
 /// which gets less of a CPU on a loaded machine does fewer blocks instead of holding up the
