@@ -208,7 +208,7 @@ pub fn norm_robust(a: &[f64]) -> f64 {
     if n.is_finite() && n > 1e-140 {
         return n;
     }
-    let m = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let m = max_abs(a);
     if m == 0.0 || !m.is_finite() {
         return m;
     }

@@ -149,7 +149,7 @@ fn distance(set: &dyn ConvexSet, v: &[f64]) -> f64 {
 
 /// Whether `got` is `want` up to [`START_TOL`].
 fn same_point(got: &[f64], want: &[f64]) -> Option<f64> {
-    let scale = 1.0 + want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let scale = 1.0 + crate::linalg::max_abs(want);
     let d = got
         .iter()
         .zip(want)

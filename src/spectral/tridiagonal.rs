@@ -66,10 +66,8 @@ pub(super) fn inverse_iteration(
     piv: &mut Vec<bool>,
 ) {
     let n = d.len();
-    let scale = d
-        .iter()
-        .chain(&e[..n - 1])
-        .fold(0.0f64, |m, v| m.max(v.abs()))
+    let scale = crate::linalg::max_abs(d)
+        .max(crate::linalg::max_abs(&e[..n - 1]))
         .max(f64::MIN_POSITIVE);
     let shift = lambda + 4.0 * f64::EPSILON * scale;
     let tiny = (f64::EPSILON * scale).max(f64::MIN_POSITIVE);
