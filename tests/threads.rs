@@ -112,6 +112,43 @@ fn checked_products_have_the_same_bits_and_see_every_non_finite_row() {
     }
 }
 
+/// The blocks of a split product shrink along the rows, so the threads finish within a small
+/// block of each other: each block takes `2 / (threads * BLOCKS_PER_THREAD)` of the non-zeros
+/// still left (up to one row), at least `1 / (4 threads BLOCKS_PER_THREAD)` of all and
+/// `MIN_BLOCK_WORK` multiply-adds, and the last one is small; on `A` (even rows) and `A^T` (Zipf-like rows) of a sparse instance.
+#[test]
+fn split_blocks_shrink_towards_the_end() {
+    use saddlefw::data::csr::{BLOCKS_PER_THREAD, MIN_BLOCK_WORK};
+    let data = sparse_data(3, 4000, 600, 12, 3);
+    let sp = SparseMatrix::new(data.features);
+    let k = 20;
+    for m in [sp.a(), sp.at()] {
+        let nnz_of = |r: &std::ops::Range<usize>| m.indptr()[r.end] - m.indptr()[r.start];
+        let widest = (0..m.n_rows()).map(|i| nnz_of(&(i..i + 1))).max().unwrap();
+        for threads in 2..=4 {
+            let share = threads * BLOCKS_PER_THREAD / 2;
+            let least = (m.nnz() / (share * 8)).max(MIN_BLOCK_WORK.div_ceil(k));
+            let blocks = m.row_blocks(threads, k);
+            assert!(blocks.len() > share, "{} blocks", blocks.len());
+            let mut left = m.nnz();
+            for (i, b) in blocks.iter().enumerate() {
+                let (nnz, last) = (nnz_of(b), i + 1 == blocks.len());
+                let take = (left / share).max(least);
+                assert!(nnz < take + widest || last, "block {i}: {nnz} of {left}");
+                assert!(
+                    nnz >= take || b.len() == 1 || last,
+                    "block {i}: {nnz} < {take}"
+                );
+                if last {
+                    assert!(nnz < 2 * least + widest, "last block {nnz}, least {least}");
+                }
+                left -= nnz;
+            }
+            assert_eq!(left, 0);
+        }
+    }
+}
+
 /// RUN.json (or experiment.json) without the keys that hold timings.
 fn without_times(json: &str) -> serde_json::Value {
     fn strip(v: &mut serde_json::Value) {
@@ -255,6 +292,42 @@ fn helper_cpu_time_is_charged_to_the_run() {
     assert_ne!(threads[0], threads[1], "the two parts ran on one thread");
     let spent = run_cpu_time_s().unwrap() - before;
     assert!(spent >= 0.04, "charged {spent} s of CPU for 2 x 20 ms");
+}
+
+/// `run_parts` returns only when every part is done and propagates a panic in a helper's
+/// part: parts that outlast the caller's wait awake (`WAIT_AWAKE`), and a helper that panics
+/// (the caller, which runs no panicking part, must not wait for it for ever).
+#[test]
+fn split_work_ends_when_every_part_has_ended() {
+    use saddlefw::jobs::{run_parts, WAIT_AWAKE};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let done = AtomicUsize::new(0);
+    run_parts((0..6).collect(), 2, |_: i32| {
+        std::thread::sleep(WAIT_AWAKE * 3);
+        done.fetch_add(1, Ordering::SeqCst);
+    });
+    assert_eq!(done.into_inner(), 6);
+    let helper = || {
+        let name = std::thread::current().name().unwrap_or("").to_string();
+        name.starts_with("saddlefw-kernel")
+    };
+    let caller_ran = AtomicUsize::new(0);
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_parts((0..64).collect(), 2, |_: i32| {
+            if helper() {
+                panic!("a helper's part failed");
+            }
+            caller_ran.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        })
+    }));
+    // on one core no helper runs and nothing panics; otherwise the helper's panic arrives
+    let one_core = saddlefw::jobs::available_threads() < 2;
+    assert_eq!(
+        outcome.is_err(),
+        !one_core,
+        "ran {caller_ran:?} parts on the caller"
+    );
 }
 
 /// A run split over threads is charged the CPU time of all of them: the same work at the same

@@ -286,10 +286,13 @@ impl Csr {
     }
 
     /// The blocks of rows a product with `k` columns is cut into for `threads` threads: all
-    /// rows for one thread, else up to [`BLOCKS_PER_THREAD`] per thread (handed out to
-    /// whichever thread is free, [`crate::jobs::run_parts`]), contiguous, with about equal
-    /// numbers of non-zeros, and fewer when a block would get less than [`MIN_BLOCK_WORK`]
-    /// multiply-adds. Depends only on the matrix, `threads` and `k`, never on timing.
+    /// rows for one thread or less than two blocks' work ([`MIN_BLOCK_WORK`] multiply-adds),
+    /// else contiguous blocks that shrink along the rows (handed out in order to whichever
+    /// thread is free, [`crate::jobs::run_parts`]). Each block takes `1 / (threads *
+    /// BLOCKS_PER_THREAD / 2)` of the non-zeros still left, and at least `1 / (threads *
+    /// BLOCKS_PER_THREAD * 4)` of them and [`MIN_BLOCK_WORK`] multiply-adds, so the threads
+    /// finish within a small block of each other. Depends only on the matrix, `threads` and
+    /// `k`, never on timing.
     ///
     /// ```
     /// use saddlefw::data::Csr;
@@ -297,34 +300,43 @@ impl Csr {
     /// assert_eq!(a.row_blocks(2, 1), [0..4]); // too little work to split
     /// assert_eq!(a.row_blocks(1, 1 << 20), [0..4]);
     /// assert_eq!(a.row_blocks(2, 1 << 20), [0..1, 1..2, 2..3, 3..4]); // one row each
-    /// let b = Csr::from_dense(64, 1, &[1.0; 64]).unwrap();
-    /// assert_eq!(b.row_blocks(2, 1 << 20).len(), 2 * saddlefw::data::csr::BLOCKS_PER_THREAD);
+    /// let b = Csr::from_dense(640, 1, &[1.0; 640]).unwrap();
+    /// let sizes: Vec<usize> = b.row_blocks(2, 1 << 20).iter().map(|r| r.len()).collect();
+    /// assert_eq!(&sizes[..4], [80, 70, 61, 53]); // 1/8 of what is left
+    /// assert!(sizes.iter().all(|&n| n >= 10)); // at least 1/64 of all
+    /// assert!(sizes[sizes.len() - 1] < 20);
+    /// assert_eq!(sizes.iter().sum::<usize>(), 640);
     /// ```
     pub fn row_blocks(&self, threads: usize, k: usize) -> Vec<Range<usize>> {
         let nnz = self.nnz();
         let work = nnz.saturating_mul(k).max(self.n_rows.saturating_mul(k));
-        let parts = if threads > 1 {
-            threads.saturating_mul(BLOCKS_PER_THREAD)
-        } else {
-            1
-        };
-        let parts = parts.min(work / MIN_BLOCK_WORK).min(self.n_rows).max(1);
-        let mut blocks = Vec::with_capacity(parts);
+        if self.n_rows == 0 {
+            return Vec::new();
+        }
+        if threads <= 1 || work / MIN_BLOCK_WORK < 2 {
+            return vec![0..self.n_rows];
+        }
+        let share = threads.saturating_mul(BLOCKS_PER_THREAD / 2).max(1);
+        // the smallest block in non-zeros: MIN_BLOCK_WORK multiply-adds, 1 / (8 share) of all
+        let least = ((MIN_BLOCK_WORK as u128 * nnz as u128).div_ceil(work as u128) as usize)
+            .max(nnz / share.saturating_mul(8))
+            .max(1);
+        let mut blocks = Vec::new();
         let mut start = 0;
-        for p in 1..=parts {
-            let end = if p == parts {
+        while start < self.n_rows {
+            let done = self.indptr[start];
+            let left = nnz - done;
+            let take = (left / share).max(least);
+            let end = if left - take.min(left) < least {
                 self.n_rows
             } else {
-                // the first row boundary at or after the p-th share of the non-zeros
-                let target = (nnz as u128 * p as u128 / parts as u128) as usize;
+                // the first row boundary at or after `take` more non-zeros
                 self.indptr
-                    .partition_point(|&x| x < target)
-                    .clamp(start, self.n_rows)
+                    .partition_point(|&x| x < done + take)
+                    .clamp(start + 1, self.n_rows)
             };
-            if end > start {
-                blocks.push(start..end);
-                start = end;
-            }
+            blocks.push(start..end);
+            start = end;
         }
         blocks
     }
@@ -413,9 +425,10 @@ pub const MIN_BLOCK_WORK: usize = 1 << 15;
 /// checks them (whole rows, at least one): 256 KB, within a core's L2 cache for any width.
 pub const CHECK_ENTRIES: usize = 1 << 15;
 
-/// Blocks of rows per thread of a split product ([`Csr::row_blocks`]): enough that a thread
-/// which gets less of a CPU on a loaded machine does fewer blocks instead of holding up the
-/// others.
+/// Sets the block sizes of a split product ([`Csr::row_blocks`]): a block takes `2 /
+/// (threads * BLOCKS_PER_THREAD)` of the non-zeros still left, so a thread which gets less of a
+/// CPU on a loaded machine does fewer blocks instead of holding up the others, and the last
+/// blocks are small, so the threads finish close together.
 pub const BLOCKS_PER_THREAD: usize = 8;
 
 /// Splits the row-major `out` (rows of `width` values) into the disjoint slices of the
