@@ -717,16 +717,31 @@ fn a_time_limit_stops_the_run_and_measures_where_it_stopped() {
     assert_eq!(trace.last().unwrap().t, 1);
 }
 
-/// A quadratic whose gradients turn NaN after `after` gradient calls.
-struct Poisoned {
+/// A quadratic altered for the divergence tests: `grad_x` turns NaN from gradient call
+/// `nan_after` on (`usize::MAX`: never), and its step gradients come with `report` (`None`: no
+/// report, the caller checks them).
+struct Altered {
     q: Box<dyn SaddleProblem>,
-    after: usize,
+    nan_after: usize,
+    report: Option<bool>,
     calls: std::sync::atomic::AtomicUsize,
 }
 
-impl SaddleProblem for Poisoned {
+impl Altered {
+    fn new(q: Box<dyn SaddleProblem>, nan_after: usize, report: Option<bool>) -> Self {
+        let calls = Default::default();
+        Altered {
+            q,
+            nan_after,
+            report,
+            calls,
+        }
+    }
+}
+
+impl SaddleProblem for Altered {
     fn name(&self) -> String {
-        "poisoned".into()
+        "altered".into()
     }
     fn x_set(&self) -> &dyn ConvexSet {
         self.q.x_set()
@@ -739,16 +754,25 @@ impl SaddleProblem for Poisoned {
     }
     fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
         self.q.grad_x(x, y, out);
-        if self
+        let call = self
             .calls
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            >= self.after
-        {
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if call >= self.nan_after {
             out[0] = f64::NAN;
         }
     }
     fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
         self.q.grad_y(x, y, out)
+    }
+    fn step_grads_checked(
+        &self,
+        x: &[f64],
+        y: &[f64],
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) -> Option<bool> {
+        self.step_grads(x, y, gx, gy);
+        self.report
     }
     fn constants(&self) -> Constants {
         self.q.constants()
@@ -761,53 +785,13 @@ impl SaddleProblem for Poisoned {
     }
 }
 
-/// A quadratic whose step gradients are reported non-finite although they are finite.
-struct ReportsNonFinite(Box<dyn SaddleProblem>);
-
-impl SaddleProblem for ReportsNonFinite {
-    fn name(&self) -> String {
-        "reports-non-finite".into()
-    }
-    fn x_set(&self) -> &dyn ConvexSet {
-        self.0.x_set()
-    }
-    fn y_set(&self) -> &dyn ConvexSet {
-        self.0.y_set()
-    }
-    fn value(&self, x: &[f64], y: &[f64]) -> f64 {
-        self.0.value(x, y)
-    }
-    fn grad_x(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
-        self.0.grad_x(x, y, out)
-    }
-    fn grad_y(&self, x: &[f64], y: &[f64], out: &mut [f64]) {
-        self.0.grad_y(x, y, out)
-    }
-    fn step_grads_checked(
-        &self,
-        x: &[f64],
-        y: &[f64],
-        gx: &mut [f64],
-        gy: &mut [f64],
-    ) -> Option<bool> {
-        self.0.step_grads(x, y, gx, gy);
-        Some(false)
-    }
-    fn constants(&self) -> Constants {
-        self.0.constants()
-    }
-    fn convex_in_x(&self) -> bool {
-        self.0.convex_in_x()
-    }
-}
-
 /// The oracle counter takes a problem's report on its step gradients
 /// (`SaddleProblem::step_grads_checked`) instead of a pass of its own: a report of a non-finite
 /// `gx` is flagged although `gx` is finite, and plain `grads` are still checked by the pass.
 #[test]
 fn the_counter_takes_the_problems_report_on_step_gradients() {
     let inst = spec("quadratic/nc-c:dx=4,dy=3,seed=2");
-    let p = ReportsNonFinite(inst.problem);
+    let p = Altered::new(inst.problem, usize::MAX, Some(false));
     let (mut gx, mut gy) = (vec![0.0; 4], vec![0.0; 3]);
     let c = Counting::new(&p);
     c.grads(&inst.x0, &inst.y0, &mut gx, &mut gy);
@@ -824,11 +808,7 @@ fn a_non_finite_gradient_is_a_divergence_with_its_iteration() {
     let k = inst.problem.constants();
     // gradient calls: the measure at t = 0 (#0), step 0 (#1), measure t = 1 (#2), step 1 (#3),
     // measure t = 2 (#4), step 2 (#5, poisoned): iteration 2 diverges.
-    let p = Poisoned {
-        q: inst.problem,
-        after: 5,
-        calls: Default::default(),
-    };
+    let p = Altered::new(inst.problem, 5, None);
     // LMO on X hides a NaN gradient (the argmin still returns a vertex): the wrapper catches it
     let mut s = DualSmoothing::lmo_lmo(harmonic(), harmonic(), &k).unwrap();
     let trace = run_problem(&p, &inst.x0, &inst.y0, &mut s, &RunConfig::new(100));

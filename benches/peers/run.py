@@ -28,11 +28,13 @@ shared machine other work only ever slows a run down, so the fastest of several 
 disturbed estimate of what the code does (the reasoning of Python's `timeit`, which reports the
 minimum time). On a virtual machine whose second core is sometimes shared with other work, the two
 differ; docs/performance.md records both. --json PATH writes every round's rates and both
-statistics for a CI or a later comparison.
+statistics for a CI or a later comparison (strict JSON: a rate or ratio that cannot be formed, from a
+run of no iterations or no time, is null).
 """
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -72,6 +74,22 @@ def blas_info(keep_openblas):
         check=True,
     )
     return json.loads(out.stdout)
+
+
+def ratio(a, b):
+    """a / b, or NaN when b is zero or either is not finite (a run of no iterations or time)."""
+    return a / b if b and math.isfinite(a) and math.isfinite(b) else math.nan
+
+
+def finite_or_none(v):
+    """v with every non-finite number replaced by None, so the JSON written is strict JSON."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, dict):
+        return {k: finite_or_none(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [finite_or_none(x) for x in v]
+    return v
 
 
 def run_saddlefw(binary, problem, seconds, data, threads):
@@ -149,7 +167,7 @@ def main():
         for prob in problems:
             for name, f in programs[prob]:
                 res = f(a.seconds)
-                rate = res["iterations"] / res["seconds"]
+                rate = ratio(res["iterations"], res["seconds"])
                 rates.setdefault((prob, name), []).append(rate)
                 runs.setdefault((prob, name), []).append(res)
                 print(f"round {r + 1}: {prob:6} {name:32} {res['iterations']:8d} it "
@@ -171,16 +189,16 @@ def main():
         for name, _ in programs[prob]:
             rs = rates[(prob, name)]
             med = statistics.median(rs)
-            print(f"| {prob} | {name} | {med:.1f} | {max(rs):.1f} | {ref / med:.2f} |")
+            print(f"| {prob} | {name} | {med:.1f} | {max(rs):.1f} | {ratio(ref, med):.2f} |")
             summary["programs"].append({"problem": prob, "program": name, "rates": rs,
                                         "runs": runs[(prob, name)],
                                         "median": med, "best": max(rs),
-                                        "first_over_program": ref / med})
+                                        "first_over_program": ratio(ref, med)})
     for prob in problems:
         for name, _ in ours[1:]:
             base, other = rates[(prob, first)], rates[(prob, name)]
-            per_round = [b / a for a, b in zip(base, other)]
-            best = max(other) / max(base)
+            per_round = [ratio(b, a) for a, b in zip(base, other)]
+            best = ratio(max(other), max(base))
             print(f"{prob}: {name} / {first}: median of the per-round ratios "
                   f"{statistics.median(per_round):.2f} (rounds: "
                   f"{', '.join(f'{r:.2f}' for r in per_round)}); best rounds "
@@ -190,7 +208,7 @@ def main():
                 "median_per_round": statistics.median(per_round), "best_rounds": best})
     if a.json:
         with open(a.json, "w") as f:
-            json.dump(summary, f, indent=1)
+            json.dump(finite_or_none(summary), f, indent=1, allow_nan=False)
         print(f"wrote {a.json}")
 
 if __name__ == "__main__":
