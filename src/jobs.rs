@@ -2,9 +2,12 @@
 //! and `tighten`), how many a kernel is split over (`--threads`, [`kernel_threads`]), the
 //! split itself ([`run_parts`]) and the CPU time a run cost over all its threads.
 
-/// Number of worker threads (the machine's parallelism).
+/// Number of worker threads (the machine's parallelism), read once per process: the standard
+/// library reads the process's CPU affinity and cgroup quota files on every call (25 us on
+/// this project's two-core VM), which every split kernel ([`run_parts`]) asks for.
 pub fn available_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The most worker threads `--jobs` starts per core: the jobs are CPU-bound, so more threads
