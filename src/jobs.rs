@@ -53,10 +53,11 @@ pub fn kernel_threads(requested: Option<usize>, jobs: usize) -> usize {
 /// to the calling thread's [`run_cpu_time_s`]. A panic in a part is propagated.
 ///
 /// The caller, when its parts run out, waits awake for the helpers' last parts
-/// ([`WAIT_AWAKE`]), and the helpers stay awake between calls ([`KEEP_AWAKE`]): a sleeping pool thread took from
-/// 5 us to over 1 ms to start its part on a two-core VM (along NEWS20 with two threads, 65%
-/// of 4,960 hand-overs took longer than 5 us and 7% longer than 1 ms), while the calling
-/// thread's serial work between two split kernels lasts tens of microseconds.
+/// ([`WAIT_AWAKE`]), and the helpers stay awake between calls ([`KEEP_AWAKE`]), both only
+/// when there are cores for them: a sleeping pool thread took from 5 us to over 1 ms to start
+/// its part on a two-core VM (along NEWS20 with two threads, 65% of 4,960 hand-overs took
+/// longer than 5 us and 7% longer than 1 ms), while the calling thread's serial work between
+/// two split kernels lasts tens of microseconds.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicUsize, Ordering};
@@ -96,7 +97,9 @@ pub fn run_parts<T: Send>(parts: Vec<T>, threads: usize, f: impl Fn(T) + Sync) {
             });
         }
         work();
-        wait_awake(finished, helpers);
+        if helpers < available_threads() {
+            wait_awake(finished, helpers);
+        }
     });
     let spent = helpers_ns.load(std::sync::atomic::Ordering::Relaxed);
     HELPERS_CPU_NS.with(|c| c.set(c.get() + spent));
@@ -130,7 +133,9 @@ fn wait_awake(finished: &std::sync::atomic::AtomicUsize, helpers: usize) {
 }
 
 /// How long [`run_parts`]'s caller waits awake for its helpers' last parts before it sleeps
-/// (then it waits for them asleep: a helper may have been descheduled).
+/// (then it waits for them asleep: a helper may have been descheduled). This wait is the
+/// caller's own CPU time and so counts in [`run_cpu_time_s`], unlike the helpers' spinning
+/// between calls ([`KEEP_AWAKE`]).
 pub const WAIT_AWAKE: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// How long a kernel helper keeps looking for the next part (spinning on its core) after its

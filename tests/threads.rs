@@ -115,7 +115,8 @@ fn checked_products_have_the_same_bits_and_see_every_non_finite_row() {
 /// The blocks of a split product shrink along the rows, so the threads finish within a small
 /// block of each other: each block takes `2 / (threads * BLOCKS_PER_THREAD)` of the non-zeros
 /// still left (up to one row), at least `1 / (4 threads BLOCKS_PER_THREAD)` of all and
-/// `MIN_BLOCK_WORK` multiply-adds, and the last one is small; on `A` (even rows) and `A^T` (Zipf-like rows) of a sparse instance.
+/// `MIN_BLOCK_WORK` multiply-adds, and the last one is small; on `A` (even rows) and `A^T`
+/// (Zipf-like rows) of a sparse instance.
 #[test]
 fn split_blocks_shrink_towards_the_end() {
     use saddlefw::data::csr::{BLOCKS_PER_THREAD, MIN_BLOCK_WORK};
@@ -307,27 +308,24 @@ fn split_work_ends_when_every_part_has_ended() {
         done.fetch_add(1, Ordering::SeqCst);
     });
     assert_eq!(done.into_inner(), 6);
-    let helper = || {
-        let name = std::thread::current().name().unwrap_or("").to_string();
-        name.starts_with("saddlefw-kernel")
-    };
-    let caller_ran = AtomicUsize::new(0);
+    // the caller waits (asleep, bounded) until the helper has taken a part, which panics: the
+    // kernel pool has a helper even on one core
+    let helper_took = std::sync::atomic::AtomicBool::new(false);
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         run_parts((0..64).collect(), 2, |_: i32| {
-            if helper() {
+            let name = std::thread::current().name().unwrap_or("").to_string();
+            if name.starts_with("saddlefw-kernel") {
+                helper_took.store(true, Ordering::SeqCst);
                 panic!("a helper's part failed");
             }
-            caller_ran.fetch_add(1, Ordering::SeqCst);
-            std::thread::sleep(std::time::Duration::from_micros(200));
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while !helper_took.load(Ordering::SeqCst) && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_micros(100));
+            }
         })
     }));
-    // on one core no helper runs and nothing panics; otherwise the helper's panic arrives
-    let one_core = saddlefw::jobs::available_threads() < 2;
-    assert_eq!(
-        outcome.is_err(),
-        !one_core,
-        "ran {caller_ran:?} parts on the caller"
-    );
+    assert!(helper_took.into_inner(), "no helper took a part");
+    assert!(outcome.is_err(), "the helper's panic was lost");
 }
 
 /// A run split over threads is charged the CPU time of all of them: the same work at the same

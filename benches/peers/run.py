@@ -81,6 +81,16 @@ def ratio(a, b):
     return a / b if b and math.isfinite(a) and math.isfinite(b) else math.nan
 
 
+def median(values):
+    """The median, or NaN when any value is not finite (NaN does not sort)."""
+    return statistics.median(values) if all(map(math.isfinite, values)) else math.nan
+
+
+def best(values):
+    """The largest value, or NaN when any value is not finite."""
+    return max(values) if all(map(math.isfinite, values)) else math.nan
+
+
 def finite_or_none(v):
     """v with every non-finite number replaced by None, so the JSON written is strict JSON."""
     if isinstance(v, float):
@@ -185,27 +195,27 @@ def main():
                "seconds": a.seconds, "load_before": load_before, "load_after": load_after,
                "peers": peers, "programs": [], "thread_ratios": []}
     for prob in problems:
-        ref = statistics.median(rates[(prob, first)])
+        ref = median(rates[(prob, first)])
         for name, _ in programs[prob]:
             rs = rates[(prob, name)]
-            med = statistics.median(rs)
-            print(f"| {prob} | {name} | {med:.1f} | {max(rs):.1f} | {ratio(ref, med):.2f} |")
+            med = median(rs)
+            print(f"| {prob} | {name} | {med:.1f} | {best(rs):.1f} | {ratio(ref, med):.2f} |")
             summary["programs"].append({"problem": prob, "program": name, "rates": rs,
                                         "runs": runs[(prob, name)],
-                                        "median": med, "best": max(rs),
+                                        "median": med, "best": best(rs),
                                         "first_over_program": ratio(ref, med)})
     for prob in problems:
         for name, _ in ours[1:]:
             base, other = rates[(prob, first)], rates[(prob, name)]
             per_round = [ratio(b, a) for a, b in zip(base, other)]
-            best = ratio(max(other), max(base))
+            best_ratio = ratio(best(other), best(base))
             print(f"{prob}: {name} / {first}: median of the per-round ratios "
-                  f"{statistics.median(per_round):.2f} (rounds: "
+                  f"{median(per_round):.2f} (rounds: "
                   f"{', '.join(f'{r:.2f}' for r in per_round)}); best rounds "
-                  f"{max(other):.1f} / {max(base):.1f} = {best:.2f}")
+                  f"{best(other):.1f} / {best(base):.1f} = {best_ratio:.2f}")
             summary["thread_ratios"].append({
                 "problem": prob, "program": name, "against": first, "per_round": per_round,
-                "median_per_round": statistics.median(per_round), "best_rounds": best})
+                "median_per_round": median(per_round), "best_rounds": best_ratio})
     if a.json:
         with open(a.json, "w") as f:
             json.dump(finite_or_none(summary), f, indent=1, allow_nan=False)

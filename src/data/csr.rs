@@ -289,9 +289,11 @@ impl Csr {
     /// rows for one thread or less than two blocks' work ([`MIN_BLOCK_WORK`] multiply-adds),
     /// else contiguous blocks that shrink along the rows (handed out in order to whichever
     /// thread is free, [`crate::jobs::run_parts`]). Each block takes `1 / (threads *
-    /// BLOCKS_PER_THREAD / 2)` of the non-zeros still left, and at least `1 / (threads *
-    /// BLOCKS_PER_THREAD * 4)` of them and [`MIN_BLOCK_WORK`] multiply-adds, so the threads
-    /// finish within a small block of each other. Depends only on the matrix, `threads` and
+    /// BLOCKS_PER_THREAD / 2)` of the non-zeros still left (rounded up to a row boundary), and
+    /// every block but the last at least `1 / (threads * BLOCKS_PER_THREAD * 4)` of all
+    /// non-zeros and [`MIN_BLOCK_WORK`] multiply-adds, so the threads finish within a small
+    /// block of each other. Enough work for two blocks usually gives several, but rows without
+    /// non-zeros or one heavy row may still give one. Depends only on the matrix, `threads` and
     /// `k`, never on timing.
     ///
     /// ```
@@ -430,6 +432,7 @@ pub const CHECK_ENTRIES: usize = 1 << 15;
 /// CPU on a loaded machine does fewer blocks instead of holding up the others, and the last
 /// blocks are small, so the threads finish close together.
 pub const BLOCKS_PER_THREAD: usize = 8;
+const _: () = assert!(BLOCKS_PER_THREAD >= 2 && BLOCKS_PER_THREAD % 2 == 0);
 
 /// Splits the row-major `out` (rows of `width` values) into the disjoint slices of the
 /// consecutive row ranges `blocks` (which must start at row 0 and follow each other).
