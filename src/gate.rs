@@ -30,35 +30,52 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A rate check of a solver against theorem entries (built-in or your own).
+///
+/// The builder calls may come in any order: each sets one thing, and [`RateCheck::run`]
+/// assembles the options from all of them.
 #[derive(Debug, Clone)]
 pub struct RateCheck {
     table: Vec<TheoremEntry>,
-    opts: VerifyOptions,
     source: String,
-    /// Baselines given by the user (the stored ones are the crate's solvers' exponents and
-    /// gate only the crate's own solvers).
-    own_baselines: bool,
+    filter: Option<String>,
+    tier: Tier,
+    sizes: Option<TierConfig>,
+    /// `None`: the tier decides (quick and full run the stored hard instances).
+    hard: Option<bool>,
+    /// Exponents given by the user (the stored ones are the crate's solvers').
+    baselines: Option<crate::fit::Baselines>,
+    /// `None`: the reference regression gates the crate's own solver at the quick tier, and a
+    /// solver of yours only against baselines you gave.
+    reference_regression: Option<bool>,
+    jobs: Option<usize>,
+    seed: u64,
+    solver: Option<SharedFactory>,
 }
 
 impl RateCheck {
+    fn with_table(table: Vec<TheoremEntry>, source: &str) -> Self {
+        RateCheck {
+            table,
+            source: source.into(),
+            filter: None,
+            tier: Tier::Test,
+            sizes: None,
+            hard: None,
+            baselines: None,
+            reference_regression: None,
+            jobs: None,
+            seed: 0,
+            solver: None,
+        }
+    }
     /// The built-in entries (the paper's theorem table) whose id contains `filter`
     /// (`""`: all 38; `"lmo-lmo/"`: Algorithm 1's), test tier, the crate's own solver.
     pub fn builtin(filter: &str) -> Self {
-        RateCheck {
-            table: crate::theorems::builtin(),
-            opts: VerifyOptions::new(Tier::Test).filter(filter),
-            source: "built-in theorem table".into(),
-            own_baselines: false,
-        }
+        RateCheck::with_table(crate::theorems::builtin(), "built-in theorem table").filter(filter)
     }
     /// Your own entries (e.g. from [`crate::paper::user::parse`]).
     pub fn entries(entries: Vec<TheoremEntry>) -> Self {
-        RateCheck {
-            table: entries,
-            opts: VerifyOptions::new(Tier::Test),
-            source: "user entries".into(),
-            own_baselines: false,
-        }
+        RateCheck::with_table(entries, "user entries")
     }
     /// The entries of a user theorem file ([`crate::paper::user`], format
     /// `saddlefw-theorems` v1).
@@ -70,51 +87,55 @@ impl RateCheck {
     }
     /// Keeps the entries whose id contains `filter`.
     pub fn filter(mut self, filter: &str) -> Self {
-        self.opts.filter = Some(filter.to_string());
+        self.filter = Some(filter.to_string());
         self
     }
     /// The tier: its seeds, horizon and dimensions; `quick` and `full` also run the stored
-    /// hard instances (turn them off with [`RateCheck::hard_instances`]).
+    /// hard instances unless [`RateCheck::hard_instances`] says otherwise (in any order).
     pub fn tier(mut self, tier: Tier) -> Self {
-        let keep = self.opts.clone();
-        self.opts = VerifyOptions {
-            filter: keep.filter,
-            jobs: keep.jobs,
-            solver: keep.solver,
-            config: keep.config,
-            // verify alone runs random instances; the hard-instance gates are composed here
-            hard: (tier != Tier::Test).then(|| crate::tightness::HardSource::Builtin.into()),
-            ..VerifyOptions::new(tier)
-        };
+        self.tier = tier;
         self
     }
     /// Overrides the tier's seeds, horizon and dimensions.
     pub fn sizes(mut self, sizes: TierConfig) -> Self {
-        self.opts.config = Some(sizes);
+        self.sizes = Some(sizes);
         self
     }
     /// Whether the stored hardest instances of the entries run too (built-in entries only).
     pub fn hard_instances(mut self, on: bool) -> Self {
-        self.opts.hard = on.then(|| crate::tightness::HardSource::Builtin.into());
+        self.hard = Some(on);
         self
     }
-    /// Stored exponents to gate against (`p_hat >= baseline - 0.1`), e.g. your solver's own
-    /// from an earlier run ([`VerifyReport::baselines`]). Without them a solver of yours is
-    /// not compared with the crate's stored exponents.
+    /// Stored exponents to compare with (`p_hat >= baseline - 0.1`), e.g. your solver's own
+    /// from an earlier run ([`VerifyReport::baselines`]); they gate (the reference
+    /// regression, [`crate::verify::questions`]) unless
+    /// [`RateCheck::reference_regression`]`(false)`. Without them a solver of yours is compared
+    /// with the crate's stored exponents, reported but not gating.
     pub fn baselines(mut self, baselines: crate::fit::Baselines) -> Self {
-        self.opts.baselines = baselines;
-        self.opts.gate_baselines = true;
-        self.own_baselines = true;
+        self.baselines = Some(baselines);
+        self
+    }
+    /// Whether the agreement with the reference exponents (the `baseline` and `hard-baseline`
+    /// gates) fails the check. Default: only for baselines you gave, or for the crate's own
+    /// solver at the quick tier.
+    pub fn reference_regression(mut self, on: bool) -> Self {
+        self.reference_regression = Some(on);
+        self
+    }
+    /// The master seed of the random instance families (0, the default, gives verify's
+    /// instances; `saddlefw verify --seed`).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
         self
     }
     /// Worker threads (default: one per core).
     pub fn jobs(mut self, n: usize) -> Self {
-        self.opts.jobs = Some(n);
+        self.jobs = Some(n);
         self
     }
     /// The solver under verification, from a factory.
     pub fn solver(mut self, factory: impl SolverFactory + 'static) -> Self {
-        self.opts.solver = Some(SharedFactory(Arc::new(factory)));
+        self.solver = Some(SharedFactory(Arc::new(factory)));
         self
     }
     /// The solver under verification, from a closure that builds one per job.
@@ -128,20 +149,35 @@ impl RateCheck {
         })
     }
     /// The verify options this check runs with (for the CLI and advanced use).
-    pub fn options(&self) -> &VerifyOptions {
-        &self.opts
+    pub fn options(&self) -> VerifyOptions {
+        let mut opts = VerifyOptions::new(self.tier);
+        opts.filter = self.filter.clone();
+        opts.jobs = self.jobs;
+        opts.config = self.sizes;
+        opts.seed = self.seed;
+        opts.solver = self.solver.clone();
+        // verify alone runs random instances; the hard-instance gates are composed here
+        opts.hard = self
+            .hard
+            .unwrap_or(self.tier != Tier::Test)
+            .then(|| crate::tightness::HardSource::Builtin.into());
+        if let Some(b) = &self.baselines {
+            opts.baselines = b.clone();
+        }
+        opts.gate_baselines = self.reference_regression.unwrap_or(match &self.solver {
+            None => self.tier.baseline_gated() && self.seed == 0,
+            Some(_) => self.baselines.is_some(),
+        });
+        opts
     }
     /// Runs every job and judges every selected entry.
     pub fn run(&self) -> Result<Outcome> {
-        let mut opts = self.opts.clone();
-        if opts.solver.is_some() && !self.own_baselines {
-            opts.gate_baselines = false;
-        }
+        let opts = self.options();
         let report = verify::run(&self.table, &opts)?;
         Ok(Outcome {
-            solver: self.opts.factory().name(),
+            solver: opts.factory().name(),
             source: self.source.clone(),
-            builtin_solver: self.opts.solver.is_none(),
+            builtin_solver: self.solver.is_none(),
             report,
         })
     }
@@ -195,8 +231,11 @@ impl fmt::Display for GateFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} failed gate {}: {}",
-            self.entry, self.gate, self.detail
+            "{} failed gate {} ({}): {}",
+            self.entry,
+            self.gate,
+            verify::questions::Question::of(&self.gate).title(),
+            self.detail
         )?;
         for spec in &self.instances {
             write!(f, "\n    instance {spec}")?;
@@ -261,21 +300,52 @@ impl Outcome {
             ),
             "baseline" => (
                 format!(
-                    "p_hat = {} fell below the stored baseline {}",
+                    "p_hat = {} fell below saddlefw's stored reference exponent {} by more than {} (rule: p_hat >= stored - {})",
                     num(e.p_hat),
-                    num(e.baseline)
+                    num(e.baseline),
+                    crate::fit::BASELINE_MARGIN,
+                    crate::fit::BASELINE_MARGIN
                 ),
                 Vec::new(),
             ),
+            "schedule" => (
+                e.instances
+                    .iter()
+                    .flat_map(|r| r.schedule.iter().filter(|s| !s.holds))
+                    .map(|s| s.note.clone())
+                    .next()
+                    .unwrap_or_else(|| "the solver's beta_t is outside the theorem's hypotheses".into()),
+                specs(&|r| r.schedule.iter().any(|s| !s.holds)),
+            ),
+            "hard-baseline" => match &e.hard {
+                Some(h) => (
+                    format!(
+                        "on the stored hard instance (T = {}): p_hat = {} fell below saddlefw's stored reference exponent {:.3} by more than {} (rule: p_hat >= stored - {})",
+                        h.horizon,
+                        num(h.p_hat),
+                        h.stored_p_hat,
+                        crate::fit::BASELINE_MARGIN,
+                        crate::fit::BASELINE_MARGIN
+                    ),
+                    vec![format!("{} ({}, {})", h.params, h.family, h.fixture)],
+                ),
+                None => ("hard-instance gate".into(), Vec::new()),
+            },
             _ => match &e.hard {
                 Some(h) => (
                     format!(
-                        "on the stored hard instance (T = {}): p_hat = {}, interval {}, claimed p = {}, tol {}",
+                        "on the stored hard instance (T = {}): p_hat = {}, interval {}, claimed p = {}, tol {}{}",
                         h.horizon,
                         num(h.p_hat),
                         h.ci.map_or("-".into(), |c| format!("[{:.3}, {:.3}]", c[0], c[1])),
                         e.p_frac,
-                        num(h.tol)
+                        num(h.tol),
+                        h.confirmation.as_ref().map_or(String::new(), |c| format!(
+                            "; confirmed at T = {}: p_hat = {}, interval {}",
+                            c.horizon,
+                            num(c.p_hat),
+                            c.ci.map_or("-".into(), |c| format!("[{:.3}, {:.3}]", c[0], c[1]))
+                        ))
                     ),
                     vec![format!("{} ({}, {})", h.params, h.family, h.fixture)],
                 ),

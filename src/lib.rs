@@ -157,6 +157,7 @@ macro_rules! outln {
     };
 }
 
+pub mod calibration;
 pub mod cli;
 pub mod counting;
 pub mod data;

@@ -294,11 +294,11 @@ fn only_timings_are_removed() {
 #[test]
 fn seeds_come_from_a_stable_hash_of_the_job() {
     // FNV-1a 64 of "lmo-lmo/nc-c|quadratic:dx=20,dy=10,x=l1|0" (independent of run order).
-    let s = verify::derived_seed("lmo-lmo/nc-c", "quadratic:dx=20,dy=10,x=l1", 0);
+    let s = verify::derived_seed("lmo-lmo/nc-c", "quadratic:dx=20,dy=10,x=l1", 0, 0);
     assert_eq!(s, fnv1a(b"lmo-lmo/nc-c|quadratic:dx=20,dy=10,x=l1|0"));
     assert_ne!(
         s,
-        verify::derived_seed("lmo-lmo/nc-c", "quadratic:dx=20,dy=10,x=l1", 1)
+        verify::derived_seed("lmo-lmo/nc-c", "quadratic:dx=20,dy=10,x=l1", 1, 0)
     );
     // a filtered run reproduces the unfiltered numbers of its entries
     let one = run(&test_tier("lmo-po/c-c/dual"));

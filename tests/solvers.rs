@@ -882,7 +882,8 @@ fn schedule_strategy() -> impl Strategy<Value = Schedule> {
                     c,
                     lxx,
                     lyx,
-                    mu
+                    mu,
+                    shift: 0.0
                 })
             )
             // the parser refuses a first step that is not a positive number (underflow)

@@ -246,6 +246,7 @@ fn run_with(series: Vec<(u64, f64)>) -> verify::InstanceRun {
         series,
         envelope_series: Vec::new(),
         printed: Vec::new(),
+        schedule: Vec::new(),
         po_lmo_g: None,
         time_s: 0.0,
     }

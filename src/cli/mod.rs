@@ -15,6 +15,7 @@
 //! assert_eq!(main_with_args(["saddlefw", "check", "--cases", "0"]), EXIT_USAGE);
 //! ```
 
+mod calibrate;
 mod check;
 mod export;
 mod list;
@@ -195,6 +196,18 @@ Examples:
 
 Exit codes: 0 searched and written, 2 usage or input error (a malformed fixture names the file).")]
     Tighten(crate::tightness::TightenArgs),
+    /// Measure the gates' false-alarm rate and power: every entry's gates over a panel of
+    /// legitimate variants of saddlefw's solver (other seeds, schedule constants and offsets
+    /// the proofs allow, other starts, another floating-point order: must pass) and a panel of
+    /// faulty ones (must fail); write DIR/calibration.json and DIR/calibration.md.
+    #[command(after_help = "\
+Examples:
+  saddlefw calibrate --out reports/calibration          # the table of docs/calibration.md
+  saddlefw calibrate --cases po-lmo/ --variants beta-scale*2,seed=1
+
+Exit codes: 0 no false alarm and every rate-changing faulty variant caught, 1 otherwise,
+2 usage or input error.")]
+    Calibrate(calibrate::CalibrateArgs),
     /// Export the instances, start points and schedules of verify's jobs for a solver written
     /// in any language; write DIR/manifest.json and DIR/jobs/ID/{problem,schedule}.json.
     ///
@@ -303,6 +316,7 @@ where
         Command::Merge(args) => cmd_merge(args),
         Command::Report(args) => cmd_report(args),
         Command::Tighten(args) => crate::tightness::cmd_tighten(args),
+        Command::Calibrate(args) => calibrate::cmd_calibrate(args),
         Command::Export(mut args) => {
             args.quiet = cli.quiet;
             cmd_export(args)

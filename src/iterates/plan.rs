@@ -138,7 +138,7 @@ pub fn plan(
             .into_iter()
             .find(|f| f.label() == label)
             .expect("job_keys come from families_for");
-        let seed = verify::derived_seed(&case, &label, i);
+        let seed = verify::derived_seed(&case, &label, i, 0);
         let spec = fam.spec(entries[0].setting(), seed);
         let inst = spec.generate()?;
         jobs.push(PlannedJob {

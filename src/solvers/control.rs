@@ -8,6 +8,15 @@
 //! | `tau-exponent+D`, `beta-exponent+D` | a schedule: the exponent shifted ([`Control::schedules`]) |
 //! | `extra-projection` | a wrapper around the solver: one projection onto X per iteration, result unused |
 //! | `gamma-unclipped`, `beta-ignored`, `primal-sign-flip`, `dual-at-next-x` | the solver's one hook, [`StepDefect`] |
+//! | `dual-step-doubled`, `stale-gradient`, `clip-not-project`, `dual-skip-odd` | the same hook |
+//! | `tau-scale*K`, `tau-offset+S`, `offset+S`, `beta-scale*K`, `big-a*K` | a schedule: another constant or index offset ([`Control::schedules`]) |
+//! | `start-other` | the job's start point ([`other_start`]) |
+//! | `float-order` | the same hook: the same update with its operations in another order |
+//!
+//! Not every variant is broken: the schedule constants and offsets, another start point and
+//! another operation order stay inside the theorems' hypotheses for the entries where
+//! `crate::calibration` puts them in its legitimate panel (the gates must pass them); the
+//! faults and exponent shifts form its faulty panel (the gates must reject them).
 //!
 //! The last four change quantities that exist only inside one iteration (the gradient buffers,
 //! the point where the dual gradient is taken, the short step's clipping): no wrapper can reach
@@ -53,6 +62,16 @@ pub enum Fault {
     ExtraProjection,
     /// A constant primal step `tau_0` instead of `tau_t`.
     ConstantTau,
+    /// The dual step doubled: the short step with curvature `(Lyy + beta_t)/2` (still clipped
+    /// to 1), the projected step `2/(Lyy + beta_t)`.
+    DualStepDoubled,
+    /// The primal gradient taken at the previous iterate, `grad_x L(x_{t-1}, y_t)`.
+    StaleGradient,
+    /// A projected step clipped at the set's boundary along the step instead of projected
+    /// ([`super::steps::clipped_step`]; LMO-PO's dual and PO-LMO's primal step).
+    ClipNotProject,
+    /// The dual update skipped at every odd t (`y_{t+1} = y_t`).
+    DualSkipOdd,
 }
 
 /// A broken variant of one of Algorithms 1-3 (the `control` of a
@@ -67,17 +86,39 @@ pub enum Control {
     /// The exponent b of `beta_t = C (t+1)^-b` shifted by the given amount (negative: the
     /// smoothing decays too slowly; no effect when C = 0).
     BetaExponent(f64),
+    /// `tau_t` scaled by K (the anytime and shifted forms; the PO-LMO step has [`Control::BigAScale`]).
+    TauScale(f64),
+    /// `tau_t = (t+1+S)^-a` (PO-LMO: `t+1+S` in both power terms of its step), `beta_t` kept.
+    TauOffset(f64),
+    /// Both schedules at index `t+S`: `tau_{t+S}` and `beta_{t+S}`.
+    Offset(f64),
+    /// The constant C of `beta_t = C (t+1)^-b` scaled by K (PO-LMO: in its step too); no
+    /// effect when C = 0.
+    BetaScale(f64),
+    /// PO-LMO's free constant A of `A (t+1)^a` scaled by K (no effect on the other algorithms).
+    BigAScale(f64),
+    /// Another start point in `X x Y` ([`other_start`]).
+    StartOther,
+    /// The same update with its floating-point operations in another order.
+    FloatOrder,
 }
 
 impl Control {
     /// The fault-based controls, in a fixed order (for listings and tests).
-    pub const FAULTS: [Control; 5] = [
+    pub const FAULTS: [Control; 9] = [
         Control::Fault(Fault::ConstantTau),
         Control::Fault(Fault::BetaIgnored),
         Control::Fault(Fault::DualAtNextX),
         Control::Fault(Fault::PrimalSignFlip),
         Control::Fault(Fault::GammaUnclipped),
+        Control::Fault(Fault::DualStepDoubled),
+        Control::Fault(Fault::StaleGradient),
+        Control::Fault(Fault::ClipNotProject),
+        Control::Fault(Fault::DualSkipOdd),
     ];
+
+    /// The variants without a parameter that are not faults.
+    pub const PLAIN: [Control; 2] = [Control::StartOther, Control::FloatOrder];
 
     /// The schedules as the control alters them: the exponent shifts change them, every other
     /// control leaves them as given.
@@ -101,7 +142,37 @@ impl Control {
                     }
                 }
             }
-            Control::Fault(_) => {}
+            Control::TauScale(k) => {
+                s.tau = match s.tau {
+                    Schedule::Anytime { c, a } => Schedule::Anytime { c: c * k, a },
+                    Schedule::Shifted { c, s, a } => Schedule::Shifted { c: c * k, s, a },
+                    other => other,
+                };
+            }
+            Control::TauOffset(d) => s.tau = offset(s.tau, d),
+            Control::Offset(d) => {
+                s.tau = offset(s.tau, d);
+                s.beta = offset(s.beta, d);
+            }
+            Control::BetaScale(k) => {
+                s.beta = match s.beta {
+                    Schedule::Anytime { c, a } => Schedule::Anytime { c: c * k, a },
+                    Schedule::Shifted { c, s, a } => Schedule::Shifted { c: c * k, s, a },
+                    other => other,
+                };
+                if let Schedule::PoLmo(p) = s.tau {
+                    s.tau = Schedule::PoLmo(PoLmoTau { c: p.c * k, ..p });
+                }
+            }
+            Control::BigAScale(k) => {
+                if let Schedule::PoLmo(p) = s.tau {
+                    s.tau = Schedule::PoLmo(PoLmoTau {
+                        big_a: p.big_a * k,
+                        ..p
+                    });
+                }
+            }
+            Control::Fault(_) | Control::StartOther | Control::FloatOrder => {}
         }
         s
     }
@@ -111,9 +182,41 @@ impl Control {
     pub fn apply(self, solver: DualSmoothing) -> Box<dyn Solver> {
         match self {
             Control::Fault(f) => with_fault(solver, f),
-            Control::TauExponent(_) | Control::BetaExponent(_) => Box::new(solver),
+            Control::FloatOrder => Box::new(solver.with_step_defect(StepDefect::FloatOrder)),
+            _ => Box::new(solver),
         }
     }
+}
+
+/// `sched` at index `t + d` (a zero schedule stays zero).
+fn offset(sched: Schedule, d: f64) -> Schedule {
+    match sched {
+        Schedule::Anytime { c, a } if c > 0.0 => Schedule::Shifted { c, s: 1.0 + d, a },
+        Schedule::Shifted { c, s, a } => Schedule::Shifted { c, s: s + d, a },
+        Schedule::PoLmo(p) => Schedule::PoLmo(PoLmoTau {
+            shift: p.shift + d,
+            ..p
+        }),
+        other => other,
+    }
+}
+
+/// The `start-other` variant's start point: halfway between the instance's start and a vertex
+/// of each set (the LMO of a Gaussian direction seeded by the instance's seed), so a point of
+/// `X x Y` the generator did not choose (feasible by convexity).
+pub fn other_start(inst: &crate::Instance) -> (Vec<f64>, Vec<f64>) {
+    use rand::SeedableRng;
+    use rand_distr::{Distribution, StandardNormal};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(inst.seed.unwrap_or(0) ^ 0x5EED_0F_57A27);
+    let mut towards = |set: &dyn crate::sets::ConvexSet, z0: &[f64]| {
+        let d: Vec<f64> = (0..z0.len()).map(|_| StandardNormal.sample(&mut rng)).collect();
+        let mut v = vec![0.0; z0.len()];
+        set.lmo(&d, &mut v);
+        z0.iter().zip(&v).map(|(a, b)| 0.5 * (a + b)).collect::<Vec<f64>>()
+    };
+    let x0 = towards(inst.problem.x_set(), &inst.x0);
+    let y0 = towards(inst.problem.y_set(), &inst.y0);
+    (x0, y0)
 }
 
 /// `solver` broken by `fault` (see the module documentation for how each is applied).
@@ -132,6 +235,10 @@ pub fn with_fault(solver: DualSmoothing, fault: Fault) -> Box<dyn Solver> {
         Fault::BetaIgnored => Box::new(solver.with_step_defect(StepDefect::BetaIgnored)),
         Fault::PrimalSignFlip => Box::new(solver.with_step_defect(StepDefect::PrimalSignFlip)),
         Fault::DualAtNextX => Box::new(solver.with_step_defect(StepDefect::DualAtNextX)),
+        Fault::DualStepDoubled => Box::new(solver.with_step_defect(StepDefect::DualStepDoubled)),
+        Fault::StaleGradient => Box::new(solver.with_step_defect(StepDefect::StaleGradient)),
+        Fault::ClipNotProject => Box::new(solver.with_step_defect(StepDefect::ClipNotProject)),
+        Fault::DualSkipOdd => Box::new(solver.with_step_defect(StepDefect::DualSkipOdd)),
     }
 }
 
@@ -182,8 +289,19 @@ impl fmt::Display for Control {
             Control::Fault(Fault::PrimalSignFlip) => write!(f, "primal-sign-flip"),
             Control::Fault(Fault::GammaUnclipped) => write!(f, "gamma-unclipped"),
             Control::Fault(Fault::ExtraProjection) => write!(f, "extra-projection"),
+            Control::Fault(Fault::DualStepDoubled) => write!(f, "dual-step-doubled"),
+            Control::Fault(Fault::StaleGradient) => write!(f, "stale-gradient"),
+            Control::Fault(Fault::ClipNotProject) => write!(f, "clip-not-project"),
+            Control::Fault(Fault::DualSkipOdd) => write!(f, "dual-skip-odd"),
             Control::TauExponent(d) => write!(f, "tau-exponent{d:+}"),
             Control::BetaExponent(d) => write!(f, "beta-exponent{d:+}"),
+            Control::TauScale(k) => write!(f, "tau-scale*{k}"),
+            Control::TauOffset(d) => write!(f, "tau-offset{d:+}"),
+            Control::Offset(d) => write!(f, "offset{d:+}"),
+            Control::BetaScale(k) => write!(f, "beta-scale*{k}"),
+            Control::BigAScale(k) => write!(f, "big-a*{k}"),
+            Control::StartOther => write!(f, "start-other"),
+            Control::FloatOrder => write!(f, "float-order"),
         }
     }
 }
@@ -192,19 +310,28 @@ impl FromStr for Control {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
         type Shift = fn(f64) -> Control;
-        let shifts: [(&str, Shift); 2] = [
-            ("tau-exponent", Control::TauExponent),
-            ("beta-exponent", Control::BetaExponent),
+        // (prefix, what the number is, its domain)
+        let shifts: [(&str, Shift, fn(f64) -> bool); 7] = [
+            ("tau-exponent", Control::TauExponent, f64::is_finite),
+            ("beta-exponent", Control::BetaExponent, f64::is_finite),
+            ("tau-scale*", Control::TauScale, |k| k.is_finite() && k > 0.0),
+            ("tau-offset", Control::TauOffset, |d| d.is_finite() && d >= 0.0),
+            ("offset", Control::Offset, |d| d.is_finite() && d >= 0.0),
+            ("beta-scale*", Control::BetaScale, |k| k.is_finite() && k > 0.0),
+            ("big-a*", Control::BigAScale, |k| k.is_finite() && k > 0.0),
         ];
-        for (prefix, make) in shifts {
+        for (prefix, make, valid) in shifts {
             if let Some(d) = s.strip_prefix(prefix) {
                 return d
                     .parse::<f64>()
                     .ok()
-                    .filter(|d| d.is_finite())
+                    .filter(|d| valid(*d))
                     .map(make)
                     .ok_or_else(|| {
-                        Error::invalid("control", format!("bad exponent shift in {s:?}"))
+                        Error::invalid(
+                            "control",
+                            format!("bad number in {s:?} (exponent shifts: any finite number; scales: > 0; offsets: >= 0)"),
+                        )
                     });
             }
         }
@@ -214,12 +341,13 @@ impl FromStr for Control {
         ]
         .into_iter()
         .chain(Control::FAULTS)
+        .chain(Control::PLAIN)
         .find(|c| c.to_string() == s)
         .ok_or_else(|| {
             Error::invalid(
                 "control",
                 format!(
-                    "unknown control {s:?} (constant-tau, beta-ignored, dual-at-next-x, primal-sign-flip, gamma-unclipped, extra-projection, tau-exponent+D, beta-exponent-D)"
+                    "unknown control {s:?} (constant-tau, beta-ignored, dual-at-next-x, primal-sign-flip, gamma-unclipped, extra-projection, dual-step-doubled, stale-gradient, clip-not-project, dual-skip-odd, tau-exponent+D, beta-exponent-D, tau-scale*K, tau-offset+S, offset+S, beta-scale*K, big-a*K, start-other, float-order)"
                 ),
             )
         })

@@ -71,6 +71,9 @@ pub struct PoLmoTau {
     pub lxx: f64,
     pub lyx: f64,
     pub mu: f64,
+    /// An index offset `s >= 0`: `t + 1` becomes `t + 1 + s` in both power terms (0 in the
+    /// appendix; the calibration's legitimate panel shifts it, crate::calibration).
+    pub shift: f64,
 }
 
 /// `f = 3/4`: the factor of the PO-LMO schedules with a strongly convex Y (Assumption 2).
@@ -95,6 +98,7 @@ impl PoLmoTau {
             lxx: constants.lxx,
             lyx: constants.lyx,
             mu: constants.mu,
+            shift: 0.0,
         };
         s.validate()?;
         Ok(s)
@@ -111,6 +115,7 @@ impl PoLmoTau {
             ("lxx", self.lxx),
             ("lyx", self.lyx),
             ("mu", self.mu),
+            ("s", self.shift),
         ] {
             non_negative(what, k, v)?;
         }
@@ -133,7 +138,7 @@ impl PoLmoTau {
 
     /// `tau_t`.
     pub fn at(&self, t: usize) -> f64 {
-        let k = t as f64 + 1.0;
+        let k = t as f64 + 1.0 + self.shift;
         let coupling = if self.lyx == 0.0 {
             0.0
         } else if self.c > 0.0 {
@@ -148,7 +153,13 @@ impl PoLmoTau {
 
     /// The smoothing `beta_t = C (t+1)^-b` this step size is paired with.
     pub fn beta(&self) -> Schedule {
-        if self.c > 0.0 {
+        if self.c > 0.0 && self.shift > 0.0 {
+            Schedule::Shifted {
+                c: self.c,
+                s: 1.0 + self.shift,
+                a: self.b,
+            }
+        } else if self.c > 0.0 {
             Schedule::Anytime {
                 c: self.c,
                 a: self.b,
@@ -260,18 +271,24 @@ impl fmt::Display for Schedule {
             Schedule::Shifted { c, s, a } => {
                 write!(f, "shifted(c={},s={},a={})", n(c), n(s), n(a))
             }
-            Schedule::PoLmo(p) => write!(
-                f,
-                "po-lmo(f={},A={},a={},b={},C={},lxx={},lyx={},mu={})",
-                n(p.factor),
-                n(p.big_a),
-                n(p.a),
-                n(p.b),
-                n(p.c),
-                n(p.lxx),
-                n(p.lyx),
-                n(p.mu)
-            ),
+            Schedule::PoLmo(p) => {
+                write!(
+                    f,
+                    "po-lmo(f={},A={},a={},b={},C={},lxx={},lyx={},mu={}",
+                    n(p.factor),
+                    n(p.big_a),
+                    n(p.a),
+                    n(p.b),
+                    n(p.c),
+                    n(p.lxx),
+                    n(p.lyx),
+                    n(p.mu)
+                )?;
+                if p.shift != 0.0 {
+                    write!(f, ",s={}", n(p.shift))?;
+                }
+                write!(f, ")")
+            }
         }
     }
 }
@@ -308,7 +325,8 @@ impl FromStr for Schedule {
                 Err(err(key, format!("{v:?} is not finite")))
             }
         };
-        let keyed = |keys: &[&str]| -> Result<Vec<f64>> {
+        // `optional` keys may be left out (NaN then)
+        let keyed_opt = |keys: &[&str], optional: &[&str]| -> Result<Vec<f64>> {
             let mut vals: Vec<Option<f64>> = vec![None; keys.len()];
             for part in body.split(',').filter(|p| !p.trim().is_empty()) {
                 let (k, v) = part.split_once('=').ok_or_else(|| {
@@ -326,9 +344,14 @@ impl FromStr for Schedule {
             }
             keys.iter()
                 .zip(vals)
-                .map(|(k, v)| v.ok_or_else(|| err(&format!("key {k:?}"), "missing".into())))
+                .map(|(k, v)| match v {
+                    Some(v) => Ok(v),
+                    None if optional.contains(k) => Ok(f64::NAN),
+                    None => Err(err(&format!("key {k:?}"), "missing".into())),
+                })
                 .collect()
         };
+        let keyed = |keys: &[&str]| keyed_opt(keys, &[]);
         let sched = match name.trim() {
             "const" => Schedule::Constant(num("value", body)?),
             "anytime" => {
@@ -344,7 +367,7 @@ impl FromStr for Schedule {
                 }
             }
             "po-lmo" => {
-                let v = keyed(&["f", "A", "a", "b", "C", "lxx", "lyx", "mu"])?;
+                let v = keyed_opt(&["f", "A", "a", "b", "C", "lxx", "lyx", "mu", "s"], &["s"])?;
                 Schedule::PoLmo(PoLmoTau {
                     factor: v[0],
                     big_a: v[1],
@@ -354,6 +377,7 @@ impl FromStr for Schedule {
                     lxx: v[5],
                     lyx: v[6],
                     mu: v[7],
+                    shift: if v[8].is_nan() { 0.0 } else { v[8] },
                 })
             }
             other => {

@@ -54,6 +54,17 @@ pub enum StepDefect {
     PrimalSignFlip,
     /// [`Fault::DualAtNextX`](super::control::Fault::DualAtNextX).
     DualAtNextX,
+    /// [`Fault::DualStepDoubled`](super::control::Fault::DualStepDoubled).
+    DualStepDoubled,
+    /// [`Fault::StaleGradient`](super::control::Fault::StaleGradient).
+    StaleGradient,
+    /// [`Fault::ClipNotProject`](super::control::Fault::ClipNotProject).
+    ClipNotProject,
+    /// [`Fault::DualSkipOdd`](super::control::Fault::DualSkipOdd).
+    DualSkipOdd,
+    /// [`Control::FloatOrder`](super::control::Control::FloatOrder): the same update with its
+    /// floating-point operations in another order (a legitimate variant, not a defect).
+    FloatOrder,
 }
 
 /// Algorithms 1-3 (see the module documentation).
@@ -74,6 +85,8 @@ pub struct DualSmoothing {
     vertex: RankOne,
     by: Vec<f64>,
     by2: Vec<f64>,
+    /// `x_{t-1}` (the `stale-gradient` defect only).
+    x_prev: Vec<f64>,
 }
 
 impl DualSmoothing {
@@ -124,6 +137,7 @@ impl DualSmoothing {
             vertex: RankOne::default(),
             by: Vec::new(),
             by2: Vec::new(),
+            x_prev: Vec::new(),
         })
     }
     /// Algorithm 1 (`alg:fw-fw`).
@@ -189,59 +203,96 @@ impl Solver for DualSmoothing {
         self.g = vec![0.0; dy];
         self.by = vec![0.0; dy];
         self.by2 = vec![0.0; dy];
+        self.x_prev = if self.defect == StepDefect::StaleGradient {
+            x0.to_vec()
+        } else {
+            Vec::new()
+        };
     }
     fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
         let (primal, dual) = self.algorithm.oracles();
+        let defect = self.defect;
         let beta = self.beta.at(t);
         let tau_raw = self.tau.at(t);
-        match primal {
-            Oracle::Lmo => p.step_grads(&self.x, &self.y, &mut self.gx, &mut self.gy),
-            Oracle::Po => p.grads(&self.x, &self.y, &mut self.gx, &mut self.gy),
+        if defect == StepDefect::StaleGradient {
+            // the primal gradient at (x_{t-1}, y_t), the dual one at (x_t, y_t)
+            p.grad_x(&self.x_prev, &self.y, &mut self.gx);
+            p.grad_y(&self.x, &self.y, &mut self.gy);
+            self.x_prev.copy_from_slice(&self.x);
+        } else {
+            match primal {
+                Oracle::Lmo => p.step_grads(&self.x, &self.y, &mut self.gx, &mut self.gy),
+                Oracle::Po => p.grads(&self.x, &self.y, &mut self.gx, &mut self.gy),
+            }
         }
-        if self.defect == StepDefect::PrimalSignFlip {
+        if defect == StepDefect::PrimalSignFlip {
             self.gx.iter_mut().for_each(|v| *v = -*v);
         }
         let tau = match primal {
             Oracle::Lmo => {
                 let tau = tau_raw.clamp(0.0, 1.0);
-                steps::primal_fw_step(
-                    p,
-                    &mut self.x,
-                    &self.gx,
-                    tau,
-                    &mut self.bx,
-                    &mut self.vertex,
-                );
+                if defect == StepDefect::FloatOrder {
+                    steps::fw_step_reordered(p.x_set(), &mut self.x, &self.gx, tau, &mut self.bx);
+                } else {
+                    steps::primal_fw_step(
+                        p,
+                        &mut self.x,
+                        &self.gx,
+                        tau,
+                        &mut self.bx,
+                        &mut self.vertex,
+                    );
+                }
                 tau
             }
             Oracle::Po => {
-                steps::po_step(p.x_set(), &mut self.x, &self.gx, -tau_raw, &mut self.bx);
+                po_step(self.defect, p.x_set(), &mut self.x, &self.gx, -tau_raw, &mut self.bx);
                 tau_raw
             }
         };
-        if self.defect == StepDefect::DualAtNextX {
+        if defect == StepDefect::DualAtNextX {
             p.grad_y(&self.x, &self.y, &mut self.gy);
         }
-        let beta_in_gradient = if self.defect == StepDefect::BetaIgnored {
+        let beta_in_gradient = if defect == StepDefect::BetaIgnored {
             0.0
         } else {
             beta
         };
-        steps::smoothed_gradient(&self.gy, &self.y, &self.y0, beta_in_gradient, &mut self.g);
-        let curvature = self.lyy + beta;
+        if defect == StepDefect::FloatOrder {
+            steps::smoothed_gradient_reordered(
+                &self.gy,
+                &self.y,
+                &self.y0,
+                beta_in_gradient,
+                &mut self.g,
+            );
+        } else {
+            steps::smoothed_gradient(&self.gy, &self.y, &self.y0, beta_in_gradient, &mut self.g);
+        }
+        let mut curvature = self.lyy + beta;
+        if defect == StepDefect::DualStepDoubled {
+            curvature *= 0.5;
+        }
+        if defect == StepDefect::DualSkipOdd && t % 2 == 1 {
+            return StepInfo {
+                tau,
+                beta,
+                gamma: 0.0,
+            };
+        }
         let gamma = match dual {
             Oracle::Lmo => steps::dual_lmo_step(
                 p.y_set(),
                 &mut self.y,
                 &self.g,
                 curvature,
-                self.defect != StepDefect::GammaUnclipped,
+                defect != StepDefect::GammaUnclipped,
                 &mut self.by,
                 &mut self.by2,
             ),
             Oracle::Po => {
                 let gamma = 1.0 / curvature;
-                steps::po_step(p.y_set(), &mut self.y, &self.g, gamma, &mut self.by);
+                po_step(self.defect, p.y_set(), &mut self.y, &self.g, gamma, &mut self.by);
                 gamma
             }
         };
@@ -261,5 +312,21 @@ impl Solver for DualSmoothing {
     }
     fn provenance(&self) -> &'static str {
         self.algorithm.provenance()
+    }
+}
+
+/// The projected step `x <- PO(x + s d)`, or its `clip-not-project` / `float-order` variant.
+fn po_step(
+    defect: StepDefect,
+    set: &dyn crate::sets::ConvexSet,
+    x: &mut [f64],
+    d: &[f64],
+    s: f64,
+    z: &mut [f64],
+) {
+    match defect {
+        StepDefect::ClipNotProject => steps::clipped_step(set, x, d, s, z),
+        StepDefect::FloatOrder => steps::po_step_fused(set, x, d, s, z),
+        _ => steps::po_step(set, x, d, s, z),
     }
 }

@@ -186,3 +186,60 @@ pub fn dual_lmo_step(
     move_towards(y, u, gamma);
     gamma
 }
+
+// ------------------------------------------------------------------------------------------
+// Variants of the steps for the calibration panels (crate::calibration): the same update in
+// another floating-point order (legitimate), and a projection replaced by clipping (faulty).
+
+/// [`fw_step`] with its operations in another order: `x <- x + s (v - x)` instead of
+/// `(1 - s) x + s v` (the same point in exact arithmetic).
+pub fn fw_step_reordered(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, v: &mut [f64]) {
+    set.lmo(d, v);
+    for (xi, vi) in x.iter_mut().zip(v.iter()) {
+        *xi += s * (vi - *xi);
+    }
+}
+
+/// [`smoothed_gradient`] with its operations in another order: `(g - beta y) + beta y0`.
+pub fn smoothed_gradient_reordered(gy: &[f64], y: &[f64], y0: &[f64], beta: f64, out: &mut [f64]) {
+    for (((o, g), yi), y0i) in out.iter_mut().zip(gy).zip(y).zip(y0) {
+        *o = (g - beta * yi) + beta * y0i;
+    }
+}
+
+/// [`po_step`] with the step `x + s d` formed by a fused multiply-add (one rounding instead of
+/// two).
+pub fn po_step_fused(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, z: &mut [f64]) {
+    for ((zi, xi), di) in z.iter_mut().zip(x.iter()).zip(d) {
+        *zi = s.mul_add(*di, *xi);
+    }
+    set.project(z, x);
+}
+
+/// A projected step done wrong: `x + s d` clipped at the boundary of the set along the segment
+/// from `x` (the largest `r` in `[0, 1]` with `x + r s d` in the set, by bisection) instead of
+/// projected. The point stays feasible, but the step loses its component along the boundary,
+/// so it is not the projection the analysis uses (a negative control).
+pub fn clipped_step(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, z: &mut [f64]) {
+    let tol = 1e-12 * (1.0 + set.diameter());
+    let at = |r: f64, z: &mut [f64], x: &[f64]| {
+        for ((zi, xi), di) in z.iter_mut().zip(x).zip(d) {
+            *zi = xi + r * s * di;
+        }
+    };
+    at(1.0, z, x);
+    if !set.contains(z, tol) {
+        let (mut lo, mut hi) = (0.0, 1.0);
+        for _ in 0..50 {
+            let mid = 0.5 * (lo + hi);
+            at(mid, z, x);
+            if set.contains(z, tol) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        at(lo, z, x);
+    }
+    x.copy_from_slice(z);
+}

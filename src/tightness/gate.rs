@@ -4,7 +4,10 @@
 use super::{evaluate_with, fixture_file, note, HardFixture, HardSource};
 use crate::fit::Verdict;
 use crate::theorems::TheoremEntry;
-use crate::verify::hard::{Attached, HardGates, HardLog, HardResult, HardRun, TightnessRecord};
+use crate::verify::hard::{
+    Attached, Confirmation, HardGates, HardLog, HardResult, HardRun, TightnessRecord,
+    CONFIRM_FACTOR,
+};
 use crate::verify::{EntryResult, GateStatus, Gates, InstanceRun, VerifyOptions, VerifyReport};
 use crate::Result;
 use rayon::prelude::*;
@@ -98,12 +101,42 @@ pub fn attach(
     let mut hard_opts = opts.clone();
     hard_opts.baselines = Default::default();
     hard_opts.gate_baselines = false;
-    for (e, res) in selected.iter().zip(entries.iter_mut()) {
+    let judged: Vec<Option<(InstanceRun, EntryResult, f64)>> = selected
+        .iter()
+        .map(|e| match (fixtures.get(&e.id), runs.remove(&e.id)) {
+            (Some(_), Some((run, time_s))) => {
+                crate::verify::judge_entry(e, vec![run.clone()], &hard_opts)
+                    .map(|j| Some((run, j, time_s)))
+            }
+            _ => Ok(None),
+        })
+        .collect::<Result<_>>()?;
+    // a failed rate is confirmed at CONFIRM_FACTOR times the horizon (HardResult's doc)
+    let confirm = || -> Vec<Result<Option<Confirmation>>> {
+        selected
+            .par_iter()
+            .zip(judged.par_iter())
+            .map(|(e, j)| match (j, fixtures.get(&e.id)) {
+                (Some((_, judged, _)), Some(f))
+                    if judged.rate_verdict == Verdict::Fail && !e.is_disputed() =>
+                {
+                    confirmation(e, f, factory.as_ref(), &hard_opts).map(Some)
+                }
+                _ => Ok(None),
+            })
+            .collect()
+    };
+    let confirmations = crate::verify::with_jobs(opts.jobs, selected.len(), confirm)?;
+    for (((e, res), j), c) in selected
+        .iter()
+        .zip(entries.iter_mut())
+        .zip(judged)
+        .zip(confirmations)
+    {
         let fixture = fixtures.get(&e.id);
-        let hard = match (fixture, runs.remove(&e.id)) {
-            (Some(f), Some((run, time_s))) => {
-                let judged = crate::verify::judge_entry(e, vec![run.clone()], &hard_opts)?;
-                Some(hard_result(source, f, &run, &judged, time_s))
+        let hard = match (fixture, j) {
+            (Some(f), Some((run, judged, time_s))) => {
+                Some(hard_result(source, f, &run, &judged, time_s, c?, opts))
             }
             _ => None,
         };
@@ -118,23 +151,21 @@ pub fn attach(
                 if res.verdict != Verdict::Fail {
                     res.verdict = Verdict::Disputed;
                 }
-            } else if !h.failed_gates.is_empty() && !e.is_disputed() {
-                // `hard-mhat` is reported, not gating: on one short hard run its last-decade
-                // slope test is noisy, and for PO-LMO it re-tests the quantity itself with
-                // c = p (no explicit constants exist, claims.md D12). The other hard gates gate.
-                let (report_only, gating): (Vec<String>, Vec<String>) = h
-                    .failed_gates
-                    .iter()
-                    .cloned()
-                    .partition(|g| HARD_REPORT_ONLY.contains(&g.as_str()));
-                for g in &report_only {
+            } else if !e.is_disputed() {
+                for g in &h.reported_gates {
+                    let why = if HARD_REPORT_ONLY.contains(&g.as_str()) {
+                        "see tightness::HARD_REPORT_ONLY"
+                    } else {
+                        "the reference regression gates only when asked"
+                    };
                     res.notes.push(format!(
-                        "{g} failed on the stored hard instance {} (reported, not gating: see tightness::HARD_REPORT_ONLY)",
+                        "{g} failed on the stored hard instance {} (reported, not gating: {why})",
                         h.fixture
                     ));
                 }
-                if !gating.is_empty() {
-                    res.failed_gates.extend(gating);
+                res.reported_gates.extend(h.reported_gates.iter().cloned());
+                if !h.failed_gates.is_empty() {
+                    res.failed_gates.extend(h.failed_gates.iter().cloned());
                     res.verdict = Verdict::Fail;
                 }
             }
@@ -145,12 +176,34 @@ pub fn attach(
     Ok(Attached::Done)
 }
 
+/// The run of `f` at [`CONFIRM_FACTOR`] times its horizon, judged like the hard run.
+fn confirmation(
+    e: &TheoremEntry,
+    f: &HardFixture,
+    factory: &dyn crate::verify::SolverFactory,
+    hard_opts: &VerifyOptions,
+) -> Result<Confirmation> {
+    let horizon = CONFIRM_FACTOR * f.horizon;
+    let (run, _) = evaluate_with(e, &f.spec, horizon, factory)?;
+    let j = crate::verify::judge_entry(e, vec![run], hard_opts)?;
+    Ok(Confirmation {
+        horizon,
+        p_hat: j.p_hat,
+        ci: j.ci,
+        window: j.window,
+        tol: j.tol,
+        rate_verdict: j.rate_verdict,
+    })
+}
+
 fn hard_result(
     source: &HardSource,
     f: &HardFixture,
     run: &InstanceRun,
     j: &EntryResult,
     time_s: f64,
+    confirmation: Option<Confirmation>,
+    opts: &VerifyOptions,
 ) -> HardResult {
     let baseline = match j.p_hat {
         Some(ph) => match crate::fit::baseline_gate(ph, Some(f.p_hat)) {
@@ -159,15 +212,42 @@ fn hard_result(
         },
         None => GateStatus::Fail,
     };
-    let gates = Gates {
-        baseline,
-        ..j.gates.clone()
+    // the rate fails only when it fails on the confirmation run too; where the PO-LMO
+    // hypothesis G > 0 fails the rate is outside the theorem (claims.md D20)
+    let outside = run.po_lmo_g.as_ref().is_some_and(|g| g.value <= 0.0);
+    let rate = match (&confirmation, j.gates.rate) {
+        _ if outside => GateStatus::NotApplicable,
+        (Some(c), GateStatus::Fail) if !c.fails(j.p) => GateStatus::Pass,
+        (_, g) => g,
+    };
+    let mhat = if outside {
+        GateStatus::NotApplicable
+    } else {
+        j.gates.mhat
     };
     // A run without a fit is a failed run gate (the random instances count it as floor).
-    let mut failed: Vec<String> = gates.failed().iter().map(|g| format!("hard-{g}")).collect();
-    if j.p_hat.is_none() && !failed.contains(&"hard-run".to_string()) {
-        failed.push("hard-run".into());
-    }
+    let run_gate = if j.p_hat.is_none() {
+        GateStatus::Fail
+    } else {
+        j.gates.run
+    };
+    let gates = Gates {
+        baseline,
+        rate,
+        mhat,
+        run: run_gate,
+        ..j.gates.clone()
+    };
+    let (reported, failed): (Vec<String>, Vec<String>) = gates
+        .failed()
+        .iter()
+        .map(|g| format!("hard-{g}"))
+        .partition(|g| {
+            HARD_REPORT_ONLY.contains(&g.as_str())
+                || (!opts.gate_baselines
+                    && crate::verify::questions::Question::of(g)
+                        == crate::verify::questions::Question::Reference)
+        });
     let disputed = f.violated && j.rate_verdict == Verdict::Fail;
     HardResult {
         fixture: source.path_of(&fixture_file(&f.entry)),
@@ -183,6 +263,9 @@ fn hard_result(
         rate_verdict: j.rate_verdict,
         gates,
         failed_gates: failed,
+        reported_gates: reported,
+        po_lmo_g: run.po_lmo_g.clone(),
+        confirmation,
         disputed,
         local_slopes: match &run.fit {
             Some(crate::fit::SeriesFit::Fitted(f)) => f

@@ -74,7 +74,8 @@ pub fn evaluate_with(
     t_max: u64,
     factory: &dyn verify::SolverFactory,
 ) -> Result<(InstanceRun, f64)> {
-    let built = spec.build()?;
+    let mut built = spec.build()?;
+    factory.place_start(&mut built.instance);
     let origin = RunOrigin {
         family: spec.family_name(),
         spec: spec.params_text(),

@@ -19,6 +19,13 @@ use std::time::Instant;
 pub struct RecordedRun {
     /// The measures at `t = 0, 1, ..` (every iterate).
     pub record: Vec<Checkpoint>,
+    /// Whether `H_t` followed the solver's own `beta_t` ([`MeasuredWith`]) rather than the
+    /// entry's (a solver that reports no smoothing).
+    pub beta_declared: bool,
+    /// The schedules the solver stepped with ([`SolverFactory::schedules`], else the entry's).
+    pub schedules: crate::solvers::defaults::RunSchedules,
+    /// The `tau_t` each step reported (`StepInfo::tau`), for the schedule check.
+    pub used_tau: Vec<(usize, f64)>,
     /// The harness's run status, described (`completed`, `diverged at t = ..`, ...).
     pub status: String,
     /// The certified interval around f* the G^Opt measure used, if any.
@@ -82,10 +89,8 @@ pub fn record_run(
         origin,
         t_max,
     };
-    let mut solver = MeasuredWith {
-        inner: factory.build(&request)?,
-        beta: factory.measurement_beta(&request),
-    };
+    let used_schedules = factory.schedules(&request).unwrap_or(sched);
+    let mut solver = MeasuredWith::new(factory.build(&request)?, factory.measurement_beta(&request));
     let needs_next = entries
         .iter()
         .any(|e| e.quantity.aggregate == Aggregate::MeanOptNext0T);
@@ -98,11 +103,22 @@ pub fn record_run(
             None => first.algorithm.default_sigma(sched.tau.at(0)),
         },
     };
-    let mut trace = harness::run(inst, &mut solver, &config);
+    let mut used_tau: Vec<(usize, f64)> = Vec::new();
+    let mut trace = harness::run_observed(
+        inst.problem.as_ref(),
+        &inst.x0,
+        &inst.y0,
+        &mut solver,
+        &config,
+        &mut |v| used_tau.push((v.t, v.info.tau)),
+    );
     // every iterate t = 0..=iterations, measured with the run's sigma
     let record: Vec<Checkpoint> = std::mem::take(&mut trace.checkpoints);
     Ok(RecordedRun {
         record,
+        beta_declared: solver.declared().unwrap_or(false),
+        schedules: used_schedules,
+        used_tau,
         status: trace.status.describe(),
         f_star: trace.f_star,
         time_s: clock.elapsed().as_secs_f64(),
@@ -128,12 +144,13 @@ pub fn judge_run(
     let f_star = recorded.f_star;
     let h: Vec<f64> = record.iter().map(|m| m.measures.h).collect();
     let fmax = envelopes::fmax_bound(p, &inst.x0, &inst.y0);
-    let po_lmo_g = match sched.tau {
+    // G_1 / G_2 of the schedule the solver stepped with
+    let po_lmo_g = match recorded.schedules.tau {
         Schedule::PoLmo(t) => Some(
             GSpec {
                 kind: t.g_kind(),
-                tau: sched.tau,
-                beta: sched.beta,
+                tau: recorded.schedules.tau,
+                beta: recorded.schedules.beta,
                 lxx: t.lxx,
                 lyx: t.lyx,
                 mu: t.mu,
@@ -143,6 +160,9 @@ pub fn judge_run(
         _ => None,
     };
     let run_time = recorded.time_s;
+    let used_beta: Vec<(usize, f64)> = record.iter().map(|c| (c.t, c.beta)).collect();
+    let mut schedule = vec![super::schedule_check::check(&sched.beta, &used_beta, recorded.beta_declared)];
+    schedule.extend(super::schedule_check::check_tau(&sched.tau, &recorded.used_tau));
     let mut out = Vec::with_capacity(entries.len());
     for e in entries {
         let clock = Instant::now();
@@ -162,6 +182,7 @@ pub fn judge_run(
             series: Vec::new(),
             envelope_series: Vec::new(),
             printed: Vec::new(),
+            schedule: schedule.clone(),
             po_lmo_g: po_lmo_g.clone(),
             time_s: 0.0,
         };

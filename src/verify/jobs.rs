@@ -81,7 +81,7 @@ pub fn run_logged(
                     j.family.label(),
                     j.seed_index
                 ));
-                let r = run_job(j, &cfg, factory.as_ref());
+                let r = run_job(j, &cfg, opts.seed, factory.as_ref());
                 if let Ok(runs) = &r {
                     log.job_done(key, runs);
                 }
@@ -128,7 +128,7 @@ pub fn run_logged(
             None => (None, Vec::new()),
         }
     };
-    annotate(&selected, &mut entries);
+    annotate(&selected, &mut entries, opts.gate_baselines);
     let mut report = assemble(
         opts.tier,
         (0..cfg.seeds).collect(),
@@ -172,7 +172,12 @@ pub(crate) fn assemble(
         build: crate::report::Build::current(),
         tier,
         seeds,
-        seed_rule: "generator seed = FNV-1a-64(\"CASE|FAMILY|INDEX\")".into(),
+        seed_rule: if opts.seed == 0 {
+            "generator seed = FNV-1a-64(\"CASE|FAMILY|INDEX\")".into()
+        } else {
+            format!("generator seed = FNV-1a-64(\"CASE|FAMILY|INDEX|seed={}\")", opts.seed)
+        },
+        master_seed: opts.seed,
         t_max,
         dim_x,
         dim_y,
@@ -194,13 +199,15 @@ pub(crate) fn assemble(
 pub(crate) fn run_job(
     job: &Job,
     cfg: &TierConfig,
+    master_seed: u64,
     factory: &dyn SolverFactory,
 ) -> Result<Vec<(String, InstanceRun)>> {
     let clock = Instant::now();
     let setting = job.entries[0].setting();
-    let seed = derived_seed(job.case, &job.family.label(), job.seed_index);
+    let seed = derived_seed(job.case, &job.family.label(), job.seed_index, master_seed);
     let spec = job.family.spec(setting, seed);
-    let inst = spec.generate()?;
+    let mut inst = spec.generate()?;
+    factory.place_start(&mut inst);
     let origin = RunOrigin {
         family: job.family.label(),
         spec: spec.to_string(),

@@ -56,9 +56,14 @@ pub(crate) fn judge_entry(
     let proof_rate = proof_rate_of(&claim, &families);
     let mhat = mhat_summary(e, &runs, &fam_names, level);
     let baseline = opts.baselines.get(&e.id).copied();
+    // a rate gate whose every threshold p - tol is at or below 0 cannot fail: vacuous
+    let rate_can_fail = families
+        .iter()
+        .any(|f| f.tol.is_some_and(|tol| e.p() - tol > 0.0));
     let gates = Gates {
         rate: match rate_verdict {
             Verdict::Fail => GateStatus::Fail,
+            Verdict::Pass if !rate_can_fail => GateStatus::Vacuous,
             Verdict::Pass => GateStatus::Pass,
             _ => GateStatus::NotApplicable,
         },
@@ -75,8 +80,18 @@ pub(crate) fn judge_entry(
             .as_ref()
             .map_or(GateStatus::NotApplicable, |m| gate(m.bounded)),
         baseline: baseline_status(opts, p_hat, baseline),
+        schedule: if runs.iter().any(|r| !r.schedule.is_empty()) {
+            gate(runs.iter().flat_map(|r| &r.schedule).all(|s| s.holds))
+        } else {
+            GateStatus::NotApplicable
+        },
     };
-    let failed_gates: Vec<String> = gates.failed().iter().map(|s| s.to_string()).collect();
+    // the reference regression gates only when asked (module doc of super::questions)
+    let (failed_gates, reported_gates): (Vec<String>, Vec<String>) = gates
+        .failed()
+        .iter()
+        .map(|s| s.to_string())
+        .partition(|g| opts.gate_baselines || super::questions::Question::of(g) != super::questions::Question::Reference);
     let verdict = if e.is_disputed() {
         Verdict::Disputed
     } else if !failed_gates.is_empty() {
@@ -120,6 +135,8 @@ pub(crate) fn judge_entry(
         rate_verdict,
         gates,
         failed_gates,
+        reported_gates,
+        answers: None,
         envelope_ratio,
         envelope_label,
         envelope_role,
@@ -256,9 +273,11 @@ fn mhat_summary(
     })
 }
 
-/// The regression gate against the stored baseline exponent (when gating baselines).
+/// The regression check against the stored baseline exponent (computed whenever a baseline
+/// exists; it gates only with `opts.gate_baselines`).
 fn baseline_status(opts: &VerifyOptions, p_hat: Option<f64>, baseline: Option<f64>) -> GateStatus {
-    match (opts.gate_baselines, p_hat) {
+    let _ = opts;
+    match (true, p_hat) {
         (true, Some(ph)) => match fit::baseline_gate(ph, baseline) {
             fit::BaselineGate::Fail { .. } => GateStatus::Fail,
             fit::BaselineGate::Pass { .. } => GateStatus::Pass,
@@ -382,9 +401,10 @@ pub(crate) fn fmt_power(k: f64) -> String {
 /// Finishes the entries after the hard instances were attached: joins the hard instance's
 /// printed-form outcomes and proof-rate check into the entry, and writes the errata and
 /// proof-rate notes (verify.json notes, HTML entry notes). Reports only: no verdict changes.
-pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) {
+pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult], reference_gates: bool) {
     for (e, res) in selected.iter().zip(entries.iter_mut()) {
         debug_assert_eq!(e.id, res.id);
+        res.answers = Some(answers_of(res, reference_gates));
         let claim = RateClaim::of(e);
         if let Some(h) = &res.hard {
             let hard_errata = h.errata.clone();
@@ -471,4 +491,31 @@ pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult]) 
             res.notes.extend(new_notes);
         }
     }
+}
+
+/// The three questions of `res` from its gates and its hard gates ([`super::questions`]);
+/// report-only hard gates (`crate::tightness::HARD_REPORT_ONLY`) are left out.
+fn answers_of(res: &EntryResult, reference_gates: bool) -> super::questions::Answers {
+    let named = |g: &Gates, prefix: &str| -> Vec<(String, GateStatus)> {
+        [
+            ("rate", g.rate),
+            ("run", g.run),
+            ("envelope", g.envelope),
+            ("mhat", g.mhat),
+            ("baseline", g.baseline),
+            ("schedule", g.schedule),
+        ]
+        .into_iter()
+        .map(|(n, s)| (format!("{prefix}{n}"), s))
+        .collect()
+    };
+    let mut all = named(&res.gates, "");
+    if let Some(h) = &res.hard {
+        all.extend(
+            named(&h.gates, "hard-")
+                .into_iter()
+                .filter(|(n, s)| !(h.reported_gates.contains(n) && *s == GateStatus::Fail && super::questions::Question::of(n) != super::questions::Question::Reference)),
+        );
+    }
+    super::questions::Answers::of(&all, reference_gates)
 }

@@ -32,6 +32,9 @@ pub struct VerifyOptions {
     /// The solver under verification; `None`: the crate's own ([`EntrySolver`], with
     /// `control`).
     pub solver: Option<SharedFactory>,
+    /// The master seed of the random families ([`super::tier::derived_seed`]); 0, the
+    /// default, gives the instances verify has always run.
+    pub seed: u64,
 }
 
 impl VerifyOptions {
@@ -48,6 +51,7 @@ impl VerifyOptions {
             shard: None,
             hard: None,
             solver: None,
+            seed: 0,
         }
     }
     /// Verifies the solvers `factory` builds instead of the crate's own.

@@ -40,6 +40,10 @@ pub struct InstanceRun {
     /// The printed forms of the entry's bound on this run (errata twins, never gates).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub printed: Vec<PrintedRun>,
+    /// The smoothing the run used, checked against the entry's hypotheses
+    /// ([`super::schedule_check`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedule: Vec<super::schedule_check::ScheduleCheck>,
     /// PO-LMO appendix schedule: `G_1` or `G_2` over `t < T_max` (the analysis needs it
     /// positive; claims.md 1.5, D20).
     pub po_lmo_g: Option<GReport>,
@@ -68,6 +72,9 @@ pub enum GateStatus {
     Fail,
     /// The gate does not apply (no envelope, no baseline, tier without baselines, ...).
     NotApplicable,
+    /// The gate ran but cannot fail: its threshold is at or below 0 (e.g. the rate gate where
+    /// the log factor's allowance reaches p). Never reported as passing.
+    Vacuous,
 }
 
 /// Every gate of an entry.
@@ -78,6 +85,13 @@ pub struct Gates {
     pub envelope: GateStatus,
     pub mhat: GateStatus,
     pub baseline: GateStatus,
+    /// The smoothing the solver used is one the theorem allows ([`super::schedule_check`]).
+    #[serde(default = "not_applicable")]
+    pub schedule: GateStatus,
+}
+
+fn not_applicable() -> GateStatus {
+    GateStatus::NotApplicable
 }
 
 impl Gates {
@@ -89,6 +103,7 @@ impl Gates {
             ("envelope", self.envelope),
             ("mhat", self.mhat),
             ("baseline", self.baseline),
+            ("schedule", self.schedule),
         ]
         .into_iter()
         .filter(|(_, g)| *g == GateStatus::Fail)
@@ -174,7 +189,16 @@ pub struct EntryResult {
     /// The verdict of the rate gate alone.
     pub rate_verdict: Verdict,
     pub gates: Gates,
+    /// The gates that failed and fail the entry (one source of truth: every gate listed here
+    /// gates; see `reported_gates` for failures that do not).
     pub failed_gates: Vec<String>,
+    /// Failed gates that are reported but do not fail the entry (`hard-mhat`; the reference
+    /// regression where it does not gate).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reported_gates: Vec<String>,
+    /// The three questions answered apart ([`super::questions`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<super::questions::Answers>,
     /// Worst quantity/envelope over all runs, where claims.md Sec. 5 gives an envelope.
     pub envelope_ratio: Option<f64>,
     pub envelope_label: Option<String>,
@@ -220,6 +244,9 @@ pub struct VerifyReport {
     /// Seed indices per family (generator seeds: [`derived_seed`](super::tier::derived_seed)).
     pub seeds: Vec<u32>,
     pub seed_rule: String,
+    /// The master seed of the random families (`verify --seed`); absent for the default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub master_seed: u64,
     pub t_max: u64,
     pub dim_x: usize,
     pub dim_y: usize,
@@ -392,4 +419,8 @@ impl ErratumResult {
         }
         s
     }
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }

@@ -45,6 +45,7 @@ pub fn arguments(opts: &VerifyOptions) -> Vec<(&'static str, String)> {
     let seeds: Vec<u32> = (0..cfg.seeds).collect();
     identity(
         opts.tier.to_string(),
+        opts.seed,
         &seeds,
         cfg.t_max,
         (cfg.dim_x, cfg.dim_y),
@@ -59,6 +60,7 @@ pub fn arguments(opts: &VerifyOptions) -> Vec<(&'static str, String)> {
 fn recorded(r: &VerifyReport) -> Vec<(&'static str, String)> {
     identity(
         r.tier.to_string(),
+        r.master_seed,
         &r.seeds,
         r.t_max,
         (r.dim_x, r.dim_y),
@@ -72,6 +74,7 @@ fn recorded(r: &VerifyReport) -> Vec<(&'static str, String)> {
 #[allow(clippy::too_many_arguments)]
 fn identity(
     tier: String,
+    master_seed: u64,
     seeds: &[u32],
     t_max: u64,
     dims: (usize, usize),
@@ -83,6 +86,7 @@ fn identity(
     let show = |v: &dyn std::fmt::Debug| format!("{v:?}");
     vec![
         ("--tier", tier),
+        ("--seed", master_seed.to_string()),
         ("seeds", show(&seeds)),
         ("T_max", t_max.to_string()),
         ("dimensions", format!("{}x{}", dims.0, dims.1)),

@@ -212,7 +212,7 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
             ));
         }
     }
-    super::annotate(&selected, &mut entries);
+    super::annotate(&selected, &mut entries, opts.gate_baselines);
     let mut merged = super::assemble(
         first.tier,
         first.seeds.clone(),

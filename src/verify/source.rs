@@ -74,6 +74,14 @@ pub trait SolverFactory: Send + Sync {
     fn measurement_beta(&self, request: &SolverRequest<'_>) -> Schedule {
         request.schedule.beta
     }
+    /// The schedules the solver steps with, when the factory knows them (the PO-LMO
+    /// appendix constant G_1 / G_2 is computed from them); default: unknown, the entry's.
+    fn schedules(&self, _request: &SolverRequest<'_>) -> Option<RunSchedules> {
+        None
+    }
+    /// Moves the instance's start point before the run (default: the generator's start). The
+    /// harness then starts the solver there and measures from there, the envelopes included.
+    fn place_start(&self, _instance: &mut Instance) {}
 }
 
 /// The crate's own implementation of the entry's algorithm with the entry's schedule,
@@ -111,6 +119,17 @@ impl SolverFactory for EntrySolver {
         controls::controlled_schedules(r.entry, r.constants, self.control)
             .map_or(r.schedule.beta, |s| s.beta)
     }
+    fn schedules(&self, r: &SolverRequest<'_>) -> Option<RunSchedules> {
+        controls::controlled_schedules(r.entry, r.constants, self.control).ok()
+    }
+    /// The `start-other` variant starts from [`crate::solvers::control::other_start`].
+    fn place_start(&self, instance: &mut Instance) {
+        if self.control == Some(Control::StartOther) {
+            let (x0, y0) = crate::solvers::control::other_start(instance);
+            instance.x0 = x0;
+            instance.y0 = y0;
+        }
+    }
 }
 
 /// Where an instance of [`crate::verify::run_instance`] comes from (copied into its [`crate::verify::InstanceRun`]s).
@@ -134,11 +153,31 @@ impl fmt::Debug for SharedFactory {
     }
 }
 
-/// A solver whose `beta_at` is the measurement's `beta_t` (so `H_t` is the theorem's),
-/// stepping as the wrapped solver does.
+/// A solver whose `beta_at` is the `beta_t` that `H_t` is measured with (`eq:H_t`), stepping as
+/// the wrapped solver does. The theorems leave the constant of `beta_t = Theta(t^-b)` free, so
+/// `H_t` follows the solver's own smoothing: the `beta_t` it reports ([`Solver::beta_at`]),
+/// checked against the entry's hypotheses afterwards ([`super::schedule_check`]). A solver that
+/// reports no smoothing (`beta_at(0) = 0`) where the entry's `beta_t` is positive has not said
+/// which it used: it is measured with `fallback` (the entry's, or a control's own).
 pub(crate) struct MeasuredWith {
     pub inner: Box<dyn Solver>,
-    pub beta: Schedule,
+    pub fallback: Schedule,
+    /// Whether the solver reports its `beta_t` (decided at the first `beta_at` after `init`).
+    pub declared: std::sync::OnceLock<bool>,
+}
+
+impl MeasuredWith {
+    pub fn new(inner: Box<dyn Solver>, fallback: Schedule) -> Self {
+        MeasuredWith {
+            inner,
+            fallback,
+            declared: std::sync::OnceLock::new(),
+        }
+    }
+    /// Whether `H_t` followed the solver's own `beta_t` (None before the first measurement).
+    pub fn declared(&self) -> Option<bool> {
+        self.declared.get().copied()
+    }
 }
 
 impl Solver for MeasuredWith {
@@ -158,7 +197,14 @@ impl Solver for MeasuredWith {
         self.inner.y()
     }
     fn beta_at(&self, t: usize) -> f64 {
-        self.beta.at(t)
+        let declared = *self.declared.get_or_init(|| {
+            !(self.fallback.is_positive() && self.inner.beta_at(0) == 0.0)
+        });
+        if declared {
+            self.inner.beta_at(t)
+        } else {
+            self.fallback.at(t)
+        }
     }
     fn schedule(&self) -> String {
         self.inner.schedule()

@@ -147,10 +147,17 @@ pub fn families_for(entry: &TheoremEntry, cfg: &TierConfig) -> Vec<InstanceFamil
     }
 }
 
-/// The generator seed of run `index` of `family` for `case`: 64-bit FNV-1a of `"case|family|index"`.
-pub fn derived_seed(case: &str, family: &str, index: u32) -> u64 {
+/// The generator seed of run `index` of `family` for `case` under the master seed `master`:
+/// 64-bit FNV-1a of `"case|family|index"` for the default master seed 0 (so the default run
+/// is the one verify has always made), of `"case|family|index|seed=M"` otherwise.
+pub fn derived_seed(case: &str, family: &str, index: u32, master: u64) -> u64 {
+    let text = if master == 0 {
+        format!("{case}|{family}|{index}")
+    } else {
+        format!("{case}|{family}|{index}|seed={master}")
+    };
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in format!("{case}|{family}|{index}").bytes() {
+    for b in text.bytes() {
         h ^= b as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }

@@ -775,6 +775,7 @@ fn exponent_controls_shift_the_schedules_by_hand() {
         lxx: 3.0,
         lyx: 5.0,
         mu: 0.0,
+        shift: 0.0,
     };
     let anytime = RunSchedules {
         tau: Schedule::Anytime { c: 1.0, a: 0.5 },

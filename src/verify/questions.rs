@@ -1,0 +1,140 @@
+//! The three questions a verdict answers, reported apart (issue 34, scope 4):
+//!
+//! | question | gates | what a failure means |
+//! |---|---|---|
+//! | *theorem conformance* | `run`, `envelope`, `schedule` (and their `hard-` twins) | proof: a run diverged, the quantity exceeded the explicit bound of claims.md Sec. 5 at some T, or the solver's schedule is outside the theorem's hypotheses |
+//! | *rate evidence* | `rate`, `mhat` (and `hard-rate`; `hard-mhat` is reported only) | evidence: the observed exponent (or the growth of the empirical constant) is too slow for the claimed `p` at this horizon |
+//! | *agreement with saddlefw's reference* | `baseline`, `hard-baseline` | regression: the exponent dropped more than 0.1 below the one stored for saddlefw's own solver |
+//!
+//! The first two gate every solver. The third gates only saddlefw's own solver in a default
+//! `verify` run (its regression test), or when asked (`verify --reference-regression`,
+//! `RateCheck::reference_regression`); otherwise it is reported, never gating.
+//! A gate whose threshold is at or below 0 cannot fail: it is reported `vacuous`.
+
+use super::results::GateStatus;
+use serde::{Deserialize, Serialize};
+
+/// Which of the three questions a gate answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Question {
+    Conformance,
+    RateEvidence,
+    Reference,
+}
+
+impl Question {
+    /// The question of the gate named `gate` (`rate`, `hard-envelope`, ...).
+    pub fn of(gate: &str) -> Question {
+        match gate.strip_prefix("hard-").unwrap_or(gate) {
+            "rate" | "mhat" => Question::RateEvidence,
+            "baseline" => Question::Reference,
+            _ => Question::Conformance,
+        }
+    }
+    /// The question as printed.
+    pub fn title(self) -> &'static str {
+        match self {
+            Question::Conformance => "theorem conformance",
+            Question::RateEvidence => "rate evidence",
+            Question::Reference => "agreement with saddlefw's reference",
+        }
+    }
+}
+
+/// The answer to one question for one entry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// `pass`, `fail`, `not_applicable` (no gate of this question ran) or `vacuous` (only gates
+    /// that cannot fail ran).
+    pub status: GateStatus,
+    /// Whether a failure of this question fails the entry.
+    pub gating: bool,
+    /// The failed gates of this question.
+    pub failed: Vec<String>,
+    /// The gates of this question that passed.
+    pub passed: Vec<String>,
+    /// The gates of this question that cannot fail (threshold at or below 0).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vacuous: Vec<String>,
+}
+
+/// The three answers of an entry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answers {
+    pub conformance: Answer,
+    pub rate_evidence: Answer,
+    pub reference: Answer,
+}
+
+impl Answers {
+    /// The answers from every gate's `(name, status)`; `reference_gates`: whether the reference
+    /// question gates.
+    pub fn of(gates: &[(String, GateStatus)], reference_gates: bool) -> Answers {
+        let answer = |q: Question| {
+            let named = |s: GateStatus| -> Vec<String> {
+                gates
+                    .iter()
+                    .filter(|(n, g)| Question::of(n) == q && *g == s)
+                    .map(|(n, _)| n.clone())
+                    .collect()
+            };
+            let (failed, passed, vacuous) = (
+                named(GateStatus::Fail),
+                named(GateStatus::Pass),
+                named(GateStatus::Vacuous),
+            );
+            let status = if !failed.is_empty() {
+                GateStatus::Fail
+            } else if !passed.is_empty() {
+                GateStatus::Pass
+            } else if !vacuous.is_empty() {
+                GateStatus::Vacuous
+            } else {
+                GateStatus::NotApplicable
+            };
+            Answer {
+                status,
+                gating: q != Question::Reference || reference_gates,
+                failed,
+                passed,
+                vacuous,
+            }
+        };
+        Answers {
+            conformance: answer(Question::Conformance),
+            rate_evidence: answer(Question::RateEvidence),
+            reference: answer(Question::Reference),
+        }
+    }
+    /// The answers in the order of the module table, with their question.
+    pub fn all(&self) -> [(Question, &Answer); 3] {
+        [
+            (Question::Conformance, &self.conformance),
+            (Question::RateEvidence, &self.rate_evidence),
+            (Question::Reference, &self.reference),
+        ]
+    }
+    /// One line per question, e.g. `theorem conformance: pass; rate evidence: fail (hard-rate);
+    /// agreement with saddlefw's reference: fail (baseline; reported, not gating)`.
+    pub fn describe(&self) -> String {
+        self.all()
+            .iter()
+            .map(|(q, a)| {
+                let status = serde_json::to_value(a.status)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default();
+                let mut s = format!("{}: {status}", q.title());
+                if !a.failed.is_empty() {
+                    s += &format!(" ({})", a.failed.join(", "));
+                }
+                if a.status == GateStatus::Fail && !a.gating {
+                    s += " [reported, not gating]";
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
