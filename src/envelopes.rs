@@ -159,7 +159,9 @@ fn user_envelope(
                 "b" => b,
                 _ => c,
             });
-            (v.is_finite() && v >= 0.0).then_some(v)
+            // every T is compared: a bound that is not a positive number is broken there
+            // (worst_ratio counts it as exceeded), never "no bound"
+            Some(v)
         })
         .collect()
 }
@@ -376,14 +378,26 @@ pub struct WorstRatio {
 
 /// Worst ratio of `quantity` to its bound (pairs matched by index; a checkpoint whose bound is
 /// missing or not positive has none); `None` if no bound. The earliest of equal ratios is kept.
-/// The anytime claim holds on the run iff the ratio is at most 1.
+/// For the printed forms of the errata; the envelope gate uses [`worst_ratio_gate`].
 pub fn worst_ratio(quantity: &[(u64, f64)], bounds: &[Option<f64>]) -> Option<WorstRatio> {
+    let positive: Vec<Option<f64>> = bounds.iter().map(|b| b.filter(|b| *b > 0.0)).collect();
+    worst_ratio_gate(quantity, &positive)
+}
+
+/// Worst ratio of `quantity` to its envelope (pairs matched by index; a checkpoint whose bound
+/// is missing has none; `None` if no bound). Every checkpoint with a bound is compared: a
+/// bound that is not a positive finite number bounds nothing there, so its ratio is
+/// [`f64::MAX`] (exceeded). The earliest of equal ratios is kept. The anytime claim holds on
+/// the run iff the ratio is at most 1.
+pub fn worst_ratio_gate(quantity: &[(u64, f64)], bounds: &[Option<f64>]) -> Option<WorstRatio> {
     quantity
         .iter()
         .zip(bounds)
         .filter_map(|(&(t, q), b)| {
-            b.filter(|b| *b > 0.0)
-                .map(|b| WorstRatio { ratio: q / b, t })
+            b.map(|b| WorstRatio {
+                ratio: if b.is_finite() && b > 0.0 { q / b } else { f64::MAX },
+                t,
+            })
         })
         .fold(None, |w: Option<WorstRatio>, r| match w {
             Some(w) if w.ratio >= r.ratio => Some(w),

@@ -7,6 +7,7 @@
 )]
 
 mod bounds_by_hand;
+mod calibration;
 mod chain;
 mod cli;
 mod cli_errors;

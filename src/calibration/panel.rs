@@ -79,8 +79,11 @@ pub fn variants() -> Vec<Variant> {
 
 /// Why a faulty variant may leave an entry's claimed rate intact (listed, not counted for
 /// power when no entry catches it).
-pub fn not_rate_changing(v: Variant) -> Option<&'static str> {
+pub fn not_rate_changing(v: Variant, algorithm: &str) -> Option<&'static str> {
     match v {
+        Variant::Control(Control::TauScale(k)) if k < 1.0 && algorithm == "lmo-lmo" => Some(
+            "at a = 1 the primal steps tau_t = c/(t+1) slow Frank-Wolfe to T^-c = T^-1/2, and every LMO-LMO claim with a = 1 is at most 1/2 for its primal quantity (c-c 1/5, c-c+sc 1/4, c-sc 1/3, c-sc+sc 1/2), while its dual quantities follow the dual steps: the claims keep; only the reference regression sees it",
+        ),
         Variant::Control(Control::Fault(Fault::StaleGradient)) => Some(
             "the gradient at x_{t-1} differs from the one at x_t by at most L_xx tau_{t-1} D_X, the order of the step's own curvature term in the descent inequality (lemma:descent-lemma), so the recursions keep their exponents with other constants",
         ),

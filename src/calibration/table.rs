@@ -73,6 +73,7 @@ fn margin(r: &EntryResult) -> Option<f64> {
             return None;
         }
         let at_t = h.ci.zip(h.tol).map(|(ci, tol)| ci[1] - (r.p - tol));
+        // the gate fails only when both fail: the margin is the larger one
         let confirmed = h.confirmation.as_ref().and_then(|c| {
             c.ci.zip(c.tol)
                 .map(|(ci, tol)| ci[1] - (r.p - tol - crate::verify::hard::HARD_MARGIN))
@@ -172,7 +173,7 @@ impl Calibration {
                     caught_by: caught.iter().map(|c| c.entry.clone()).collect(),
                     caught_by_measures: caught.iter().any(|c| c.caught_by_measures()),
                     not_rate_changing: variant
-                        .and_then(not_rate_changing)
+                        .and_then(|v| not_rate_changing(v, a))
                         .filter(|_| caught.is_empty())
                         .map(String::from),
                 });

@@ -153,6 +153,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
             .into()
         }),
         solver: None,
+        confirm_all: false,
         seed: args.seed,
     };
     let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;

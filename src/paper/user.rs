@@ -238,7 +238,11 @@ fn parse_entry(input: &str, index: usize, v: &Value) -> Result<TheoremEntry> {
     let t_min = t_min_field(obj, &bad)?;
     let envelope = match text("envelope", false)? {
         None => None,
-        Some(f) => Some(Formula::parse(&f, &ENVELOPE_VARS).map_err(|r| bad("envelope", r))?),
+        Some(f) => {
+            let formula = Formula::parse(&f, &ENVELOPE_VARS).map_err(|r| bad("envelope", r))?;
+            constant_bound(&formula).map_err(|r| bad("envelope", r))?;
+            Some(formula)
+        }
     };
     let label = text("label", false)?.unwrap_or_else(|| "user entry".into());
     let notes = text("notes", false)?;
@@ -413,4 +417,22 @@ fn aggregate_words(a: Aggregate) -> &'static str {
         Aggregate::MeanOptNext0T => "mean over t = 0..T at t+1",
         Aggregate::Min0T => "minimum over t = 0..T",
     }
+}
+
+/// Refuses an envelope that uses no variable and is not a positive finite number (`0`, `-1`,
+/// `log(-1)`): it bounds nothing at any T. (One that depends on T is compared at every T of
+/// the horizon, and fails the envelope gate where it is not positive.)
+fn constant_bound(f: &Formula) -> std::result::Result<(), String> {
+    let used = std::cell::Cell::new(false);
+    let v = f.eval(&|_| {
+        used.set(true);
+        1.0
+    });
+    if !used.get() && !(v.is_finite() && v > 0.0) {
+        return Err(format!(
+            "{:?} is the constant {v}: an envelope must be a positive bound (e.g. a constant times (T+1)^(-p))",
+            f.text()
+        ));
+    }
+    Ok(())
 }

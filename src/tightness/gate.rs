@@ -118,7 +118,8 @@ pub fn attach(
             .zip(judged.par_iter())
             .map(|(e, j)| match (j, fixtures.get(&e.id)) {
                 (Some((_, judged, _)), Some(f))
-                    if judged.rate_verdict == Verdict::Fail && !e.is_disputed() =>
+                    if (opts.confirm_all || judged.rate_verdict == Verdict::Fail)
+                        && !e.is_disputed() =>
                 {
                     confirmation(e, f, factory.as_ref(), &hard_opts).map(Some)
                 }

@@ -211,7 +211,7 @@ pub fn judge_run(
                     h: Some(&h),
                 };
                 let bounds = envelopes::envelope_series(e, &k, &ts, &inputs);
-                run.envelope = envelopes::worst_ratio(&series, &bounds);
+                run.envelope = envelopes::worst_ratio_gate(&series, &bounds);
                 run.envelope_series = ts
                     .iter()
                     .zip(&bounds)

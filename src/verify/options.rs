@@ -32,6 +32,9 @@ pub struct VerifyOptions {
     /// The solver under verification; `None`: the crate's own ([`EntrySolver`], with
     /// `control`).
     pub solver: Option<SharedFactory>,
+    /// Run the confirmation of every hard instance at `CONFIRM_FACTOR T`, also where the rate
+    /// passes at T (the calibration measures both margins; no verdict changes).
+    pub confirm_all: bool,
     /// The master seed of the random families ([`super::tier::derived_seed`]); 0, the
     /// default, gives the instances verify has always run.
     pub seed: u64,
@@ -51,6 +54,7 @@ impl VerifyOptions {
             shard: None,
             hard: None,
             solver: None,
+            confirm_all: false,
             seed: 0,
         }
     }

@@ -576,8 +576,9 @@ fn tiers_and_gates_by_hand() {
         envelope: GateStatus::NotApplicable,
         mhat: GateStatus::Fail,
         baseline: GateStatus::Pass,
+        schedule: GateStatus::Fail,
     };
-    assert_eq!(g.failed(), ["rate", "mhat"]);
+    assert_eq!(g.failed(), ["rate", "mhat", "schedule"]);
 }
 
 /// `ErratumResult::describe`: the worst-ratio clause with `>` exactly when the ratio exceeds 1,
