@@ -27,14 +27,14 @@ fn main() {
     for entry in &entries {
         let plot = report::plot::rate_plot(entry);
         let name = format!("{}.svg", entry.id.replace('/', "_"));
-        report::write_atomic(out.join(&name), plot.svg.as_bytes()).expect("write svg");
+        saddlefw::files::write_atomic(out.join(&name), plot.svg.as_bytes()).expect("write svg");
         *per_algorithm.entry(entry.algorithm.clone()).or_default() += 1;
     }
     let seeds: Vec<u64> = result.seeds.iter().map(|&s| s as u64).collect();
     let meta = Meta::current(Some(&format!("bench ({tier})")), &seeds);
     let page = report::verify_page(&meta, &entries, &[], &[]);
-    report::write_atomic(out.join("index.html"), page.as_bytes()).expect("write index.html");
-    report::write_atomic(out.join("verify.json"), result.to_json().as_bytes())
+    saddlefw::files::write_atomic(out.join("index.html"), page.as_bytes()).expect("write index.html");
+    saddlefw::files::write_atomic(out.join("verify.json"), result.to_json().as_bytes())
         .expect("write verify.json");
     println!("{}", result.table());
     for (alg, n) in per_algorithm {

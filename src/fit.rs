@@ -628,7 +628,7 @@ pub fn builtin_baselines() -> Baselines {
 /// Writes baselines (sorted by id, pretty-printed).
 pub fn write_baselines(path: &Path, b: &Baselines) -> Result<()> {
     let text = serde_json::to_string_pretty(b).expect("a map of floats serialises");
-    crate::trace::write_atomic(path, (text + "\n").as_bytes())
+    crate::files::write_atomic(path, (text + "\n").as_bytes())
 }
 
 /// Result of the regression gate.

@@ -396,7 +396,8 @@ impl Outcome {
         let dir = dir.as_ref();
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::input(dir.display().to_string(), "create", e.to_string()))?;
-        self.report.write_outputs(dir)
+        let checks = crate::invariants::verify_page_tables()?;
+        self.report.write_outputs(dir, &checks)
     }
 }
 

@@ -232,3 +232,18 @@ pub fn run_cpu_time_s() -> Option<f64> {
     let own = thread_cpu_ns()?;
     Some((own + HELPERS_CPU_NS.with(|c| c.get())) as f64 * 1e-9)
 }
+
+/// `--jobs N`: at least 1 (None: the default), capped at
+/// [`MAX_JOBS_PER_CORE`] per core (the runners also cap it at their
+/// number of jobs).
+pub fn positive_jobs(jobs: Option<i64>) -> crate::error::Result<Option<usize>> {
+    match jobs {
+        Some(n) if n < 1 => Err(crate::error::Error::invalid(
+            "--jobs",
+            format!("must be at least 1, got {n}"),
+        )),
+        n => Ok(n.map(|n| {
+            worker_threads(usize::try_from(n).unwrap_or(usize::MAX), usize::MAX)
+        })),
+    }
+}

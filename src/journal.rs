@@ -71,7 +71,7 @@ pub struct Header {
     pub version: u32,
     /// `verify`, `check`, `experiment` or `tighten`.
     pub command: String,
-    /// The build that writes it ([`crate::report::Build`]).
+    /// The build that writes it ([`crate::build_info::Build`]).
     pub build: String,
     /// The job-defining arguments, `(name, value)`, in the command's order.
     pub arguments: Vec<(String, String)>,
@@ -86,7 +86,7 @@ impl Header {
             format: FORMAT.into(),
             version: VERSION,
             command: command.into(),
-            build: crate::report::Build::current().to_string(),
+            build: crate::build_info::Build::current().to_string(),
             arguments,
             total,
         }
@@ -115,7 +115,7 @@ impl Header {
         crate::resume::check_identity(
             input,
             &self.build,
-            &crate::report::Build::current().to_string(),
+            &crate::build_info::Build::current().to_string(),
             &pairs,
         )
     }

@@ -139,26 +139,28 @@
     clippy::too_many_arguments
 )]
 
-/// `print!` for the commands' stdout: goes through [`cli::write_stdout`], so a closed pipe
+/// `print!` for the commands' stdout: goes through [`console::write_stdout`], so a closed pipe
 /// (`saddlefw list | head -1`) is not a panic.
 macro_rules! out {
     ($($t:tt)*) => {
-        $crate::cli::write_stdout(format_args!($($t)*))
+        $crate::console::write_stdout(format_args!($($t)*))
     };
 }
 
 /// `println!` for the commands' stdout (see `out!`).
 macro_rules! outln {
     () => {
-        $crate::cli::write_stdout(format_args!("\n"))
+        $crate::console::write_stdout(format_args!("\n"))
     };
     ($($t:tt)*) => {
-        $crate::cli::write_stdout(format_args!("{}\n", format_args!($($t)*)))
+        $crate::console::write_stdout(format_args!("{}\n", format_args!($($t)*)))
     };
 }
 
+pub mod build_info;
 pub mod calibration;
 pub mod cli;
+pub mod console;
 pub mod counting;
 pub mod data;
 pub mod envelopes;

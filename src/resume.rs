@@ -95,7 +95,7 @@ pub fn check_arguments(
     check_identity(
         input,
         recorded_build,
-        &crate::report::Build::current().to_string(),
+        &crate::build_info::Build::current().to_string(),
         &pairs,
     )
 }

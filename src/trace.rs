@@ -306,18 +306,14 @@ impl Trace {
         let text = crate::files::read_text(path)?;
         Trace::from_json(&text, &name)
     }
-    /// Writes RUN.json atomically ([`write_atomic`]).
+    /// Writes RUN.json atomically ([`crate::files::write_atomic`]).
     pub fn write(&self, path: &Path) -> Result<()> {
         let mut s = self.to_json();
         s.push('\n');
-        write_atomic(path, s.as_bytes())
+        crate::files::write_atomic(path, s.as_bytes())
     }
     /// The last checkpoint, if any.
     pub fn last(&self) -> Option<&Checkpoint> {
         self.checkpoints.last()
     }
 }
-
-/// Writes `bytes` to `path` atomically (temporary file + rename); the one implementation is
-/// [`crate::report::write_atomic`], re-exported here for the run-side writers.
-pub use crate::report::write_atomic;

@@ -656,6 +656,7 @@ fn dro_on_full_news20() {
 
 mod params {
     use saddlefw::experiments::params::*;
+    use saddlefw::paper::Oracle;
     use saddlefw::problems::{DictionaryLearning, DlConfig};
 
     fn close(a: f64, b: f64) -> bool {
@@ -745,14 +746,14 @@ mod params {
     /// The Table 3 claim (L753): every LMO-primal method completes more iterations than every
     /// PO-primal method, on every data set.
     fn lmo_beats_po(col: &[(Algorithm, Option<u64>)]) -> bool {
-        let by = |o: PrimalOracle| {
+        let by = |o: Oracle| {
             col.iter()
                 .filter(|(a, _)| a.primal_oracle() == o)
                 .filter_map(|(_, v)| *v)
                 .collect::<Vec<u64>>()
         };
-        let lmo = by(PrimalOracle::Lmo);
-        let po = by(PrimalOracle::Po);
+        let lmo = by(Oracle::Lmo);
+        let po = by(Oracle::Po);
         lmo.iter().min() > po.iter().max()
     }
 

@@ -6,7 +6,8 @@
 
 use saddlefw::data::{self, read_libsvm, LibsvmOptions, NEWS20};
 use saddlefw::experiments::claims::{self, keeps_decreasing};
-use saddlefw::experiments::params::{self, Algorithm, Experiment, PrimalOracle};
+use saddlefw::experiments::params::{self, Algorithm, Experiment};
+use saddlefw::paper::Oracle;
 use saddlefw::experiments::record::{CheckpointRecord, ExperimentRecord, RunRecord, RunStatus};
 use saddlefw::experiments::source;
 use saddlefw::experiments::{self, Plan, Which};
@@ -84,8 +85,8 @@ fn check_output(dir: &Path, rec: &ExperimentRecord, expect_skipped: &[Algorithm]
         for c in &r.checkpoints {
             let k = &c.checkpoint.measures;
             let gx = match r.primal_oracle {
-                PrimalOracle::Lmo => k.gx_lmo,
-                PrimalOracle::Po => k.gx_po,
+                Oracle::Lmo => k.gx_lmo,
+                Oracle::Po => k.gx_po,
             };
             if let (Some(m), true) = (c.measure, gx.is_finite() && k.gy.is_finite()) {
                 let gy = k.gy;
@@ -590,7 +591,7 @@ fn common_measure_verdicts_can_disagree_with_the_plotted_ones() {
     // plotted measures as in paper_like(); on G_X^LMO + G_Y the PO-primal PO-LMO is far better
     let mut runs = paper_like();
     for r in &mut runs {
-        let po = r.primal_oracle == PrimalOracle::Po;
+        let po = r.primal_oracle == Oracle::Po;
         for c in &mut r.checkpoints {
             c.checkpoint.measures.gx_lmo = if po {
                 1e-9
@@ -635,7 +636,7 @@ fn loaded(sp_fw: usize, sp_share: f64) -> Vec<RunRecord> {
     let mut runs = paper_like();
     for r in &mut runs {
         r.cpu_time_s = Some(10.0);
-        if r.primal_oracle == PrimalOracle::Lmo {
+        if r.primal_oracle == Oracle::Lmo {
             r.iterations = 600;
         }
     }
@@ -922,7 +923,7 @@ fn the_experiments_algorithms_are_the_registry_s_seven() {
     }
     let po: Vec<Algorithm> = Algorithm::ALL
         .into_iter()
-        .filter(|a| a.primal_oracle() == PrimalOracle::Po)
+        .filter(|a| a.primal_oracle() == Oracle::Po)
         .collect();
     assert_eq!(po, [Algorithm::Agp, Algorithm::PoLmo]);
     let proposed: Vec<Algorithm> = Algorithm::ALL

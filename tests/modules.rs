@@ -12,6 +12,13 @@
 //! * a `pub use` of a module's own descendant is a facade, not a dependency of the parent
 //!   (`solvers` re-exporting `solvers::smoothing::DualSmoothing`); any other `use` counts.
 //!
+//! The same file checks the layers (issue 36): docs/architecture.md declares the order of the
+//! top-level modules and folders (one layer per line, lowest first, in its `## Layers` section),
+//! and no module may import a module of its own layer or of a higher one; only the crate root
+//! (`lib.rs`, whose re-exports and macros are a facade) is exempt. Negative controls: an upward
+//! import and an import between two modules of one layer, injected into synthetic sources and
+//! into a copy of the crate's own, must be reported.
+//!
 //! The same file also checks the sizes (issue 14): no file under `src/` above
 //! [`MAX_FILE_LINES`] lines, no function above [`MAX_FN_LINES`] lines (see
 //! [`function_lengths`] for how a function is measured), without exceptions. Negative controls: synthetic
@@ -462,6 +469,124 @@ fn negative_control_use_lines_closing_a_cycle_are_found() {
     assert_eq!(
         cycles(&graph(&s3)),
         vec![vec!["p".to_string(), "p::q".into()]]
+    );
+}
+
+/// The layers declared in docs/architecture.md, lowest first: the lines of the first `text`
+/// block after the `## Layers` heading, each a comma-separated list of top-level modules (a
+/// trailing `(...)` is a comment).
+fn declared_layers(doc: &str) -> Vec<Vec<String>> {
+    let section = &doc[doc.find("## Layers").expect("docs/architecture.md has ## Layers")..];
+    let block = &section[section.find("```text").expect("a ```text block of layers") + 7..];
+    let block = &block[..block.find("```").expect("the block is closed")];
+    block
+        .lines()
+        .map(|l| l.split('(').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split(',').map(|m| m.trim().to_string()).collect())
+        .collect()
+}
+
+/// Every import between top-level modules that does not go to a strictly lower layer, as
+/// `from -> to (layer i -> layer j)`, and every top-level module the layers do not declare
+/// (or declare twice).
+fn layer_violations(g: &BTreeMap<String, BTreeSet<String>>, layers: &[Vec<String>]) -> Vec<String> {
+    let top = |m: &str| m.split("::").next().unwrap_or("").to_string();
+    let mut rank: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (i, layer) in layers.iter().enumerate() {
+        for m in layer {
+            if rank.insert(m.clone(), i).is_some() {
+                out.push(format!("{m} is declared twice"));
+            }
+        }
+    }
+    let modules: BTreeSet<String> = g.keys().map(|m| top(m)).collect();
+    for m in &modules {
+        if !rank.contains_key(m) {
+            out.push(format!("{m} is in no layer"));
+        }
+    }
+    for m in rank.keys() {
+        if !modules.contains(m) {
+            out.push(format!("{m} is declared but has no source"));
+        }
+    }
+    for (from, deps) in g {
+        for to in deps {
+            let (a, b) = (top(from), top(to));
+            if a == b {
+                continue;
+            }
+            if let (Some(&i), Some(&j)) = (rank.get(&a), rank.get(&b)) {
+                if j >= i {
+                    out.push(format!("{from} -> {to} (layer {i} -> layer {j})"));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn architecture_doc() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+        .unwrap()
+}
+
+#[test]
+fn no_module_imports_its_own_layer_or_a_higher_one() {
+    let layers = declared_layers(&architecture_doc());
+    assert!(layers.len() >= 10, "found only {} layers", layers.len());
+    let g = graph(&crate_sources());
+    let bad = layer_violations(&g, &layers);
+    assert!(
+        bad.is_empty(),
+        "imports against the layers of docs/architecture.md:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// Negative control of the layer check: an upward import, an import within one layer, an
+/// undeclared module and a doubly declared one are reported, a downward import is not; and an
+/// upward import injected into a copy of the crate's own sources (the paper's vocabulary
+/// importing the command line) is found.
+#[test]
+fn negative_control_an_injected_upward_import_is_found() {
+    let layers: Vec<Vec<String>> = vec![
+        vec!["low".into()],
+        vec!["mid".into(), "peer".into()],
+        vec!["high".into()],
+    ];
+    let s = sources(&[
+        ("low", "pub fn f() {}"),
+        ("low::x", "use crate::high::g;"),
+        ("mid", "use crate::low::f; fn h() { crate::peer::p() }"),
+        ("peer", "pub fn p() {}"),
+        ("high", "use crate::mid; pub fn g() { super::low::f() }"),
+    ]);
+    assert_eq!(
+        layer_violations(&graph(&s), &layers),
+        vec![
+            "low::x -> high (layer 0 -> layer 2)".to_string(),
+            "mid -> peer (layer 1 -> layer 1)".to_string(),
+        ]
+    );
+    let mut undeclared = s.clone();
+    undeclared.insert("other".into(), String::new());
+    let mut twice = layers.clone();
+    twice[2].push("low".into());
+    assert!(layer_violations(&graph(&undeclared), &layers).contains(&"other is in no layer".to_string()));
+    assert!(layer_violations(&graph(&s), &twice).contains(&"low is declared twice".to_string()));
+    // the crate's own sources with one injected upward import
+    let layers = declared_layers(&architecture_doc());
+    let mut own = crate_sources();
+    own.get_mut("paper::algorithm")
+        .expect("src/paper/algorithm.rs")
+        .push_str("\nuse crate::cli::EXIT_OK;\n");
+    let bad = layer_violations(&graph(&own), &layers);
+    assert!(
+        bad.iter().any(|v| v.starts_with("paper::algorithm -> cli ")),
+        "{bad:?}"
     );
 }
 

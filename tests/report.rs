@@ -7,6 +7,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use saddlefw::report::plot::{self, Axis, Scale};
+use saddlefw::files::write_atomic;
+use saddlefw::experiments::table3::{column, iteration_claim, paper_iterations};
 use saddlefw::report::*;
 use saddlefw::Constants;
 
@@ -657,13 +659,17 @@ fn experiment_page_has_figure_table3_and_claims() {
         experiment: "dl".to_string(),
         time_limit_s: 10.0,
         runs: runs.clone(),
-        claims: vec![ClaimVerdict {
-            claim: "LMO-PO is the most effective configuration".to_string(),
-            label: Some("fig:Experiment".to_string()),
-            holds: Some(true),
-            evidence: "lowest final measure 2.1e-4".to_string(),
-        }],
+        claims: vec![
+            ClaimVerdict {
+                claim: "LMO-PO is the most effective configuration".to_string(),
+                label: Some("fig:Experiment".to_string()),
+                holds: Some(true),
+                evidence: "lowest final measure 2.1e-4".to_string(),
+            },
+            iteration_claim(&runs),
+        ],
         notes: vec!["fidelity term uses A (appendix), factor 1/(2n)".to_string()],
+        table3: column("dl"),
     };
     let html = experiment_page(&meta(), &exp);
     self_contained(&html).unwrap();
@@ -677,6 +683,7 @@ fn experiment_page_has_figure_table3_and_claims() {
     // NEWS20 column: R-PDCG is N/A in the paper.
     let news = ExperimentReport {
         experiment: "news20".to_string(),
+        table3: column("news20"),
         ..exp
     };
     let html = experiment_page(&meta(), &news);
@@ -874,6 +881,7 @@ fn write_sample() {
         runs: synthetic_runs(),
         claims: vec![],
         notes: vec!["synthetic data".to_string()],
+        table3: column("dl"),
     };
     write_atomic(
         root.join("sample/experiment.html"),
@@ -914,6 +922,7 @@ fn empty_inputs_render_valid_pages() {
                 runs: vec![],
                 claims: vec![],
                 notes: vec![],
+                table3: column("unknown-data"),
             },
         ),
     ] {

@@ -1,6 +1,8 @@
 //! `saddlefw check`: flags, the invariant run and CHECK.json / its page.
 
-use super::{positive_jobs, write_stderr, EXIT_FAILED, EXIT_OK};
+use super::{EXIT_FAILED, EXIT_OK};
+use crate::console::write_stderr;
+use crate::jobs::positive_jobs;
 use crate::error::{Error, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -153,7 +155,7 @@ pub(super) fn write_check_outputs(
     if let Some(dir) = json_path.parent().filter(|d| !d.as_os_str().is_empty()) {
         crate::files::create_dir_all(dir)?;
     }
-    crate::trace::write_atomic(&json_path, (json + "\n").as_bytes())?;
+    crate::files::write_atomic(&json_path, (json + "\n").as_bytes())?;
     let mut meta = crate::report::Meta::current(None, &[report.seed]);
     meta.interrupted = report.interrupted.as_ref().map(|i| {
         format!(
@@ -163,6 +165,6 @@ pub(super) fn write_check_outputs(
         )
     });
     let page = crate::report::check_page(&meta, &report.invariant_rows(), &report.errata_rows());
-    crate::trace::write_atomic(&html_path, page.as_bytes())?;
+    crate::files::write_atomic(&html_path, page.as_bytes())?;
     Ok((json_path, html_path))
 }

@@ -136,7 +136,7 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
         opts.baselines = crate::fit::load_baselines(p)?;
     }
     let merged = shard::merge(shards, &opts)?;
-    let (json_path, html_path) = merged.write_outputs(&out)?;
+    let (json_path, html_path) = merged.write_outputs(&out, &crate::invariants::verify_page_tables()?)?;
     out!("{}", merged.table());
     outln!("wrote {} and {}", json_path.display(), html_path.display());
     Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })

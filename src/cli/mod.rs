@@ -25,7 +25,7 @@ mod run;
 mod verify;
 mod verify_iterates;
 
-use crate::error::{Error, Result};
+use crate::console::write_stderr;
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 
@@ -245,21 +245,6 @@ an iterate outside X or Y, or a manifest that does not match this saddlefw (one 
     VerifyIterates(VerifyIteratesArgs),
 }
 
-/// Writes a command's output to stdout. A failed write (the reader of a pipe went away, as in
-/// `saddlefw list | head -1`, or a full disk) is not an error of the command: the output is
-/// dropped and the command still finishes its work, writes its files and returns its exit code,
-/// so `saddlefw verify | head -1` gates exactly like `saddlefw verify`. (`println!` would panic.)
-pub fn write_stdout(args: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let _ = std::io::stdout().lock().write_fmt(args);
-}
-
-/// Writes an error line to stderr; a closed stderr drops it (the exit code still tells).
-pub fn write_stderr(args: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let _ = std::io::stderr().lock().write_fmt(args);
-}
-
 /// Entry point of the binary: installs the signal handler ([`crate::interrupt`]), parses
 /// `std::env::args_os()` and returns the exit code.
 pub fn main() -> i32 {
@@ -338,19 +323,4 @@ where
 
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// `--jobs N`: at least 1 (None: the default), capped at
-/// [`crate::invariants::check::MAX_JOBS_PER_CORE`] per core (the runners also cap it at their
-/// number of jobs).
-pub(crate) fn positive_jobs(jobs: Option<i64>) -> Result<Option<usize>> {
-    match jobs {
-        Some(n) if n < 1 => Err(Error::invalid(
-            "--jobs",
-            format!("must be at least 1, got {n}"),
-        )),
-        n => Ok(n.map(|n| {
-            crate::jobs::worker_threads(usize::try_from(n).unwrap_or(usize::MAX), usize::MAX)
-        })),
-    }
 }

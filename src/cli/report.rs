@@ -31,7 +31,7 @@ pub fn cmd_report(args: ReportArgs) -> Result<i32> {
     }
     let meta = crate::report::Meta::current(None, &[]);
     let page = crate::report::runs_page(&meta, &runs);
-    crate::trace::write_atomic(&args.out, page.as_bytes())?;
+    crate::files::write_atomic(&args.out, page.as_bytes())?;
     outln!("wrote {} ({} runs)", args.out.display(), runs.len());
     Ok(EXIT_OK)
 }

@@ -1,6 +1,7 @@
 //! `saddlefw run`: flags, their validation into a [`RunPlan`], and one run into RUN.json.
 
-use super::{write_stderr, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_OK, EXIT_USAGE};
+use crate::console::write_stderr;
 use crate::error::{finite_positive, positive_count, Error, Result};
 use crate::generators::GeneratorSpec;
 use crate::harness::{self, CheckpointRule, RunConfig};

@@ -1,6 +1,8 @@
 //! `saddlefw verify`: flags, the run of the theorem table and the report files.
 
-use super::{positive_jobs, write_stderr, EXIT_FAILED, EXIT_OK};
+use super::{EXIT_FAILED, EXIT_OK};
+use crate::console::write_stderr;
+use crate::jobs::positive_jobs;
 use crate::error::{Error, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -165,7 +167,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     log.start_journal(&journal, &opts, verify::job_count(&table, &opts)?, every)?;
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
     let report = verify::run_logged(&table, &opts, &log)?;
-    let (json_path, html_path) = report.write_outputs(&args.out)?;
+    let (json_path, html_path) = report.write_outputs(&args.out, &crate::invariants::verify_page_tables()?)?;
     log.finish();
     if let Some(i) = &report.interrupted {
         write_stderr(format_args!(

@@ -27,7 +27,7 @@ pub struct VerifyIteratesArgs {
 /// `saddlefw verify-iterates`.
 pub fn cmd_verify_iterates(args: VerifyIteratesArgs) -> Result<i32> {
     use crate::iterates::{verify_iterates, JudgeOptions};
-    let jobs = crate::cli::positive_jobs(args.jobs)?;
+    let jobs = crate::jobs::positive_jobs(args.jobs)?;
     crate::files::check_outputs(
         &[args.dir.join("manifest.json")],
         "--out",
@@ -41,7 +41,7 @@ pub fn cmd_verify_iterates(args: VerifyIteratesArgs) -> Result<i32> {
         jobs,
     };
     let report = verify_iterates(&table, &opts)?;
-    let (json_path, html_path) = report.write_outputs(&args.out)?;
+    let (json_path, html_path) = report.write_outputs(&args.out, &crate::invariants::verify_page_tables()?)?;
     if args.quiet {
         outln!("{}", report.summary_line());
     } else {

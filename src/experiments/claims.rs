@@ -73,8 +73,10 @@
 //! ```
 
 use super::params::Which;
-use super::params::{Algorithm, Experiment, PrimalOracle};
+use super::params::{Algorithm, Experiment};
+use crate::paper::Oracle;
 use super::record::{RunRecord, RunStatus};
+use super::table3::CONTENDED_SHARE;
 use crate::report::ClaimVerdict;
 
 /// "Keeps decreasing": best-so-far at the end `<` this factor times best-so-far at half time.
@@ -83,8 +85,6 @@ pub const KEEP_DECREASING: f64 = 0.9;
 pub const MARGINAL: f64 = 10.0;
 /// Two values within this factor of each other are a tie (see [`order`]).
 pub const TIE_BAND: f64 = 1.1;
-/// A run whose thread got less than this share of a CPU ran on a contended machine.
-pub const CONTENDED_SHARE: f64 = 0.9;
 /// Start of the evidence of a verdict left open by a tie.
 pub const TIE: &str = "inconclusive (within 10%)";
 /// Start of the evidence of a Table 3 verdict left open by machine load.
@@ -512,7 +512,7 @@ fn table3_order<'a>(
 fn table3(which: Which, runs: &[RunRecord]) -> ClaimVerdict {
     let claim = "Table 3: LMO on the primal allows more iterations than PO within the same time";
     let label = "table:iters";
-    let group = |o: PrimalOracle| -> Vec<Rate> {
+    let group = |o: Oracle| -> Vec<Rate> {
         runs.iter()
             .filter(|r| r.status.ran() && r.primal_oracle == o)
             .filter_map(|r| {
@@ -526,7 +526,7 @@ fn table3(which: Which, runs: &[RunRecord]) -> ClaimVerdict {
             })
             .collect()
     };
-    let (lmo, po) = (group(PrimalOracle::Lmo), group(PrimalOracle::Po));
+    let (lmo, po) = (group(Oracle::Lmo), group(Oracle::Po));
     if lmo.is_empty() || po.is_empty() {
         return verdict(
             claim,

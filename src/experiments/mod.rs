@@ -49,6 +49,7 @@ pub mod table3;
 
 use crate::data::{self, Scaling};
 use crate::harness::{self, CheckpointRule, RunConfig};
+use crate::paper::Oracle;
 use crate::problems::dictionary::DlConfig;
 use crate::problems::dro::DroConfig;
 use crate::problems::lipschitz::sample_constants;
@@ -186,7 +187,7 @@ fn notes(
             _ => String::new(),
         }
     ));
-    n.push(format!("Claims: 'keeps decreasing' = best-so-far measure at the end < {} x its value at half the run's solver time; 'marginal' = decrease by less than a factor {} over the run; two methods within a factor {} of each other are a tie (inconclusive); Table 3 is judged on iterations per CPU-second of the solver, inconclusive (contended) when a run got less than {} of a CPU and the wall-clock reading disagrees.", claims::KEEP_DECREASING, claims::MARGINAL, claims::TIE_BAND, claims::CONTENDED_SHARE));
+    n.push(format!("Claims: 'keeps decreasing' = best-so-far measure at the end < {} x its value at half the run's solver time; 'marginal' = decrease by less than a factor {} over the run; two methods within a factor {} of each other are a tie (inconclusive); Table 3 is judged on iterations per CPU-second of the solver, inconclusive (contended) when a run got less than {} of a CPU and the wall-clock reading disagrees.", claims::KEEP_DECREASING, claims::MARGINAL, claims::TIE_BAND, table3::CONTENDED_SHARE));
     n.push("Timing: solver time only (measures excluded); checkpoints at about ten per decade of iterations. cpu_time_s in experiment.json is the CPU time the run's thread actually got: well below the run's wall time means other processes shared the cores, and iteration counts are low by that factor.".into());
     n
 }
@@ -471,8 +472,8 @@ pub fn run_journaled(
         max_iterations: plan.max_iterations,
         jobs,
         measure: MeasureSpec {
-            lmo_primal: record::measure_label(params::PrimalOracle::Lmo).into(),
-            po_primal: record::measure_label(params::PrimalOracle::Po).into(),
+            lmo_primal: record::measure_label(Oracle::Lmo).into(),
+            po_primal: record::measure_label(Oracle::Po).into(),
             sigma,
             sigma_choice: if plan.sigma.is_some() {
                 "given with --sigma".into()
@@ -502,7 +503,7 @@ pub fn run_journaled(
 pub fn write(record: &ExperimentRecord, dir: &Path) -> Result<()> {
     let mut json = record.to_json();
     json.push('\n');
-    report::write_atomic(dir.join("experiment.json"), json.as_bytes())?;
+    crate::files::write_atomic(dir.join("experiment.json"), json.as_bytes())?;
     let mut meta = record.meta.clone();
     meta.interrupted = record.interrupted.as_ref().map(|i| {
         format!(
@@ -513,5 +514,5 @@ pub fn write(record: &ExperimentRecord, dir: &Path) -> Result<()> {
         )
     });
     let html = report::experiment_page(&meta, &record.to_report());
-    report::write_atomic(dir.join("index.html"), html.as_bytes())
+    crate::files::write_atomic(dir.join("index.html"), html.as_bytes())
 }

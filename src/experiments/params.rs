@@ -10,7 +10,8 @@
 //! `RobustClassification::paper_constants`) because that is what the paper plugged in.
 //!
 //! ```
-//! use saddlefw::experiments::params::{Algorithm, PowerLaw, PrimalOracle};
+//! use saddlefw::experiments::params::{Algorithm, PowerLaw};
+//! use saddlefw::paper::Oracle;
 //! // scale (num / (t + shift))^exponent
 //! let p = PowerLaw { scale: 2.0, num: 10.0, shift: 10.0, exponent: 0.5 };
 //! assert_eq!(p.at(0), 2.0);
@@ -23,11 +24,12 @@
 //! }
 //! assert_eq!(Algorithm::parse("fw"), None);
 //! // the plotted measure follows the primal oracle
-//! assert_eq!(Algorithm::PoLmo.primal_oracle(), PrimalOracle::Po);
-//! assert_eq!(Algorithm::LmoPo.primal_oracle(), PrimalOracle::Lmo);
+//! assert_eq!(Algorithm::PoLmo.primal_oracle(), Oracle::Po);
+//! assert_eq!(Algorithm::LmoPo.primal_oracle(), Oracle::Lmo);
 //! ```
 
 use crate::data;
+use crate::paper::Oracle;
 use crate::problems::Constants;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -79,14 +81,6 @@ pub enum Algorithm {
     PoLmo,
 }
 
-/// The primal oracle of an algorithm, which decides the plotted measure (L749):
-/// `G_X^LMO + G_Y` for LMO-primal methods, `G_X^PO + G_Y` for PO-primal methods.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PrimalOracle {
-    Lmo,
-    Po,
-}
-
 impl Algorithm {
     /// Table 3 order.
     pub const ALL: [Algorithm; 7] = [
@@ -133,16 +127,12 @@ impl Algorithm {
     pub fn is_proposed(&self) -> bool {
         crate::paper::Algorithm::parse(self.registry_name()).is_some()
     }
-    /// The primal oracle (hence the plotted measure), read from the registry's oracle profile
-    /// ([`crate::solvers::registry::ALGORITHMS`], the one declaration of the seven).
-    pub fn primal_oracle(&self) -> PrimalOracle {
-        let info = crate::solvers::registry::ALGORITHMS
-            .iter()
-            .find(|a| a.name == self.registry_name());
-        match info {
-            Some(a) if a.profile.proj_x > 0 => PrimalOracle::Po,
-            _ => PrimalOracle::Lmo,
-        }
+    /// The primal oracle, which decides the plotted measure (L749: `G_X^LMO + G_Y` for
+    /// LMO-primal methods, `G_X^PO + G_Y` for PO-primal ones), read from the registry's oracle
+    /// profile ([`crate::solvers::registry::primal_oracle`], the one declaration of the seven).
+    pub fn primal_oracle(&self) -> Oracle {
+        crate::solvers::registry::primal_oracle(self.registry_name())
+            .expect("the seven experiment algorithms are in the registry")
     }
     /// How well the update rule is established (baselines.md Sec. 6).
     pub fn provenance(&self) -> &'static str {

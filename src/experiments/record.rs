@@ -41,7 +41,8 @@
 //! assert!(RunStatus::Diverged.ran() && !RunStatus::Skipped.ran());
 //! ```
 
-use super::params::{Algorithm, PrimalOracle};
+use super::params::Algorithm;
+use crate::paper::Oracle;
 use super::source::DataDescription;
 use crate::counting::OracleCounts;
 use crate::measures::PointMeasures;
@@ -98,7 +99,7 @@ fn is_one(n: &usize) -> bool {
 
 impl CheckpointRecord {
     /// From a harness checkpoint; `oracle` selects `G_X^LMO` or `G_X^PO`.
-    pub fn new(c: &Checkpoint, oracle: PrimalOracle) -> Self {
+    pub fn new(c: &Checkpoint, oracle: Oracle) -> Self {
         CheckpointRecord {
             checkpoint: c.clone(),
             measure: finite(plotted_measure(c, oracle)),
@@ -129,18 +130,18 @@ impl CheckpointRecord {
 
 /// The measure Figure 1 plots (`fig:Experiment`, L749): `G_X^LMO + G_Y` for LMO-primal
 /// methods, `G_X^PO + G_Y` for PO-primal methods.
-pub fn plotted_measure(c: &Checkpoint, oracle: PrimalOracle) -> f64 {
+pub fn plotted_measure(c: &Checkpoint, oracle: Oracle) -> f64 {
     match oracle {
-        PrimalOracle::Lmo => c.measures.gx_lmo + c.measures.gy,
-        PrimalOracle::Po => c.measures.gx_po + c.measures.gy,
+        Oracle::Lmo => c.measures.gx_lmo + c.measures.gy,
+        Oracle::Po => c.measures.gx_po + c.measures.gy,
     }
 }
 
 /// The label of the plotted measure.
-pub fn measure_label(oracle: PrimalOracle) -> &'static str {
+pub fn measure_label(oracle: Oracle) -> &'static str {
     match oracle {
-        PrimalOracle::Lmo => "G_X^LMO + G_Y",
-        PrimalOracle::Po => "G_X^PO + G_Y",
+        Oracle::Lmo => "G_X^LMO + G_Y",
+        Oracle::Po => "G_X^PO + G_Y",
     }
 }
 
@@ -197,7 +198,7 @@ pub struct RunRecord {
     /// The paper's name, e.g. `LMO-PO`.
     pub algorithm: String,
     pub registry_name: String,
-    pub primal_oracle: PrimalOracle,
+    pub primal_oracle: Oracle,
     pub measure: String,
     pub iterations: usize,
     pub wall_time_s: f64,
@@ -419,7 +420,7 @@ impl ExperimentRecord {
     /// against iterations, positive finite values only, for the log axis), the runs with
     /// their provenance and status, the claims and the notes.
     pub fn to_report(&self) -> ExperimentReport {
-        let runs = self
+        let runs: Vec<RunSummary> = self
             .runs
             .iter()
             .map(|r| {
@@ -449,12 +450,20 @@ impl ExperimentRecord {
                 }
             })
             .collect();
+        let mut claims = self.claims.clone();
+        if !claims
+            .iter()
+            .any(|c| c.label.as_deref() == Some("table:iters"))
+        {
+            claims.push(super::table3::iteration_claim(&runs));
+        }
         ExperimentReport {
             experiment: self.experiment.clone(),
             time_limit_s: self.time_limit_s,
             runs,
-            claims: self.claims.clone(),
+            claims,
             notes: self.notes.clone(),
+            table3: super::table3::column(&self.experiment),
         }
     }
 }

@@ -86,7 +86,7 @@ pub fn check_record(input: &str, record: &ExperimentRecord, work: &Work) -> Resu
         record.measure.sigma,
         &record.data,
     );
-    let build = crate::report::Build {
+    let build = crate::build_info::Build {
         version: record.meta.version.clone(),
         git_commit: record.meta.git_commit.clone(),
     };

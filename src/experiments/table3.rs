@@ -1,23 +1,30 @@
 //! The paper's Table 3 (`table:iters`, claims.md 6.4): its iteration counts looked up by
 //! experiment and algorithm name (data in [`super::params::TABLE3`]), and the judgement of its
 //! claim (L753) on a list of iteration counts ([`judge_iteration_counts`]). The report renders
-//! these; it does not judge.
+//! the column ([`column`]) and the verdict ([`iteration_claim`]); it does not judge.
 //!
 //! ```
-//! use saddlefw::experiments::table3::{judge_iteration_counts, lmo_primal, paper_iterations};
+//! use saddlefw::experiments::table3::{judge_iteration_counts, paper_iterations};
 //! // the paper's N/A is None
 //! assert_eq!(paper_iterations("news20", "R-PDCG"), None);
 //! assert!(paper_iterations("dl", "lmo_po").is_some());
-//! assert_eq!((lmo_primal("PO-LMO"), lmo_primal("sp-fw"), lmo_primal("??")), (Some(false), Some(true), None));
 //! assert_eq!(judge_iteration_counts(&[("LMO-PO", 10), ("PO-LMO", 3)]).0, Some(true));
 //! assert_eq!(judge_iteration_counts(&[("LMO-PO", 10)]).0, None);
 //! ```
 
-use super::params::{Algorithm, PrimalOracle, TABLE3};
+use super::params::{Algorithm, TABLE3};
+use crate::paper::Oracle;
+use crate::report::{ClaimVerdict, RunSummary, Table3Column};
+use crate::solvers::registry::primal_oracle;
 
 /// The claim of Table 3 in the paper's words.
 pub const ITERATION_CLAIM: &str =
     "LMO on the primal allows more iterations than PO within the same time";
+
+/// A run whose thread got less than this share of a CPU ran on a contended machine: its Table 3
+/// count is low by about that factor, and the claim is judged per CPU-second
+/// (`experiments::claims`).
+pub const CONTENDED_SHARE: f64 = 0.9;
 
 /// The experiment algorithm called `name` (case-insensitive, `_` for `-`).
 pub fn experiment_algorithm(name: &str) -> Option<Algorithm> {
@@ -46,10 +53,35 @@ pub fn has_table3_column(experiment: &str) -> bool {
     )
 }
 
-/// Whether an algorithm takes a linear-minimisation step on the primal (the paper's L753 claim
-/// compares LMO-primal against PO-primal methods); `None` for unknown names.
-pub fn lmo_primal(algorithm: &str) -> Option<bool> {
-    experiment_algorithm(algorithm).map(|a| a.primal_oracle() == PrimalOracle::Lmo)
+/// The Table 3 column of `experiment` as the experiment page shows it (`None` when Table 3
+/// has no column for it).
+pub fn column(experiment: &str) -> Option<Table3Column> {
+    has_table3_column(experiment).then(|| Table3Column {
+        paper: TABLE3
+            .iter()
+            .map(|r| {
+                let name = r.algorithm.name();
+                (name.to_string(), paper_iterations(experiment, name))
+            })
+            .collect(),
+        contended_share: CONTENDED_SHARE,
+    })
+}
+
+/// The paper's Table 3 claim (L753) judged on a report's runs ([`judge_iteration_counts`]):
+/// the verdict for a report that does not carry one.
+pub fn iteration_claim(runs: &[RunSummary]) -> ClaimVerdict {
+    let counts: Vec<(&str, u64)> = runs
+        .iter()
+        .map(|r| (r.algorithm.as_str(), r.iterations))
+        .collect();
+    let (holds, evidence) = judge_iteration_counts(&counts);
+    ClaimVerdict {
+        claim: ITERATION_CLAIM.to_string(),
+        label: Some("table:iters".to_string()),
+        holds,
+        evidence,
+    }
 }
 
 /// The paper's Table 3 claim (L753) on `(algorithm, iterations)` counts: LMO on the primal
@@ -57,13 +89,13 @@ pub fn lmo_primal(algorithm: &str) -> Option<bool> {
 /// LMO-primal method exceed the most of a PO-primal method. The verdict (`None`: not
 /// decidable) and its evidence.
 pub fn judge_iteration_counts(runs: &[(&str, u64)]) -> (Option<bool>, String) {
-    let counts = |lmo: bool| {
+    let counts = |oracle: Oracle| {
         runs.iter()
-            .filter(|(name, _)| lmo_primal(name) == Some(lmo))
+            .filter(|(name, _)| primal_oracle(name) == Some(oracle))
             .copied()
             .collect::<Vec<_>>()
     };
-    let (l, p) = (counts(true), counts(false));
+    let (l, p) = (counts(Oracle::Lmo), counts(Oracle::Po));
     let (Some(lmin), Some(pmax)) = (
         l.iter().min_by_key(|(_, n)| *n),
         p.iter().max_by_key(|(_, n)| *n),

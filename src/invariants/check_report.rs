@@ -117,7 +117,7 @@ impl Erratum {
 pub struct CheckReport {
     /// The saddlefw build that wrote the report (version and git commit).
     #[serde(default)]
-    pub build: crate::report::Build,
+    pub build: crate::build_info::Build,
     pub cases: usize,
     pub seed: u64,
     pub horizon: usize,
@@ -270,7 +270,7 @@ pub(crate) fn report(
         .map(|r| r.violations)
         .sum();
     CheckReport {
-        build: crate::report::Build::current(),
+        build: crate::build_info::Build::current(),
         cases,
         seed,
         horizon: DEFAULT_HORIZON,
@@ -289,7 +289,24 @@ pub(crate) fn report(
     }
 }
 
+/// Cases of the `check` run whose invariant table and errata the verify page shows.
+pub const VERIFY_PAGE_CHECK_CASES: usize = 40;
+
+/// The invariant table and errata the verify page shows beside the rates: a small `check` run
+/// ([`VERIFY_PAGE_CHECK_CASES`] cases, seed 0).
+pub fn verify_page_tables() -> crate::Result<crate::report::CheckTables> {
+    Ok(super::run_check(VERIFY_PAGE_CHECK_CASES, 0)?.tables())
+}
+
 impl CheckReport {
+    /// The invariant table and the errata section of the HTML reports.
+    pub fn tables(&self) -> crate::report::CheckTables {
+        crate::report::CheckTables {
+            invariants: self.invariant_rows(),
+            errata: self.errata_rows(),
+        }
+    }
+
     /// The invariant table of the HTML reports (one row per registry entry).
     pub fn invariant_rows(&self) -> Vec<crate::report::InvariantRow> {
         self.invariants

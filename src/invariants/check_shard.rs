@@ -13,7 +13,7 @@ use serde::Deserialize;
 #[derive(Debug, Deserialize)]
 struct ShardFile {
     #[serde(default)]
-    build: crate::report::Build,
+    build: crate::build_info::Build,
     cases: usize,
     seed: u64,
     horizon: usize,

@@ -89,6 +89,7 @@ mod tally;
 pub mod witness;
 
 pub use check::{run_check, CheckReport};
+pub use check_report::{verify_page_tables, VERIFY_PAGE_CHECK_CASES};
 pub use context::{Hyp, MeasureSet, PointCtx, RunCtx, Seq, XStar, EXACT_MEASURES, NO_HYP};
 pub use invariant::{Check, Invariant};
 pub use model::{Eval, Kind, Scope, ABS_TOL, REL_TOL};

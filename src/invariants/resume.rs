@@ -47,7 +47,7 @@ pub struct Resume {
 #[derive(Debug, Deserialize)]
 struct Record {
     #[serde(default)]
-    build: crate::report::Build,
+    build: crate::build_info::Build,
     cases: usize,
     seed: u64,
     #[serde(default)]

@@ -9,11 +9,12 @@
 //!   outside (no scripts, fonts, images or style sheets by URL).
 //!
 //! This module also holds the checks the tests use on every page ([`self_contained`],
-//! [`svg_well_formed`]) and the atomic file writer ([`write_atomic`]).
+//! [`svg_well_formed`]).
 //!
 //! # Example
 //! ```
-//! use saddlefw::report::{escape, write_atomic};
+//! use saddlefw::files::write_atomic;
+//! use saddlefw::report::escape;
 //! assert_eq!(escape("a < b & \"c\""), "a &lt; b &amp; &quot;c&quot;");
 //! let dir = std::env::temp_dir().join(format!("saddlefw-doc-{}", std::process::id()));
 //! let page = dir.join("index.html");
@@ -30,9 +31,6 @@ pub mod runs;
 
 pub use html::{check_page, experiment_page, runs_page, verify_page};
 pub use model::*;
-
-/// The atomic file writer, [`crate::files::write_atomic`] (re-exported for the report writers).
-pub use crate::files::write_atomic;
 
 /// Whether XML 1.0 forbids `c` in a document (control characters other than tab, newline and
 /// carriage return, and the non-characters U+FFFE, U+FFFF).

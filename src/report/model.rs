@@ -5,21 +5,15 @@
 //! rest out; the page says "n/a" where a value is missing rather than inventing one.
 //!
 //! ```
-//! use saddlefw::report::model::{format_utc, is_baseline, lmo_primal, paper_iterations, Fit};
+//! use saddlefw::report::model::{format_utc, is_baseline, Fit};
 //! assert_eq!(format_utc(0), "1970-01-01 00:00 UTC");
 //! assert_eq!(format_utc(951_782_400 + 3_660), "2000-02-29 01:01 UTC"); // a leap day
-//! // Table 3 lookups: the paper's N/A is None
-//! assert_eq!(paper_iterations("news20", "R-PDCG"), None);
-//! assert!(paper_iterations("dl", "lmo_po").is_some());
-//! assert_eq!((lmo_primal("PO-LMO"), lmo_primal("sp-fw"), lmo_primal("??")), (Some(false), Some(true), None));
 //! assert!(is_baseline("SP-FW") && !is_baseline("LMO-PO"));
 //! // ln q = intercept + slope ln T
 //! let f = Fit { slope: -0.5, intercept: 0.0, t_start: 1.0, t_end: 100.0 };
 //! assert!((f.value_at(100.0) - 0.1).abs() < 1e-12);
 //! ```
 
-pub use crate::experiments::table3::{has_table3_column, lmo_primal, paper_iterations};
-use crate::experiments::table3::{judge_iteration_counts, ITERATION_CLAIM};
 use crate::problems::{Constants, Instance};
 use serde::{Deserialize, Serialize};
 
@@ -245,6 +239,14 @@ pub struct Erratum {
     pub confirmed: Option<bool>,
 }
 
+/// The invariant table and errata of a `check` run, as the verify page shows them beside the
+/// rates (filled by `invariants`; the verify page receives them, it does not run the suite).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CheckTables {
+    pub invariants: Vec<InvariantRow>,
+    pub errata: Vec<Erratum>,
+}
+
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
@@ -312,6 +314,20 @@ pub struct ExperimentReport {
     /// Choices where the paper's main text and appendix disagree, data set details, ...
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The paper's Table 3 column of this experiment (None: the experiment has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table3: Option<Table3Column>,
+}
+
+/// The paper's Table 3 (`table:iters`) as the experiment page shows it next to the runs; the
+/// data and the judgement of its claim live in `experiments::table3`, which fills this.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table3Column {
+    /// The paper's algorithms in Table 3's order with their count on this experiment
+    /// (`None`: the paper's N/A).
+    pub paper: Vec<(String, Option<u64>)>,
+    /// Below this CPU share a run's count is flagged as contended.
+    pub contended_share: f64,
 }
 
 /// Who made the report, where and when.
@@ -343,7 +359,7 @@ impl Meta {
     /// when `git` is available (with `+dirty` for uncommitted changes), OS, architecture,
     /// CPU model and count, and the current UTC time.
     pub fn current(tier: Option<&str>, seeds: &[u64]) -> Self {
-        let build = Build::current();
+        let build = crate::build_info::Build::current();
         Meta {
             version: build.version,
             git_commit: build.git_commit,
@@ -355,43 +371,6 @@ impl Meta {
             interrupted: None,
         }
     }
-}
-
-/// Which saddlefw wrote a file: the crate version and the git commit of the build (written
-/// into verify.json and CHECK.json, so a verdict names the code that produced it; merges refuse
-/// shards of different builds).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Build {
-    pub version: String,
-    /// `None` for a build outside a git checkout (see build.rs).
-    pub git_commit: Option<String>,
-}
-
-impl Build {
-    /// This binary's build.
-    pub fn current() -> Self {
-        Build {
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            git_commit: git_commit(),
-        }
-    }
-}
-
-impl std::fmt::Display for Build {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.git_commit {
-            Some(c) => write!(f, "saddlefw {} ({c})", self.version),
-            None => write!(f, "saddlefw {}", self.version),
-        }
-    }
-}
-
-/// The commit the binary was built from (embedded by build.rs; `+dirty` when tracked files
-/// differed from it), or `None` for a build outside a git checkout.
-fn git_commit() -> Option<String> {
-    Some(env!("SADDLEFW_GIT_COMMIT"))
-        .filter(|c| !c.is_empty())
-        .map(str::to_string)
 }
 
 fn machine_description() -> String {
@@ -436,21 +415,4 @@ pub fn format_utc(secs: u64) -> String {
         rem / 3600,
         (rem % 3600) / 60
     )
-}
-
-/// The paper's Table 3 claim (L753) as the experiments judge it
-/// ([`crate::experiments::table3::judge_iteration_counts`]) on this report's runs: the
-/// verdict for a report that does not carry one.
-pub fn iteration_claim(runs: &[RunSummary]) -> ClaimVerdict {
-    let counts: Vec<(&str, u64)> = runs
-        .iter()
-        .map(|r| (r.algorithm.as_str(), r.iterations))
-        .collect();
-    let (holds, evidence) = judge_iteration_counts(&counts);
-    ClaimVerdict {
-        claim: ITERATION_CLAIM.to_string(),
-        label: Some("table:iters".to_string()),
-        holds,
-        evidence,
-    }
 }

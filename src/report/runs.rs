@@ -9,7 +9,8 @@
 //! assert!("gap".parse::<RunMeasure>().is_err());
 //! ```
 
-use super::{lmo_primal, RunSummary, Series};
+use super::{RunSummary, Series};
+use crate::paper::Oracle;
 use crate::trace::{Checkpoint, Status, Trace};
 use crate::{Error, Result};
 use std::str::FromStr;
@@ -53,7 +54,7 @@ impl FromStr for RunMeasure {
 
 impl RunMeasure {
     fn po_primal(algorithm: &str) -> bool {
-        lmo_primal(algorithm) == Some(false)
+        crate::solvers::registry::primal_oracle(algorithm) == Some(Oracle::Po)
     }
     /// The measure's name for `algorithm`.
     pub fn label(&self, algorithm: &str) -> &'static str {

@@ -136,6 +136,15 @@ pub struct AlgorithmInfo {
 pub type BuildFn = fn(&dyn SaddleProblem, &Options) -> Result<Built>;
 
 impl AlgorithmInfo {
+    /// The primal block's oracle, read from the profile (a projection per iteration or not).
+    pub fn primal_oracle(&self) -> Oracle {
+        if self.profile.proj_x > 0 {
+            Oracle::Po
+        } else {
+            Oracle::Lmo
+        }
+    }
+
     /// An entry for [`register`]: `accepts` lists the [`Options`] flags the solver takes
     /// (`--a`, `--b`, `--beta0`, `--tau0`, `--tau-schedule`, `--beta-schedule`, `--horizon`;
     /// the others are rejected before `build` is called).
@@ -479,6 +488,18 @@ pub fn register(info: AlgorithmInfo) -> Result<&'static AlgorithmInfo> {
     let entry: &'static AlgorithmInfo = Box::leak(Box::new(info));
     registered.push(entry);
     Ok(entry)
+}
+
+/// The primal oracle of the algorithm called `name` (case-insensitive, `_` for `-`, so the
+/// paper's `SP-FW` and the registry's `sp-fw` are one algorithm); `None` for an unknown name.
+/// It decides the measure the paper plots (`G_X^LMO + G_Y` or `G_X^PO + G_Y`, L749) and the
+/// sides of Table 3's claim.
+pub fn primal_oracle(name: &str) -> Option<Oracle> {
+    let name = name.trim().to_ascii_lowercase().replace('_', "-");
+    algorithms()
+        .into_iter()
+        .find(|a| a.name == name)
+        .map(AlgorithmInfo::primal_oracle)
 }
 
 /// The registered algorithm called `name`; the error lists the known names.

@@ -73,7 +73,7 @@ fn search_config(args: &TightenArgs) -> Result<(SearchConfig, Arguments)> {
         budget_s: args.budget,
         horizon: args.horizon,
         seed: args.seed,
-        jobs: crate::cli::positive_jobs(args.jobs)?,
+        jobs: crate::jobs::positive_jobs(args.jobs)?,
         max_evals,
         ..SearchConfig::default()
     };
@@ -144,7 +144,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
                     crate::files::create_dir_all(&fixtures_dir)?;
                     let fx = HardFixture::from_winner(e, w, r, &cfg);
                     let p = fixtures_dir.join(fixture_file(&e.id));
-                    crate::trace::write_atomic(&p, fx.to_json().as_bytes())?;
+                    crate::files::write_atomic(&p, fx.to_json().as_bytes())?;
                 }
             }
         }
@@ -166,7 +166,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     )?;
     let interrupted = crate::resume::Interruption::now(results.len(), selected);
     if let Some(i) = &interrupted {
-        crate::cli::write_stderr(format_args!(
+        crate::console::write_stderr(format_args!(
             "{}; finish it with --resume {}\n",
             i.describe("entries"),
             args.out.display()
@@ -174,13 +174,13 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     }
     crate::files::create_dir_all(&args.out)?;
     let record = TightenRecord {
-        build: crate::report::Build::current(),
+        build: crate::build_info::Build::current(),
         config: cfg,
         arguments,
         entries: results,
         interrupted,
     };
-    crate::trace::write_atomic(
+    crate::files::write_atomic(
         &path,
         (serde_json::to_string_pretty(&record).expect("serialises") + "\n").as_bytes(),
     )?;

@@ -55,7 +55,7 @@ impl Arguments {
 pub struct TightenRecord {
     /// The build that wrote it.
     #[serde(default)]
-    pub build: crate::report::Build,
+    pub build: crate::build_info::Build,
     pub config: SearchConfig,
     #[serde(flatten)]
     pub arguments: Arguments,

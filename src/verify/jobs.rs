@@ -169,7 +169,7 @@ pub(crate) fn assemble(
         *summary.entry(e.verdict.name().to_string()).or_default() += 1;
     }
     VerifyReport {
-        build: crate::report::Build::current(),
+        build: crate::build_info::Build::current(),
         tier,
         seeds,
         seed_rule: if opts.seed == 0 {

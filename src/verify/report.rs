@@ -6,21 +6,20 @@ use super::results::ErratumResult;
 use super::results::{envelope_holds, EntryResult, InstanceRun, VerifyReport};
 use crate::fit::{self, Baselines, Verdict};
 use crate::generators::Setting;
-use crate::report::{Fit, InstanceInfo, RateEntry, Series, SeriesStyle, Verdict as RV};
+use crate::report::{
+    CheckTables, Fit, InstanceInfo, RateEntry, Series, SeriesStyle, Verdict as RV,
+};
 use crate::Result;
 use std::path::{Path, PathBuf};
 
-/// Cases of the `check` run whose invariant table and errata the verify page shows.
-pub const VERIFY_PAGE_CHECK_CASES: usize = 40;
-
 impl VerifyReport {
     /// Writes `DIR/verify.json` and `DIR/index.html` of the report (atomically), as
-    /// `saddlefw verify --out DIR` does; the page also shows the invariant table and errata of
-    /// a small `check` run ([`VERIFY_PAGE_CHECK_CASES`] cases, seed 0).
-    pub fn write_outputs(&self, out: &Path) -> Result<(PathBuf, PathBuf)> {
+    /// `saddlefw verify --out DIR` does; the page also shows `checks`, the invariant table and
+    /// errata of a small `check` run (`invariants::verify_page_tables`, which the caller runs).
+    pub fn write_outputs(&self, out: &Path, checks: &CheckTables) -> Result<(PathBuf, PathBuf)> {
         crate::files::create_dir_all(out)?;
         let json_path = out.join("verify.json");
-        crate::trace::write_atomic(&json_path, self.to_json().as_bytes())?;
+        crate::files::write_atomic(&json_path, self.to_json().as_bytes())?;
         let seeds: Vec<u64> = self.seeds.iter().map(|&s| s as u64).collect();
         let mut meta = crate::report::Meta::current(Some(&self.tier.to_string()), &seeds);
         meta.interrupted = self.interrupted.as_ref().map(|i| {
@@ -30,17 +29,14 @@ impl VerifyReport {
                 out.display()
             )
         });
-        // the invariant table and the errata section: a small `check` run (seed 0) beside the
-        // rates
-        let check = crate::invariants::run_check(VERIFY_PAGE_CHECK_CASES, 0)?;
         let page = crate::report::verify_page(
             &meta,
             &self.rate_entries(),
-            &check.invariant_rows(),
-            &check.errata_rows(),
+            &checks.invariants,
+            &checks.errata,
         );
         let html_path = out.join("index.html");
-        crate::trace::write_atomic(&html_path, page.as_bytes())?;
+        crate::files::write_atomic(&html_path, page.as_bytes())?;
         Ok((json_path, html_path))
     }
 

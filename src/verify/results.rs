@@ -239,7 +239,7 @@ pub struct EntryResult {
 pub struct VerifyReport {
     /// The saddlefw build that wrote the report (version and git commit).
     #[serde(default)]
-    pub build: crate::report::Build,
+    pub build: crate::build_info::Build,
     pub tier: Tier,
     /// Seed indices per family (generator seeds: [`derived_seed`](super::tier::derived_seed)).
     pub seeds: Vec<u32>,

@@ -10,7 +10,7 @@ use saddlefw::invariants::check::{
     JobTallies, Tally, Worst,
 };
 use saddlefw::invariants::{registry, Eval, Invariant, Kind, Scope};
-use saddlefw::report::Build;
+use saddlefw::build_info::Build;
 use saddlefw::verify::shard::{check_labels, select, Shard};
 use saddlefw::verify::{ErratumResult, GateStatus, Gates, Tier};
 

@@ -5,10 +5,7 @@ use super::format::fmt_num;
 use super::page::page;
 use super::runs::{provenance_cell, run_plots, runs_table};
 use crate::report::escape;
-use crate::report::model::{
-    has_table3_column, is_baseline, iteration_claim, lmo_primal, paper_iterations,
-    ExperimentReport, Meta, RunSummary,
-};
+use crate::report::model::{is_baseline, ExperimentReport, Meta, RunSummary, Table3Column};
 use std::fmt::Write;
 
 fn experiment_title(name: &str) -> String {
@@ -28,13 +25,12 @@ fn claim_badge(holds: Option<bool>) -> &'static str {
     }
 }
 
-/// A run's CPU share in the Table 3 column: flagged "contended" below
-/// [`CONTENDED_SHARE`](crate::experiments::claims::CONTENDED_SHARE), "not recorded" for records
-/// without `cpu_time_s`.
-fn cpu_share_cell(run: Option<&RunSummary>) -> String {
+/// A run's CPU share in the Table 3 column: flagged "contended" below the column's
+/// `contended_share`, "not recorded" for records without `cpu_time_s`.
+fn cpu_share_cell(run: Option<&RunSummary>, contended_share: f64) -> String {
     match run {
         Some(r) if r.wall_time_s.is_some() => match r.cpu_share {
-            Some(s) if s < crate::experiments::claims::CONTENDED_SHARE => {
+            Some(s) if s < contended_share => {
                 format!("{s:.2} <span class=\"muted\">(contended)</span>")
             }
             Some(s) => format!("{s:.2}"),
@@ -61,7 +57,9 @@ pub fn experiment_page(meta: &Meta, exp: &ExperimentReport) -> String {
     );
     body.push_str(&run_plots(&exp.runs, &name));
     body.push_str("</section>");
-    table3_section(&mut body, exp);
+    if let Some(col) = &exp.table3 {
+        table3_section(&mut body, exp, col);
+    }
     claims_section(&mut body, exp);
     body.push_str("<section id=\"runs\"><h2>Runs</h2>");
     body.push_str(&runs_table(&exp.runs));
@@ -73,15 +71,15 @@ pub fn experiment_page(meta: &Meta, exp: &ExperimentReport) -> String {
         fmt_num(exp.time_limit_s, 4),
         escape(&meta.date)
     );
+    let mut nav = vec![("figure1", "Figure 1")];
+    if exp.table3.is_some() {
+        nav.push(("table3", "Table 3"));
+    }
+    nav.extend([("claims", "Claims"), ("runs", "Runs")]);
     page(
         &format!("saddlefw experiment: {name}"),
         &subtitle,
-        &[
-            ("figure1", "Figure 1"),
-            ("table3", "Table 3"),
-            ("claims", "Claims"),
-            ("runs", "Runs"),
-        ],
+        &nav,
         &body,
         meta,
     )
@@ -95,14 +93,18 @@ fn our_iterations(exp: &ExperimentReport, alg: &str) -> Option<f64> {
         .map(|r| r.iterations as f64)
 }
 
-/// The paper's Table 3 count for `alg` in this experiment.
-fn paper_count(exp: &ExperimentReport, alg: &str) -> Option<f64> {
-    paper_iterations(&exp.experiment, alg).map(|n| n as f64)
+/// The paper's Table 3 count for `alg` in this experiment: `None` when the algorithm is not in
+/// the table, `Some(None)` for the paper's N/A.
+fn paper_count(col: &Table3Column, alg: &str) -> Option<Option<f64>> {
+    col.paper
+        .iter()
+        .find(|(a, _)| a.eq_ignore_ascii_case(alg))
+        .map(|(_, n)| n.map(|n| n as f64))
 }
 
 /// The Table 3 column: this run's iteration counts next to the paper's, both as ratios to
 /// LMO-PO, with each run's CPU share.
-fn table3_section(body: &mut String, exp: &ExperimentReport) {
+fn table3_section(body: &mut String, exp: &ExperimentReport, col: &Table3Column) {
     let _ = write!(
         body,
         "<section id=\"table3\"><h2>Table 3 column: iterations completed within {} s</h2>\
@@ -112,7 +114,7 @@ fn table3_section(body: &mut String, exp: &ExperimentReport) {
          below {} the machine was busy with other work, the count is low by about that factor, and the \
          Table 3 verdict is judged per CPU-second.</p>",
         fmt_num(exp.time_limit_s, 4),
-        crate::experiments::claims::CONTENDED_SHARE
+        col.contended_share
     );
     body.push_str(
         "<table class=\"table3\"><thead><tr><th>algorithm</th><th>provenance</th>\
@@ -120,26 +122,22 @@ fn table3_section(body: &mut String, exp: &ExperimentReport) {
          <th class=\"num\">ratio to LMO-PO (this run)</th><th class=\"num\">ratio to LMO-PO (paper)</th>\
          <th class=\"num\">CPU share</th><th>status</th></tr></thead><tbody>",
     );
-    let mut names: Vec<String> = crate::experiments::params::TABLE3
-        .iter()
-        .map(|r| r.algorithm.name().to_string())
-        .collect();
+    let mut names: Vec<String> = col.paper.iter().map(|(a, _)| a.clone()).collect();
     for r in &exp.runs {
         if !names.iter().any(|n| n.eq_ignore_ascii_case(&r.algorithm)) {
             names.push(r.algorithm.clone());
         }
     }
     for n in &names {
-        table3_row(body, exp, n);
+        table3_row(body, exp, col, n);
     }
     body.push_str("</tbody></table></section>");
 }
 
 /// One algorithm's row of the Table 3 column.
-fn table3_row(body: &mut String, exp: &ExperimentReport, n: &str) {
-    let col = has_table3_column(&exp.experiment);
+fn table3_row(body: &mut String, exp: &ExperimentReport, col: &Table3Column, n: &str) {
     let ours = |alg: &str| our_iterations(exp, alg);
-    let paper = |alg: &str| paper_count(exp, alg);
+    let paper = |alg: &str| paper_count(col, alg).flatten();
     let (our_ref, paper_ref) = (ours("LMO-PO"), paper("LMO-PO"));
     let run = exp
         .runs
@@ -149,10 +147,10 @@ fn table3_row(body: &mut String, exp: &ExperimentReport, n: &str) {
         (Some(v), Some(r)) if r > 0.0 => format!("{v:.2}", v = v / r),
         _ => "n/a".to_string(),
     };
-    let paper_cell = match (col, paper(n)) {
-        (true, Some(v)) => format!("{v}"),
-        (true, None) if lmo_primal(n).is_some() => "N/A".to_string(),
-        _ => "n/a".to_string(),
+    let paper_cell = match paper_count(col, n) {
+        Some(Some(v)) => format!("{v}"),
+        Some(None) => "N/A".to_string(),
+        None => "n/a".to_string(),
     };
     let prov = match run {
         Some(r) => provenance_cell(r),
@@ -168,25 +166,19 @@ fn table3_row(body: &mut String, exp: &ExperimentReport, n: &str) {
         escape(&paper_cell),
         ratio(ours(n), our_ref),
         ratio(paper(n), paper_ref),
-        cpu_share_cell(run),
+        cpu_share_cell(run, col.contended_share),
         escape(run.map_or("", |r| r.status.as_str())),
     );
 }
 
-/// The verdicts on the paper's qualitative claims (the iteration claim added when missing).
+/// The verdicts on the paper's qualitative claims.
 fn claims_section(body: &mut String, exp: &ExperimentReport) {
-    let mut claims = exp.claims.clone();
-    if !claims
-        .iter()
-        .any(|c| c.label.as_deref() == Some("table:iters"))
-    {
-        claims.push(iteration_claim(&exp.runs));
-    }
+    let claims = &exp.claims;
     body.push_str(
         "<section id=\"claims\"><h2>The paper's qualitative claims</h2><table class=\"claims\"><thead><tr>\
          <th>claim</th><th>paper label</th><th>verdict</th><th>evidence</th></tr></thead><tbody>",
     );
-    for c in &claims {
+    for c in claims {
         let _ = write!(
             body,
             "<tr><td>{}</td><td class=\"mono\">{}</td><td>{}</td><td>{}</td></tr>",
