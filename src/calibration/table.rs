@@ -107,7 +107,7 @@ pub struct PowerRow {
 /// The calibration: every cell and the summary.
 #[derive(Debug, Clone, Serialize)]
 pub struct Calibration {
-    pub build: crate::report::Build,
+    pub build: crate::build_info::Build,
     pub cells: Vec<Cell>,
     /// Legitimate cells judged, and those that failed a gate (false alarms).
     pub legitimate_cells: usize,
@@ -180,7 +180,7 @@ impl Calibration {
             }
         }
         Calibration {
-            build: crate::report::Build::current(),
+            build: crate::build_info::Build::current(),
             legitimate_cells: legit.len(),
             false_alarms,
             legitimate_variants,

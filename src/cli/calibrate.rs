@@ -1,7 +1,8 @@
 //! `saddlefw calibrate`: the gates' false alarms and power over the two panels of
 //! [`crate::calibration`].
 
-use super::{positive_jobs, EXIT_FAILED, EXIT_OK};
+use super::{EXIT_FAILED, EXIT_OK};
+use crate::jobs::positive_jobs;
 use crate::calibration::{self, CalibrationOptions, Variant};
 use crate::error::{Error, Result};
 use clap::Args;
