@@ -57,9 +57,7 @@ pub const VERSION: u32 = 1;
 
 /// The journal of the record `out`: the same path with `.journal` appended.
 pub fn journal_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_os_string();
-    name.push(".journal");
-    PathBuf::from(name)
+    crate::files::with_suffix(out, ".journal")
 }
 
 /// The first line of a journal: which work it belongs to.
@@ -214,25 +212,20 @@ impl Journal {
         })
     }
 
-    /// Writes the journal's file with `text` (its start and the first job).
+    /// Writes the journal's file with `text` (its start and the first job): a new temporary
+    /// file renamed into place ([`crate::files`]' temporaries, removed on a failure or an
+    /// interrupting signal).
     fn open(&self, text: &str) -> std::io::Result<std::fs::File> {
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        let name = self
-            .path
-            .file_name()
-            .map_or_else(|| "journal".into(), |n| n.to_string_lossy().into_owned());
-        let tmp = self
-            .path
-            .with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-        let mut file = std::fs::File::create(&tmp)?;
+        let (tmp, mut file) = crate::files::TempFile::beside(&self.path)?;
         let written = file
             .write_all(text.as_bytes())
             .and_then(|_| file.sync_data())
-            .and_then(|_| std::fs::rename(&tmp, &self.path));
+            .and_then(|_| std::fs::rename(&tmp.path, &self.path));
         if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
+            let _ = std::fs::remove_file(&tmp.path);
         }
         written.map(|_| file)
     }

@@ -105,7 +105,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         .into_iter()
         .collect();
     if let (Some(dir), false) = (&args.hard, args.no_hard) {
-        inputs.extend(crate::files::json_files_in(dir));
+        inputs.extend(crate::files::files_in(dir));
     }
     inputs.extend(args.theorems.clone());
     let table = match &args.theorems {

@@ -88,7 +88,7 @@ fn search_config(args: &TightenArgs) -> Result<(SearchConfig, Arguments)> {
 /// `saddlefw tighten`.
 pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     crate::files::check_outputs(
-        &crate::files::json_files_in(&args.fixtures),
+        &crate::files::files_in(&args.fixtures),
         "--out",
         &args.out,
         &[args.out.join("tighten.json")],
