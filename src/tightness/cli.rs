@@ -175,6 +175,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     crate::files::create_dir_all(&args.out)?;
     let record = TightenRecord {
         build: crate::report::Build::current(),
+        inputs: arguments.inputs()?,
         config: cfg,
         arguments,
         entries: results,
