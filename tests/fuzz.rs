@@ -678,7 +678,10 @@ fn envelope_formulas() {
         "max(Dx, Dy)^2 * log(T+2)^2 / sqrt(T+1)",
         "-exp(-mu*T) + min(a, b) * C",
     ];
-    let seeds = seeds.iter().map(|s| s.as_bytes().to_vec()).collect();
+    let mut seeds: Vec<Vec<u8>> = seeds.iter().map(|s| s.as_bytes().to_vec()).collect();
+    // long chains (issue 35): lists, not nestings, so mutations of them never recurse deeply
+    seeds.push(vec!["T"; 400].join("+").into_bytes());
+    seeds.push(vec!["(T+1)"; 300].join("*").into_bytes());
     let mut c = Campaign::new("formula", seeds, FORMULA_ALPHABET);
     c.max_mutations = 12;
     c.run(|b| {
@@ -788,6 +791,28 @@ fn export_manifests() {
     let mut c = Campaign::new("manifest", vec![manifest_seed()], JSON_ALPHABET).with_bom_seeds();
     c.max_mutations = 6;
     c.run(|b| check_manifest(&fuzz::text(b)));
+}
+
+/// Chains of 200,000 terms (`+ - * /`, 1.2 MB of text is over the limit and refused) parse and
+/// evaluate without a stack overflow: no recursion grows with a chain's length (issue 35).
+#[test]
+fn envelope_formula_chains_of_any_length_within_the_size_limit() {
+    use saddlefw::paper::formula::{Formula, MAX_LEN};
+    let n = 200_000;
+    for (op, want) in [("+", n as f64), ("*", 1.0), ("-", 2.0 - n as f64), ("/", 1.0)] {
+        let text = vec!["T"; n].join(op);
+        let f = Formula::parse(&text, &["T"]).unwrap();
+        assert_eq!(f.eval(&|_| 1.0), want, "{op}");
+        drop(f);
+    }
+    let text = vec!["T*T"; n / 2].join("+");
+    assert_eq!(Formula::parse(&text, &["T"]).unwrap().eval(&|_| 2.0), 2.0 * n as f64);
+    let long = "T+".repeat(MAX_LEN / 2) + "T";
+    let e = Formula::parse(&long, &["T"]).unwrap_err();
+    assert!(e.contains("at most"), "{e}");
+    // nesting is still bounded (the control: a deep nesting is refused, not a crash)
+    let deep = "(".repeat(10_000) + "T" + &")".repeat(10_000);
+    assert!(Formula::parse(&deep, &["T"]).unwrap_err().contains("nested too deeply"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -266,3 +266,42 @@ fn theorem_file_runs_resume_and_are_not_overwritten_by_the_builtin_table() {
     assert_eq!(std::fs::read(t.join("verify.json")).unwrap(), before);
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// The issue's 50,000-term envelope (`... + 0*T + 0*T ...`, about 250 KB) through the binary:
+/// no stack overflow, the theorem file verifies; a formula over the size limit is one error
+/// line, exit 2.
+#[test]
+fn long_envelope_chains_verify_and_oversized_ones_are_refused() {
+    let d = scratch("long-envelope");
+    let text = std::fs::read_to_string(fixture("fixtures/user-theorems/sqrt-step.json")).unwrap();
+    let tail = " + 0*T".repeat(50_000);
+    let long = text.replacen("(T+1)^(-1/4)\"", &format!("(T+1)^(-1/4){tail}\""), 1);
+    assert_ne!(long, text);
+    let file = d.join("long.json");
+    std::fs::write(&file, &long).unwrap();
+    let o = saddlefw(&[
+        "-q", "verify", "--theorems", s(&file), "--cases", "primal", "--out", s(&d.join("v")),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let huge = text.replacen("(T+1)^(-1/4)\"", &format!("(T+1)^(-1/4){}\"", " + T".repeat(300_000)), 1);
+    std::fs::write(&file, huge).unwrap();
+    let o = saddlefw(&["-q", "verify", "--theorems", s(&file), "--out", s(&d.join("w"))]);
+    usage_error(&o, &["long.json", "envelope", "at most 1048576"]);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// A 1 MB number in an envelope formula is named by its start, end and length, not echoed
+/// whole (issue 35, item 7).
+#[test]
+fn a_huge_number_is_not_echoed_whole() {
+    let d = scratch("huge-number");
+    let text = std::fs::read_to_string(fixture("fixtures/user-theorems/sqrt-step.json")).unwrap();
+    let num = "9".repeat(1_000_000) + "e9999";
+    let bad = text.replacen("(T+1)^(-1/4)\"", &format!("(T+1)^(-1/4) + {num}\""), 1);
+    let file = d.join("num.json");
+    std::fs::write(&file, bad).unwrap();
+    let o = saddlefw(&["-q", "verify", "--theorems", s(&file), "--out", s(&d.join("v"))]);
+    usage_error(&o, &["num.json", "bad number", "(1000005 characters)"]);
+    assert!(o.stderr.len() < 400, "{} bytes", o.stderr.len());
+    std::fs::remove_dir_all(&d).unwrap();
+}
