@@ -126,3 +126,26 @@ pub fn finite_positive(flag: &str, v: f64) -> Result<f64> {
         ))
     }
 }
+
+/// Longest piece of the user's text quoted whole in an error line; longer pieces are
+/// [`abridged`].
+pub const QUOTE_MAX: usize = 40;
+
+/// `text` quoted for an error line: whole up to [`QUOTE_MAX`] characters, else its start,
+/// its end and its length (a 1 MB number in a file is not echoed back whole).
+///
+/// ```
+/// use saddlefw::error::abridged;
+/// assert_eq!(abridged("1e5x"), "\"1e5x\"");
+/// let long = "9".repeat(1_000_000);
+/// assert_eq!(abridged(&long), "\"9999999999999999...9999999999999999\" (1000000 characters)");
+/// ```
+pub fn abridged(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= QUOTE_MAX {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(16).collect();
+    let tail: String = text.chars().skip(n - 16).collect();
+    format!("\"{head}...{tail}\" ({n} characters)")
+}

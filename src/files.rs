@@ -12,7 +12,9 @@
 //!   [`parse_json`] adds serde with [`crate::error::json_error`]'s locations.
 //! * **Outputs never replace inputs**: [`check_outputs`] refuses, before any work starts, an
 //!   output that is the same file as one of the command's inputs (after symlinks, and hard
-//!   links on Unix) or that names a directory where a file is written.
+//!   links on Unix) or that names a directory where a file is written; the journal and the
+//!   `.partial` file beside every output count as outputs, and a temporary file never
+//!   replaces an existing file.
 //! * **Writes are atomic** ([`write_atomic`]): a temporary file beside the target, then a
 //!   rename. Temporary files in flight are registered, so an interrupting signal removes them
 //!   ([`exit_removing_temp_files`], called by [`crate::interrupt`]) instead of leaving
@@ -149,7 +151,12 @@ pub fn check_outputs(
     outputs: &[PathBuf],
 ) -> Result<()> {
     let given_shown = given.display().to_string();
-    for out in outputs {
+    // every name a command writes beside a file: its journal and its checkpoint file
+    let outputs: Vec<PathBuf> = outputs
+        .iter()
+        .flat_map(|o| [o.clone(), with_suffix(o, ".journal"), with_suffix(o, ".partial")])
+        .collect();
+    for out in &outputs {
         let shown = out.display().to_string();
         let trailing_slash = shown.ends_with('/') || shown.ends_with(std::path::MAIN_SEPARATOR);
         if trailing_slash || out.is_dir() {
@@ -161,7 +168,7 @@ pub fn check_outputs(
         }
         for input in inputs {
             if same_file(input, out) {
-                let location = if out == given {
+                let location = if out.as_path() == given {
                     format!("{option} {given_shown}")
                 } else {
                     format!("{option} {given_shown} (writes {shown})")
@@ -177,13 +184,23 @@ pub fn check_outputs(
     Ok(())
 }
 
-/// The `*.json` files directly in `dir` (none when it cannot be read): the inputs a command
-/// reads from a fixture directory, for [`check_outputs`].
-pub fn json_files_in(dir: &Path) -> Vec<PathBuf> {
+/// `path` with `suffix` appended to its file name (`verify.json` -> `verify.json.journal`):
+/// the names a command writes beside a record ([`crate::journal::journal_path`],
+/// [`crate::resume::checkpoint_path`]), all checked by [`check_outputs`].
+pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// The files directly in `dir` (none when it cannot be read): the inputs a command reads from
+/// a fixture directory, for [`check_outputs`] (every file, whatever its name: none may be
+/// replaced by an output).
+pub fn files_in(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .filter(|p| p.is_file())
                 .collect()
         })
         .unwrap_or_default()
@@ -240,19 +257,44 @@ fn temp_files() -> MutexGuard<'static, Vec<PathBuf>> {
     TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A temporary file of [`write_atomic`], registered while it exists.
-struct TempFile {
-    path: PathBuf,
+/// A temporary file of [`write_atomic`] (or a journal's first write), registered while it
+/// exists.
+pub(crate) struct TempFile {
+    pub(crate) path: PathBuf,
 }
 
 impl TempFile {
-    /// Creates the file and registers it, in one step under the registry's lock: a signal
-    /// handled in between finds either no file or a registered one.
-    fn create(path: PathBuf) -> std::io::Result<(TempFile, std::fs::File)> {
+    /// Creates a new temporary file beside `target` (`.NAME.PID.N.tmp`, N counting up past
+    /// any existing file: a file is never replaced, even one a killed run left) and registers
+    /// it, in one step under the registry's lock: a signal handled in between finds either no
+    /// file or a registered one.
+    pub(crate) fn beside(target: &Path) -> std::io::Result<(TempFile, std::fs::File)> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let name = target
+            .file_name()
+            .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
         let mut list = temp_files();
-        let file = std::fs::File::create(&path)?;
-        list.push(path.clone());
-        Ok((TempFile { path }, file))
+        loop {
+            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(file) => {
+                    list.push(path.clone());
+                    return Ok((TempFile { path }, file));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1 << 20 => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
 }
 
@@ -280,25 +322,15 @@ pub fn exit_removing_temp_files(code: i32) -> ! {
 /// ([`crate::interrupt`]). Errors name the path and the operation (`create directory`,
 /// `write`, `rename`).
 pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
     let path = path.as_ref();
     let shown = path.display().to_string();
-    let name = path
-        .file_name()
-        .ok_or_else(|| Error::input(&shown, "output path", "names no file"))?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    create_dir_all(&dir)?;
-    let tmp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let (guard, mut f) = TempFile::create(tmp).map_err(|e| Error::io(&shown, "write", e))?;
+    if path.file_name().is_none() {
+        return Err(Error::input(&shown, "output path", "names no file"));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        create_dir_all(dir)?;
+    }
+    let (guard, mut f) = TempFile::beside(path).map_err(|e| Error::io(&shown, "write", e))?;
     let written = f.write_all(bytes).and_then(|_| f.sync_all());
     drop(f);
     let result = written

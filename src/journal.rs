@@ -9,10 +9,14 @@
 //!   every `--checkpoint-every` seconds (default [`crate::resume::CHECKPOINT_EVERY_S`]), so a
 //!   power cut loses at most that interval. Once the command has written its record (complete,
 //!   or interrupted by a first signal), the journal is removed: the record holds everything.
-//! * **Format** (`saddlefw-journal` v1): line 1 is the [`Header`] (the command, the build, the
-//!   job-defining arguments, the number of jobs), every further line one finished job in the
-//!   command's own JSON form. A last line without its newline was cut by the kill and is
-//!   ignored; any other malformed line is an error naming the journal and the line.
+//! * **Format** (`saddlefw-journal` v2): every line is `SUM REST`, `SUM` the first 16 hex
+//!   digits of the SHA-256 of `REST` ([`crate::fingerprint::short_hash`]), so an edited line is
+//!   refused with its number. Line 1's `REST` is the [`Header`] (the command, the build, the
+//!   job-defining arguments, the inputs' content hashes ([`crate::fingerprint`]), the number of
+//!   jobs); every further line's is `FP JOB`: the header's fingerprint ([`Header::fingerprint`],
+//!   so a line from another run's journal is refused) and one finished job in the command's
+//!   own JSON form. A last line without its newline was cut by the kill and is ignored; any
+//!   other malformed line is an error naming the journal, the line and what to do.
 //! * **Owner**: at its first finished job a run writes its journal to a temporary file and
 //!   renames it into place, so two runs writing the same directory never interleave lines (the
 //!   later one owns the path), and a run refused or failing before any job leaves an earlier
@@ -23,19 +27,25 @@
 //! let dir = std::env::temp_dir().join(format!("saddlefw-doc-journal-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir).unwrap();
 //! let path = dir.join("verify.json.journal");
-//! let header = Header::new("verify", vec![("--tier".into(), "quick".into())], 3);
+//! use saddlefw::fingerprint::Inputs;
+//! let header = Header::new("verify", vec![("--tier".into(), "quick".into())], Inputs::default(), 3);
 //! let j = Journal::create(&path, &header, &[1u32], 60.0).unwrap();
 //! j.append(&2u32);
 //! let text = std::fs::read_to_string(&path).unwrap();
 //! // a line cut short by SIGKILL is not a job
 //! let (h, jobs): (Header, Vec<u32>) = parse("j", &(text.clone() + "[3, 4")).unwrap();
 //! assert_eq!((h.total, jobs), (3, vec![1, 2]));
-//! assert!(h.check("j", "verify", &[("--tier", "quick".into())]).is_ok());
-//! let e = h.check("j", "verify", &[("--tier", "full".into())]).unwrap_err();
+//! let none = Inputs::default();
+//! assert!(h.check("j", "verify", &[("--tier", "quick".into())], &none).is_ok());
+//! let e = h.check("j", "verify", &[("--tier", "full".into())], &none).unwrap_err();
 //! assert!(e.to_string().contains("recorded with --tier quick, this run has full"), "{e}");
 //! // a complete line that is not a job is an error naming the line
-//! let e = parse::<u32>("j", &(text + "oops\n")).unwrap_err();
+//! let e = parse::<u32>("j", &(text.clone() + "oops\n")).unwrap_err();
 //! assert!(e.to_string().starts_with("j: line 4:"), "{e}");
+//! // an edited job is refused with its line number
+//! let edited = text.replacen(" 2\n", " 7\n", 1);
+//! let e = parse::<u32>("j", &edited).unwrap_err().to_string();
+//! assert!(e.starts_with("j: line 3: checksum mismatch"), "{e}");
 //! j.remove();
 //! assert!(!path.exists());
 //! std::fs::remove_dir_all(&dir).unwrap();
@@ -52,14 +62,12 @@ use std::time::{Duration, Instant};
 
 /// The format name on a journal's first line.
 pub const FORMAT: &str = "saddlefw-journal";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes and reads (2: checksums, fingerprints and inputs).
+pub const VERSION: u32 = 2;
 
 /// The journal of the record `out`: the same path with `.journal` appended.
 pub fn journal_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_os_string();
-    name.push(".journal");
-    PathBuf::from(name)
+    crate::files::with_suffix(out, ".journal")
 }
 
 /// The first line of a journal: which work it belongs to.
@@ -75,26 +83,47 @@ pub struct Header {
     pub build: String,
     /// The job-defining arguments, `(name, value)`, in the command's order.
     pub arguments: Vec<(String, String)>,
+    /// The content hashes of the run's inputs ([`crate::fingerprint`]).
+    #[serde(default)]
+    pub inputs: crate::fingerprint::Inputs,
     /// Jobs of the whole command.
     pub total: usize,
 }
 
 impl Header {
-    /// The header of `command` run by this build with `arguments`, `total` jobs.
-    pub fn new(command: &str, arguments: Vec<(String, String)>, total: usize) -> Header {
+    /// The header of `command` run by this build with `arguments` and `inputs`, `total` jobs.
+    pub fn new(
+        command: &str,
+        arguments: Vec<(String, String)>,
+        inputs: crate::fingerprint::Inputs,
+        total: usize,
+    ) -> Header {
         Header {
             format: FORMAT.into(),
             version: VERSION,
             command: command.into(),
             build: crate::build_info::Build::current().to_string(),
             arguments,
+            inputs,
             total,
         }
     }
 
+    /// The run's fingerprint: the hash of the header (build, arguments, inputs), carried by
+    /// every job line.
+    pub fn fingerprint(&self) -> String {
+        crate::fingerprint::short_hash(serde_json::to_string(self).expect("serialises").as_bytes())
+    }
+
     /// Refuses the journal `input` unless this build wrote it for `command` with the same
-    /// `arguments` ([`crate::resume::check_identity`]).
-    pub fn check(&self, input: &str, command: &str, arguments: &[(&str, String)]) -> Result<()> {
+    /// `arguments` ([`crate::resume::check_identity`]) and inputs of the same content.
+    pub fn check(
+        &self,
+        input: &str,
+        command: &str,
+        arguments: &[(&str, String)],
+        inputs: &crate::fingerprint::Inputs,
+    ) -> Result<()> {
         if self.command != command {
             return Err(Error::input(
                 input,
@@ -117,12 +146,41 @@ impl Header {
             &self.build,
             &crate::build_info::Build::current().to_string(),
             &pairs,
-        )
+        )?;
+        self.inputs.check(input, "--resume", inputs)
     }
 }
 
+/// What to do about a refused job line `n`.
+fn way_on(n: usize) -> String {
+    format!("journals are written by saddlefw only: delete line {n} and the lines after it to run those jobs again, or run without --resume")
+}
+
+/// The content of a line `SUM REST` once its checksum holds (`n` its number, for errors).
+fn checked(input: &str, n: usize, line: &str) -> Result<String> {
+    let at = format!("line {n}");
+    let (sum, rest) = line.split_once(' ').unwrap_or(("", line));
+    if sum.len() != 16 || !sum.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let what = if n == 1 { "a header".to_string() } else { "a finished job".to_string() };
+        return Err(Error::input(
+            input,
+            at,
+            format!("not {what} (no checksum: not a saddlefw-journal v{VERSION} line); {}", way_on(n)),
+        ));
+    }
+    if crate::fingerprint::short_hash(rest.as_bytes()) != sum {
+        return Err(Error::input(
+            input,
+            at,
+            format!("checksum mismatch: the line was edited; {}", way_on(n)),
+        ));
+    }
+    Ok(rest.to_string())
+}
+
 /// Parses the text of a journal (`input` names it in errors): its header and its finished jobs
-/// (a last line without its newline is dropped: the kill cut it).
+/// (a last line without its newline is dropped: the kill cut it). Every line's checksum and
+/// every job's fingerprint must hold.
 pub fn parse<T: DeserializeOwned>(input: &str, text: &str) -> Result<(Header, Vec<T>)> {
     let mut lines: Vec<&str> = text.split('\n').collect();
     // the part after the last newline: empty, or a line the kill cut short
@@ -131,22 +189,50 @@ pub fn parse<T: DeserializeOwned>(input: &str, text: &str) -> Result<(Header, Ve
         .first()
         .ok_or_else(|| Error::input(input, "line 1", "no header line (an empty journal)"))?;
     let at = |n: usize| format!("line {n}");
-    let header: Header = crate::files::parse_json(input, first, JsonTop::Object)
+    let version = |v: &serde_json::Value| v.get("version").and_then(|v| v.as_u64());
+    if let Ok(old) = serde_json::from_str::<serde_json::Value>(first) {
+        // a journal of an older build (v1: no checksums)
+        return Err(Error::input(
+            input,
+            at(1),
+            format!(
+                "a saddlefw-journal version {:?}: this build reads version {VERSION} (run without --resume)",
+                version(&old)
+            ),
+        ));
+    }
+    let first = checked(input, 1, first)?;
+    let header: Header = crate::files::parse_json(input, &first, JsonTop::Object)
         .map_err(|e| Error::input(input, at(1), strip(input, &e)))?;
     if header.format != FORMAT || header.version != VERSION {
         return Err(Error::input(
             input,
             at(1),
             format!(
-                "format {:?} version {}: this build reads {FORMAT} version {VERSION}",
+                "format {:?} version {}: this build reads {FORMAT} version {VERSION} (run without --resume)",
                 header.format, header.version
             ),
         ));
     }
+    let fingerprint = header.fingerprint();
     let mut jobs = Vec::with_capacity(lines.len() - 1);
     for (i, line) in lines.iter().enumerate().skip(1) {
-        let job = serde_json::from_str(line)
-            .map_err(|e| Error::input(input, at(i + 1), format!("not a finished job: {e}")))?;
+        let n = i + 1;
+        let rest = checked(input, n, line)?;
+        let (fp, job) = rest.split_once(' ').unwrap_or(("", &rest));
+        if fp != fingerprint {
+            return Err(Error::input(
+                input,
+                at(n),
+                format!(
+                    "a job of another run (fingerprint {fp:?}, the header's {fingerprint}); {}",
+                    way_on(n)
+                ),
+            ));
+        }
+        let job = serde_json::from_str(job).map_err(|e| {
+            Error::input(input, at(n), format!("not a finished job: {e}; {}", way_on(n)))
+        })?;
         jobs.push(job);
     }
     Ok((header, jobs))
@@ -175,6 +261,8 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Option<(Header, Vec<T>)>
 #[derive(Debug)]
 pub struct Journal {
     path: PathBuf,
+    /// The header's fingerprint, written on every job line.
+    fingerprint: String,
     state: Mutex<State>,
     every: Duration,
 }
@@ -199,12 +287,14 @@ impl Journal {
         carried: &[T],
         every_s: f64,
     ) -> Result<Journal> {
-        let mut start = line(header);
+        let fingerprint = header.fingerprint();
+        let mut start = line(None, header);
         for job in carried {
-            start.push_str(&line(job));
+            start.push_str(&line(Some(&fingerprint), job));
         }
         Ok(Journal {
             path: path.to_path_buf(),
+            fingerprint,
             state: Mutex::new(State {
                 start: Some(start),
                 file: None,
@@ -214,25 +304,20 @@ impl Journal {
         })
     }
 
-    /// Writes the journal's file with `text` (its start and the first job).
+    /// Writes the journal's file with `text` (its start and the first job): a new temporary
+    /// file renamed into place ([`crate::files`]' temporaries, removed on a failure or an
+    /// interrupting signal).
     fn open(&self, text: &str) -> std::io::Result<std::fs::File> {
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        let name = self
-            .path
-            .file_name()
-            .map_or_else(|| "journal".into(), |n| n.to_string_lossy().into_owned());
-        let tmp = self
-            .path
-            .with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-        let mut file = std::fs::File::create(&tmp)?;
+        let (tmp, mut file) = crate::files::TempFile::beside(&self.path)?;
         let written = file
             .write_all(text.as_bytes())
             .and_then(|_| file.sync_data())
-            .and_then(|_| std::fs::rename(&tmp, &self.path));
+            .and_then(|_| std::fs::rename(&tmp.path, &self.path));
         if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
+            let _ = std::fs::remove_file(&tmp.path);
         }
         written.map(|_| file)
     }
@@ -240,7 +325,7 @@ impl Journal {
     /// Appends one finished job. A failing write (a full disk) is reported once on stderr and
     /// ends the journal; the command goes on (its record is written at the end as always).
     pub fn append<T: Serialize>(&self, job: &T) {
-        let text = line(job);
+        let text = line(Some(&self.fingerprint), job);
         let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let State {
             start,
@@ -286,8 +371,13 @@ impl Journal {
     }
 }
 
-fn line<T: Serialize>(v: &T) -> String {
-    let mut s = serde_json::to_string(v).expect("journal entries serialise");
-    s.push('\n');
-    s
+/// One journal line `SUM REST\n`: `REST` is `v`'s JSON, after the run's `fingerprint` on a job
+/// line.
+fn line<T: Serialize>(fingerprint: Option<&str>, v: &T) -> String {
+    let json = serde_json::to_string(v).expect("journal entries serialise");
+    let rest = match fingerprint {
+        Some(fp) => format!("{fp} {json}"),
+        None => json,
+    };
+    format!("{} {rest}\n", crate::fingerprint::short_hash(rest.as_bytes()))
 }

@@ -167,6 +167,7 @@ pub mod envelopes;
 pub mod error;
 pub mod experiments;
 pub mod files;
+pub mod fingerprint;
 pub mod fit;
 pub mod gate;
 pub mod generators;

@@ -29,9 +29,7 @@ pub const CHECKPOINT_EVERY_S: f64 = 60.0;
 
 /// The checkpoint file of a run writing `out`: the same path with `.partial` appended.
 pub fn checkpoint_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_os_string();
-    name.push(".partial");
-    PathBuf::from(name)
+    crate::files::with_suffix(out, ".partial")
 }
 
 /// Removes the checkpoint file of `out` once the final file is written (a missing file is fine).

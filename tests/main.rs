@@ -34,6 +34,7 @@ mod problems;
 mod rates;
 mod report;
 mod report_cli;
+mod records;
 mod resume;
 mod scales;
 mod sets;

@@ -13,6 +13,11 @@ use crate::interrupt::{
 };
 use std::path::Path;
 
+/// The JSON of a journal line (`SUM JSON` on the header, `SUM FINGERPRINT JSON` on a job).
+fn journal_json(line: &str) -> &str {
+    &line[line.find(['{', '[']).unwrap_or(0)..]
+}
+
 /// Appends the start of a job line without its newline: what a kill during an append leaves.
 fn cut_last_line(journal: &Path) {
     use std::io::Write;
@@ -94,7 +99,7 @@ fn verify_stopped_among_the_hard_instances_keeps_the_finished_ones_and_resumes_t
     let header_total = |j: &Path| -> usize {
         std::fs::read_to_string(j)
             .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(t.lines().next()?).ok())
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(journal_json(t.lines().next()?)).ok())
             .and_then(|h| h["total"].as_u64())
             .map_or(usize::MAX, |t| t as usize)
     };
@@ -160,7 +165,8 @@ fn experiment_killed_keeps_its_finished_runs_and_resume_reuses_them() {
     assert_eq!(code, None);
     assert!(!out.join("experiment.json").exists());
     let text = std::fs::read_to_string(&journal).unwrap();
-    let first: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let first: serde_json::Value =
+        serde_json::from_str(journal_json(text.lines().nth(1).unwrap())).unwrap();
     assert_eq!(first["registry_name"], "lmo-lmo");
     refused(
         &small_experiment("2").out(&out).resume(&out).run(),

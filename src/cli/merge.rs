@@ -76,7 +76,7 @@ fn shard_input(path: &Path) -> Result<(ShardKind, PathBuf)> {
 
 /// `saddlefw merge`.
 pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
-    use crate::verify::{shard, VerifyOptions, VerifyReport};
+    use crate::verify::{shard, VerifyReport};
     let mut inputs = Vec::new();
     for p in &args.dirs {
         inputs.push(shard_input(p)?);
@@ -123,21 +123,52 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
     for (name, text) in &texts {
         shards.push(VerifyReport::parse(name, text)?);
     }
-    let tier = shards
-        .first()
-        .map(|r| r.tier)
-        .unwrap_or(crate::verify::Tier::Quick);
-    let mut opts = VerifyOptions::new(tier);
-    // the stored hardest instances run once, in the merge (shards skip them)
-    if tier != crate::verify::Tier::Test {
-        opts.hard = Some(crate::tightness::HardSource::Builtin.into());
-    }
-    if let Some(p) = &args.baselines {
-        opts.baselines = crate::fit::load_baselines(p)?;
-    }
-    let merged = shard::merge(shards, &opts)?;
+    let (table, opts) = merge_options(&shards, &texts[0].0, args.baselines.as_deref())?;
+    let merged = shard::merge_table(shards, &table, &opts)?;
     let (json_path, html_path) = merged.write_outputs(&out, &crate::invariants::verify_page_tables()?)?;
     out!("{}", merged.table());
     outln!("wrote {} and {}", json_path.display(), html_path.display());
     Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// The theorem table and options of a verify merge from what the shards recorded
+/// ([`crate::fingerprint`]): their `--theorems` file, their `--hard` directory or `--no-hard`
+/// (the stored hardest instances run once, in the merge; shards skip them) and their
+/// `--baselines` file, each read again and checked to be unchanged. `baselines` (merge's
+/// own flag) must agree with the shards' when they recorded one. `first` names the first
+/// shard in errors (the shards are checked to agree with it by [`crate::verify::shard`]).
+fn merge_options(
+    shards: &[crate::verify::VerifyReport],
+    first: &str,
+    baselines: Option<&Path>,
+) -> Result<(Vec<crate::theorems::TheoremEntry>, crate::verify::VerifyOptions)> {
+    let Some(r) = shards.first() else {
+        return Err(Error::invalid("merge", "no shard outputs given"));
+    };
+    let inputs = &r.inputs;
+    let mut opts = crate::verify::VerifyOptions::new(r.tier);
+    let table = match inputs.reread(first, "merge", "--theorems")? {
+        Some(f) => crate::paper::user::load(&f)?,
+        None => crate::theorems::builtin(),
+    };
+    let hard = match inputs.reread(first, "merge", "--hard")? {
+        Some(dir) => Some(crate::tightness::HardSource::Dir(dir)),
+        None if inputs.get("--no-hard").is_some() => None,
+        None => Some(crate::tightness::HardSource::Builtin),
+    };
+    if r.tier != crate::verify::Tier::Test {
+        opts.hard = hard.map(Into::into);
+    }
+    let recorded = inputs.reread(first, "merge", "--baselines")?;
+    if let (Some(given), Some(_)) = (baselines, &recorded) {
+        let now = crate::fingerprint::Inputs::default().file("--baselines", given)?;
+        let was = crate::fingerprint::Inputs(
+            inputs.0.iter().filter(|i| i.option == "--baselines").cloned().collect(),
+        );
+        was.check(first, "merge", &now)?;
+    }
+    if let Some(p) = baselines.or(recorded.as_deref()) {
+        opts.baselines = crate::fit::load_baselines(p)?;
+    }
+    Ok((table, opts))
 }

@@ -67,11 +67,11 @@ pub struct VerifyArgs {
     /// implementation named by the entry's "solver".
     #[arg(long, value_name = "FILE")]
     pub theorems: Option<PathBuf>,
-    /// Finish the run recorded in DIR/verify.json (interrupted by a signal): its completed
-    /// jobs are reused, the others run. The record must come from this build and the same
-    /// --tier, --cases, --control and --shard (else exit 2 with the reason); not with
-    /// --theorems (the record does not name its table).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["write_baselines", "theorems"])]
+    /// Finish the run recorded in DIR/verify.json (interrupted by a signal) or its journal
+    /// (killed): its completed jobs are reused, the others run. The record must come from this
+    /// build, the same --tier, --cases, --control and --shard and inputs of the same content
+    /// (--theorems, --hard, --baselines, --no-hard), else exit 2 naming the difference.
+    #[arg(long, value_name = "DIR", conflicts_with = "write_baselines")]
     pub resume: Option<PathBuf>,
     /// Every finished job is appended to DIR/verify.json.journal at once (a kill loses only
     /// the jobs in flight; --resume DIR reuses the others), and the journal is flushed to
@@ -117,7 +117,7 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         .into_iter()
         .collect();
     if let (Some(dir), false) = (&args.hard, args.no_hard) {
-        inputs.extend(crate::files::json_files_in(dir));
+        inputs.extend(crate::files::files_in(dir));
     }
     inputs.extend(args.theorems.clone());
     let table = match &args.theorems {
@@ -159,15 +159,19 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         seed: args.seed,
     };
     let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;
+    let fingerprint = inputs_of(&args)?;
     let mut log = match &args.resume {
-        Some(dir) => verify::resume::JobLog::read(dir, &table, &opts)?,
+        Some(dir) => verify::resume::JobLog::read(dir, &table, &opts, &fingerprint)?,
         None => verify::resume::JobLog::new(),
-    };
+    }
+    .with_inputs(fingerprint.clone());
     let journal = crate::journal::journal_path(&args.out.join("verify.json"));
     log.start_journal(&journal, &opts, verify::job_count(&table, &opts)?, every)?;
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
-    let report = verify::run_logged(&table, &opts, &log)?;
-    let (json_path, html_path) = report.write_outputs(&args.out, &crate::invariants::verify_page_tables()?)?;
+    let mut report = verify::run_logged(&table, &opts, &log)?;
+    report.inputs = fingerprint;
+    let (json_path, html_path) =
+        report.write_outputs(&args.out, &crate::invariants::verify_page_tables()?)?;
     log.finish();
     if let Some(i) = &report.interrupted {
         write_stderr(format_args!(
@@ -192,4 +196,22 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         }
     }
     Ok(if report.failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// The inputs a verify run's results depend on ([`crate::fingerprint`]): the theorem file,
+/// the hard-instance directory (or `--no-hard`) and the baselines file (unless
+/// `--write-baselines` rewrites it).
+fn inputs_of(args: &VerifyArgs) -> Result<crate::fingerprint::Inputs> {
+    let mut inputs = crate::fingerprint::Inputs::default();
+    if let Some(f) = &args.theorems {
+        inputs = inputs.file("--theorems", f)?;
+    }
+    match (&args.hard, args.no_hard) {
+        (Some(dir), false) => inputs = inputs.dir("--hard", dir)?,
+        (_, no_hard) => inputs = inputs.switch("--no-hard", no_hard),
+    }
+    if let (Some(f), false) = (&args.baselines, args.write_baselines) {
+        inputs = inputs.file("--baselines", f)?;
+    }
+    Ok(inputs)
 }

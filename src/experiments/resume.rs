@@ -111,7 +111,7 @@ impl Reuse<'_> {
                 record.runs.clone()
             }
             Reuse::Journal(name, header, runs) => {
-                header.check(&name, "experiment", &arguments(work))?;
+                header.check(&name, "experiment", &arguments(work), &Default::default())?;
                 runs
             }
         };
@@ -147,7 +147,13 @@ pub fn start_journal(
         .into_iter()
         .map(|(n, v)| (n.to_string(), v))
         .collect();
-    let header = crate::journal::Header::new("experiment", arguments, work.algorithms.len());
+    // the data file's content is an argument: its sha256 is in the DataDescription
+    let header = crate::journal::Header::new(
+        "experiment",
+        arguments,
+        Default::default(),
+        work.algorithms.len(),
+    );
     let carried: Vec<&RunRecord> = finished.values().collect();
     crate::journal::Journal::create(path, &header, &carried, every_s)
 }

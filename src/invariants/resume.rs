@@ -98,7 +98,7 @@ impl Resume {
         let journal = crate::journal::journal_path(&path);
         if let Some((header, jobs)) = crate::journal::read::<JobTallies>(&journal)? {
             let input = journal.display().to_string();
-            header.check(&input, "check", &now)?;
+            header.check(&input, "check", &now, &Default::default())?;
             let recorded = jobs.into_iter().map(|j| (j.job, j)).collect();
             return Ok(Resume {
                 input,
@@ -139,7 +139,7 @@ impl Resume {
             .into_iter()
             .map(|(n, v)| (n.to_string(), v))
             .collect();
-        let header = crate::journal::Header::new("check", arguments, total);
+        let header = crate::journal::Header::new("check", arguments, Default::default(), total);
         let carried: Vec<&JobTallies> = self.recorded.values().collect();
         self.journal = Some(Journal::create(path, &header, &carried, every_s)?);
         Ok(())

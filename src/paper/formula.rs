@@ -15,7 +15,14 @@
 //! let e = Formula::parse("T^(1/2) + L", &["T"]).unwrap_err();
 //! assert!(e.contains("unknown variable \"L\""), "{e}");
 //! assert!(Formula::parse("(T+1", &["T"]).unwrap_err().contains("expected ')'"));
+//! // a long chain is a flat list, not a nesting: no recursion grows with it
+//! let long = vec!["T"; 50_000].join("+");
+//! assert_eq!(Formula::parse(&long, &["T"]).unwrap().eval(&|_| 1.0), 50_000.0);
 //! ```
+//!
+//! Bounds: at most [`MAX_LEN`] bytes of text, and at most [`MAX_DEPTH`] nested parentheses,
+//! unary minus signs, powers and function calls; chains of `+ -` and `* /` are lists of any
+//! length (parsed, evaluated and dropped without recursion over their terms).
 
 /// A parsed formula.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +36,11 @@ enum Node {
     Num(f64),
     Var(String),
     Neg(Box<Node>),
-    Bin(char, Box<Node>, Box<Node>),
+    /// `^`.
+    Pow(Box<Node>, Box<Node>),
+    /// A left-associative chain `a op b op c ...` of `+ -` or of `* /`: the first term and
+    /// each `(op, term)` after it.
+    Chain(Box<Node>, Vec<(char, Node)>),
     Call(Func, Vec<Node>),
 }
 
@@ -55,8 +66,12 @@ impl Func {
     }
 }
 
-/// Deepest nesting of parentheses and unary operators accepted (a bound on the recursion).
-const MAX_DEPTH: usize = 64;
+/// Deepest nesting of parentheses, unary minus, powers and calls accepted (a bound on the
+/// recursion).
+pub const MAX_DEPTH: usize = 64;
+
+/// Longest formula text accepted, in bytes.
+pub const MAX_LEN: usize = 1 << 20;
 
 struct Parser<'a> {
     s: &'a [u8],
@@ -69,6 +84,12 @@ impl Formula {
     /// Parses `text`; `vars` are the variable names it may use. Errors say what and where
     /// (character offset).
     pub fn parse(text: &str, vars: &[&str]) -> Result<Formula, String> {
+        if text.len() > MAX_LEN {
+            return Err(format!(
+                "formula of {} bytes: at most {MAX_LEN} are accepted",
+                text.len()
+            ));
+        }
         let mut p = Parser {
             s: text.as_bytes(),
             at: 0,
@@ -100,16 +121,16 @@ fn eval(n: &Node, var: &dyn Fn(&str) -> f64) -> f64 {
         Node::Num(v) => *v,
         Node::Var(name) => var(name),
         Node::Neg(a) => -eval(a, var),
-        Node::Bin(op, a, b) => {
-            let (a, b) = (eval(a, var), eval(b, var));
+        Node::Pow(a, b) => eval(a, var).powf(eval(b, var)),
+        Node::Chain(first, rest) => rest.iter().fold(eval(first, var), |a, (op, b)| {
+            let b = eval(b, var);
             match op {
                 '+' => a + b,
                 '-' => a - b,
                 '*' => a * b,
-                '/' => a / b,
-                _ => a.powf(b),
+                _ => a / b,
             }
-        }
+        }),
         Node::Call(f, args) => {
             let a = eval(&args[0], var);
             match f {
@@ -154,20 +175,22 @@ impl Parser<'_> {
         r
     }
     fn expr(&mut self) -> Result<Node, String> {
-        let mut left = self.term()?;
+        let first = self.term()?;
+        let mut rest = Vec::new();
         while let Some(op @ (b'+' | b'-')) = self.peek() {
             self.at += 1;
-            left = Node::Bin(op as char, Box::new(left), Box::new(self.term()?));
+            rest.push((op as char, self.term()?));
         }
-        Ok(left)
+        Ok(chain(first, rest))
     }
     fn term(&mut self) -> Result<Node, String> {
-        let mut left = self.unary()?;
+        let first = self.unary()?;
+        let mut rest = Vec::new();
         while let Some(op @ (b'*' | b'/')) = self.peek() {
             self.at += 1;
-            left = Node::Bin(op as char, Box::new(left), Box::new(self.unary()?));
+            rest.push((op as char, self.unary()?));
         }
-        Ok(left)
+        Ok(chain(first, rest))
     }
     fn unary(&mut self) -> Result<Node, String> {
         if self.peek() == Some(b'-') {
@@ -181,7 +204,7 @@ impl Parser<'_> {
         if self.peek() == Some(b'^') {
             self.at += 1;
             let exp = self.nested(|p| p.unary())?;
-            return Ok(Node::Bin('^', Box::new(base), Box::new(exp)));
+            return Ok(Node::Pow(Box::new(base), Box::new(exp)));
         }
         Ok(base)
     }
@@ -220,7 +243,7 @@ impl Parser<'_> {
             Ok(v) if v.is_finite() => Ok(Node::Num(v)),
             _ => {
                 self.at = start;
-                Err(self.err(&format!("bad number {text:?}")))
+                Err(self.err(&format!("bad number {}", crate::error::abridged(text))))
             }
         }
     }
@@ -256,5 +279,14 @@ impl Parser<'_> {
             )));
         }
         Ok(Node::Var(name.to_string()))
+    }
+}
+
+/// `first` alone, or the chain of it and `rest`.
+fn chain(first: Node, rest: Vec<(char, Node)>) -> Node {
+    if rest.is_empty() {
+        first
+    } else {
+        Node::Chain(Box::new(first), rest)
     }
 }

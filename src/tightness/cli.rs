@@ -88,7 +88,7 @@ fn search_config(args: &TightenArgs) -> Result<(SearchConfig, Arguments)> {
 /// `saddlefw tighten`.
 pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     crate::files::check_outputs(
-        &crate::files::json_files_in(&args.fixtures),
+        &crate::files::files_in(&args.fixtures),
         "--out",
         &args.out,
         &[args.out.join("tighten.json")],
@@ -175,6 +175,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     crate::files::create_dir_all(&args.out)?;
     let record = TightenRecord {
         build: crate::build_info::Build::current(),
+        inputs: arguments.inputs()?,
         config: cfg,
         arguments,
         entries: results,

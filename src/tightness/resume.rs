@@ -34,6 +34,17 @@ pub struct Arguments {
 }
 
 impl Arguments {
+    /// The inputs whose content decides the search: the incumbents in `--fixtures` (none
+    /// with `--write-fixtures`, which rewrites them, or when the directory does not exist).
+    pub fn inputs(&self) -> Result<crate::fingerprint::Inputs> {
+        let dir = Path::new(&self.fixtures);
+        let inputs = crate::fingerprint::Inputs::default();
+        if self.write_fixtures || !dir.is_dir() {
+            return Ok(inputs);
+        }
+        inputs.dir("--fixtures", dir)
+    }
+
     /// The job-defining arguments, `(name, value)`.
     pub fn pairs(&self, cfg: &SearchConfig) -> Vec<(&'static str, String)> {
         let show = |v: &dyn std::fmt::Debug| format!("{v:?}");
@@ -60,6 +71,10 @@ pub struct TightenRecord {
     #[serde(flatten)]
     pub arguments: Arguments,
     pub entries: Vec<EntrySearch>,
+    /// The content of `--fixtures` (the incumbents; [`crate::fingerprint`]), unless
+    /// `--write-fixtures` rewrites them.
+    #[serde(default, skip_serializing_if = "crate::fingerprint::Inputs::is_empty")]
+    pub inputs: crate::fingerprint::Inputs,
     /// Set when a signal stopped the search before every entry was searched.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<crate::resume::Interruption>,
@@ -76,9 +91,10 @@ pub fn read(
     let path = dir.join("tighten.json");
     let journal = crate::journal::journal_path(&path);
     let now = args.pairs(cfg);
+    let inputs = args.inputs()?;
     let entries = match crate::journal::read::<EntrySearch>(&journal)? {
         Some((header, entries)) => {
-            header.check(&journal.display().to_string(), "tighten", &now)?;
+            header.check(&journal.display().to_string(), "tighten", &now, &inputs)?;
             entries
         }
         None => {
@@ -88,6 +104,7 @@ pub fn read(
                 crate::files::parse_json(&input, &text, crate::files::JsonTop::Object)?;
             let was = r.arguments.pairs(&r.config);
             crate::resume::check_arguments(&input, &r.build.to_string(), was, now)?;
+            r.inputs.check(&input, "--resume", &inputs)?;
             r.entries
         }
     };
@@ -108,7 +125,7 @@ pub fn start_journal(
         .into_iter()
         .map(|(n, v)| (n.to_string(), v))
         .collect();
-    let header = Header::new("tighten", arguments, total);
+    let header = Header::new("tighten", arguments, args.inputs()?, total);
     let carried: Vec<&EntrySearch> = recorded.values().collect();
     Journal::create(
         &crate::journal::journal_path(out),

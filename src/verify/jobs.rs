@@ -191,6 +191,7 @@ pub(crate) fn assemble(
         solver: opts.solver.as_ref().map(|f| f.0.name()),
         interrupted: None,
         hard_runs: Vec::new(),
+        inputs: Default::default(),
         wall_time_s,
     }
 }

@@ -278,6 +278,11 @@ pub struct VerifyReport {
     /// only; the resumed run reuses them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hard_runs: Vec<hard::HardRun>,
+    /// The input files it was made from (`--hard DIR`, `--baselines`, `--theorems`, and
+    /// `--no-hard`; [`crate::fingerprint`]): `--resume` and `merge` refuse other inputs.
+    /// Absent when only built-in data was used.
+    #[serde(default, skip_serializing_if = "crate::fingerprint::Inputs::is_empty")]
+    pub inputs: crate::fingerprint::Inputs,
     pub wall_time_s: f64,
 }
 

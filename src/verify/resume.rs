@@ -31,6 +31,7 @@
 use super::hard::{HardLog, HardRun};
 use super::shard::{JobKey, JobRuns};
 use super::{VerifyOptions, VerifyReport};
+use crate::fingerprint::Inputs;
 use crate::journal::{Header, Journal};
 use crate::theorems::TheoremEntry;
 use crate::Result;
@@ -98,7 +99,8 @@ fn identity(
 }
 
 /// Refuses `record` (read from `input`) unless this build wrote it with the same tier, sizes,
-/// seeds, `--cases`, `--control` and `--shard` as `opts` asks for.
+/// seeds, `--cases`, `--control` and `--shard` as `opts` asks for (and, for the CLI, see
+/// [`JobLog::read`], the same inputs).
 pub fn check_record(input: &str, record: &VerifyReport, opts: &VerifyOptions) -> Result<()> {
     let build = record.build.to_string();
     crate::resume::check_arguments(input, &build, recorded(record), arguments(opts))
@@ -125,6 +127,8 @@ pub struct JobLog {
     jobs: BTreeMap<JobKey, JobRuns>,
     hard: BTreeMap<String, HardRun>,
     journal: Option<Journal>,
+    /// The run's inputs ([`crate::fingerprint`]), written into its journal.
+    inputs: Inputs,
 }
 
 impl JobLog {
@@ -148,18 +152,23 @@ impl JobLog {
                 .map(|h| (h.entry.clone(), h.clone()))
                 .collect(),
             journal: None,
+            inputs: record.inputs.clone(),
         })
     }
 
-    /// The finished jobs of a journal (checked against `opts`'s arguments).
+    /// The finished jobs of a journal (checked against `opts`'s arguments and `inputs`).
     pub fn from_journal(
         input: &str,
         header: &Header,
         lines: Vec<Finished>,
         opts: &VerifyOptions,
+        inputs: &Inputs,
     ) -> Result<JobLog> {
-        header.check(input, "verify", &arguments(opts))?;
-        let mut log = JobLog::default();
+        header.check(input, "verify", &arguments(opts), inputs)?;
+        let mut log = JobLog {
+            inputs: inputs.clone(),
+            ..JobLog::default()
+        };
         for f in lines {
             match f {
                 Finished::Job { key, runs } => {
@@ -174,17 +183,31 @@ impl JobLog {
     }
 
     /// What `verify --resume DIR` reuses: the journal `DIR/verify.json.journal` if there is
-    /// one, else the record `DIR/verify.json`; each must belong to this build and `opts`.
-    pub fn read(dir: &Path, table: &[TheoremEntry], opts: &VerifyOptions) -> Result<JobLog> {
+    /// one, else the record `DIR/verify.json`; each must belong to this build, `opts` and
+    /// inputs of the same content as `inputs`.
+    pub fn read(
+        dir: &Path,
+        table: &[TheoremEntry],
+        opts: &VerifyOptions,
+        inputs: &Inputs,
+    ) -> Result<JobLog> {
         let record = dir.join("verify.json");
         let journal = crate::journal::journal_path(&record);
         if let Some((header, lines)) = crate::journal::read::<Finished>(&journal)? {
-            return JobLog::from_journal(&journal.display().to_string(), &header, lines, opts);
+            let name = journal.display().to_string();
+            return JobLog::from_journal(&name, &header, lines, opts, inputs);
         }
         let name = record.display().to_string();
         let report = VerifyReport::parse(&name, &crate::files::read_text(&record)?)?;
         check_record(&name, &report, opts)?;
+        report.inputs.check(&name, "--resume", inputs)?;
         JobLog::from_record(&report, table, opts)
+    }
+
+    /// The inputs of this run (those of the journal it writes).
+    pub fn with_inputs(mut self, inputs: Inputs) -> JobLog {
+        self.inputs = inputs;
+        self
     }
 
     /// Starts the journal at `path` (every finished job is appended; synced every `every_s`
@@ -209,7 +232,7 @@ impl JobLog {
             })
             .chain(self.hard.values().cloned().map(Finished::Hard))
             .collect();
-        let header = Header::new("verify", arguments, total);
+        let header = Header::new("verify", arguments, self.inputs.clone(), total);
         self.journal = Some(Journal::create(path, &header, &carried, every_s)?);
         Ok(())
     }

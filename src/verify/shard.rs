@@ -122,6 +122,15 @@ pub fn check_labels(labels: &[Shard]) -> Result<usize> {
 /// `opts` supplies the baselines and the gate flags (tier and control come from the shards
 /// and must agree with each other).
 pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyReport> {
+    merge_table(shards, &crate::theorems::builtin(), opts)
+}
+
+/// [`merge`] of shards of a run of `table` (a user's theorem file, `verify --theorems`).
+pub fn merge_table(
+    shards: Vec<VerifyReport>,
+    table: &[crate::theorems::TheoremEntry],
+    opts: &VerifyOptions,
+) -> Result<VerifyReport> {
     let first = shards
         .first()
         .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?;
@@ -147,6 +156,8 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
                 ),
             ));
         }
+        r.inputs
+            .check(&format!("shard {s}"), "merge", &first.inputs)?;
         if r.build != first.build {
             return Err(Error::invalid(
                 "merge",
@@ -170,7 +181,6 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
             ));
         }
     }
-    let table = crate::theorems::builtin();
     let mut opts = opts.clone();
     opts.tier = first.tier;
     opts.filter = first.filter.clone();
@@ -224,6 +234,7 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
         wall,
     );
     merged.shard = None;
+    merged.inputs = first.inputs.clone();
     Ok(merged)
 }
 
