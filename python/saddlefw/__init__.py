@@ -333,9 +333,9 @@ class RateCheck:
 
         Raises the exception your solver raised (with a note naming the job and instance,
         and the job as its ``saddlefw_job`` attribute), ``KeyboardInterrupt`` on Ctrl-C (at the
-        next step), ``ValueError`` with saddlefw's one-line message on a bad input (a theorem
-        file, a tier, an iterate of the wrong length or outside X x Y), ``OSError`` when a file
-        cannot be read.
+        next step), ``ValueError`` with saddlefw's one-line message ``INPUT: LOCATION: REASON``
+        on a bad input (a theorem file that is missing or malformed, a tier, an iterate of the
+        wrong length, not at the start point or outside X x Y), ``OSError`` when writing fails.
         """
         if self._solver is None:
             raise ValueError("no solver: call .solver(YourClass) or .step_fn(f) before .run()")

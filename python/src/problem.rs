@@ -341,7 +341,7 @@ impl Problem {
         py: Python<'py>,
         x: &Bound<'py, PyAny>,
         y: &Bound<'py, PyAny>,
-        beta: Option<PyArrayLike1<'py, f64, AllowTypeChange>>,
+        beta: Option<&Bound<'py, PyAny>>,
         y0: Option<PyArrayLike1<'py, f64, AllowTypeChange>>,
         sigma: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
@@ -362,6 +362,11 @@ impl Problem {
         let betas: Vec<f64> = match &beta {
             None => vec![0.0; n],
             Some(b) => {
+                let np = py.import("numpy")?;
+                let b = np.call_method1("atleast_1d", (np.call_method1("asarray", (b, np.getattr("float64")?))?,))?;
+                let b: PyArrayLike1<'_, f64, AllowTypeChange> = b.extract().map_err(|_| {
+                    PyValueError::new_err("beta: expected a number or a 1-D array of numbers")
+                })?;
                 let b = b.as_array();
                 match b.len() {
                     1 => vec![b[0]; n],
