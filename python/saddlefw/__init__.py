@@ -259,6 +259,7 @@ class RateCheck:
         self._hard: Optional[bool] = None
         self._sizes: Optional[Tuple[int, int, int, int]] = None
         self._progress: Any = None
+        self._exportable_only = False
 
     @classmethod
     def builtin(cls, entries: str = "", *, tier: str = "quick") -> "RateCheck":
@@ -304,6 +305,12 @@ class RateCheck:
         default): only when stderr is a terminal; a callable
         ``f(done, total, steps, seconds, last)`` is called about four times a second."""
         self._progress = progress
+        return self
+
+    def exportable_only(self, on: bool = True) -> "RateCheck":
+        """Runs only the jobs ``saddlefw export`` writes (no cosine instances): the job list of
+        the file route (``export`` + ``verify-iterates``), to compare both routes."""
+        self._exportable_only = bool(on)
         return self
 
     def solver(self, solver: Any, name: Optional[str] = None) -> "RateCheck":
@@ -353,6 +360,7 @@ class RateCheck:
             hard=self._hard,
             sizes=self._sizes,
             progress=_progress_callback(self._progress),
+            exportable_only=self._exportable_only,
         )
         return Outcome(native)
 

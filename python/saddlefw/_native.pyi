@@ -151,4 +151,5 @@ def run_check(
     sizes: Optional[Tuple[int, int, int, int]] = None,
     progress: Optional[Callable[[int, int, int, float, bool], None]] = None,
     poll_s: float = 0.05,
+    exportable_only: bool = False,
 ) -> Outcome: ...

@@ -29,7 +29,8 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 /// Python package, which documents the arguments).
 #[pyfunction]
 #[pyo3(signature = (solver, *, is_class, name, builtin=None, theorems=None, filter=None,
-                    tier="quick", jobs=None, hard=None, sizes=None, progress=None, poll_s=0.05))]
+                    tier="quick", jobs=None, hard=None, sizes=None, progress=None, poll_s=0.05,
+                    exportable_only=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_check(
     py: Python<'_>,
@@ -45,6 +46,7 @@ pub fn run_check(
     sizes: Option<(u32, u64, usize, usize)>,
     progress: Option<Py<PyAny>>,
     poll_s: f64,
+    exportable_only: bool,
 ) -> PyResult<Outcome> {
     let mut check = match &theorems {
         Some(path) => RateCheck::theorems_file(path).map_err(crate::py_error)?,
@@ -68,14 +70,17 @@ pub fn run_check(
     if let Some(n) = jobs {
         check = check.jobs(n);
     }
-    let factory = PyFactory::new(name, solver, is_class);
-    let shared = factory.shared.clone();
-    let check = check.solver(factory);
-    // the total of random jobs, for the progress display (hard instances come on top)
     let table = match &theorems {
         Some(path) => saddlefw::paper::user::load(path).map_err(crate::py_error)?,
         None => saddlefw::theorems::builtin(),
     };
+    let mut factory = PyFactory::new(name, solver, is_class);
+    if exportable_only {
+        factory.only = Some(exportable_jobs(&table, check.options())?);
+    }
+    let shared = factory.shared.clone();
+    let check = check.solver(factory);
+    // the total of random jobs, for the progress display (hard instances come on top)
     let total = saddlefw::verify::job_count(&table, check.options()).map_err(crate::py_error)?;
 
     let poll = Duration::from_secs_f64(poll_s.clamp(0.001, 1.0));
@@ -145,6 +150,31 @@ pub fn run_check(
             wall_s,
         },
     })
+}
+
+/// The jobs `saddlefw export` writes for these options (the file route's jobs): `(case,
+/// family, seed index, hard, entries)`.
+fn exportable_jobs(
+    table: &[saddlefw::paper::theorems::TheoremEntry],
+    opts: &saddlefw::verify::VerifyOptions,
+) -> PyResult<Vec<(String, String, u32, bool, Vec<String>)>> {
+    let selected =
+        saddlefw::iterates::select(table, opts.filter.as_deref()).map_err(crate::py_error)?;
+    let cfg = opts.config.unwrap_or_else(|| opts.tier.config());
+    let hard = opts
+        .hard
+        .is_some()
+        .then_some(saddlefw::tightness::HardSource::Builtin);
+    let planned =
+        saddlefw::iterates::plan(&selected, &cfg, hard.as_ref()).map_err(crate::py_error)?;
+    Ok(planned
+        .into_iter()
+        .filter(|j| j.not_exported.is_none())
+        .map(|j| {
+            let hard = j.is_hard();
+            (j.case, j.family, j.seed_index, hard, j.entries)
+        })
+        .collect())
 }
 
 /// Where the time of a check went.

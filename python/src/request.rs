@@ -3,7 +3,7 @@
 //! and the start point.
 
 use crate::problem::{Problem, Slot, Source};
-use numpy::{PyArray1, PyArrayMethods as _};
+use numpy::PyArray1;
 use pyo3::prelude::*;
 use saddlefw::prelude::SolverRequest;
 use std::sync::atomic::{AtomicUsize, Ordering};

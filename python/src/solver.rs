@@ -16,6 +16,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use saddlefw::prelude::{SaddleProblem, Solver, SolverFactory, SolverRequest, StepInfo};
+use saddlefw::verify::JobRef;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -82,6 +83,9 @@ pub struct PyFactory {
     target: Py<PyAny>,
     is_class: bool,
     pub shared: Arc<Shared>,
+    /// When set, only these jobs run: `(case, family, seed index, hard, entries)` (the jobs the
+    /// file route can export, for comparing both routes).
+    pub only: Option<Vec<(String, String, u32, bool, Vec<String>)>>,
 }
 
 impl PyFactory {
@@ -92,6 +96,7 @@ impl PyFactory {
             target,
             is_class,
             shared: Arc::new(Shared::default()),
+            only: None,
         }
     }
 
@@ -140,6 +145,17 @@ impl PyFactory {
 impl SolverFactory for PyFactory {
     fn name(&self) -> String {
         self.name.to_string()
+    }
+    fn covers(&self, job: &JobRef<'_>) -> bool {
+        self.only.as_ref().is_none_or(|jobs| {
+            jobs.iter().any(|(case, family, seed_index, hard, entries)| {
+                case == job.case
+                    && family == job.family
+                    && *seed_index == job.seed_index
+                    && *hard == job.hard
+                    && entries.iter().any(|e| e == job.entry)
+            })
+        })
     }
     fn build(&self, r: &SolverRequest<'_>) -> saddlefw::Result<Box<dyn Solver>> {
         if self.shared.stopped() {

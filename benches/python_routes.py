@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Bench: the in-process Python route against the file route, end to end, on the same NumPy
+solver (examples/python/lmo_po.py, Algorithm 2) and the same jobs (those `saddlefw export`
+writes: the cosine instances have no file format).
+
+    python3 benches/python_routes.py SADDLEFW_BINARY WORK_DIR [--cases lmo-po/] [--jobs N]
+
+needs the package installed (`pip install ./python`). It times
+
+* the file route: `saddlefw export` + `lmo_po.py` (writes every iterate as JSON Lines) +
+  `saddlefw verify-iterates`;
+* the in-process route: `saddlefw.RateCheck(cases).exportable_only().solver(LmoPo).run()` and
+  `outcome.write(dir)`;
+
+checks that both verify.json are equal apart from keys containing `time` and the route's name
+(`solver`), and prints the ratio, the bytes of iterate files the file route wrote, and the
+harness's own cost per `step` call: the in-process wall time minus the time inside the user's
+`step`, over the steps (it includes the measures the harness takes at every iterate), and the
+binding's part of it (GIL, call, copying and checking the iterates).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "examples", "python"))
+
+
+def without(v, drop=("solver",)):
+    if isinstance(v, dict):
+        return {k: without(x, drop) for k, x in v.items() if "time" not in k and k not in drop}
+    if isinstance(v, list):
+        return [without(x, drop) for x in v]
+    return v
+
+
+def du(path):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("saddlefw")
+    ap.add_argument("work")
+    ap.add_argument("--cases", default="lmo-po/")
+    ap.add_argument("--jobs", type=int, default=None)
+    args = ap.parse_args()
+    import saddlefw
+    from lmo_po import LmoPo
+
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    exp, its, rep = (os.path.join(args.work, n) for n in ("exp", "iterates", "file-report"))
+    jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+
+    t0 = time.perf_counter()
+    subprocess.run([args.saddlefw, "export", "--cases", args.cases, "--tier", "quick", "--out", exp,
+                    "--quiet"], check=True)
+    t1 = time.perf_counter()
+    subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "lmo_po.py"), exp,
+                    "--out", its], check=True)
+    t2 = time.perf_counter()
+    r = subprocess.run([args.saddlefw, "verify-iterates", exp, "--iterates", its, "--out", rep,
+                        "--quiet"] + jobs)
+    t3 = time.perf_counter()
+    file_s = t3 - t0
+    print(f"file route: export {t1 - t0:.1f} s, NumPy solver {t2 - t1:.1f} s, verify-iterates "
+          f"{t3 - t2:.1f} s (exit {r.returncode}): {file_s:.1f} s, iterate files {du(its) / 1e6:.0f} MB")
+
+    t4 = time.perf_counter()
+    check = saddlefw.RateCheck(args.cases, tier="quick").exportable_only().solver(LmoPo).progress(False)
+    if args.jobs:
+        check.jobs(args.jobs)
+    out = check.run()
+    out.write(os.path.join(args.work, "inprocess-report"))
+    t5 = time.perf_counter()
+    inproc_s = t5 - t4
+    tm = out.timing
+    steps = tm["steps"]
+    print(f"in process: {inproc_s:.1f} s ({'passed' if out.passed else 'FAILED'}), {steps} steps, "
+          f"{tm['python_s']:.1f} s inside step")
+    print(f"ratio file / in-process: {file_s / inproc_s:.2f}")
+    print(f"harness per step call (wall - inside step) / steps: "
+          f"{(tm['wall_s'] - tm['python_s']) / steps * 1e6:.1f} us "
+          f"(the binding's part: {(tm['binding_s'] - tm['python_s']) / steps * 1e6:.1f} us; "
+          f"inside step: {tm['python_s'] / steps * 1e6:.1f} us)")
+
+    with open(os.path.join(rep, "verify.json")) as f:
+        a = without(json.load(f))
+    with open(os.path.join(args.work, "inprocess-report", "verify.json")) as f:
+        b = without(json.load(f))
+    same = a == b
+    print(f"verify.json equal apart from time keys and the solver's name: {same}")
+    if not same:
+        for k in sorted(set(a) | set(b)):
+            if a.get(k) != b.get(k):
+                print(f"  differs: {k}")
+        return 1
+    return 0 if out.passed == (r.returncode == 0) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
