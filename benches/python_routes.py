@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Bench: the in-process Python route against the file route, end to end, on the same NumPy
-solver (examples/python/lmo_po.py, Algorithm 2) and the same jobs (those `saddlefw export`
+solver (examples/python/lmo_po.py, Algorithm 2; or lmo_lmo.py, Algorithm 1, whose class form
+is examples/python/test_lmo_lmo_inprocess.py) and the same jobs (those `saddlefw export`
 writes: the cosine instances have no file format).
 
     python3 benches/python_routes.py SADDLEFW_BINARY WORK_DIR [--cases lmo-po/] [--jobs N]
+                                     [--algorithm lmo-po|lmo-lmo]
 
 needs the package installed (`pip install ./python`). It times
 
@@ -50,9 +52,15 @@ def main():
     ap.add_argument("work")
     ap.add_argument("--cases", default="lmo-po/")
     ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--algorithm", default="lmo-po", choices=["lmo-po", "lmo-lmo"])
     args = ap.parse_args()
     import saddlefw
-    from lmo_po import LmoPo
+    if args.algorithm == "lmo-po":
+        from lmo_po import LmoPo as Solver
+        script = "lmo_po.py"
+    else:
+        from test_lmo_lmo_inprocess import NumpyFW as Solver
+        script = "lmo_lmo.py"
 
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
@@ -63,7 +71,7 @@ def main():
     subprocess.run([args.saddlefw, "export", "--cases", args.cases, "--tier", "quick", "--out", exp,
                     "--quiet"], check=True)
     t1 = time.perf_counter()
-    subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "lmo_po.py"), exp,
+    subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", script), exp,
                     "--out", its], check=True)
     t2 = time.perf_counter()
     r = subprocess.run([args.saddlefw, "verify-iterates", exp, "--iterates", its, "--out", rep,
@@ -74,7 +82,7 @@ def main():
           f"{t3 - t2:.1f} s (exit {r.returncode}): {file_s:.1f} s, iterate files {du(its) / 1e6:.0f} MB")
 
     t4 = time.perf_counter()
-    check = saddlefw.RateCheck(args.cases, tier="quick").exportable_only().solver(LmoPo).progress(False)
+    check = saddlefw.RateCheck(args.cases, tier="quick").exportable_only().solver(Solver).progress(False)
     if args.jobs:
         check.jobs(args.jobs)
     out = check.run()
