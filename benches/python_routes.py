@@ -34,7 +34,9 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "examples", "python"))
 
 
-def without(v, drop=("solver",)):
+# `solver` names the route; `build` names the binary's commit (the extension and the binary may
+# be built from different commits of an otherwise equal tree)
+def without(v, drop=("solver", "build")):
     if isinstance(v, dict):
         return {k: without(x, drop) for k, x in v.items() if "time" not in k and k not in drop}
     if isinstance(v, list):
@@ -94,10 +96,29 @@ def main():
     print(f"in process: {inproc_s:.1f} s ({'passed' if out.passed else 'FAILED'}), {steps} steps, "
           f"{tm['python_s']:.1f} s inside step")
     print(f"ratio file / in-process: {file_s / inproc_s:.2f}")
-    print(f"harness per step call (wall - inside step) / steps: "
-          f"{(tm['wall_s'] - tm['python_s']) / steps * 1e6:.1f} us "
-          f"(the binding's part: {(tm['binding_s'] - tm['python_s']) / steps * 1e6:.1f} us; "
-          f"inside step: {tm['python_s'] / steps * 1e6:.1f} us)")
+
+    # the harness's own cost per step call, one worker (no GIL contention): an empty step, and
+    # the binding's part of the real solver's step (GIL, call, copying and checking x, y)
+    class Empty:
+        def __init__(self, req):
+            self.x, self.y = req.x0, req.y0
+
+        def step(self):
+            pass
+
+    case = f"{args.algorithm}/c-c/"
+    for name, solver in (("empty step", Empty), (Solver.__name__, Solver)):
+        c = (saddlefw.RateCheck(case, tier="quick").exportable_only().hard_instances(False)
+             .solver(solver).progress(False).jobs(1))
+        t = time.perf_counter()
+        o = c.run()
+        w = time.perf_counter() - t
+        tm = o.timing
+        n = tm["steps"]
+        print(f"one worker, {case} without hard instances, {name}: {w / n * 1e6:.1f} us wall per step, "
+              f"{tm['python_s'] / n * 1e6:.1f} us inside step, binding's part "
+              f"{(tm['binding_s'] - tm['python_s']) / n * 1e6:.1f} us, harness rest (measures, fits) "
+              f"{(w - tm['binding_s']) / n * 1e6:.1f} us")
 
     with open(os.path.join(rep, "verify.json")) as f:
         a = without(json.load(f))
