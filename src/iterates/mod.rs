@@ -57,4 +57,4 @@ pub use export::{export, ExportOptions, REPORT_RULE};
 pub use judge::{load, verify_iterates, JudgeOptions, ReplayFactory};
 pub use plan::{plan, select, JobSource, PlannedJob};
 pub use reference::write_reference_iterates;
-pub use replay::{Faults, Replay, FEASIBILITY_TOL, START_TOL};
+pub use replay::{feasibility, same_point, Faults, Replay, FEASIBILITY_TOL, START_TOL};

@@ -121,8 +121,9 @@ impl Replay {
     }
 }
 
-/// Why `(x, y)` is not in `X x Y` beyond the tolerance, if it is not.
-fn feasibility(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> Option<String> {
+/// Why `(x, y)` is not in `X x Y` beyond the tolerance, if it is not (also the Python
+/// package's check of in-process iterates).
+pub fn feasibility(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> Option<String> {
     for (name, set, v) in [("x", p.x_set(), x), ("y", p.y_set(), y)] {
         let d = distance(set, v);
         let tol = FEASIBILITY_TOL * (1.0 + set.diameter());
@@ -147,8 +148,9 @@ fn distance(set: &dyn ConvexSet, v: &[f64]) -> f64 {
         .sqrt()
 }
 
-/// Whether `got` is `want` up to [`START_TOL`].
-fn same_point(got: &[f64], want: &[f64]) -> Option<f64> {
+/// By how much `got` differs from `want` in some coordinate, when more than [`START_TOL`]
+/// (times `1 + ||want||_inf`).
+pub fn same_point(got: &[f64], want: &[f64]) -> Option<f64> {
     let scale = 1.0 + crate::linalg::max_abs(want);
     let d = got
         .iter()
