@@ -29,6 +29,7 @@ mod measures;
 mod modules;
 mod mutants;
 mod own_solver;
+mod prelude;
 mod problems;
 mod rates;
 mod report;
