@@ -30,6 +30,7 @@ mod modules;
 mod mutants;
 mod own_solver;
 mod prelude;
+mod public_api;
 mod problems;
 mod rates;
 mod report;
