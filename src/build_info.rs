@@ -1,6 +1,15 @@
 //! Which saddlefw wrote a file ([`Build`]): the one build identity of every record
 //! (verify.json, CHECK.json, journals, shards), below every other module so that the record
 //! writers of any layer can name it.
+//!
+//! ```
+//! use saddlefw::build_info::Build;
+//! let b = Build::current();
+//! assert_eq!(b.version, env!("CARGO_PKG_VERSION"));
+//! assert!(b.to_string().starts_with("saddlefw "));
+//! // a record of another build compares unequal (merges refuse such shards)
+//! assert_ne!(b, Build { version: "0.0.0".into(), git_commit: None });
+//! ```
 
 use serde::{Deserialize, Serialize};
 

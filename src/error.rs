@@ -90,8 +90,9 @@ pub fn json_error(input: &str, e: &serde_json::Error, field: Option<&str>) -> Er
     Error::input(input, location, reason)
 }
 
-/// Result alias used across the crate.
-pub type Result<T> = std::result::Result<T, Error>;
+/// Result alias used across the crate. The error type is a defaulted parameter, so that after
+/// `use saddlefw::prelude::*` a user's own `Result<T, E>` still means std's.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Checks that every value is finite; `what` names the input in the error.
 pub fn ensure_finite(what: &str, values: &[f64]) -> Result<()> {

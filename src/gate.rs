@@ -408,7 +408,7 @@ fn num(v: Option<f64>) -> String {
 /// A solver from a closure that updates the iterates in place: `step(problem, x, y, t)`
 /// performs iteration t on `(x_t, y_t)` and returns what it used ([`step_fn`]).
 pub struct FnSolver<F> {
-    name: &'static str,
+    name: String,
     x: Vec<f64>,
     y: Vec<f64>,
     step: F,
@@ -418,7 +418,8 @@ pub struct FnSolver<F> {
 ///
 /// ```
 /// use saddlefw::prelude::*;
-/// let mut s = step_fn("halve", |_p: &dyn SaddleProblem, x: &mut [f64], _y: &mut [f64], _t| {
+/// let variant = "halve"; // a name built at run time, e.g. a solver's variant
+/// let mut s = step_fn(format!("my-{variant}"), |_p: &dyn SaddleProblem, x: &mut [f64], _y: &mut [f64], _t| {
 ///     x.iter_mut().for_each(|v| *v *= 0.5);
 ///     StepInfo { tau: 0.5, beta: 0.0, gamma: 0.0 }
 /// });
@@ -427,13 +428,14 @@ pub struct FnSolver<F> {
 /// s.init(inst.problem.as_ref(), &[1.0, 0.0, 0.0], &inst.y0);
 /// s.step(inst.problem.as_ref(), 0);
 /// assert_eq!(s.x(), &[0.5, 0.0, 0.0]);
+/// assert_eq!(s.name(), "my-halve");
 /// ```
-pub fn step_fn<F>(name: &'static str, step: F) -> FnSolver<F>
+pub fn step_fn<F>(name: impl Into<String>, step: F) -> FnSolver<F>
 where
     F: FnMut(&dyn SaddleProblem, &mut [f64], &mut [f64], usize) -> StepInfo + Send,
 {
     FnSolver {
-        name,
+        name: name.into(),
         x: Vec::new(),
         y: Vec::new(),
         step,
@@ -444,8 +446,8 @@ impl<F> Solver for FnSolver<F>
 where
     F: FnMut(&dyn SaddleProblem, &mut [f64], &mut [f64], usize) -> StepInfo + Send,
 {
-    fn name(&self) -> &'static str {
-        self.name
+    fn name(&self) -> &str {
+        &self.name
     }
     fn init(&mut self, _: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
         self.x = x0.to_vec();

@@ -53,13 +53,13 @@ pub struct RunConfig {
 }
 
 impl RunConfig {
-    /// T iterations, log2 checkpoints, no time limit, sigma = 1.
+    /// T iterations, log2 checkpoints, no time limit, sigma = [`crate::paper::BASELINE_SIGMA`].
     pub fn new(iterations: usize) -> Self {
         RunConfig {
             iterations,
             time_limit: None,
             checkpoints: CheckpointRule::Log2,
-            sigma: 1.0,
+            sigma: crate::paper::BASELINE_SIGMA,
         }
     }
 }

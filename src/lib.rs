@@ -197,11 +197,45 @@ pub use problems::{Constants, Instance, Interval, SaddleProblem};
 pub use sets::ConvexSet;
 
 /// What a user of the library needs to gate a solver ([`gate`]): `use saddlefw::prelude::*;`.
+///
+/// Nothing here shadows std: [`Result`] has a defaulted error type, so a user's own
+/// `Result<T, E>` still compiles, and a solver factory reads the entry's schedule
+/// ([`ScheduleSpec`], the paper's `a`, `b`, `C`) and the resolved `tau_t`, `beta_t`
+/// ([`RunSchedules`]) from its [`SolverRequest`]:
+///
+/// ```
+/// use saddlefw::prelude::*;
+///
+/// fn parse_seed(s: &str) -> Result<u64, std::num::ParseIntError> {
+///     s.parse() // std's two-parameter Result, after the glob import
+/// }
+/// fn steps(req: &SolverRequest) -> Result<(f64, f64)> {
+///     let (a, _b, _c) = req.entry.schedule.abc(); // ScheduleSpec
+///     let RunSchedules { tau, beta } = *req.schedule;
+///     Ok((tau.at(0).powf(a), beta.at(0)))
+/// }
+/// assert_eq!(parse_seed("7"), Ok(7));
+/// let _ = steps; // used as a factory body: RateCheck::builtin(..).solver_fn(name, ..)
+/// ```
+///
+/// The control of the example above: with a one-parameter alias in scope (what this prelude
+/// exported before issue 36) the same user code does not compile.
+///
+/// ```compile_fail
+/// mod shadowing {
+///     pub type Result<T> = std::result::Result<T, String>;
+/// }
+/// use shadowing::*;
+/// fn parse_seed(s: &str) -> Result<u64, std::num::ParseIntError> {
+///     s.parse()
+/// }
+/// ```
 pub mod prelude {
     pub use crate::gate::{step_fn, GateFailure, Outcome, RateCheck};
-    pub use crate::paper::theorems::TheoremEntry;
+    pub use crate::paper::theorems::{ScheduleSpec, TheoremEntry};
     pub use crate::problems::{Constants, Instance, SaddleProblem};
     pub use crate::sets::ConvexSet;
+    pub use crate::solvers::defaults::RunSchedules;
     pub use crate::solvers::{Schedule, Solver, StepInfo};
     pub use crate::verify::{SolverFactory, SolverRequest, Tier, TierConfig};
     pub use crate::{Error, Result};

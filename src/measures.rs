@@ -150,6 +150,18 @@ pub struct PointMeasures {
 }
 
 impl PointMeasures {
+    /// The value of measure `m` (`None`: `G^Opt` with f* unknown).
+    pub fn get(&self, m: crate::paper::theorems::Measure) -> Option<f64> {
+        use crate::paper::theorems::Measure;
+        match m {
+            Measure::GxLmo => Some(self.gx_lmo),
+            Measure::GxPo => Some(self.gx_po),
+            Measure::Gy => Some(self.gy),
+            Measure::GapOpt => self.gap_opt,
+            Measure::GyLmo => Some(self.gy_lmo),
+            Measure::H => Some(self.h),
+        }
+    }
     /// No measure known (every value NaN, written null): a record that carries only what was
     /// plotted from it.
     pub fn unknown() -> Self {

@@ -75,14 +75,7 @@ pub fn quantity_series_at(
     let q = &entry.quantity;
     let mut values = Vec::with_capacity(per_iter.len());
     for m in per_iter {
-        let v = match q.measure {
-            Measure::GxLmo => Some(m.measures.gx_lmo),
-            Measure::GxPo => Some(m.measures.gx_po),
-            Measure::Gy => Some(m.measures.gy),
-            Measure::GapOpt => m.measures.gap_opt,
-            Measure::GyLmo => Some(m.measures.gy_lmo),
-            Measure::H => Some(m.measures.h),
-        };
+        let v = m.measures.get(q.measure);
         match v {
             Some(v) if v.is_finite() => values.push(v),
             _ => {

@@ -30,6 +30,8 @@ mod measures;
 mod modules;
 mod mutants;
 mod own_solver;
+mod prelude;
+mod public_api;
 mod problems;
 mod rates;
 mod report;

@@ -54,7 +54,7 @@ fn keep_newlines(removed: &[char], out: &mut String) {
 
 /// The source without comments, string and char literals (replaced by spaces; their line
 /// breaks are kept).
-fn strip(src: &str) -> String {
+pub(crate) fn strip(src: &str) -> String {
     let c: Vec<char> = src.chars().collect();
     let mut out = String::with_capacity(src.len());
     let mut i = 0;
@@ -596,7 +596,7 @@ const MAX_FILE_LINES: usize = 800;
 const MAX_FN_LINES: usize = 120;
 
 /// Every file under `src/` (path relative to `src/`, `/`-separated) with its text.
-fn src_files() -> Vec<(String, String)> {
+pub(crate) fn src_files() -> Vec<(String, String)> {
     fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, String)>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
             .unwrap()

@@ -146,7 +146,7 @@ impl RunArgs {
                 iterations,
                 time_limit,
                 checkpoints,
-                sigma: 1.0,
+                sigma: crate::paper::BASELINE_SIGMA,
             },
             sigma,
             seed: self.seed,

@@ -62,8 +62,8 @@ pub fn build_run(
     let solver = spec.build(p)?.solver;
     let Some(alg) = PaperAlgorithm::parse(&spec.algorithm) else {
         let structure = Structure {
-            primal: super::context::Oracle::Lmo,
-            dual: super::context::Oracle::Other,
+            primal: Some(crate::paper::Oracle::Lmo),
+            dual: None,
         };
         return Ok((solver, structure, "sp-fw [gamma_t = 2/(t+2)]".into()));
     };

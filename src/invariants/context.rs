@@ -16,6 +16,7 @@
 //! assert!(fit_power(&bent, &betas).is_none());
 //! ```
 
+use crate::paper::Oracle;
 use crate::linalg::{dist, dot, norm};
 use crate::measures;
 use crate::problems::{Assumptions, Constants, Interval, SaddleProblem};
@@ -148,62 +149,46 @@ impl PointCtx<'_> {
     }
 }
 
-/// What the primal or dual update of a solver is (`def:cg-seq`, `def:pg-seq`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum Oracle {
-    /// LMO sequence (primal: `x + tau (v - x)`; dual: closed-loop gamma of `eq:dual:LMO`).
-    Lmo,
-    /// PO sequence (primal: `PO(x - tau grad)`; dual: `PO(y + grad/(Lyy + beta))`).
-    Po,
-    /// Anything else (baselines whose update is not one of the paper's sequences).
-    Other,
-}
-
-impl From<crate::paper::Oracle> for Oracle {
-    fn from(o: crate::paper::Oracle) -> Oracle {
-        match o {
-            crate::paper::Oracle::Lmo => Oracle::Lmo,
-            crate::paper::Oracle::Po => Oracle::Po,
-        }
-    }
-}
-
-/// The sequence structure a solver claims (checked by the invariants, never trusted).
+/// The sequence structure a solver claims (checked by the invariants, never trusted): the
+/// oracle of each block's update (`def:cg-seq`, `def:pg-seq`: LMO, primal `x + tau (v - x)`,
+/// dual the closed-loop gamma of `eq:dual:LMO`; PO, primal `PO(x - tau grad)`, dual
+/// `PO(y + grad/(Lyy + beta))`), `None` for an update that is none of the paper's sequences
+/// (baselines).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Structure {
-    pub primal: Oracle,
-    pub dual: Oracle,
+    pub primal: Option<Oracle>,
+    pub dual: Option<Oracle>,
 }
 
 impl Structure {
     pub const LMO_LMO: Structure = Structure {
-        primal: Oracle::Lmo,
-        dual: Oracle::Lmo,
+        primal: Some(Oracle::Lmo),
+        dual: Some(Oracle::Lmo),
     };
     pub const LMO_PO: Structure = Structure {
-        primal: Oracle::Lmo,
-        dual: Oracle::Po,
+        primal: Some(Oracle::Lmo),
+        dual: Some(Oracle::Po),
     };
     pub const PO_LMO: Structure = Structure {
-        primal: Oracle::Po,
-        dual: Oracle::Lmo,
+        primal: Some(Oracle::Po),
+        dual: Some(Oracle::Lmo),
     };
     /// The paper's algorithm with this structure (Algorithms 1-3), if any.
     pub fn paper_algorithm(&self) -> Option<crate::paper::Algorithm> {
         use crate::paper::Algorithm;
         Algorithm::ALL.into_iter().find(|a| {
             let (p, d) = a.oracles();
-            Oracle::from(p) == self.primal && Oracle::from(d) == self.dual
+            (Some(p), Some(d)) == (self.primal, self.dual)
         })
     }
     /// Whether the structure is the one a hypothesis asks for.
     pub fn satisfies(&self, seq: Seq) -> bool {
         match seq {
             Seq::Any => true,
-            Seq::PrimalLmo => self.primal == Oracle::Lmo,
-            Seq::PrimalPo => self.primal == Oracle::Po,
-            Seq::DualLmo => self.dual == Oracle::Lmo,
-            Seq::DualPo => self.dual == Oracle::Po,
+            Seq::PrimalLmo => self.primal == Some(Oracle::Lmo),
+            Seq::PrimalPo => self.primal == Some(Oracle::Po),
+            Seq::DualLmo => self.dual == Some(Oracle::Lmo),
+            Seq::DualPo => self.dual == Some(Oracle::Po),
             Seq::Alg1 => *self == Self::LMO_LMO,
             Seq::Alg2 => *self == Self::LMO_PO,
             Seq::Alg3 => *self == Self::PO_LMO,

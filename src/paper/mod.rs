@@ -15,6 +15,7 @@
 
 pub mod algorithm;
 pub mod formula;
+pub mod measure;
 pub mod setting;
 pub mod theorems;
 pub mod user;

@@ -51,25 +51,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::str::FromStr;
+pub use super::measure::Measure;
 use std::sync::OnceLock;
-
-/// A measure of claims.md 1.3, evaluated at every iterate of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Measure {
-    /// `G_X^LMO(x_t, y_t)` (`gap:fw`).
-    GxLmo,
-    /// `G_X^PO(x_t, y_t)` (`gap:proj`) with the entry's sigma.
-    GxPo,
-    /// `G_Y(x_t, y_t)` (`gap:y`).
-    Gy,
-    /// `G^Opt(x_t)` (`gap:opt`).
-    GapOpt,
-    /// `G_Y^LMO(x_t, y_t)`, the Frank-Wolfe gap over Y (user entries).
-    GyLmo,
-    /// `H_t` (`eq:H_t`) with the entry's `beta_t` (user entries).
-    H,
-}
 
 /// How the per-iterate measure becomes the bounded quantity at horizon T (claims.md Sec. 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

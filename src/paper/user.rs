@@ -254,7 +254,7 @@ fn parse_entry(input: &str, index: usize, v: &Value) -> Result<TheoremEntry> {
     let quantity_text = format!(
         "{} of {} ({side})",
         aggregate_words(quantity.aggregate),
-        measure_words(quantity.measure)
+        Measure::symbol(&quantity.measure)
     );
     Ok(TheoremEntry {
         case: format!("{algorithm}/{setting}"),
@@ -396,17 +396,6 @@ fn check_schedule(s: &ScheduleSpec) -> std::result::Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn measure_words(m: Measure) -> &'static str {
-    match m {
-        Measure::GxLmo => "G_X^LMO",
-        Measure::GxPo => "G_X^PO",
-        Measure::Gy => "G_Y",
-        Measure::GyLmo => "G_Y^LMO",
-        Measure::GapOpt => "G^Opt",
-        Measure::H => "H_t",
-    }
 }
 
 fn aggregate_words(a: Aggregate) -> &'static str {

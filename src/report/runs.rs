@@ -2,31 +2,31 @@
 //! (`saddlefw report RUN.json... --out FILE.html`).
 //!
 //! ```
+//! use saddlefw::paper::theorems::Measure;
 //! use saddlefw::report::runs::RunMeasure;
 //! let m: RunMeasure = "stationarity".parse().unwrap();
 //! assert_eq!(m.label("po-lmo"), "G_X^PO + G_Y");
 //! assert_eq!(m.label("lmo-po"), "G_X^LMO + G_Y");
+//! assert_eq!("gy_lmo".parse::<RunMeasure>().unwrap(), RunMeasure::Of(Measure::GyLmo));
 //! assert!("gap".parse::<RunMeasure>().is_err());
 //! ```
 
 use super::{RunSummary, Series};
+use crate::paper::theorems::Measure;
 use crate::paper::Oracle;
 use crate::trace::{Checkpoint, Status, Trace};
 use crate::{Error, Result};
 use std::str::FromStr;
 
-/// Which checkpoint measure a runs page plots.
+/// Which checkpoint measure a runs page plots: the paper's Figure 1 combination, or one
+/// measure of the theorem vocabulary ([`Measure`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunMeasure {
     /// The paper's Figure 1 measure: `G_X^LMO + G_Y` for LMO-primal methods, `G_X^PO + G_Y`
     /// for PO-primal ones (PO-LMO, AGP).
     Stationarity,
-    GxLmo,
-    GxPo,
-    Gy,
-    GyLmo,
-    H,
-    GapOpt,
+    /// One measure.
+    Of(Measure),
 }
 
 impl FromStr for RunMeasure {
@@ -34,12 +34,7 @@ impl FromStr for RunMeasure {
     fn from_str(s: &str) -> Result<Self> {
         Ok(match s {
             "stationarity" => RunMeasure::Stationarity,
-            "gx_lmo" => RunMeasure::GxLmo,
-            "gx_po" => RunMeasure::GxPo,
-            "gy" => RunMeasure::Gy,
-            "gy_lmo" => RunMeasure::GyLmo,
-            "h" => RunMeasure::H,
-            "gap_opt" => RunMeasure::GapOpt,
+            _ if Measure::parse(s).is_some() => RunMeasure::Of(Measure::parse(s).unwrap()),
             _ => {
                 return Err(Error::invalid(
                     "--measure",
@@ -61,12 +56,7 @@ impl RunMeasure {
         match self {
             RunMeasure::Stationarity if Self::po_primal(algorithm) => "G_X^PO + G_Y",
             RunMeasure::Stationarity => "G_X^LMO + G_Y",
-            RunMeasure::GxLmo => "G_X^LMO",
-            RunMeasure::GxPo => "G_X^PO",
-            RunMeasure::Gy => "G_Y",
-            RunMeasure::GyLmo => "G_Y^LMO",
-            RunMeasure::H => "H_t",
-            RunMeasure::GapOpt => "G^Opt",
+            RunMeasure::Of(m) => m.symbol(),
         }
     }
     /// The value at a checkpoint (`None` when the run did not record it).
@@ -76,12 +66,7 @@ impl RunMeasure {
                 Some(c.measures.gx_po + c.measures.gy)
             }
             RunMeasure::Stationarity => Some(c.measures.gx_lmo + c.measures.gy),
-            RunMeasure::GxLmo => Some(c.measures.gx_lmo),
-            RunMeasure::GxPo => Some(c.measures.gx_po),
-            RunMeasure::Gy => Some(c.measures.gy),
-            RunMeasure::GyLmo => Some(c.measures.gy_lmo),
-            RunMeasure::H => Some(c.measures.h),
-            RunMeasure::GapOpt => c.measures.gap_opt,
+            RunMeasure::Of(m) => c.measures.get(*m),
         }
     }
 }

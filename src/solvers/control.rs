@@ -250,7 +250,7 @@ struct ExtraProjection {
 }
 
 impl Solver for ExtraProjection {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         self.inner.name()
     }
     fn init(&mut self, p: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {

@@ -73,8 +73,9 @@ pub struct StepInfo {
 /// know nothing about smoothing ([`Solver::beta_at`] is 0), and the harness measures `H_t`
 /// around the `y0` it passed to `init`.
 pub trait Solver: Send {
-    /// Registry name, e.g. `lmo-lmo`.
-    fn name(&self) -> &'static str;
+    /// Name, e.g. `lmo-lmo` (the registry's); a solver parameterised by a variant may build
+    /// it at run time and return a borrow of its own field.
+    fn name(&self) -> &str;
     /// Sets the iterates to `(x0, y0)`; `y0` is also the smoothing reference point.
     fn init(&mut self, problem: &dyn SaddleProblem, x0: &[f64], y0: &[f64]);
     /// Performs iteration t: `(x_t, y_t) -> (x_{t+1}, y_{t+1})`.
@@ -84,7 +85,9 @@ pub trait Solver: Send {
     /// Current dual iterate y_t.
     fn y(&self) -> &[f64];
     /// beta_t of the dual smoothing (`eq:fL:mu`) at iteration t, centred at the initial dual
-    /// iterate y0; the measure H_t at checkpoint t uses it. Default: 0 (no smoothing).
+    /// iterate y0. `saddlefw run` measures `H_t` at checkpoint t with it; `verify` and
+    /// [`crate::gate::RateCheck`] measure `H_t` with the theorem entry's `beta_t` whatever the
+    /// solver says (so a wrong value here cannot improve a verdict). Default: 0 (no smoothing).
     fn beta_at(&self, _t: usize) -> f64 {
         0.0
     }
@@ -102,7 +105,7 @@ pub trait Solver: Send {
 
 /// A boxed solver is a solver (what [`Built::solver`] and the controls hand out).
 impl<S: Solver + ?Sized> Solver for Box<S> {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         (**self).name()
     }
     fn init(&mut self, problem: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {

@@ -181,7 +181,7 @@ impl MeasuredWith {
 }
 
 impl Solver for MeasuredWith {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         self.inner.name()
     }
     fn init(&mut self, p: &dyn crate::problems::SaddleProblem, x0: &[f64], y0: &[f64]) {

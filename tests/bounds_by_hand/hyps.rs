@@ -2,7 +2,7 @@
 //! ranges each lemma states) at their boundaries, on the synthetic run.
 
 use super::*;
-use saddlefw::invariants::context::Oracle;
+use saddlefw::paper::Oracle;
 
 /// The `extra` condition of the named invariant on `r`.
 fn extra_holds(name: &str, r: &RunCtx) -> bool {
@@ -138,8 +138,8 @@ fn alg3_conditions() {
     let mut r = po(k_po());
     assert!(extra_holds("beta-nonincreasing", &r));
     r.structure = Structure {
-        primal: Oracle::Other,
-        dual: Oracle::Lmo,
+        primal: None,
+        dual: Some(Oracle::Lmo),
     };
     assert!(
         !extra_holds("beta-nonincreasing", &r),
