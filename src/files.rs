@@ -312,7 +312,34 @@ pub fn exit_removing_temp_files(code: i32) -> ! {
     for p in list.iter() {
         let _ = std::fs::remove_file(p);
     }
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "saddlefw: stopped at once by {} ({} unfinished file(s) removed; files written before are complete)",
+        crate::interrupt::signal_name(code - 128),
+        list.len()
+    );
     std::process::exit(code)
+}
+
+/// Writes `path` atomically through `write`, which streams into a new temporary file beside it
+/// (registered like [`write_atomic`]'s, so a signal removes it); the file is flushed and
+/// renamed into place only when `write` succeeds. Errors name the path and `write`/`rename`.
+pub fn write_streamed(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<()> {
+    let shown = path.display().to_string();
+    let (guard, mut f) = TempFile::beside(path).map_err(|e| Error::io(&shown, "write", e))?;
+    let written = write(&mut f).and_then(|_| f.sync_all());
+    drop(f);
+    let result = written
+        .map_err(|e| ("write", e))
+        .and_then(|_| std::fs::rename(&guard.path, path).map_err(|e| ("rename", e)));
+    if let Err((op, e)) = result {
+        let _ = std::fs::remove_file(&guard.path);
+        return Err(Error::io(shown, op, e));
+    }
+    Ok(())
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory is written,

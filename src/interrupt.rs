@@ -101,6 +101,13 @@ pub fn describe() -> Option<String> {
 pub fn install() -> bool {
     #[cfg(unix)]
     {
+        // a file-size limit (`ulimit -f`) makes a write fail with EFBIG, reported as
+        // `error: FILE: write: ...` with the temporaries removed, instead of killing the
+        // process with SIGXFSZ (exit 153, no message)
+        // SAFETY: setting a signal's disposition to SIG_IGN installs no handler code.
+        unsafe {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+        }
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
         let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
             return false;

@@ -305,3 +305,31 @@ fn a_huge_number_is_not_echoed_whole() {
     assert!(o.stderr.len() < 400, "{} bytes", o.stderr.len());
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A file-size limit (`ulimit -f 20`: 20 KiB) makes verify's report write fail: one line
+/// `error: FILE: write: ...`, exit 2 (not SIGXFSZ's exit 153), no temporary left behind.
+#[cfg(unix)]
+#[test]
+fn a_file_size_limit_is_an_error_line_and_leaves_no_temporary() {
+    let d = scratch("ulimit");
+    let out = d.join("v");
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f 20 && exec '{}' -q verify --cases lmo-lmo/c-sc/primal --out '{}'",
+            env!("CARGO_BIN_EXE_saddlefw"),
+            s(&out)
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    let last = stderr.lines().last().unwrap();
+    assert!(last.starts_with("error: ") && last.contains("verify.json: write: File too large"), "{stderr}");
+    let tmp = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+        .count();
+    assert_eq!(tmp, 0, "a temporary was left");
+    std::fs::remove_dir_all(&d).unwrap();
+}

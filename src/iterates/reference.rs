@@ -38,12 +38,13 @@ pub fn write_reference_iterates(
         if let Some(dir) = path.parent() {
             crate::files::create_dir_all(dir)?;
         }
-        let shown = path.display().to_string();
-        let file = std::fs::File::create(&path).map_err(|e| Error::io(&shown, "write", e))?;
-        let mut w = IterateWriter::new(BufWriter::new(file));
-        write_run(inst, solver.as_mut(), job.t_last, &mut w)
-            .and_then(|_| w.finish().map(|_| ()))
-            .map_err(|e| Error::io(&shown, "write", e))?;
+        // a temporary renamed into place: a signal or a full disk never leaves a file cut
+        // mid-line that looks complete
+        crate::files::write_streamed(&path, |file| {
+            let mut w = IterateWriter::new(BufWriter::new(file));
+            write_run(inst, solver.as_mut(), job.t_last, &mut w)?;
+            w.finish().map(|_| ())
+        })?;
     }
     Ok(())
 }
