@@ -85,9 +85,11 @@ pub trait Solver: Send {
     /// Current dual iterate y_t.
     fn y(&self) -> &[f64];
     /// beta_t of the dual smoothing (`eq:fL:mu`) at iteration t, centred at the initial dual
-    /// iterate y0. `saddlefw run` measures `H_t` at checkpoint t with it; `verify` and
-    /// [`crate::gate::RateCheck`] measure `H_t` with the theorem entry's `beta_t` whatever the
-    /// solver says (so a wrong value here cannot improve a verdict). Default: 0 (no smoothing).
+    /// iterate y0. `saddlefw run`, `verify` and [`crate::gate::RateCheck`] measure `H_t` at
+    /// checkpoint t with it (the theorems leave the constant of `beta_t` free), and the
+    /// `schedule` gate checks it against the entry's hypotheses (`verify::schedule_check`); a
+    /// solver that returns 0 where the entry's `beta_t` is positive is measured with the
+    /// entry's. Default: 0 (no smoothing).
     fn beta_at(&self, _t: usize) -> f64 {
         0.0
     }
