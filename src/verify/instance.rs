@@ -19,7 +19,7 @@ use std::time::Instant;
 pub struct RecordedRun {
     /// The measures at `t = 0, 1, ..` (every iterate).
     pub record: Vec<Checkpoint>,
-    /// Whether `H_t` followed the solver's own `beta_t` ([`MeasuredWith`]) rather than the
+    /// Whether `H_t` followed the solver's own `beta_t` (`MeasuredWith`) rather than the
     /// entry's (a solver that reports no smoothing).
     pub beta_declared: bool,
     /// The schedules the solver stepped with ([`SolverFactory::schedules`], else the entry's).

@@ -3,7 +3,7 @@
 //! The theorems assume `beta_t = C (t+1)^-b` with any `C > 0` (`eq:fw-fw-stepsize`,
 //! `eq:fw-proj-stepsize`; PO-LMO: `theorem:proj-fw-convergence`), or `beta_t = 0` where they
 //! set `C = 0` (then `mu > 0`), and for LMO-LMO and LMO-PO `tau_t = Theta((t+1)^-a)`. `H_t` is
-//! measured with the `beta_t` the solver reports ([`super::source::MeasuredWith`]); the
+//! measured with the `beta_t` the solver reports (`verify::source::MeasuredWith`); the
 //! `tau_t` a step reports is in its `StepInfo`. This check says whether each is one the
 //! theorem allows: positive and finite at every t with the theorem's exponent (fitted over
 //! `[T/16, T]`, within [`EXPONENT_TOL`]; a constant factor or an index offset leaves it), or
