@@ -315,7 +315,7 @@ pub fn exit_removing_temp_files(code: i32) -> ! {
     let _ = writeln!(
         std::io::stderr().lock(),
         "saddlefw: stopped at once by {} ({} unfinished file(s) removed; files written before are complete)",
-        crate::interrupt::signal_name(code - 128),
+        signal_name(code - 128),
         list.len()
     );
     std::process::exit(code)
@@ -368,4 +368,14 @@ pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
         return Err(Error::io(shown, op, e));
     }
     Ok(())
+}
+
+/// `SIGINT`, `SIGTERM`, `SIGHUP` or `signal N` (kept here so files stays below interrupt).
+fn signal_name(signal: i32) -> String {
+    match signal {
+        1 => "SIGHUP".into(),
+        2 => "SIGINT".into(),
+        15 => "SIGTERM".into(),
+        s => format!("signal {s}"),
+    }
 }

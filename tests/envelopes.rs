@@ -437,7 +437,7 @@ fn errata_are_reported_and_never_gate() {
         "{:?}",
         e.failed_gates
     );
-    let gates = ["rate", "run", "envelope", "mhat", "baseline"];
+    let gates = ["rate", "run", "envelope", "mhat", "baseline", "schedule"];
     assert!(
         e.failed_gates.iter().all(|g| gates.contains(&g.as_str())),
         "{:?}",

@@ -50,7 +50,33 @@ impl SolverFactory for OnExported {
             .any(|p| p.case == j.case && p.family == j.family && p.seed_index == j.seed_index)
     }
     fn build(&self, r: &SolverRequest<'_>) -> Result<Box<dyn Solver>> {
-        self.inner.build(r)
+        Ok(Box::new(NoTau(self.inner.build(r)?)))
+    }
+}
+
+/// The solver with its reported `tau_t` withheld, as an iterate file withholds it (the file
+/// route's schedule check has no `tau_t` to check).
+struct NoTau(Box<dyn Solver>);
+
+impl Solver for NoTau {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn init(&mut self, p: &dyn saddlefw::problems::SaddleProblem, x0: &[f64], y0: &[f64]) {
+        self.0.init(p, x0, y0)
+    }
+    fn step(&mut self, p: &dyn saddlefw::problems::SaddleProblem, t: usize) -> saddlefw::solvers::StepInfo {
+        let info = self.0.step(p, t);
+        saddlefw::solvers::StepInfo { tau: 0.0, ..info }
+    }
+    fn x(&self) -> &[f64] {
+        self.0.x()
+    }
+    fn y(&self) -> &[f64] {
+        self.0.y()
+    }
+    fn beta_at(&self, t: usize) -> f64 {
+        self.0.beta_at(t)
     }
 }
 

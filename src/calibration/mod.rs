@@ -12,6 +12,16 @@
 //! the variant applies to). The reference regression (agreement with saddlefw's stored
 //! exponents) is not part of it: a variant is another implementation, which that question
 //! does not gate.
+//!
+//! ```
+//! use saddlefw::calibration::{role, variants, Role, Variant};
+//! let table = saddlefw::theorems::builtin();
+//! let e = table.iter().find(|e| e.id == "lmo-lmo/c-sc/primal").unwrap();
+//! // another master seed is always legitimate; clipping needs a projection LMO-LMO lacks
+//! assert_eq!(role(Variant::Seed(1), e), Role::Legitimate);
+//! let clip = variants().into_iter().find(|v| v.to_string() == "clip-not-project").unwrap();
+//! assert!(matches!(role(clip, e), Role::NotApplicable(_)));
+//! ```
 
 pub mod panel;
 mod table;

@@ -1,5 +1,13 @@
 //! The two panels of variants the gates are calibrated on, and for each entry whether a
 //! variant belongs to it, with the reason taken from the proofs.
+//!
+//! ```
+//! use saddlefw::calibration::panel::{not_rate_changing, Variant};
+//! use saddlefw::solvers::{Control, Fault};
+//! let stale = Variant::Control(Control::Fault(Fault::StaleGradient));
+//! assert!(not_rate_changing(stale, "lmo-po").is_some());
+//! assert!(not_rate_changing(Variant::Control(Control::TauExponent(0.1)), "lmo-po").is_none());
+//! ```
 
 use crate::paper::Algorithm;
 use crate::solvers::{Control, Fault};

@@ -1,7 +1,7 @@
 //! `saddlefw calibrate`: the gates' false alarms and power over the two panels of
 //! [`crate::calibration`].
 
-use super::{EXIT_FAILED, EXIT_OK};
+use crate::error::{EXIT_FAILED, EXIT_OK};
 use crate::jobs::positive_jobs;
 use crate::calibration::{self, CalibrationOptions, Variant};
 use crate::error::{Error, Result};

@@ -89,7 +89,7 @@ impl SolverFactory for ReplayFactory {
             &self.root.join(&j.iterates),
             (r.instance.x0.len(), r.instance.y0.len()),
             j.t_last,
-            r.schedule.beta,
+            (r.schedule.tau, r.schedule.beta),
             i,
             self.faults.clone(),
         )))

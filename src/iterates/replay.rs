@@ -57,6 +57,9 @@ pub struct Replay {
     y: Vec<f64>,
     t_last: u64,
     beta: Schedule,
+    /// The entry's `tau_t`, reported as each step's (an iterate file does not say which
+    /// schedule made it).
+    tau: Schedule,
     index: usize,
     faults: Faults,
 }
@@ -68,7 +71,7 @@ impl Replay {
         path: &Path,
         (dx, dy): (usize, usize),
         t_last: u64,
-        beta: Schedule,
+        (tau, beta): (Schedule, Schedule),
         index: usize,
         faults: Faults,
     ) -> Self {
@@ -83,6 +86,7 @@ impl Replay {
             y: vec![0.0; dy],
             t_last,
             beta,
+            tau,
             index,
             faults,
         }
@@ -184,7 +188,13 @@ impl Solver for Replay {
     }
     fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
         self.read(p, t as u64 + 1);
-        StepInfo::default()
+        // an iterate file does not say which tau_t made it: not reported (not checked)
+        let _ = &self.tau;
+        StepInfo {
+            tau: 0.0,
+            beta: self.beta.at(t),
+            gamma: 0.0,
+        }
     }
     fn x(&self) -> &[f64] {
         &self.x

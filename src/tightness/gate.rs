@@ -101,16 +101,7 @@ pub fn attach(
     let mut hard_opts = opts.clone();
     hard_opts.baselines = Default::default();
     hard_opts.gate_baselines = false;
-    let judged: Vec<Option<(InstanceRun, EntryResult, f64)>> = selected
-        .iter()
-        .map(|e| match (fixtures.get(&e.id), runs.remove(&e.id)) {
-            (Some(_), Some((run, time_s))) => {
-                crate::verify::judge_entry(e, vec![run.clone()], &hard_opts)
-                    .map(|j| Some((run, j, time_s)))
-            }
-            _ => Ok(None),
-        })
-        .collect::<Result<_>>()?;
+    let judged = judge_hard_runs(selected, &fixtures, &mut runs, &hard_opts)?;
     // a failed rate is confirmed at CONFIRM_FACTOR times the horizon (HardResult's doc)
     let confirm = || -> Vec<Result<Option<Confirmation>>> {
         selected
@@ -128,12 +119,8 @@ pub fn attach(
             .collect()
     };
     let confirmations = crate::verify::with_jobs(opts.jobs, selected.len(), confirm)?;
-    for (((e, res), j), c) in selected
-        .iter()
-        .zip(entries.iter_mut())
-        .zip(judged)
-        .zip(confirmations)
-    {
+    let all = selected.iter().zip(entries.iter_mut()).zip(judged);
+    for (((e, res), j), c) in all.zip(confirmations) {
         let fixture = fixtures.get(&e.id);
         let hard = match (fixture, j) {
             (Some(f), Some((run, judged, time_s))) => {
@@ -175,6 +162,26 @@ pub fn attach(
         res.hard = hard;
     }
     Ok(Attached::Done)
+}
+
+/// Each selected entry's hard run judged like a family of one seed (None without one).
+#[allow(clippy::type_complexity)]
+fn judge_hard_runs(
+    selected: &[&TheoremEntry],
+    fixtures: &BTreeMap<String, HardFixture>,
+    runs: &mut BTreeMap<String, (InstanceRun, f64)>,
+    hard_opts: &VerifyOptions,
+) -> Result<Vec<Option<(InstanceRun, EntryResult, f64)>>> {
+    selected
+        .iter()
+        .map(|e| match (fixtures.get(&e.id), runs.remove(&e.id)) {
+            (Some(_), Some((run, time_s))) => {
+                crate::verify::judge_entry(e, vec![run.clone()], hard_opts)
+                    .map(|j| Some((run, j, time_s)))
+            }
+            _ => Ok(None),
+        })
+        .collect()
 }
 
 /// The run of `f` at [`CONFIRM_FACTOR`] times its horizon, judged like the hard run.

@@ -10,9 +10,33 @@
 //! `verify` run (its regression test), or when asked (`verify --reference-regression`,
 //! `RateCheck::reference_regression`); otherwise it is reported, never gating.
 //! A gate whose threshold is at or below 0 cannot fail: it is reported `vacuous`.
+//!
+//! ```
+//! use saddlefw::verify::questions::{Answers, Question};
+//! use saddlefw::verify::GateStatus;
+//! let gates = [("rate".to_string(), GateStatus::Pass), ("hard-baseline".to_string(), GateStatus::Fail)];
+//! let a = Answers::of(&gates, false);
+//! assert_eq!(a.rate_evidence.status, GateStatus::Pass);
+//! assert_eq!(a.reference.status, GateStatus::Fail);
+//! assert!(!a.reference.gating); // reported, not gating
+//! assert_eq!(Question::of("hard-envelope"), Question::Conformance);
+//! ```
 
-use super::results::GateStatus;
 use serde::{Deserialize, Serialize};
+
+/// Status of one gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GateStatus {
+    Pass,
+    Fail,
+    /// The gate does not apply (no envelope, no baseline, tier without baselines, ...).
+    NotApplicable,
+    /// The gate ran but cannot fail: its threshold is at or below 0 (e.g. the rate gate where
+    /// the log factor's allowance reaches p). Never reported as passing.
+    Vacuous,
+}
+
 
 /// Which of the three questions a gate answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -64,18 +64,7 @@ pub struct FamilyResult {
     pub runs_fitted: usize,
 }
 
-/// Status of one gate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GateStatus {
-    Pass,
-    Fail,
-    /// The gate does not apply (no envelope, no baseline, tier without baselines, ...).
-    NotApplicable,
-    /// The gate ran but cannot fail: its threshold is at or below 0 (e.g. the rate gate where
-    /// the log factor's allowance reaches p). Never reported as passing.
-    Vacuous,
-}
+pub use super::questions::GateStatus;
 
 /// Every gate of an entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
