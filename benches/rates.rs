@@ -33,7 +33,8 @@ fn main() {
     let seeds: Vec<u64> = result.seeds.iter().map(|&s| s as u64).collect();
     let meta = Meta::current(Some(&format!("bench ({tier})")), &seeds);
     let page = report::verify_page(&meta, &entries, &[], &[]);
-    saddlefw::files::write_atomic(out.join("index.html"), page.as_bytes()).expect("write index.html");
+    saddlefw::files::write_atomic(out.join("index.html"), page.as_bytes())
+        .expect("write index.html");
     saddlefw::files::write_atomic(out.join("verify.json"), result.to_json().as_bytes())
         .expect("write verify.json");
     println!("{}", result.table());

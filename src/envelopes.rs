@@ -395,7 +395,11 @@ pub fn worst_ratio_gate(quantity: &[(u64, f64)], bounds: &[Option<f64>]) -> Opti
         .zip(bounds)
         .filter_map(|(&(t, q), b)| {
             b.map(|b| WorstRatio {
-                ratio: if b.is_finite() && b > 0.0 { q / b } else { f64::MAX },
+                ratio: if b.is_finite() && b > 0.0 {
+                    q / b
+                } else {
+                    f64::MAX
+                },
                 t,
             })
         })

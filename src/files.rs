@@ -154,7 +154,13 @@ pub fn check_outputs(
     // every name a command writes beside a file: its journal and its checkpoint file
     let outputs: Vec<PathBuf> = outputs
         .iter()
-        .flat_map(|o| [o.clone(), with_suffix(o, ".journal"), with_suffix(o, ".partial")])
+        .flat_map(|o| {
+            [
+                o.clone(),
+                with_suffix(o, ".journal"),
+                with_suffix(o, ".partial"),
+            ]
+        })
         .collect();
     for out in &outputs {
         let shown = out.display().to_string();

@@ -116,7 +116,12 @@ impl Inputs {
 
     /// The path of the input named by `option` when the record has one, after checking that
     /// its content is still the recorded one (a merge reads the shards' inputs again).
-    pub fn reread(&self, record: &str, location: &str, option: &str) -> Result<Option<std::path::PathBuf>> {
+    pub fn reread(
+        &self,
+        record: &str,
+        location: &str,
+        option: &str,
+    ) -> Result<Option<std::path::PathBuf>> {
         let Some(was) = self.get(option) else {
             return Ok(None);
         };
@@ -153,7 +158,12 @@ impl Inputs {
             if i.path.is_empty() {
                 i.option.clone()
             } else {
-                format!("{} {} ({})", i.option, i.path, &i.content[..i.content.len().min(23)])
+                format!(
+                    "{} {} ({})",
+                    i.option,
+                    i.path,
+                    &i.content[..i.content.len().min(23)]
+                )
             }
         };
         let options = self.0.iter().chain(&now.0).map(|i| i.option.as_str());

@@ -242,8 +242,6 @@ pub fn positive_jobs(jobs: Option<i64>) -> crate::error::Result<Option<usize>> {
             "--jobs",
             format!("must be at least 1, got {n}"),
         )),
-        n => Ok(n.map(|n| {
-            worker_threads(usize::try_from(n).unwrap_or(usize::MAX), usize::MAX)
-        })),
+        n => Ok(n.map(|n| worker_threads(usize::try_from(n).unwrap_or(usize::MAX), usize::MAX))),
     }
 }

@@ -161,11 +161,18 @@ fn checked(input: &str, n: usize, line: &str) -> Result<String> {
     let at = format!("line {n}");
     let (sum, rest) = line.split_once(' ').unwrap_or(("", line));
     if sum.len() != 16 || !sum.bytes().all(|b| b.is_ascii_hexdigit()) {
-        let what = if n == 1 { "a header".to_string() } else { "a finished job".to_string() };
+        let what = if n == 1 {
+            "a header".to_string()
+        } else {
+            "a finished job".to_string()
+        };
         return Err(Error::input(
             input,
             at,
-            format!("not {what} (no checksum: not a saddlefw-journal v{VERSION} line); {}", way_on(n)),
+            format!(
+                "not {what} (no checksum: not a saddlefw-journal v{VERSION} line); {}",
+                way_on(n)
+            ),
         ));
     }
     if crate::fingerprint::short_hash(rest.as_bytes()) != sum {
@@ -231,7 +238,11 @@ pub fn parse<T: DeserializeOwned>(input: &str, text: &str) -> Result<(Header, Ve
             ));
         }
         let job = serde_json::from_str(job).map_err(|e| {
-            Error::input(input, at(n), format!("not a finished job: {e}; {}", way_on(n)))
+            Error::input(
+                input,
+                at(n),
+                format!("not a finished job: {e}; {}", way_on(n)),
+            )
         })?;
         jobs.push(job);
     }
@@ -379,5 +390,8 @@ fn line<T: Serialize>(fingerprint: Option<&str>, v: &T) -> String {
         Some(fp) => format!("{fp} {json}"),
         None => json,
     };
-    format!("{} {rest}\n", crate::fingerprint::short_hash(rest.as_bytes()))
+    format!(
+        "{} {rest}\n",
+        crate::fingerprint::short_hash(rest.as_bytes())
+    )
 }

@@ -33,7 +33,11 @@ fn schedule_check_allows_constants_and_offsets_not_exponents() {
     for ok in [
         Schedule::Anytime { c: 0.5, a: 0.25 },
         Schedule::Anytime { c: 2.0, a: 0.25 },
-        Schedule::Shifted { c: 1.0, s: 2.0, a: 0.25 },
+        Schedule::Shifted {
+            c: 1.0,
+            s: 2.0,
+            a: 0.25,
+        },
     ] {
         assert!(check(&entry, &used(ok), true).holds, "{ok}");
         assert!(check_tau(&entry, &used(ok)).unwrap().holds, "{ok}");
@@ -65,12 +69,23 @@ fn schedule_gate_in_verify() {
     let id = "lmo-lmo/c-c/dual";
     let legit = verify::run(&theorems(), &tiny(id).control(Control::BetaScale(2.0))).unwrap();
     let e = entry(&legit, id);
-    assert_eq!(e.gates.schedule, GateStatus::Pass, "{:?}", e.instances[0].schedule);
-    assert!(e.instances.iter().all(|r| r.schedule.iter().all(|s| s.declared)));
-    let c = e.instances[0].schedule.iter().find(|s| s.name == "beta_t").unwrap();
+    assert_eq!(
+        e.gates.schedule,
+        GateStatus::Pass,
+        "{:?}",
+        e.instances[0].schedule
+    );
+    assert!(e
+        .instances
+        .iter()
+        .all(|r| r.schedule.iter().all(|s| s.declared)));
+    let c = e.instances[0]
+        .schedule
+        .iter()
+        .find(|s| s.name == "beta_t")
+        .unwrap();
     assert!((c.c_hat.unwrap() - 2.0).abs() < 1e-6, "{c:?}");
-    let faulty =
-        verify::run(&theorems(), &tiny(id).control(Control::BetaExponent(-0.1))).unwrap();
+    let faulty = verify::run(&theorems(), &tiny(id).control(Control::BetaExponent(-0.1))).unwrap();
     let e = entry(&faulty, id);
     assert_eq!(e.gates.schedule, GateStatus::Fail);
     assert!(e.failed_gates.contains(&"schedule".to_string()));
@@ -99,7 +114,11 @@ fn h_t_follows_the_solvers_own_smoothing() {
                 other => other,
             };
             let s = DualSmoothing::lmo_lmo(req.schedule.tau, beta, &k)?;
-            Ok(if hide { Box::new(Hidden(s)) } else { Box::new(s) })
+            Ok(if hide {
+                Box::new(Hidden(s))
+            } else {
+                Box::new(s)
+            })
         }
     };
     let sizes = TierConfig {
@@ -115,7 +134,11 @@ fn h_t_follows_the_solvers_own_smoothing() {
             .run()
             .unwrap();
         let e = entry(&out.report, id);
-        let s = e.instances[0].schedule.iter().find(|s| s.name == "beta_t").unwrap();
+        let s = e.instances[0]
+            .schedule
+            .iter()
+            .find(|s| s.name == "beta_t")
+            .unwrap();
         assert_eq!(s.declared, !hide, "{s:?}");
         let expect = if hide { 1.0 } else { 2.0 };
         assert!((s.c_hat.unwrap() - expect).abs() < 1e-6, "{s:?}");
@@ -158,7 +181,11 @@ fn vacuous_gates_and_the_three_questions() {
     assert_eq!(a.rate_evidence.vacuous, ["rate", "hard-rate"]);
     assert_eq!(a.reference.status, GateStatus::Fail);
     assert!(!a.reference.gating);
-    assert!(a.describe().contains("[reported, not gating]"), "{}", a.describe());
+    assert!(
+        a.describe().contains("[reported, not gating]"),
+        "{}",
+        a.describe()
+    );
     assert!(Answers::of(&gates, true).reference.gating);
     assert_eq!(Question::of("hard-baseline"), Question::Reference);
     assert_eq!(Question::of("hard-schedule"), Question::Conformance);
@@ -258,15 +285,42 @@ fn panel_roles_follow_the_hypotheses() {
     let by_id = |id: &str| table.iter().find(|e| e.id == id).unwrap();
     let c = |c: Control| Variant::Control(c);
     // a = 1: tau/2 is faulty, tau*2 legitimate; a < 1: both legitimate
-    assert_eq!(role(c(Control::TauScale(0.5)), by_id("lmo-lmo/c-sc/primal")), Role::Faulty);
-    assert_eq!(role(c(Control::TauScale(2.0)), by_id("lmo-lmo/c-sc/primal")), Role::Legitimate);
-    assert_eq!(role(c(Control::TauScale(0.5)), by_id("lmo-po/nc-c/dual")), Role::Legitimate);
+    assert_eq!(
+        role(c(Control::TauScale(0.5)), by_id("lmo-lmo/c-sc/primal")),
+        Role::Faulty
+    );
+    assert_eq!(
+        role(c(Control::TauScale(2.0)), by_id("lmo-lmo/c-sc/primal")),
+        Role::Legitimate
+    );
+    assert_eq!(
+        role(c(Control::TauScale(0.5)), by_id("lmo-po/nc-c/dual")),
+        Role::Legitimate
+    );
     // no smoothing, no projection, no A: not applicable
-    assert!(matches!(role(c(Control::BetaScale(2.0)), by_id("lmo-lmo/c-sc/primal")), Role::NotApplicable(_)));
-    assert!(matches!(role(c(Control::Fault(Fault::ClipNotProject)), by_id("lmo-lmo/nc-c/dual")), Role::NotApplicable(_)));
-    assert!(matches!(role(c(Control::BigAScale(2.0)), by_id("lmo-po/nc-c/dual")), Role::NotApplicable(_)));
-    assert_eq!(role(c(Control::BigAScale(2.0)), by_id("po-lmo/nc-c/dual")), Role::Legitimate);
-    assert_eq!(role(Variant::Seed(3), by_id("po-lmo/nc-c/dual")), Role::Legitimate);
+    assert!(matches!(
+        role(c(Control::BetaScale(2.0)), by_id("lmo-lmo/c-sc/primal")),
+        Role::NotApplicable(_)
+    ));
+    assert!(matches!(
+        role(
+            c(Control::Fault(Fault::ClipNotProject)),
+            by_id("lmo-lmo/nc-c/dual")
+        ),
+        Role::NotApplicable(_)
+    ));
+    assert!(matches!(
+        role(c(Control::BigAScale(2.0)), by_id("lmo-po/nc-c/dual")),
+        Role::NotApplicable(_)
+    ));
+    assert_eq!(
+        role(c(Control::BigAScale(2.0)), by_id("po-lmo/nc-c/dual")),
+        Role::Legitimate
+    );
+    assert_eq!(
+        role(Variant::Seed(3), by_id("po-lmo/nc-c/dual")),
+        Role::Legitimate
+    );
     // every entry has at least 8 legitimate variants
     for e in &table {
         let n = saddlefw::calibration::variants()
@@ -299,7 +353,8 @@ fn variant_controls_round_trip() {
     assert!("offset+-1".parse::<Control>().is_err());
     // float-order changes rounding only: the same iterates to ~1e-12 over 200 steps, and not
     // the same bits (a variant that is the algorithm itself would test nothing)
-    let inst = "quadratic/c-c:dx=6,dy=4,seed=3".parse::<saddlefw::generators::GeneratorSpec>()
+    let inst = "quadratic/c-c:dx=6,dy=4,seed=3"
+        .parse::<saddlefw::generators::GeneratorSpec>()
         .unwrap()
         .generate()
         .unwrap();
@@ -323,14 +378,26 @@ fn variant_controls_round_trip() {
     };
     let (x, y) = run(None);
     let (xf, yf) = run(Some(Control::FloatOrder));
-    let diff = x.iter().chain(&y).zip(xf.iter().chain(&yf)).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    let diff = x
+        .iter()
+        .chain(&y)
+        .zip(xf.iter().chain(&yf))
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
     assert!(diff < 1e-9, "{diff}");
     assert!(x != xf || y != yf, "float-order left every bit as it was");
     // the faults move the iterates away
     for f in [Fault::DualStepDoubled, Fault::DualSkipOdd] {
         let (xb, yb) = run(Some(Control::Fault(f)));
-        let d = y.iter().zip(&yb).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max)
-            + x.iter().zip(&xb).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        let d = y
+            .iter()
+            .zip(&yb)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max)
+            + x.iter()
+                .zip(&xb)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
         assert!(d > 1e-6, "{f:?}: {d}");
     }
 }
@@ -347,7 +414,11 @@ fn clipped_step_is_feasible_but_not_the_projection() {
     saddlefw::solvers::steps::clipped_step(&set, &mut clipped, &d, 0.5, &mut z);
     saddlefw::solvers::steps::po_step(&set, &mut projected, &d, 0.5, &mut z);
     assert!(set.contains(&clipped, 1e-9), "{clipped:?}");
-    let gap: f64 = clipped.iter().zip(&projected).map(|(a, b)| (a - b).abs()).sum();
+    let gap: f64 = clipped
+        .iter()
+        .zip(&projected)
+        .map(|(a, b)| (a - b).abs())
+        .sum();
     assert!(gap > 1e-3, "{clipped:?} vs {projected:?}");
     // a step that stays inside is the same as the projection
     let small = [0.01, -0.01, 0.0];

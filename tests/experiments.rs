@@ -7,11 +7,11 @@
 use saddlefw::data::{self, read_libsvm, LibsvmOptions, NEWS20};
 use saddlefw::experiments::claims::{self, keeps_decreasing};
 use saddlefw::experiments::params::{self, Algorithm, Experiment};
-use saddlefw::paper::Oracle;
 use saddlefw::experiments::record::{CheckpointRecord, ExperimentRecord, RunRecord, RunStatus};
 use saddlefw::experiments::source;
 use saddlefw::experiments::{self, Plan, Which};
 use saddlefw::harness::CheckpointRule;
+use saddlefw::paper::Oracle;
 use saddlefw::report;
 use saddlefw::solvers::registry;
 use serde_json::Value;

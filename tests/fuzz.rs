@@ -799,20 +799,30 @@ fn export_manifests() {
 fn envelope_formula_chains_of_any_length_within_the_size_limit() {
     use saddlefw::paper::formula::{Formula, MAX_LEN};
     let n = 200_000;
-    for (op, want) in [("+", n as f64), ("*", 1.0), ("-", 2.0 - n as f64), ("/", 1.0)] {
+    for (op, want) in [
+        ("+", n as f64),
+        ("*", 1.0),
+        ("-", 2.0 - n as f64),
+        ("/", 1.0),
+    ] {
         let text = vec!["T"; n].join(op);
         let f = Formula::parse(&text, &["T"]).unwrap();
         assert_eq!(f.eval(&|_| 1.0), want, "{op}");
         drop(f);
     }
     let text = vec!["T*T"; n / 2].join("+");
-    assert_eq!(Formula::parse(&text, &["T"]).unwrap().eval(&|_| 2.0), 2.0 * n as f64);
+    assert_eq!(
+        Formula::parse(&text, &["T"]).unwrap().eval(&|_| 2.0),
+        2.0 * n as f64
+    );
     let long = "T+".repeat(MAX_LEN / 2) + "T";
     let e = Formula::parse(&long, &["T"]).unwrap_err();
     assert!(e.contains("at most"), "{e}");
     // nesting is still bounded (the control: a deep nesting is refused, not a crash)
     let deep = "(".repeat(10_000) + "T" + &")".repeat(10_000);
-    assert!(Formula::parse(&deep, &["T"]).unwrap_err().contains("nested too deeply"));
+    assert!(Formula::parse(&deep, &["T"])
+        .unwrap_err()
+        .contains("nested too deeply"));
 }
 
 // ---------------------------------------------------------------------------------------------

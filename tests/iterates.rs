@@ -65,7 +65,11 @@ impl Solver for NoTau {
     fn init(&mut self, p: &dyn saddlefw::problems::SaddleProblem, x0: &[f64], y0: &[f64]) {
         self.0.init(p, x0, y0)
     }
-    fn step(&mut self, p: &dyn saddlefw::problems::SaddleProblem, t: usize) -> saddlefw::solvers::StepInfo {
+    fn step(
+        &mut self,
+        p: &dyn saddlefw::problems::SaddleProblem,
+        t: usize,
+    ) -> saddlefw::solvers::StepInfo {
         let info = self.0.step(p, t);
         saddlefw::solvers::StepInfo { tau: 0.0, ..info }
     }

@@ -476,7 +476,9 @@ fn negative_control_use_lines_closing_a_cycle_are_found() {
 /// block after the `## Layers` heading, each a comma-separated list of top-level modules (a
 /// trailing `(...)` is a comment).
 fn declared_layers(doc: &str) -> Vec<Vec<String>> {
-    let section = &doc[doc.find("## Layers").expect("docs/architecture.md has ## Layers")..];
+    let section = &doc[doc
+        .find("## Layers")
+        .expect("docs/architecture.md has ## Layers")..];
     let block = &section[section.find("```text").expect("a ```text block of layers") + 7..];
     let block = &block[..block.find("```").expect("the block is closed")];
     block
@@ -575,7 +577,8 @@ fn negative_control_an_injected_upward_import_is_found() {
     undeclared.insert("other".into(), String::new());
     let mut twice = layers.clone();
     twice[2].push("low".into());
-    assert!(layer_violations(&graph(&undeclared), &layers).contains(&"other is in no layer".to_string()));
+    assert!(layer_violations(&graph(&undeclared), &layers)
+        .contains(&"other is in no layer".to_string()));
     assert!(layer_violations(&graph(&s), &twice).contains(&"low is declared twice".to_string()));
     // the crate's own sources with one injected upward import
     let layers = declared_layers(&architecture_doc());
@@ -585,7 +588,8 @@ fn negative_control_an_injected_upward_import_is_found() {
         .push_str("\nuse crate::cli::EXIT_OK;\n");
     let bad = layer_violations(&graph(&own), &layers);
     assert!(
-        bad.iter().any(|v| v.starts_with("paper::algorithm -> cli ")),
+        bad.iter()
+            .any(|v| v.starts_with("paper::algorithm -> cli ")),
         "{bad:?}"
     );
 }

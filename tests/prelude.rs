@@ -88,6 +88,9 @@ fn a_factory_reads_the_entry_schedule_and_the_resolved_one() {
             Ok(Box::new(step_fn(format!("reader-{a}"), still)))
         });
     let outcome = check.run().unwrap();
-    assert!(!seen.lock().unwrap().is_empty(), "the factory was never asked");
+    assert!(
+        !seen.lock().unwrap().is_empty(),
+        "the factory was never asked"
+    );
     assert!(outcome.report.solver.is_some());
 }

@@ -133,7 +133,9 @@ fn items_of(module: &str, src: &str, out: &mut BTreeSet<String>, children: &mut 
             let name = head.rsplit("::").next().unwrap_or(&head).to_string();
             return Block::Impl(join(m, &name));
         }
-        for kind in ["fn", "struct", "enum", "trait", "const", "static", "type", "union"] {
+        for kind in [
+            "fn", "struct", "enum", "trait", "const", "static", "type", "union",
+        ] {
             if let Some(name) = pub_item(text, kind) {
                 out.insert(format!("{kind} {}", join(m, &name)));
             }
@@ -197,7 +199,11 @@ fn surface(files: &BTreeMap<String, String>) -> Vec<String> {
 #[test]
 fn the_public_surface_matches_its_listing() {
     let listing = surface(&module_files());
-    assert!(listing.len() > 100, "found only {} public items", listing.len());
+    assert!(
+        listing.len() > 100,
+        "found only {} public items",
+        listing.len()
+    );
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SNAPSHOT);
     let text = listing.join("\n") + "\n";
     if std::env::var_os("SADDLEFW_BLESS").is_some() {
@@ -223,10 +229,9 @@ fn negative_control_an_added_public_item_changes_the_listing() {
     let files = module_files();
     let before = surface(&files);
     let mut added = files.clone();
-    added
-        .get_mut("gate")
-        .expect("src/gate.rs")
-        .push_str("\n/// doc\npub fn injected_item() {}\npub(crate) fn hidden() {}\nfn private() {}\n");
+    added.get_mut("gate").expect("src/gate.rs").push_str(
+        "\n/// doc\npub fn injected_item() {}\npub(crate) fn hidden() {}\nfn private() {}\n",
+    );
     let after = surface(&added);
     let new: Vec<&String> = after.iter().filter(|l| !before.contains(l)).collect();
     assert_eq!(new, vec!["saddlefw fn gate::injected_item"]);

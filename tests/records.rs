@@ -17,7 +17,11 @@ pub(crate) fn usage_error(o: &Out, needles: &[&str]) {
     assert_eq!(lines.len(), 1, "expected one line, got {:?}", o.stderr);
     assert!(lines[0].starts_with("error: "), "{}", lines[0]);
     for n in needles {
-        assert!(lines[0].contains(n), "{:?} does not mention {n:?}", lines[0]);
+        assert!(
+            lines[0].contains(n),
+            "{:?} does not mention {n:?}",
+            lines[0]
+        );
     }
 }
 
@@ -74,9 +78,19 @@ fn inputs_named_like_a_journal_are_refused_and_kept() {
         let mut all: Vec<&str> = args.iter().map(String::as_str).collect();
         all.extend(["--out", s(&d)]);
         let o = saddlefw(&all);
-        usage_error(&o, &[s(&input), "refusing to overwrite an input", ".journal"]);
-        assert_eq!(std::fs::read(&input).unwrap(), before, "{what}: the input changed");
-        let left: Vec<_> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name()).collect();
+        usage_error(
+            &o,
+            &[s(&input), "refusing to overwrite an input", ".journal"],
+        );
+        assert_eq!(
+            std::fs::read(&input).unwrap(),
+            before,
+            "{what}: the input changed"
+        );
+        let left: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(left.len(), 1, "{what}: only the input remains: {left:?}");
         std::fs::remove_file(&input).unwrap();
     }
@@ -84,7 +98,14 @@ fn inputs_named_like_a_journal_are_refused_and_kept() {
     let b = d.join("baselines.json");
     std::fs::copy(fixture("fixtures/rate_baselines.json"), &b).unwrap();
     let o = saddlefw(&[
-        "-q", "verify", "--baselines", s(&b), "--cases", "no-such-entry", "--out", s(&d),
+        "-q",
+        "verify",
+        "--baselines",
+        s(&b),
+        "--cases",
+        "no-such-entry",
+        "--out",
+        s(&d),
     ]);
     // past the output check: refused for the selection only
     usage_error(&o, &["--cases", "no-such-entry"]);
@@ -150,9 +171,23 @@ fn resume_refuses_other_hard_fixtures_and_edited_journal_lines() {
         .interrupt("-KILL", |_| journal_jobs(&journal) >= 3);
     assert_eq!(code, None, "killed");
     let bytes = std::fs::read(&journal).unwrap();
-    let o = verify.with(&["--hard", s(&other)]).out(&hm).resume(&hm).run();
-    refused(&o, &["verify.json.journal", "recorded without --hard, this run has --hard"]);
-    assert_eq!(std::fs::read(&journal).unwrap(), bytes, "the journal is kept");
+    let o = verify
+        .with(&["--hard", s(&other)])
+        .out(&hm)
+        .resume(&hm)
+        .run();
+    refused(
+        &o,
+        &[
+            "verify.json.journal",
+            "recorded without --hard, this run has --hard",
+        ],
+    );
+    assert_eq!(
+        std::fs::read(&journal).unwrap(),
+        bytes,
+        "the journal is kept"
+    );
 
     // re-key line 2 from its seed to another: refused with its line number
     let text = String::from_utf8(bytes.clone()).unwrap();
@@ -164,7 +199,14 @@ fn resume_refuses_other_hard_fixtures_and_edited_journal_lines() {
     lines[1] = format!("{sum_fp}{v}");
     std::fs::write(&journal, lines.join("\n")).unwrap();
     let o = verify.out(&hm).resume(&hm).run();
-    refused(&o, &["verify.json.journal: line 2: checksum mismatch", "delete line 2", "without --resume"]);
+    refused(
+        &o,
+        &[
+            "verify.json.journal: line 2: checksum mismatch",
+            "delete line 2",
+            "without --resume",
+        ],
+    );
     // a line of another run (its own checksum holds, its fingerprint is another's)
     let foreign_fp = "0123456789abcdef";
     let rest = format!("{foreign_fp} {}", &text.split('\n').nth(1).unwrap()[34..]);
@@ -214,19 +256,35 @@ fn merge_uses_the_shards_hard_fixtures_and_refuses_changed_ones() {
     );
     for i in 1..=2 {
         let shard = format!("{i}/2");
-        let o = verify.with(&["--shard", &shard]).out(&d.join(format!("s{i}"))).run();
+        let o = verify
+            .with(&["--shard", &shard])
+            .out(&d.join(format!("s{i}")))
+            .run();
         assert_eq!(o.code, 0, "{}", o.stderr);
     }
     let merged = d.join("merged");
     let (s1, s2) = (d.join("s1"), d.join("s2"));
     let o = saddlefw(&["merge", s(&s1), s(&s2), "--out", s(&merged)]);
     let one_json = json(&one.join("verify.json"));
-    assert_eq!(o.code, if one_json["failed"] == true { 1 } else { 0 }, "{}", o.stderr);
+    assert_eq!(
+        o.code,
+        if one_json["failed"] == true { 1 } else { 0 },
+        "{}",
+        o.stderr
+    );
     let m = json(&merged.join("verify.json"));
     assert_eq!(without_timings(&m), without_timings(&one_json));
     assert_eq!(m["inputs"][0]["option"], "--hard");
     // OTHER changed since the shards ran: the merge is refused, naming --hard
-    std::fs::remove_file(std::fs::read_dir(&other).unwrap().next().unwrap().unwrap().path()).unwrap();
+    std::fs::remove_file(
+        std::fs::read_dir(&other)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path(),
+    )
+    .unwrap();
     let o = saddlefw(&["merge", s(&s1), s(&s2), "--out", s(&d.join("m2"))]);
     usage_error(&o, &["merge", "--hard", "other content"]);
     // shards of different inputs are not one run
@@ -250,8 +308,14 @@ fn theorem_file_runs_resume_and_are_not_overwritten_by_the_builtin_table() {
         .interrupt("-KILL", |_| journal_jobs(&journal) >= 1);
     assert_eq!(code, None, "killed");
     let bytes = std::fs::read(&journal).unwrap();
-    let o = cmd(&["verify", "--jobs", "1", "-q"]).out(&t).resume(&t).run();
-    refused(&o, &["recorded with --theorems", "this run has no --theorems"]);
+    let o = cmd(&["verify", "--jobs", "1", "-q"])
+        .out(&t)
+        .resume(&t)
+        .run();
+    refused(
+        &o,
+        &["recorded with --theorems", "this run has no --theorems"],
+    );
     assert_eq!(std::fs::read(&journal).unwrap(), bytes);
     let o = verify.out(&t).resume(&t).run();
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -280,12 +344,30 @@ fn long_envelope_chains_verify_and_oversized_ones_are_refused() {
     let file = d.join("long.json");
     std::fs::write(&file, &long).unwrap();
     let o = saddlefw(&[
-        "-q", "verify", "--theorems", s(&file), "--cases", "primal", "--out", s(&d.join("v")),
+        "-q",
+        "verify",
+        "--theorems",
+        s(&file),
+        "--cases",
+        "primal",
+        "--out",
+        s(&d.join("v")),
     ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    let huge = text.replacen("(T+1)^(-1/4)\"", &format!("(T+1)^(-1/4){}\"", " + T".repeat(300_000)), 1);
+    let huge = text.replacen(
+        "(T+1)^(-1/4)\"",
+        &format!("(T+1)^(-1/4){}\"", " + T".repeat(300_000)),
+        1,
+    );
     std::fs::write(&file, huge).unwrap();
-    let o = saddlefw(&["-q", "verify", "--theorems", s(&file), "--out", s(&d.join("w"))]);
+    let o = saddlefw(&[
+        "-q",
+        "verify",
+        "--theorems",
+        s(&file),
+        "--out",
+        s(&d.join("w")),
+    ]);
     usage_error(&o, &["long.json", "envelope", "at most 1048576"]);
     std::fs::remove_dir_all(&d).unwrap();
 }
@@ -300,7 +382,14 @@ fn a_huge_number_is_not_echoed_whole() {
     let bad = text.replacen("(T+1)^(-1/4)\"", &format!("(T+1)^(-1/4) + {num}\""), 1);
     let file = d.join("num.json");
     std::fs::write(&file, bad).unwrap();
-    let o = saddlefw(&["-q", "verify", "--theorems", s(&file), "--out", s(&d.join("v"))]);
+    let o = saddlefw(&[
+        "-q",
+        "verify",
+        "--theorems",
+        s(&file),
+        "--out",
+        s(&d.join("v")),
+    ]);
     usage_error(&o, &["num.json", "bad number", "(1000005 characters)"]);
     assert!(o.stderr.len() < 400, "{} bytes", o.stderr.len());
     std::fs::remove_dir_all(&d).unwrap();
@@ -325,10 +414,19 @@ fn a_file_size_limit_is_an_error_line_and_leaves_no_temporary() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     let last = stderr.lines().last().unwrap();
-    assert!(last.starts_with("error: ") && last.contains("verify.json: write: File too large"), "{stderr}");
+    assert!(
+        last.starts_with("error: ") && last.contains("verify.json: write: File too large"),
+        "{stderr}"
+    );
     let tmp = std::fs::read_dir(&out)
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".tmp")
+        })
         .count();
     assert_eq!(tmp, 0, "a temporary was left");
     std::fs::remove_dir_all(&d).unwrap();

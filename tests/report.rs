@@ -6,9 +6,9 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use saddlefw::report::plot::{self, Axis, Scale};
-use saddlefw::files::write_atomic;
 use saddlefw::experiments::table3::{column, iteration_claim, paper_iterations};
+use saddlefw::files::write_atomic;
+use saddlefw::report::plot::{self, Axis, Scale};
 use saddlefw::report::*;
 use saddlefw::Constants;
 

@@ -99,7 +99,9 @@ fn verify_stopped_among_the_hard_instances_keeps_the_finished_ones_and_resumes_t
     let header_total = |j: &Path| -> usize {
         std::fs::read_to_string(j)
             .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(journal_json(t.lines().next()?)).ok())
+            .and_then(|t| {
+                serde_json::from_str::<serde_json::Value>(journal_json(t.lines().next()?)).ok()
+            })
             .and_then(|h| h["total"].as_u64())
             .map_or(usize::MAX, |t| t as usize)
     };

@@ -118,8 +118,10 @@ pub fn run_check(
                         }
                     }),
                     Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        return Err(Box::new("the check's thread ended without a result".to_string())
-                            as Box<dyn std::any::Any + Send>)
+                        return Err(
+                            Box::new("the check's thread ended without a result".to_string())
+                                as Box<dyn std::any::Any + Send>,
+                        )
                     }
                 }
             }
@@ -232,9 +234,8 @@ impl Outcome {
     fn failure_message(&self) -> Option<String> {
         let quiet = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.inner.assert_passed()
-        }));
+        let r =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.inner.assert_passed()));
         std::panic::set_hook(quiet);
         r.err().map(|p| panic_text(p.as_ref()))
     }

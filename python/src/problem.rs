@@ -83,7 +83,11 @@ impl Source {
 }
 
 /// A vector argument as f64 values of the expected length (any 1-D array-like).
-fn vector(v: &PyArrayLike1<'_, f64, AllowTypeChange>, name: &str, dim: usize) -> PyResult<Vec<f64>> {
+fn vector(
+    v: &PyArrayLike1<'_, f64, AllowTypeChange>,
+    name: &str,
+    dim: usize,
+) -> PyResult<Vec<f64>> {
     let v = v.as_array();
     if v.len() != dim {
         return Err(PyValueError::new_err(format!(
@@ -363,7 +367,10 @@ impl Problem {
             None => vec![0.0; n],
             Some(b) => {
                 let np = py.import("numpy")?;
-                let b = np.call_method1("atleast_1d", (np.call_method1("asarray", (b, np.getattr("float64")?))?,))?;
+                let b = np.call_method1(
+                    "atleast_1d",
+                    (np.call_method1("asarray", (b, np.getattr("float64")?))?,),
+                )?;
                 let b: PyArrayLike1<'_, f64, AllowTypeChange> = b.extract().map_err(|_| {
                     PyValueError::new_err("beta: expected a number or a 1-D array of numbers")
                 })?;
@@ -422,7 +429,11 @@ impl Problem {
         Ok(d)
     }
     fn __repr__(&self) -> PyResult<String> {
-        Ok(format!("<saddlefw.Problem {} ({})>", self.name()?, self.label))
+        Ok(format!(
+            "<saddlefw.Problem {} ({})>",
+            self.name()?,
+            self.label
+        ))
     }
 }
 

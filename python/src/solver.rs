@@ -103,7 +103,8 @@ fn keep_thread_state() {
 /// records the job as its `saddlefw_job` attribute.
 fn annotate(py: Python<'_>, err: &PyErr, job: &str, note: &str) {
     let v = err.value(py);
-    let added = v.hasattr("add_note").unwrap_or(false) && v.call_method1("add_note", (note,)).is_ok();
+    let added =
+        v.hasattr("add_note").unwrap_or(false) && v.call_method1("add_note", (note,)).is_ok();
     if !added {
         let _ = match v.getattr("__notes__") {
             Ok(notes) => notes.call_method1("append", (note,)).map(|_| ()),
@@ -149,7 +150,12 @@ impl PyFactory {
         let (x0, y0) = (&r.instance.x0, &r.instance.y0);
         let kind = if self.is_class {
             let _open = slot.open(r.instance.problem.as_ref());
-            Kind::Class(self.target.bind(py).call1((request.clone_ref(py),))?.unbind())
+            Kind::Class(
+                self.target
+                    .bind(py)
+                    .call1((request.clone_ref(py),))?
+                    .unbind(),
+            )
         } else {
             Kind::StepFn {
                 f: self.target.clone_ref(py),
@@ -174,7 +180,9 @@ impl PyFactory {
             s.read(&obj, "after __init__")?;
             let bad = [("x", &s.x, x0), ("y", &s.y, y0)]
                 .into_iter()
-                .find_map(|(n, got, want)| saddlefw::iterates::same_point(got, want).map(|d| (n, d)));
+                .find_map(|(n, got, want)| {
+                    saddlefw::iterates::same_point(got, want).map(|d| (n, d))
+                });
             if let Some((n, d)) = bad {
                 return Err(PyValueError::new_err(format!(
                     "iterate t = 0: the solver's {n} after __init__ is not the start point request.{n}0 (differs by {d:.3e} in some coordinate)"
@@ -191,13 +199,14 @@ impl SolverFactory for PyFactory {
     }
     fn covers(&self, job: &JobRef<'_>) -> bool {
         self.only.as_ref().is_none_or(|jobs| {
-            jobs.iter().any(|(case, family, seed_index, hard, entries)| {
-                case == job.case
-                    && family == job.family
-                    && *seed_index == job.seed_index
-                    && *hard == job.hard
-                    && entries.iter().any(|e| e == job.entry)
-            })
+            jobs.iter()
+                .any(|(case, family, seed_index, hard, entries)| {
+                    case == job.case
+                        && family == job.family
+                        && *seed_index == job.seed_index
+                        && *hard == job.hard
+                        && entries.iter().any(|e| e == job.entry)
+                })
         })
     }
     fn build(&self, r: &SolverRequest<'_>) -> saddlefw::Result<Box<dyn Solver>> {
@@ -263,7 +272,10 @@ fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, when: &str) -> P
     let a: PyArrayLike1<'_, f64, AllowTypeChange> = v.extract().map_err(|_| {
         PyTypeError::new_err(format!(
             "the solver's {name} {when} is not a 1-D array of numbers (got {})",
-            v.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            v.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         ))
     })?;
     let a = a.as_array();
@@ -329,7 +341,10 @@ impl PySolver {
         let finite = self.x.iter().chain(&self.y).all(|v| v.is_finite());
         if finite {
             if let Some(why) = saddlefw::iterates::feasibility(p, &self.x, &self.y) {
-                return Err(PyValueError::new_err(format!("iterate t = {}: {why}", t + 1)));
+                return Err(PyValueError::new_err(format!(
+                    "iterate t = {}: {why}",
+                    t + 1
+                )));
             }
         }
         Ok(())
@@ -338,7 +353,10 @@ impl PySolver {
     /// Ends this job's run at once: non-finite iterates stop the harness's loop.
     fn kill(&mut self) {
         self.dead = true;
-        self.x.iter_mut().chain(self.y.iter_mut()).for_each(|v| *v = f64::NAN);
+        self.x
+            .iter_mut()
+            .chain(self.y.iter_mut())
+            .for_each(|v| *v = f64::NAN);
     }
 }
 

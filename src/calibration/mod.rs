@@ -69,10 +69,8 @@ pub fn run(opts: &CalibrationOptions) -> Result<Calibration> {
     let mut cells = Vec::new();
     for v in &variants {
         progress.start(&v.to_string());
-        let judged: Vec<(TheoremEntry, Role)> = table
-            .iter()
-            .map(|e| (e.clone(), role(*v, e)))
-            .collect();
+        let judged: Vec<(TheoremEntry, Role)> =
+            table.iter().map(|e| (e.clone(), role(*v, e))).collect();
         let sub: Vec<TheoremEntry> = judged
             .iter()
             .filter(|(_, r)| !matches!(r, Role::NotApplicable(_)))

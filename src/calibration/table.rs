@@ -37,7 +37,12 @@ impl Cell {
             algorithm: e.algorithm.name().to_string(),
             role,
             verdict: r.filter(|_| judged).map(|r| {
-                if r.failed_gates.is_empty() { "pass" } else { "fail" }.to_string()
+                if r.failed_gates.is_empty() {
+                    "pass"
+                } else {
+                    "fail"
+                }
+                .to_string()
             }),
             failed_gates: r.map(|r| r.failed_gates.clone()).unwrap_or_default(),
             margin: r.and_then(margin),
@@ -129,7 +134,14 @@ impl Calibration {
         let false_alarms = legit
             .iter()
             .filter(|c| c.verdict.as_deref() == Some("fail"))
-            .map(|c| format!("{} under {} ({})", c.entry, c.variant, c.failed_gates.join(", ")))
+            .map(|c| {
+                format!(
+                    "{} under {} ({})",
+                    c.entry,
+                    c.variant,
+                    c.failed_gates.join(", ")
+                )
+            })
             .collect();
         let mut legitimate_min_margin: BTreeMap<String, f64> = BTreeMap::new();
         for c in &legit {
@@ -163,9 +175,7 @@ impl Calibration {
                     .iter()
                     .filter(|c| c.verdict.as_deref() == Some("fail"))
                     .collect();
-                let variant = super::variants()
-                    .into_iter()
-                    .find(|x| &x.to_string() == v);
+                let variant = super::variants().into_iter().find(|x| &x.to_string() == v);
                 power.push(PowerRow {
                     algorithm: a.to_string(),
                     variant: v.clone(),
@@ -222,7 +232,10 @@ pub fn markdown(c: &Calibration) -> String {
         s.push('\n');
     }
     let _ = writeln!(s, "## Power of the faulty panel\n");
-    let _ = writeln!(s, "| algorithm | variant | entries | caught by | through the measures | note |");
+    let _ = writeln!(
+        s,
+        "| algorithm | variant | entries | caught by | through the measures | note |"
+    );
     let _ = writeln!(s, "|---|---|---|---|---|---|");
     for p in &c.power {
         let _ = writeln!(

@@ -1,10 +1,10 @@
 //! `saddlefw calibrate`: the gates' false alarms and power over the two panels of
 //! [`crate::calibration`].
 
-use crate::error::{EXIT_FAILED, EXIT_OK};
-use crate::jobs::positive_jobs;
 use crate::calibration::{self, CalibrationOptions, Variant};
 use crate::error::{Error, Result};
+use crate::error::{EXIT_FAILED, EXIT_OK};
+use crate::jobs::positive_jobs;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -28,30 +28,32 @@ pub struct CalibrateArgs {
 /// `saddlefw calibrate`: exit 1 when a legitimate variant fails a gate or a faulty one that
 /// changes a rate is caught by no entry of its algorithm.
 pub fn cmd_calibrate(args: CalibrateArgs) -> Result<i32> {
-    let variants = args
-        .variants
-        .as_deref()
-        .map(|list| {
-            list.split(',')
-                .map(|v| match v.trim().strip_prefix("seed=") {
-                    Some(s) => s
-                        .parse::<u64>()
-                        .map(Variant::Seed)
-                        .map_err(|_| Error::invalid("--variants", format!("bad seed in {v:?}"))),
-                    None => v
-                        .trim()
-                        .parse()
-                        .map(Variant::Control)
-                        .map_err(|e: Error| Error::invalid("--variants", e.to_string())),
-                })
-                .collect::<Result<Vec<_>>>()
-        })
-        .transpose()?;
+    let variants =
+        args.variants
+            .as_deref()
+            .map(|list| {
+                list.split(',')
+                    .map(|v| match v.trim().strip_prefix("seed=") {
+                        Some(s) => s.parse::<u64>().map(Variant::Seed).map_err(|_| {
+                            Error::invalid("--variants", format!("bad seed in {v:?}"))
+                        }),
+                        None => v
+                            .trim()
+                            .parse()
+                            .map(Variant::Control)
+                            .map_err(|e: Error| Error::invalid("--variants", e.to_string())),
+                    })
+                    .collect::<Result<Vec<_>>>()
+            })
+            .transpose()?;
     crate::files::check_outputs(
         &[],
         "--out",
         &args.out,
-        &[args.out.join("calibration.json"), args.out.join("calibration.md")],
+        &[
+            args.out.join("calibration.json"),
+            args.out.join("calibration.md"),
+        ],
     )?;
     let opts = CalibrationOptions {
         filter: args.cases.clone(),
@@ -82,9 +84,11 @@ pub fn cmd_calibrate(args: CalibrateArgs) -> Result<i32> {
         outln!("  not caught: {} {}", p.algorithm, p.variant);
     }
     outln!("wrote {}", args.out.join("calibration.md").display());
-    Ok(if cal.false_alarms.is_empty() && cal.power_gaps().is_empty() {
-        EXIT_OK
-    } else {
-        EXIT_FAILED
-    })
+    Ok(
+        if cal.false_alarms.is_empty() && cal.power_gaps().is_empty() {
+            EXIT_OK
+        } else {
+            EXIT_FAILED
+        },
+    )
 }

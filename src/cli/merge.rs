@@ -125,7 +125,8 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
     }
     let (table, opts) = merge_options(&shards, &texts[0].0, args.baselines.as_deref())?;
     let merged = shard::merge_table(shards, &table, &opts)?;
-    let (json_path, html_path) = merged.write_outputs(&out, &crate::invariants::verify_page_tables()?)?;
+    let (json_path, html_path) =
+        merged.write_outputs(&out, &crate::invariants::verify_page_tables()?)?;
     out!("{}", merged.table());
     outln!("wrote {} and {}", json_path.display(), html_path.display());
     Ok(if merged.failed { EXIT_FAILED } else { EXIT_OK })
@@ -141,7 +142,10 @@ fn merge_options(
     shards: &[crate::verify::VerifyReport],
     first: &str,
     baselines: Option<&Path>,
-) -> Result<(Vec<crate::theorems::TheoremEntry>, crate::verify::VerifyOptions)> {
+) -> Result<(
+    Vec<crate::theorems::TheoremEntry>,
+    crate::verify::VerifyOptions,
+)> {
     let Some(r) = shards.first() else {
         return Err(Error::invalid("merge", "no shard outputs given"));
     };
@@ -163,7 +167,12 @@ fn merge_options(
     if let (Some(given), Some(_)) = (baselines, &recorded) {
         let now = crate::fingerprint::Inputs::default().file("--baselines", given)?;
         let was = crate::fingerprint::Inputs(
-            inputs.0.iter().filter(|i| i.option == "--baselines").cloned().collect(),
+            inputs
+                .0
+                .iter()
+                .filter(|i| i.option == "--baselines")
+                .cloned()
+                .collect(),
         );
         was.check(first, "merge", &now)?;
     }

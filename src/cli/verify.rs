@@ -2,8 +2,8 @@
 
 use super::{EXIT_FAILED, EXIT_OK};
 use crate::console::write_stderr;
-use crate::jobs::positive_jobs;
 use crate::error::{Error, Result};
+use crate::jobs::positive_jobs;
 use clap::Args;
 use std::path::PathBuf;
 

@@ -41,7 +41,8 @@ pub fn cmd_verify_iterates(args: VerifyIteratesArgs) -> Result<i32> {
         jobs,
     };
     let report = verify_iterates(&table, &opts)?;
-    let (json_path, html_path) = report.write_outputs(&args.out, &crate::invariants::verify_page_tables()?)?;
+    let (json_path, html_path) =
+        report.write_outputs(&args.out, &crate::invariants::verify_page_tables()?)?;
     if args.quiet {
         outln!("{}", report.summary_line());
     } else {

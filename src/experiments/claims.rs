@@ -74,9 +74,9 @@
 
 use super::params::Which;
 use super::params::{Algorithm, Experiment};
-use crate::paper::Oracle;
 use super::record::{RunRecord, RunStatus};
 use super::table3::CONTENDED_SHARE;
+use crate::paper::Oracle;
 use crate::report::ClaimVerdict;
 
 /// "Keeps decreasing": best-so-far at the end `<` this factor times best-so-far at half time.

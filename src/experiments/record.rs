@@ -42,10 +42,10 @@
 //! ```
 
 use super::params::Algorithm;
-use crate::paper::Oracle;
 use super::source::DataDescription;
 use crate::counting::OracleCounts;
 use crate::measures::PointMeasures;
+use crate::paper::Oracle;
 use crate::problems::lipschitz::SampledConstants;
 use crate::problems::Constants;
 use crate::report::{ClaimVerdict, ExperimentReport, Meta, RunSummary, Series};

@@ -16,9 +16,9 @@
 //! assert!(fit_power(&bent, &betas).is_none());
 //! ```
 
-use crate::paper::Oracle;
 use crate::linalg::{dist, dot, norm};
 use crate::measures;
+use crate::paper::Oracle;
 use crate::problems::{Assumptions, Constants, Interval, SaddleProblem};
 use crate::solvers::{Solver, StepInfo};
 use serde::Serialize;

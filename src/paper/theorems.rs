@@ -44,6 +44,7 @@
 //! ```
 
 use super::formula::Formula;
+pub use super::measure::Measure;
 use super::{Algorithm, Assumption, EntryAlgorithm, Setting};
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
@@ -51,7 +52,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::str::FromStr;
-pub use super::measure::Measure;
 use std::sync::OnceLock;
 
 /// How the per-iterate measure becomes the bounded quantity at horizon T (claims.md Sec. 3).

@@ -209,10 +209,15 @@ pub fn other_start(inst: &crate::Instance) -> (Vec<f64>, Vec<f64>) {
     use rand_distr::{Distribution, StandardNormal};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(inst.seed.unwrap_or(0) ^ 0x5EED_0F_57A27);
     let mut towards = |set: &dyn crate::sets::ConvexSet, z0: &[f64]| {
-        let d: Vec<f64> = (0..z0.len()).map(|_| StandardNormal.sample(&mut rng)).collect();
+        let d: Vec<f64> = (0..z0.len())
+            .map(|_| StandardNormal.sample(&mut rng))
+            .collect();
         let mut v = vec![0.0; z0.len()];
         set.lmo(&d, &mut v);
-        z0.iter().zip(&v).map(|(a, b)| 0.5 * (a + b)).collect::<Vec<f64>>()
+        z0.iter()
+            .zip(&v)
+            .map(|(a, b)| 0.5 * (a + b))
+            .collect::<Vec<f64>>()
     };
     let x0 = towards(inst.problem.x_set(), &inst.x0);
     let y0 = towards(inst.problem.y_set(), &inst.y0);
@@ -314,10 +319,16 @@ impl FromStr for Control {
         let shifts: [(&str, Shift, fn(f64) -> bool); 7] = [
             ("tau-exponent", Control::TauExponent, f64::is_finite),
             ("beta-exponent", Control::BetaExponent, f64::is_finite),
-            ("tau-scale*", Control::TauScale, |k| k.is_finite() && k > 0.0),
-            ("tau-offset", Control::TauOffset, |d| d.is_finite() && d >= 0.0),
+            ("tau-scale*", Control::TauScale, |k| {
+                k.is_finite() && k > 0.0
+            }),
+            ("tau-offset", Control::TauOffset, |d| {
+                d.is_finite() && d >= 0.0
+            }),
             ("offset", Control::Offset, |d| d.is_finite() && d >= 0.0),
-            ("beta-scale*", Control::BetaScale, |k| k.is_finite() && k > 0.0),
+            ("beta-scale*", Control::BetaScale, |k| {
+                k.is_finite() && k > 0.0
+            }),
             ("big-a*", Control::BigAScale, |k| k.is_finite() && k > 0.0),
         ];
         for (prefix, make, valid) in shifts {

@@ -246,7 +246,14 @@ impl Solver for DualSmoothing {
                 tau
             }
             Oracle::Po => {
-                po_step(self.defect, p.x_set(), &mut self.x, &self.gx, -tau_raw, &mut self.bx);
+                po_step(
+                    self.defect,
+                    p.x_set(),
+                    &mut self.x,
+                    &self.gx,
+                    -tau_raw,
+                    &mut self.bx,
+                );
                 tau_raw
             }
         };
@@ -292,7 +299,14 @@ impl Solver for DualSmoothing {
             ),
             Oracle::Po => {
                 let gamma = 1.0 / curvature;
-                po_step(self.defect, p.y_set(), &mut self.y, &self.g, gamma, &mut self.by);
+                po_step(
+                    self.defect,
+                    p.y_set(),
+                    &mut self.y,
+                    &self.g,
+                    gamma,
+                    &mut self.by,
+                );
                 gamma
             }
         };

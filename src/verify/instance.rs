@@ -90,7 +90,8 @@ pub fn record_run(
         t_max,
     };
     let used_schedules = factory.schedules(&request).unwrap_or(sched);
-    let mut solver = MeasuredWith::new(factory.build(&request)?, factory.measurement_beta(&request));
+    let mut solver =
+        MeasuredWith::new(factory.build(&request)?, factory.measurement_beta(&request));
     let needs_next = entries
         .iter()
         .any(|e| e.quantity.aggregate == Aggregate::MeanOptNext0T);
@@ -161,8 +162,15 @@ pub fn judge_run(
     };
     let run_time = recorded.time_s;
     let used_beta: Vec<(usize, f64)> = record.iter().map(|c| (c.t, c.beta)).collect();
-    let mut schedule = vec![super::schedule_check::check(&sched.beta, &used_beta, recorded.beta_declared)];
-    schedule.extend(super::schedule_check::check_tau(&sched.tau, &recorded.used_tau));
+    let mut schedule = vec![super::schedule_check::check(
+        &sched.beta,
+        &used_beta,
+        recorded.beta_declared,
+    )];
+    schedule.extend(super::schedule_check::check_tau(
+        &sched.tau,
+        &recorded.used_tau,
+    ));
     let mut out = Vec::with_capacity(entries.len());
     for e in entries {
         let clock = Instant::now();

@@ -175,7 +175,10 @@ pub(crate) fn assemble(
         seed_rule: if opts.seed == 0 {
             "generator seed = FNV-1a-64(\"CASE|FAMILY|INDEX\")".into()
         } else {
-            format!("generator seed = FNV-1a-64(\"CASE|FAMILY|INDEX|seed={}\")", opts.seed)
+            format!(
+                "generator seed = FNV-1a-64(\"CASE|FAMILY|INDEX|seed={}\")",
+                opts.seed
+            )
         },
         master_seed: opts.seed,
         t_max,

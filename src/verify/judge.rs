@@ -87,11 +87,11 @@ pub(crate) fn judge_entry(
         },
     };
     // the reference regression gates only when asked (module doc of super::questions)
-    let (failed_gates, reported_gates): (Vec<String>, Vec<String>) = gates
-        .failed()
-        .iter()
-        .map(|s| s.to_string())
-        .partition(|g| opts.gate_baselines || super::questions::Question::of(g) != super::questions::Question::Reference);
+    let (failed_gates, reported_gates): (Vec<String>, Vec<String>) =
+        gates.failed().iter().map(|s| s.to_string()).partition(|g| {
+            opts.gate_baselines
+                || super::questions::Question::of(g) != super::questions::Question::Reference
+        });
     let verdict = if e.is_disputed() {
         Verdict::Disputed
     } else if !failed_gates.is_empty() {
@@ -401,7 +401,11 @@ pub(crate) fn fmt_power(k: f64) -> String {
 /// Finishes the entries after the hard instances were attached: joins the hard instance's
 /// printed-form outcomes and proof-rate check into the entry, and writes the errata and
 /// proof-rate notes (verify.json notes, HTML entry notes). Reports only: no verdict changes.
-pub(crate) fn annotate(selected: &[&TheoremEntry], entries: &mut [EntryResult], reference_gates: bool) {
+pub(crate) fn annotate(
+    selected: &[&TheoremEntry],
+    entries: &mut [EntryResult],
+    reference_gates: bool,
+) {
     for (e, res) in selected.iter().zip(entries.iter_mut()) {
         debug_assert_eq!(e.id, res.id);
         res.answers = Some(answers_of(res, reference_gates));
@@ -511,11 +515,11 @@ fn answers_of(res: &EntryResult, reference_gates: bool) -> super::questions::Ans
     };
     let mut all = named(&res.gates, "");
     if let Some(h) = &res.hard {
-        all.extend(
-            named(&h.gates, "hard-")
-                .into_iter()
-                .filter(|(n, s)| !(h.reported_gates.contains(n) && *s == GateStatus::Fail && super::questions::Question::of(n) != super::questions::Question::Reference)),
-        );
+        all.extend(named(&h.gates, "hard-").into_iter().filter(|(n, s)| {
+            !(h.reported_gates.contains(n)
+                && *s == GateStatus::Fail
+                && super::questions::Question::of(n) != super::questions::Question::Reference)
+        }));
     }
     super::questions::Answers::of(&all, reference_gates)
 }

@@ -37,7 +37,6 @@ pub enum GateStatus {
     Vacuous,
 }
 
-
 /// Which of the three questions a gate answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

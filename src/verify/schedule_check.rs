@@ -83,7 +83,10 @@ pub const PO_LMO_FORM_TOL: f64 = 1e-3;
 /// with the theorem's `f`, `a`, `b` and free `A > 0`, `K = 13 Lyx^2/(2C) >= 0` (with `C = 0`:
 /// `13 Lyx^2/(2 mu)`, a constant). Fits `f/tau_t - 5 Lxx/2 = A (t+1)^a + K (t+1)^b` by least
 /// squares over `[T/16, T]` and checks `A > 0`, `K >= 0` and the relative residual.
-pub fn check_po_lmo_form(p: &crate::solvers::schedule::PoLmoTau, used: &[(usize, f64)]) -> ScheduleCheck {
+pub fn check_po_lmo_form(
+    p: &crate::solvers::schedule::PoLmoTau,
+    used: &[(usize, f64)],
+) -> ScheduleCheck {
     let name = "tau_t";
     let mk = |holds: bool, c_hat: Option<f64>, note: String| ScheduleCheck {
         name: name.into(),
@@ -95,7 +98,11 @@ pub fn check_po_lmo_form(p: &crate::solvers::schedule::PoLmoTau, used: &[(usize,
         note,
     };
     if let Some((t, v)) = used.iter().find(|(_, v)| !(v.is_finite() && *v > 0.0)) {
-        return mk(false, None, format!("tau_t = {v:e} at t = {t} is not a positive number"));
+        return mk(
+            false,
+            None,
+            format!("tau_t = {v:e} at t = {t} is not a positive number"),
+        );
     }
     let Some(&(t_last, _)) = used.last() else {
         return mk(true, None, "no step".into());
@@ -140,7 +147,12 @@ pub fn check_po_lmo_form(p: &crate::solvers::schedule::PoLmoTau, used: &[(usize,
     mk(holds, Some(big_a), note)
 }
 
-fn check_named(name: &str, entry: &Schedule, used: &[(usize, f64)], declared: bool) -> ScheduleCheck {
+fn check_named(
+    name: &str,
+    entry: &Schedule,
+    used: &[(usize, f64)],
+    declared: bool,
+) -> ScheduleCheck {
     let b = match *entry {
         Schedule::Zero => None,
         Schedule::Anytime { c, .. } | Schedule::Shifted { c, .. } if c == 0.0 => None,
@@ -187,7 +199,12 @@ fn check_named(name: &str, entry: &Schedule, used: &[(usize, f64)], declared: bo
         .collect();
     let c_hat = beta_last * ((t_last + 1) as f64).powf(b);
     if late.len() < 2 {
-        return mk(None, Some(c_hat), true, "horizon too short to fit the exponent".into());
+        return mk(
+            None,
+            Some(c_hat),
+            true,
+            "horizon too short to fit the exponent".into(),
+        );
     }
     let n = late.len() as f64;
     let (mx, my) = late

@@ -197,9 +197,9 @@ impl Solver for MeasuredWith {
         self.inner.y()
     }
     fn beta_at(&self, t: usize) -> f64 {
-        let declared = *self.declared.get_or_init(|| {
-            !(self.fallback.is_positive() && self.inner.beta_at(0) == 0.0)
-        });
+        let declared = *self
+            .declared
+            .get_or_init(|| !(self.fallback.is_positive() && self.inner.beta_at(0) == 0.0));
         if declared {
             self.inner.beta_at(t)
         } else {

@@ -4,13 +4,13 @@
 //! against exact values or printed lines: the plumbing between the formulas and the verdict,
 //! whose faults change a report's text or counts but no formula.
 
+use saddlefw::build_info::Build;
 use saddlefw::invariants::case::DEFAULT_HORIZON;
 use saddlefw::invariants::check::{
     merge_shards, CaseResult, CheckReport, CheckShard, Erratum, ErratumStatus, InvariantReport,
     JobTallies, Tally, Worst,
 };
 use saddlefw::invariants::{registry, Eval, Invariant, Kind, Scope};
-use saddlefw::build_info::Build;
 use saddlefw::verify::shard::{check_labels, select, Shard};
 use saddlefw::verify::{ErratumResult, GateStatus, Gates, Tier};
 
