@@ -126,6 +126,25 @@ pub fn record_run(
     })
 }
 
+/// The schedule gate's checks of the beta_t and tau_t the solver stepped with against the
+/// entry's schedules (issue 34).
+fn schedule_checks(
+    sched: &crate::solvers::defaults::RunSchedules,
+    recorded: &RecordedRun,
+) -> Vec<super::schedule_check::ScheduleCheck> {
+    let used_beta: Vec<(usize, f64)> = recorded.record.iter().map(|c| (c.t, c.beta)).collect();
+    let mut checks = vec![super::schedule_check::check(
+        &sched.beta,
+        &used_beta,
+        recorded.beta_declared,
+    )];
+    checks.extend(super::schedule_check::check_tau(
+        &sched.tau,
+        &recorded.used_tau,
+    ));
+    checks
+}
+
 /// Evaluates every entry of a case on one recorded run: quantity series, fit, envelope,
 /// printed forms and M_hat check.
 pub fn judge_run(
@@ -161,16 +180,7 @@ pub fn judge_run(
         _ => None,
     };
     let run_time = recorded.time_s;
-    let used_beta: Vec<(usize, f64)> = record.iter().map(|c| (c.t, c.beta)).collect();
-    let mut schedule = vec![super::schedule_check::check(
-        &sched.beta,
-        &used_beta,
-        recorded.beta_declared,
-    )];
-    schedule.extend(super::schedule_check::check_tau(
-        &sched.tau,
-        &recorded.used_tau,
-    ));
+    let schedule = schedule_checks(&sched, recorded);
     let mut out = Vec::with_capacity(entries.len());
     for e in entries {
         let clock = Instant::now();
