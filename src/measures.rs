@@ -269,3 +269,21 @@ pub mod nan_null {
         Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
     }
 }
+
+/// The natural scale of the gaps of an instance:
+/// `L_xx D_X^2 + L_yx D_X D_Y + L_yy D_Y^2 + ||grad_x L(x0,y0)|| D_X + ||grad_y L(x0,y0)|| D_Y`
+/// (every gap of claims.md 1.3 at any point is at most a small multiple of it). A quantity
+/// below `64 eps` times this scale is rounding noise, whatever its own maximum: `verify` and
+/// `tighten` put the fit floor there ([`crate::fit::FitConfig::scale`]).
+pub fn natural_scale(inst: &crate::Instance) -> f64 {
+    let p = inst.problem.as_ref();
+    let k = p.constants();
+    let mut gx = vec![0.0; inst.x0.len()];
+    let mut gy = vec![0.0; inst.y0.len()];
+    p.grads(&inst.x0, &inst.y0, &mut gx, &mut gy);
+    k.lxx * k.dx * k.dx
+        + k.lyx * k.dx * k.dy
+        + k.lyy * k.dy * k.dy
+        + crate::linalg::norm(&gx) * k.dx
+        + crate::linalg::norm(&gy) * k.dy
+}

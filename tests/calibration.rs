@@ -218,6 +218,33 @@ fn hard_rate_confirmation_threshold() {
     assert!(c(p - 0.05 - HARD_MARGIN - 1e-3).fails(p));
 }
 
+/// The false alarm of the first calibration: PO-LMO with C / 2 (the theorem allows any C > 0)
+/// on `po-lmo/c-c/dual`'s stored hard instance is still pre-asymptotic at 4 T; the confirmation
+/// at CONFIRM_FACTOR T sees the claimed rate. Negative control: a tau_t exponent shifted by
+/// 0.15 fails there, confirmation included.
+#[test]
+fn a_smaller_smoothing_constant_passes_the_hard_confirmation() {
+    use saddlefw::verify::hard::CONFIRM_FACTOR;
+    assert!(CONFIRM_FACTOR >= 16);
+    let run = |control: Control| {
+        let mut o = VerifyOptions::new(Tier::Quick).filter("po-lmo/c-c/dual");
+        o.control = Some(control);
+        o.hard = Some(saddlefw::tightness::HardSource::Builtin.into());
+        verify::run(&theorems(), &o).unwrap()
+    };
+    let legit = run("beta-scale*0.5".parse().unwrap());
+    let e = entry(&legit, "po-lmo/c-c/dual");
+    let hard = e
+        .hard
+        .as_ref()
+        .expect("the entry has a stored hard instance");
+    assert_eq!(hard.gates.rate, GateStatus::Pass, "{:?}", hard.confirmation);
+    assert!(!e.failed, "{:?}", e.failed_gates);
+    let faulty = run("tau-exponent+0.15".parse().unwrap());
+    let e = entry(&faulty, "po-lmo/c-c/dual");
+    assert!(e.failed, "a shifted tau exponent must fail: {:?}", e.gates);
+}
+
 /// User envelopes: a constant that is not a positive number is an input error; one that is
 /// not positive at some compared T fails the envelope gate (every T is compared).
 #[test]
@@ -426,4 +453,53 @@ fn clipped_step_is_feasible_but_not_the_projection() {
     saddlefw::solvers::steps::clipped_step(&set, &mut a, &small, 1.0, &mut z);
     saddlefw::solvers::steps::po_step(&set, &mut b, &small, 1.0, &mut z);
     assert_eq!(a, b);
+}
+
+/// The fit floor sits at the rounding level of the instance's gaps (`64 eps` times
+/// `measures::natural_scale`), not at that of the series' own maximum: a run whose quantity is
+/// rounding noise at every T is `floor`, not fitted (issue 34: an outside solver whose iterates
+/// differed by 7e-15 got an exponent from such a series). Negative control: the old rule (the
+/// series' maximum as the scale) fits the same noise; a real decay far above the floor is fitted.
+#[test]
+fn rounding_noise_is_not_fitted() {
+    use saddlefw::fit::{fit_series, FitConfig, SeriesFit};
+    let o = VerifyOptions::new(Tier::Quick).filter("lmo-po/nc-c/dual");
+    let mut o = o;
+    o.hard = None;
+    let report = verify::run(&theorems(), &o).unwrap();
+    let e = entry(&report, "lmo-po/nc-c/dual");
+    // one of the quick tier's quadratic instances starts at its dual optimum: G_Y is at the
+    // rounding level throughout
+    let run = e
+        .instances
+        .iter()
+        .find(|r| matches!(r.fit, Some(SeriesFit::Floor { .. })))
+        .expect("an instance at the rounding level");
+    let inst = run
+        .spec
+        .parse::<saddlefw::generators::GeneratorSpec>()
+        .unwrap()
+        .generate()
+        .unwrap();
+    let floor = 64.0 * f64::EPSILON * saddlefw::measures::natural_scale(&inst);
+    match run.fit {
+        Some(SeriesFit::Floor { floor: f, .. }) => assert!((f - floor).abs() <= 1e-12 * floor),
+        _ => unreachable!(),
+    }
+    assert!(run.series.iter().all(|p| p.1 <= floor), "{:?}", run.series);
+    // negative control: scaled by its own maximum, the noise would be fitted
+    let old = fit_series(&run.series, &FitConfig::default()).unwrap();
+    assert!(matches!(old, SeriesFit::Fitted(_)), "{old:?}");
+    // and a decay far above the floor is fitted under the new rule
+    let decay: Vec<(u64, f64)> = (0..15)
+        .map(|i| (1u64 << i, 1e3 * floor / (1u64 << i) as f64))
+        .collect();
+    let cfg = FitConfig {
+        scale: Some(saddlefw::measures::natural_scale(&inst)),
+        ..FitConfig::default()
+    };
+    assert!(matches!(
+        fit_series(&decay, &cfg).unwrap(),
+        SeriesFit::Fitted(_)
+    ));
 }

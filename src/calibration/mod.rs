@@ -83,7 +83,6 @@ pub fn run(opts: &CalibrationOptions) -> Result<Calibration> {
             vo.jobs = opts.jobs;
             vo.hard = Some(crate::tightness::HardSource::Builtin.into());
             vo.gate_baselines = false;
-            vo.confirm_all = true;
             match v {
                 Variant::Seed(s) => vo.seed = *s,
                 Variant::Control(c) => vo.control = Some(*c),

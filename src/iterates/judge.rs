@@ -61,6 +61,9 @@ impl SolverFactory for ReplayFactory {
         self.find(job.case, job.entry, job.family, job.seed_index, job.hard)
             .is_some()
     }
+    fn extends_horizon(&self) -> bool {
+        false
+    }
     fn build(&self, r: &SolverRequest<'_>) -> Result<Box<dyn Solver>> {
         let o = r.origin;
         let found = self.jobs.iter().position(|j| {

@@ -110,7 +110,8 @@ pub fn attach(
             .map(|(e, j)| match (j, fixtures.get(&e.id)) {
                 (Some((_, judged, _)), Some(f))
                     if (opts.confirm_all || judged.rate_verdict == Verdict::Fail)
-                        && !e.is_disputed() =>
+                        && !e.is_disputed()
+                        && factory.extends_horizon() =>
                 {
                     confirmation(e, f, factory.as_ref(), &hard_opts).map(Some)
                 }
@@ -153,6 +154,12 @@ pub fn attach(
                 }
                 res.reported_gates.extend(h.reported_gates.iter().cloned());
                 if !h.failed_gates.is_empty() {
+                    if h.gates.rate == GateStatus::Fail && h.confirmation.is_none() {
+                        res.notes.push(format!(
+                            "hard-rate not confirmed at {CONFIRM_FACTOR} T: the iterate files end at T = {} (the rate at T stands)",
+                            h.horizon
+                        ));
+                    }
                     res.failed_gates.extend(h.failed_gates.iter().cloned());
                     res.verdict = Verdict::Fail;
                 }

@@ -86,22 +86,7 @@ pub fn evaluate_with(
     Ok((out.remove(0).1, natural_scale(&built.instance)))
 }
 
-/// The natural scale of the gaps of an instance:
-/// `L_xx D_X^2 + L_yx D_X D_Y + L_yy D_Y^2 + ||grad_x L(x0,y0)|| D_X + ||grad_y L(x0,y0)|| D_Y`
-/// (every gap of claims.md 1.3 at any point is at most a small multiple of it). A quantity
-/// below `64 eps` times this scale is rounding noise, whatever its own maximum.
-pub fn natural_scale(inst: &crate::Instance) -> f64 {
-    let p = inst.problem.as_ref();
-    let k = p.constants();
-    let mut gx = vec![0.0; inst.x0.len()];
-    let mut gy = vec![0.0; inst.y0.len()];
-    p.grads(&inst.x0, &inst.y0, &mut gx, &mut gy);
-    k.lxx * k.dx * k.dx
-        + k.lyx * k.dx * k.dy
-        + k.lyy * k.dy * k.dy
-        + crate::linalg::norm(&gx) * k.dx
-        + crate::linalg::norm(&gy) * k.dy
-}
+pub use crate::measures::natural_scale;
 
 /// The tightness note of an observed exponent: [`crate::report::tightness_note`] ("rate looks
 /// tight", "rate looks loose by about X", "the paper's rate is violated"), saying so when a

@@ -164,6 +164,7 @@ pub fn judge_run(
     let f_star = recorded.f_star;
     let h: Vec<f64> = record.iter().map(|m| m.measures.h).collect();
     let fmax = envelopes::fmax_bound(p, &inst.x0, &inst.y0);
+    let scale = crate::measures::natural_scale(inst);
     // G_1 / G_2 of the schedule the solver stepped with
     let po_lmo_g = match recorded.schedules.tau {
         Schedule::PoLmo(t) => Some(
@@ -213,6 +214,9 @@ pub fn judge_run(
                 // G^Opt is measured against the lower end of f*: below twice the interval's
                 // width it is at the resolution of the certificate (issue 19)
                 let cfg = FitConfig {
+                    // the floor at the rounding level of the instance's gaps, not of the
+                    // series' own maximum (a series of rounding noise is not fitted)
+                    scale: (scale.is_finite() && scale > 0.0).then_some(scale),
                     floor_min: match (e.quantity.measure, f_star) {
                         (Measure::GapOpt, Some(i)) => 2.0 * i.width(),
                         _ => 0.0,

@@ -82,6 +82,13 @@ pub trait SolverFactory: Send + Sync {
     /// Moves the instance's start point before the run (default: the generator's start). The
     /// harness then starts the solver there and measures from there, the envelopes included.
     fn place_start(&self, _instance: &mut Instance) {}
+    /// Whether a job can be run past the horizon it was planned with (default: yes). The
+    /// confirmation of a failed `hard-rate` runs the hard instance again at
+    /// [`super::hard::CONFIRM_FACTOR`] times its horizon; iterate files end at the horizon
+    /// they were exported for, so there the rate at T stands, with a note.
+    fn extends_horizon(&self) -> bool {
+        true
+    }
 }
 
 /// The crate's own implementation of the entry's algorithm with the entry's schedule,
