@@ -503,3 +503,35 @@ fn rounding_noise_is_not_fitted() {
         SeriesFit::Fitted(_)
     ));
 }
+
+/// The verify page shows the stored calibration of this build's gates: it covers every entry
+/// of the theorem table, and the page names false alarms and power gaps when there are any
+/// (negative control: a summary with one of each).
+#[test]
+fn the_verify_page_shows_the_calibration() {
+    use saddlefw::report::calibration::{section, stored, PowerSummary};
+    let s = stored();
+    for e in theorems() {
+        assert!(s.min_margin.contains_key(&e.id), "{} not calibrated", e.id);
+    }
+    assert!(s.legitimate_variants >= 8);
+    let html = section(&s, &["lmo-po/nc-c"]);
+    assert!(html.contains("Calibration of the gates"));
+    assert!(html.contains("lmo-po/nc-c/dual"));
+    assert!(
+        !html.contains("lmo-lmo/nc-c/dual"),
+        "only the cases on the page"
+    );
+    let mut bad = s.clone();
+    bad.false_alarms = vec!["lmo-po/nc-c/dual under seed=1 (rate)".to_string()];
+    bad.power.push(PowerSummary {
+        algorithm: "lmo-po".to_string(),
+        variant: "dual-step-doubled".to_string(),
+        entries: 4,
+        caught: 0,
+        not_rate_changing: None,
+    });
+    let html = section(&bad, &["lmo-po/nc-c"]);
+    assert!(html.contains("false alarm: lmo-po/nc-c/dual under seed=1"));
+    assert!(html.contains("not caught (power gap)"));
+}

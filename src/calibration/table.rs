@@ -200,6 +200,28 @@ impl Calibration {
             time_s,
         }
     }
+    /// The summary the verify page shows ([`crate::report::calibration`]).
+    pub fn summary(&self) -> crate::report::calibration::CalibrationSummary {
+        crate::report::calibration::CalibrationSummary {
+            build: self.build.to_string(),
+            time_s: self.time_s,
+            legitimate_variants: self.legitimate_variants,
+            legitimate_cells: self.legitimate_cells,
+            false_alarms: self.false_alarms.clone(),
+            min_margin: self.legitimate_min_margin.clone(),
+            power: self
+                .power
+                .iter()
+                .map(|p| crate::report::calibration::PowerSummary {
+                    algorithm: p.algorithm.clone(),
+                    variant: p.variant.clone(),
+                    entries: p.entries,
+                    caught: p.caught_by.len(),
+                    not_rate_changing: p.not_rate_changing.clone(),
+                })
+                .collect(),
+        }
+    }
     /// Faulty variants (per algorithm) that no entry caught and that are not listed as
     /// leaving the rates intact.
     pub fn power_gaps(&self) -> Vec<&PowerRow> {

@@ -17,7 +17,8 @@ pub struct CalibrateArgs {
     /// Only these variants (comma-separated: seed=S or a control, e.g. beta-scale*2,float-order).
     #[arg(long, value_name = "LIST")]
     pub variants: Option<String>,
-    /// Output directory: calibration.json and calibration.md (written atomically).
+    /// Output directory: calibration.json, calibration.md and calibration-summary.json (the verify
+    /// page's section; copy it to fixtures/ with docs/calibration.md), written atomically.
     #[arg(long, value_name = "DIR", default_value = "reports/calibration")]
     pub out: PathBuf,
     /// Worker threads of each verify run (default: one per core).
@@ -53,6 +54,7 @@ pub fn cmd_calibrate(args: CalibrateArgs) -> Result<i32> {
         &[
             args.out.join("calibration.json"),
             args.out.join("calibration.md"),
+            args.out.join("calibration-summary.json"),
         ],
     )?;
     let opts = CalibrationOptions {
@@ -68,6 +70,12 @@ pub fn cmd_calibrate(args: CalibrateArgs) -> Result<i32> {
     let json = serde_json::to_string_pretty(&cal)
         .map_err(|e| Error::invalid("calibration.json", e.to_string()))?;
     crate::files::write_atomic(&args.out.join("calibration.json"), json.as_bytes())?;
+    let summary = serde_json::to_string_pretty(&cal.summary())
+        .map_err(|e| Error::invalid("calibration-summary.json", e.to_string()))?;
+    crate::files::write_atomic(
+        &args.out.join("calibration-summary.json"),
+        (summary + "\n").as_bytes(),
+    )?;
     let md = calibration::markdown(&cal);
     crate::files::write_atomic(&args.out.join("calibration.md"), md.as_bytes())?;
     outln!(

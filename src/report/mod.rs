@@ -24,6 +24,7 @@
 //! ```
 
 pub mod banner;
+pub mod calibration;
 pub mod html;
 pub mod model;
 pub mod plot;

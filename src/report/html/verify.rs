@@ -135,6 +135,12 @@ pub fn verify_page(
         body.push_str(&entry_section(e, id));
     }
     body.push_str("</section>\n");
+    let mut cases: Vec<&str> = entries.iter().map(|e| e.case.as_str()).collect();
+    cases.dedup();
+    body.push_str(&crate::report::calibration::section(
+        &crate::report::calibration::stored(),
+        &cases,
+    ));
     body.push_str(&invariant_section(invariants));
     body.push_str(&errata_section(errata));
 
