@@ -51,6 +51,12 @@ pub fn short_hash(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes)[..8])
 }
 
+/// `sha256:HEX`, the full SHA-256 of `bytes` (input fingerprints, the export manifest's
+/// hashes of the files it wrote).
+pub fn sha256(bytes: &[u8]) -> String {
+    format!("sha256:{}", hex(&Sha256::digest(bytes)))
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -68,7 +74,7 @@ impl Inputs {
         self.0.push(Input {
             option: option.into(),
             path: path.display().to_string(),
-            content: format!("sha256:{}", hex(&Sha256::digest(&bytes))),
+            content: sha256(&bytes),
         });
         Ok(self)
     }

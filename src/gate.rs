@@ -50,6 +50,8 @@ pub struct RateCheck {
     jobs: Option<usize>,
     seed: u64,
     solver: Option<SharedFactory>,
+    /// The theorem file the entries come from ([`RateCheck::theorems_file`]).
+    theorems: Option<PathBuf>,
 }
 
 impl RateCheck {
@@ -66,12 +68,13 @@ impl RateCheck {
             jobs: None,
             seed: 0,
             solver: None,
+            theorems: None,
         }
     }
     /// The built-in entries (the paper's theorem table) whose id contains `filter`
     /// (`""`: all 38; `"lmo-lmo/"`: Algorithm 1's), test tier, the crate's own solver.
     pub fn builtin(filter: &str) -> Self {
-        RateCheck::with_table(crate::theorems::builtin(), "built-in theorem table").filter(filter)
+        RateCheck::with_table(crate::theorems::builtin(), BUILTIN_SOURCE).filter(filter)
     }
     /// Your own entries (e.g. from [`crate::paper::user::parse`]).
     pub fn entries(entries: Vec<TheoremEntry>) -> Self {
@@ -83,6 +86,7 @@ impl RateCheck {
         let path = path.as_ref();
         let mut c = RateCheck::entries(crate::paper::user::load(path)?);
         c.source = path.display().to_string();
+        c.theorems = Some(path.to_path_buf());
         Ok(c)
     }
     /// Keeps the entries whose id contains `filter`.
@@ -177,11 +181,49 @@ impl RateCheck {
         Ok(Outcome {
             solver: opts.factory().name(),
             source: self.source.clone(),
-            builtin_solver: self.solver.is_none(),
+            verify_command: self.verify_command(&opts),
             report,
         })
     }
+    /// The `saddlefw verify` command (without `--cases`) that runs what this check runs, when
+    /// one does: the crate's own solver on the built-in table or a theorem file, at the quick
+    /// or full tier's sizes, with the same hard instances, seed and reference regression.
+    fn verify_command(&self, opts: &VerifyOptions) -> Option<String> {
+        use verify::reproduce::{shell_word, PROGRAM};
+        let table_flag = match &self.theorems {
+            Some(p) => format!(" --theorems {}", shell_word(&p.display().to_string())),
+            None if self.source == BUILTIN_SOURCE => String::new(),
+            None => return None,
+        };
+        if self.solver.is_some() || self.tier == Tier::Test || self.sizes.is_some() {
+            return None;
+        }
+        if self.baselines.is_some() {
+            return None;
+        }
+        // what `saddlefw verify` gates the reference regression with (cli/verify.rs)
+        let cli_gates = |flag: bool| self.tier.baseline_gated() && (flag || self.seed == 0);
+        let regression = if cli_gates(false) == opts.gate_baselines {
+            ""
+        } else if cli_gates(true) == opts.gate_baselines {
+            " --reference-regression"
+        } else {
+            return None;
+        };
+        let mut cmd = format!("{PROGRAM} verify --tier {}{table_flag}", self.tier);
+        if self.seed != 0 {
+            cmd.push_str(&format!(" --seed {}", self.seed));
+        }
+        if opts.hard.is_none() {
+            cmd.push_str(" --no-hard");
+        }
+        cmd.push_str(regression);
+        Some(cmd)
+    }
 }
+
+/// The source name of the built-in table.
+const BUILTIN_SOURCE: &str = "built-in theorem table";
 
 /// A factory from a closure ([`RateCheck::solver_fn`]).
 pub struct FnFactory<F> {
@@ -210,7 +252,8 @@ pub struct Outcome {
     pub solver: String,
     /// Where the entries come from.
     pub source: String,
-    builtin_solver: bool,
+    /// The `saddlefw verify` command of this check without `--cases`, when one runs it.
+    verify_command: Option<String>,
 }
 
 /// One failed gate of one entry.
@@ -221,10 +264,17 @@ pub struct GateFailure {
     pub gate: String,
     /// What failed, with numbers.
     pub detail: String,
-    /// Specs of the instances involved (`saddlefw run ALG --problem SPEC` rebuilds one).
+    /// The instances involved, as `saddlefw run --problem` values (a generator spec, or
+    /// `hard:ENTRY` / a fixture file for a stored hardest instance).
     pub instances: Vec<String>,
-    /// A command that reruns the check of this entry.
+    /// A shell command that runs as printed: `saddlefw verify ... --cases ENTRY` where one
+    /// reruns this check (the crate's own solver at the quick or full tier), else `saddlefw
+    /// run` of saddlefw's own solver of the entry on the first instance involved, to compare
+    /// with (empty when the entry's algorithm has no implementation in the crate).
     pub reproduce: String,
+    /// How to rerun the check in Rust when no command does (a solver of yours; empty
+    /// otherwise).
+    pub rerun: String,
 }
 
 impl fmt::Display for GateFailure {
@@ -240,7 +290,13 @@ impl fmt::Display for GateFailure {
         for spec in &self.instances {
             write!(f, "\n    instance {spec}")?;
         }
-        write!(f, "\n    reproduce: {}", self.reproduce)
+        if !self.reproduce.is_empty() {
+            write!(f, "\n    reproduce: {}", self.reproduce)?;
+        }
+        if !self.rerun.is_empty() {
+            write!(f, "\n    rerun: {}", self.rerun)?;
+        }
+        Ok(())
     }
 }
 
@@ -260,108 +316,22 @@ impl Outcome {
         out
     }
     fn failure(&self, e: &verify::EntryResult, gate: &str) -> GateFailure {
-        let specs = |pred: &dyn Fn(&verify::InstanceRun) -> bool| -> Vec<String> {
-            e.instances
-                .iter()
-                .filter(|r| pred(r))
-                .map(|r| r.spec.clone())
-                .collect()
+        let (detail, instances) = match gate.strip_prefix("hard-") {
+            Some(g) => hard_detail(e, g),
+            None => random_detail(e, gate),
         };
-        let (detail, instances) = match gate {
-            "rate" => (
+        let (reproduce, rerun) = match &self.verify_command {
+            Some(cmd) => (
+                format!("{cmd} --cases {}", verify::reproduce::shell_word(&e.id)),
+                String::new(),
+            ),
+            None => (
+                own_run(e, &instances),
                 format!(
-                    "p_hat = {} (interval {}) below the claimed p = {} - tol {} on family {}",
-                    num(e.p_hat),
-                    e.ci.map_or("-".into(), |c| format!("[{:.3}, {:.3}]", c[0], c[1])),
-                    e.p_frac,
-                    num(e.tol),
-                    e.binding_family.as_deref().unwrap_or("-")
+                    "RateCheck ... .filter({:?}).tier(Tier::{:?}) with solver {:?} (entries: {}); the reproduce line runs saddlefw's own solver of the entry on the instance",
+                    e.id, self.report.tier, self.solver, self.source
                 ),
-                specs(&|r| Some(&r.family) == e.binding_family.as_ref()),
             ),
-            "run" => (
-                "a run stopped early or its quantity could not be formed".into(),
-                specs(&|r| r.error.is_some() || r.status != "completed"),
-            ),
-            "envelope" => (
-                format!(
-                    "quantity/envelope = {} > 1 ({})",
-                    num(e.envelope_ratio),
-                    e.envelope_label.as_deref().unwrap_or("envelope")
-                ),
-                specs(&|r| r.envelope.is_some_and(|w| w.ratio > 1.0)),
-            ),
-            "mhat" => (
-                format!(
-                    "the empirical constant M_hat still grows (largest slope {})",
-                    num(e.mhat.as_ref().map(|m| m.max_slope))
-                ),
-                Vec::new(),
-            ),
-            "baseline" => (
-                format!(
-                    "p_hat = {} fell below saddlefw's stored reference exponent {} by more than {} (rule: p_hat >= stored - {})",
-                    num(e.p_hat),
-                    num(e.baseline),
-                    crate::fit::BASELINE_MARGIN,
-                    crate::fit::BASELINE_MARGIN
-                ),
-                Vec::new(),
-            ),
-            "schedule" => (
-                e.instances
-                    .iter()
-                    .flat_map(|r| r.schedule.iter().filter(|s| !s.holds))
-                    .map(|s| s.note.clone())
-                    .next()
-                    .unwrap_or_else(|| "the solver's beta_t is outside the theorem's hypotheses".into()),
-                specs(&|r| r.schedule.iter().any(|s| !s.holds)),
-            ),
-            "hard-baseline" => match &e.hard {
-                Some(h) => (
-                    format!(
-                        "on the stored hard instance (T = {}): p_hat = {} fell below saddlefw's stored reference exponent {:.3} by more than {} (rule: p_hat >= stored - {})",
-                        h.horizon,
-                        num(h.p_hat),
-                        h.stored_p_hat,
-                        crate::fit::BASELINE_MARGIN,
-                        crate::fit::BASELINE_MARGIN
-                    ),
-                    vec![format!("{} ({}, {})", h.params, h.family, h.fixture)],
-                ),
-                None => ("hard-instance gate".into(), Vec::new()),
-            },
-            _ => match &e.hard {
-                Some(h) => (
-                    format!(
-                        "on the stored hard instance (T = {}): p_hat = {}, interval {}, claimed p = {}, tol {}{}",
-                        h.horizon,
-                        num(h.p_hat),
-                        h.ci.map_or("-".into(), |c| format!("[{:.3}, {:.3}]", c[0], c[1])),
-                        e.p_frac,
-                        num(h.tol),
-                        h.confirmation.as_ref().map_or(String::new(), |c| format!(
-                            "; confirmed at T = {}: p_hat = {}, interval {}",
-                            c.horizon,
-                            num(c.p_hat),
-                            c.ci.map_or("-".into(), |c| format!("[{:.3}, {:.3}]", c[0], c[1]))
-                        ))
-                    ),
-                    vec![format!("{} ({}, {})", h.params, h.family, h.fixture)],
-                ),
-                None => ("hard-instance gate".into(), Vec::new()),
-            },
-        };
-        let reproduce = if self.builtin_solver {
-            format!(
-                "saddlefw verify --tier {} --cases {}",
-                self.report.tier, e.id
-            )
-        } else {
-            format!(
-                "RateCheck ... .filter({:?}).tier(Tier::{:?}) with solver {:?} (entries: {})",
-                e.id, self.report.tier, self.solver, self.source
-            )
         };
         GateFailure {
             entry: e.id.clone(),
@@ -369,6 +339,7 @@ impl Outcome {
             detail,
             instances,
             reproduce,
+            rerun,
         }
     }
     /// Panics, naming every failed gate, entry, instance and a reproducing command, unless
@@ -403,6 +374,132 @@ impl Outcome {
 
 fn num(v: Option<f64>) -> String {
     v.map_or("-".into(), |v| format!("{v:.3}"))
+}
+
+fn interval(ci: Option<[f64; 2]>) -> String {
+    ci.map_or("-".into(), |c| format!("[{:.3}, {:.3}]", c[0], c[1]))
+}
+
+/// What a failed gate of the random instances says, and the instances involved.
+fn random_detail(e: &verify::EntryResult, gate: &str) -> (String, Vec<String>) {
+    let specs = |pred: &dyn Fn(&verify::InstanceRun) -> bool| -> Vec<String> {
+        e.instances
+            .iter()
+            .filter(|r| pred(r))
+            .map(|r| r.spec.clone())
+            .collect()
+    };
+    match gate {
+        "rate" => (
+            format!(
+                "p_hat = {} (interval {}) below the claimed p = {} - tol {} on family {}",
+                num(e.p_hat),
+                interval(e.ci),
+                e.p_frac,
+                num(e.tol),
+                e.binding_family.as_deref().unwrap_or("-")
+            ),
+            specs(&|r| Some(&r.family) == e.binding_family.as_ref()),
+        ),
+        "run" => (
+            "a run stopped early or its quantity could not be formed".into(),
+            specs(&|r| r.error.is_some() || r.status != "completed"),
+        ),
+        "envelope" => (
+            format!(
+                "quantity/envelope = {} > 1 ({})",
+                num(e.envelope_ratio),
+                e.envelope_label.as_deref().unwrap_or("envelope")
+            ),
+            specs(&|r| r.envelope.is_some_and(|w| w.ratio > 1.0)),
+        ),
+        "mhat" => (
+            format!(
+                "the empirical constant M_hat still grows (largest slope {})",
+                num(e.mhat.as_ref().map(|m| m.max_slope))
+            ),
+            Vec::new(),
+        ),
+        "baseline" => (
+            format!(
+                "p_hat = {} fell below saddlefw's stored reference exponent {} by more than {} (rule: p_hat >= stored - {})",
+                num(e.p_hat),
+                num(e.baseline),
+                crate::fit::BASELINE_MARGIN,
+                crate::fit::BASELINE_MARGIN
+            ),
+            Vec::new(),
+        ),
+        _ => (
+            e.instances
+                .iter()
+                .flat_map(|r| r.schedule.iter().filter(|s| !s.holds))
+                .map(|s| s.note.clone())
+                .next()
+                .unwrap_or_else(|| "the solver's beta_t is outside the theorem's hypotheses".into()),
+            specs(&|r| r.schedule.iter().any(|s| !s.holds)),
+        ),
+    }
+}
+
+/// What the failed hard gate `hard-{gate}` says (from the entry's hard record, the one source
+/// of its gates), and the instance as a `saddlefw run --problem` value.
+fn hard_detail(e: &verify::EntryResult, gate: &str) -> (String, Vec<String>) {
+    let Some(h) = &e.hard else {
+        return ("hard-instance gate".into(), Vec::new());
+    };
+    let what = match gate {
+        "rate" => format!(
+            "p_hat = {}, interval {}, claimed p = {}, tol {}{}",
+            num(h.p_hat),
+            interval(h.ci),
+            e.p_frac,
+            num(h.tol),
+            h.confirmation.as_ref().map_or(String::new(), |c| format!(
+                "; confirmed at T = {}: p_hat = {}, interval {}",
+                c.horizon,
+                num(c.p_hat),
+                interval(c.ci)
+            ))
+        ),
+        "baseline" => format!(
+            "p_hat = {} fell below saddlefw's stored reference exponent {:.3} by more than {} (rule: p_hat >= stored - {})",
+            num(h.p_hat),
+            h.stored_p_hat,
+            crate::fit::BASELINE_MARGIN,
+            crate::fit::BASELINE_MARGIN
+        ),
+        "run" => "the run diverged or its quantity could not be formed or fitted".into(),
+        "envelope" => format!("quantity/envelope = {} > 1", num(h.envelope_ratio)),
+        "mhat" => "the empirical constant M_hat still grows".into(),
+        _ => "the solver's schedule is outside the theorem's hypotheses".into(),
+    };
+    // a record without `problem` (written before it existed) names the fixture
+    let instance = if h.problem.is_empty() {
+        format!("{} ({}, {})", h.params, h.family, h.fixture)
+    } else {
+        h.problem.clone()
+    };
+    (
+        format!("on the stored hard instance (T = {}): {what}", h.horizon),
+        vec![instance],
+    )
+}
+
+/// The reproduce command of saddlefw's own solver on the first of `instances` (else on the
+/// entry's first run): the `reproduce` of its verify.json record.
+fn own_run(e: &verify::EntryResult, instances: &[String]) -> String {
+    let first = instances.first().map(String::as_str).unwrap_or("");
+    match &e.hard {
+        Some(h) if !h.problem.is_empty() && first == h.problem => h.reproduce.clone(),
+        _ => e
+            .instances
+            .iter()
+            .find(|r| r.spec == first)
+            .or(e.instances.first())
+            .map(|r| r.reproduce.clone())
+            .unwrap_or_default(),
+    }
 }
 
 /// A solver from a closure that updates the iterates in place: `step(problem, x, y, t)`

@@ -312,3 +312,77 @@ fn plan_exports_quadratic_instances_only() {
     let ids: std::collections::BTreeSet<&str> = jobs.iter().map(|j| j.id.as_str()).collect();
     assert_eq!(ids.len(), jobs.len(), "ids are unique");
 }
+
+/// Issue 34 item 7, through the binary: the manifest holds the SHA-256 of every problem and
+/// schedule file; an unedited export passes, one byte edited in a problem.json (or a
+/// schedule.json) is refused with one line naming that file (exit 2) and passes again once
+/// restored, and a manifest of the first format (no hashes) is refused with what to do.
+#[test]
+fn verify_iterates_refuses_edited_problem_and_schedule_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_saddlefw"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let export = run(&[
+        "-q",
+        "export",
+        "--cases",
+        "lmo-lmo/nc-c/primal",
+        "--no-hard",
+        "--out",
+        "exp",
+        "--write-iterates",
+    ]);
+    assert_eq!(export.status.code(), Some(0), "{export:?}");
+    let verify = || run(&["-q", "verify-iterates", "exp", "--out", "rep"]);
+    assert_eq!(
+        verify().status.code(),
+        Some(0),
+        "the unedited export passes"
+    );
+    let manifest_path = dir.path().join("exp/manifest.json");
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    let job = &m["jobs"][1];
+    for (field, after) in [("problem", "\"A\":"), ("schedule", "\"tau\":")] {
+        let rel = job[field].as_str().unwrap();
+        let hash = job[format!("{field}_sha256")].as_str().unwrap();
+        assert!(hash.starts_with("sha256:") && hash.len() == 71, "{hash}");
+        let path = dir.path().join("exp").join(rel);
+        let orig = std::fs::read(&path).unwrap();
+        // one digit of the first number after `after` changed: still valid JSON
+        let text = String::from_utf8(orig.clone()).unwrap();
+        let at = text.find(after).unwrap();
+        let i = at + text[at..].find(|c: char| c.is_ascii_digit()).unwrap();
+        let mut edited = orig.clone();
+        edited[i] = if edited[i] == b'7' { b'3' } else { b'7' };
+        std::fs::write(&path, &edited).unwrap();
+        let o = verify();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{field}: {err}");
+        let want = format!("error: exp/{rel}: content: edited since export");
+        assert!(err.starts_with(&want), "{err}");
+        assert!(err.contains("export again"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        std::fs::write(&path, &orig).unwrap();
+        assert_eq!(verify().status.code(), Some(0), "restored {field}");
+    }
+    let text = std::fs::read_to_string(&manifest_path).unwrap();
+    std::fs::write(
+        &manifest_path,
+        text.replace("saddlefw-export-v2", "saddlefw-export-v1"),
+    )
+    .unwrap();
+    let o = verify();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("manifest.json: format: saddlefw-export-v1")
+            && err.contains("export again with this version"),
+        "{err}"
+    );
+}

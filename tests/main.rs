@@ -37,6 +37,7 @@ mod rates;
 mod records;
 mod report;
 mod report_cli;
+mod reproduce;
 mod resume;
 mod scales;
 mod sets;

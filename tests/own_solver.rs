@@ -54,10 +54,23 @@ fn the_slowed_variant_fails_on_the_hard_instances() {
     for part in [
         f.entry.as_str(),
         f.gate.as_str(),
-        "instance ",
-        "reproduce: ",
+        "instance hard:",
+        "reproduce: saddlefw run --problem hard:",
+        "rerun: RateCheck",
     ] {
         assert!(msg.contains(part), "{part:?} missing from:\n{msg}");
+    }
+    // every reproduce line of the message runs as printed (saddlefw's own solver on the
+    // instance where the slowed one failed)
+    let dir = tempfile::tempdir().unwrap();
+    let lines: std::collections::BTreeSet<&str> = msg
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("reproduce: "))
+        .collect();
+    assert!(!lines.is_empty());
+    for cmd in lines {
+        let o = crate::common::run_printed(cmd, dir.path());
+        assert_eq!(o.status.code(), Some(0), "{cmd}: {o:?}");
     }
 }
 
@@ -78,6 +91,54 @@ fn a_user_claim_is_gated_and_a_false_one_fails() {
     assert!(!bad.passed());
     assert!(bad.failures().iter().all(|f| f.gate == "rate"));
     assert_eq!(bad.failures().len(), 2);
+    // entries given in memory: no command reruns the check, the reproduce line runs the
+    // entry's solver (lmo-lmo with the entry's a = 1/2) on the binding family's instance
+    let dir = tempfile::tempdir().unwrap();
+    for f in bad.failures() {
+        assert!(
+            f.reproduce.contains("--algo lmo-lmo") && f.reproduce.contains("a=0.5"),
+            "{f}"
+        );
+        assert!(f.reproduce.contains(&f.instances[0]), "{f}");
+        let o = crate::common::run_printed(&f.reproduce, dir.path());
+        assert_eq!(o.status.code(), Some(0), "{f}: {o:?}");
+    }
+}
+
+/// With saddlefw's own solver and a theorem file, the reproduce line of a failure is the
+/// `saddlefw verify` command that reruns the check: run as printed it fails the same gate
+/// (exit 1). Negative control: the same line with an entry id that does not exist exits 2.
+#[test]
+fn a_failed_check_of_a_theorem_file_reproduces_with_verify() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/user-theorems/false-claim.json"
+    );
+    let out = RateCheck::theorems_file(file)
+        .unwrap()
+        .tier(Tier::Quick)
+        .filter("/primal")
+        .run()
+        .unwrap();
+    let f = &out.failures()[0];
+    assert_eq!(
+        f.reproduce,
+        format!("saddlefw verify --tier quick --theorems {file} --cases fw-sqrt-step/c-sc/primal")
+    );
+    assert!(f.rerun.is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let o = crate::common::run_printed(&f.reproduce, dir.path());
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("reports/verify/verify.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(v["entries"][0]["failed_gates"], serde_json::json!(["rate"]));
+    let bad = f
+        .reproduce
+        .replace("--cases fw-sqrt-step/", "--cases fw-sqrt-stop/");
+    let o = crate::common::run_printed(&bad, dir.path());
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
 }
 
 /// Negative control of the user envelope gate: a bound 10^6 times too small fails it.

@@ -225,6 +225,7 @@ fn run_with(series: Vec<(u64, f64)>) -> verify::InstanceRun {
     verify::InstanceRun {
         family: "test".into(),
         spec: "test".into(),
+        reproduce: String::new(),
         seed_index: 0,
         seed: 0,
         dim_x: 1,

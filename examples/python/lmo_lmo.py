@@ -109,8 +109,8 @@ def main():
     args = ap.parse_args()
     with open(os.path.join(args.export_dir, "manifest.json")) as f:
         manifest = json.load(f)
-    if manifest.get("format") != "saddlefw-export-v1":
-        raise SystemExit("error: not a saddlefw-export-v1 manifest")
+    if manifest.get("format") != "saddlefw-export-v2":
+        raise SystemExit("error: not a saddlefw-export-v2 manifest")
     out_dir = args.out or args.export_dir
     done = skipped = 0
     for job in manifest["jobs"]:

@@ -17,9 +17,11 @@ use std::path::{Path, PathBuf};
 /// `saddlefw run` flags (raw; validated by [`RunArgs::validate`]).
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// A problem file (JSON, format saddlefw-quadratic-v1) or a generator spec
-    /// FAMILY/SETTING[:dx=N,dy=N,seed=K,x=l1|l2|simplex|box], e.g. quadratic/c-sc+sc:dx=20,dy=10.
-    /// A value that is an existing file or ends in .json is read as a file.
+    /// A problem file (JSON, format saddlefw-quadratic-v1), a generator spec
+    /// FAMILY/SETTING[:dx=N,dy=N,seed=K,x=l1|l2|simplex|box], e.g. quadratic/c-sc+sc:dx=20,dy=10,
+    /// or a stored hardest instance: hard:ENTRY (built in, e.g. hard:lmo-po/nc-c/dual) or its
+    /// fixture file (saddlefw-hard-v1). A value that is an existing file or ends in .json is
+    /// read as a file.
     #[arg(long, value_name = "FILE.json|SPEC")]
     pub problem: String,
     /// Algorithm: lmo-lmo, lmo-po, po-lmo, sp-fw, agp, r-pdcg, cg-rpga (see `saddlefw list`).
@@ -157,18 +159,31 @@ impl RunArgs {
     }
 }
 
-/// Loads `--problem`: a file (existing path or `.json` suffix) or a generator spec whose seed
+/// Loads `--problem`: a file (existing path or `.json` suffix: a problem file, or a stored
+/// hardest instance's fixture file), a stored hardest instance built into the binary
+/// (`hard:ENTRY`, as verify.json's `hard.problem` names it) or a generator spec whose seed
 /// `seed` overrides. Returns the instance and the label RUN.json records.
 pub fn load_problem(arg: &str, seed: Option<u64>) -> Result<(Instance, String)> {
     let path = Path::new(arg);
-    if path.is_file() || arg.ends_with(".json") {
-        if seed.is_some() {
-            return Err(Error::invalid(
-                "--seed",
-                format!("{arg} is a problem file: --seed applies to generator specs only"),
-            ));
-        }
-        let inst = QuadraticFile::load(path)?;
+    let is_file = path.is_file() || arg.ends_with(".json");
+    let hard = arg.starts_with(crate::tightness::HARD_PROBLEM_PREFIX);
+    if (is_file || hard) && seed.is_some() {
+        return Err(Error::invalid(
+            "--seed",
+            format!("{arg} is a problem file or a stored instance: --seed applies to generator specs only"),
+        ));
+    }
+    if hard {
+        let f = crate::tightness::problem_fixture(arg, None)?.expect("a hard: value");
+        return Ok((f.spec.build()?.instance, arg.to_string()));
+    }
+    if is_file {
+        let name = path.display().to_string();
+        let text = crate::files::read_text(path)?;
+        let inst = match crate::tightness::problem_fixture(arg, Some(&text))? {
+            Some(f) => f.spec.build()?.instance,
+            None => QuadraticFile::parse(&text, &name)?.into_instance(&name)?,
+        };
         Ok((inst, arg.to_string()))
     } else {
         let mut spec: GeneratorSpec = arg.parse()?;

@@ -9,6 +9,7 @@ use super::manifest::{
 };
 use super::plan::{self, PlannedJob};
 use crate::files::write_atomic;
+use crate::fingerprint::sha256;
 use crate::theorems::TheoremEntry;
 use crate::tightness::HardSource;
 use crate::verify::{Tier, TierConfig};
@@ -85,13 +86,13 @@ pub fn export(table: &[TheoremEntry], opts: &ExportOptions, dir: &Path) -> Resul
     Ok(manifest)
 }
 
-/// Writes one job's problem and schedule files; its manifest record.
+/// Writes one job's problem and schedule files; its manifest record (with the files' hashes).
 fn write_job(job: &PlannedJob, entry: &TheoremEntry, dir: &Path) -> Result<JobRecord> {
     let inst = job.instance()?;
     let q = inst.problem.as_quadratic().expect("planned as exportable");
     let k = inst.problem.constants();
     let base = format!("jobs/{}", job.id);
-    let rec = JobRecord {
+    let mut rec = JobRecord {
         id: job.id.clone(),
         case: job.case.clone(),
         entries: job.entries.clone(),
@@ -107,8 +108,11 @@ fn write_job(job: &PlannedJob, entry: &TheoremEntry, dir: &Path) -> Result<JobRe
         problem: format!("{base}/problem.json"),
         schedule: format!("{base}/schedule.json"),
         iterates: format!("{base}/iterates.jsonl"),
+        problem_sha256: String::new(),
+        schedule_sha256: String::new(),
     };
     let problem = serde_json::to_string(&q.to_file(&inst.x0, &inst.y0)).expect("serialises");
+    rec.problem_sha256 = sha256(problem.as_bytes());
     write_atomic(dir.join(&rec.problem), problem.as_bytes())?;
     let sched = entry.schedule.resolve(&k)?;
     let (a, b, c) = entry.schedule.abc();
@@ -127,6 +131,7 @@ fn write_job(job: &PlannedJob, entry: &TheoremEntry, dir: &Path) -> Result<JobRe
         beta: ts.map(|t| sched.beta.at(t)).collect(),
     };
     let text = serde_json::to_string(&file).expect("serialises");
+    rec.schedule_sha256 = sha256(text.as_bytes());
     write_atomic(dir.join(&rec.schedule), text.as_bytes())?;
     Ok(rec)
 }

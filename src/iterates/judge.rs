@@ -4,7 +4,8 @@
 //! and compared with the manifest's records); [`ReplayFactory`] hands each job's file to the
 //! harness through [`crate::verify::SolverFactory`], so the measures, fits, gates, envelopes,
 //! hard-instance gates, report and exit code are `verify`'s own. The jobs the export could not
-//! hold (non-quadratic instances) are not covered: neither run nor judged.
+//! hold (non-quadratic instances) are not covered: neither run nor judged. A problem or
+//! schedule file edited since the export is refused (`check_exported_files`).
 
 use super::manifest::{JobRecord, Manifest};
 use super::plan;
@@ -184,6 +185,7 @@ pub fn load(
 /// manifest order) is the error.
 pub fn verify_iterates(table: &[TheoremEntry], o: &JudgeOptions) -> Result<VerifyReport> {
     let (m, mut opts, _) = load(table, &o.export_dir)?;
+    check_exported_files(&m, &o.export_dir)?;
     let faults = Faults::default();
     let root = o.iterates_root.as_deref().unwrap_or(&o.export_dir);
     opts.jobs = o.jobs;
@@ -193,4 +195,37 @@ pub fn verify_iterates(table: &[TheoremEntry], o: &JudgeOptions) -> Result<Verif
         return Err(e);
     }
     report
+}
+
+/// Refuses a problem or schedule file whose content is not the one exported (its SHA-256
+/// differs from the manifest's): the user's solver would have run on another instance or
+/// schedule than the one judged. The first such file (in manifest order) is the error.
+fn check_exported_files(m: &Manifest, dir: &Path) -> Result<()> {
+    for j in &m.jobs {
+        for (file, want) in [
+            (&j.problem, &j.problem_sha256),
+            (&j.schedule, &j.schedule_sha256),
+        ] {
+            let path = dir.join(file);
+            let have = crate::fingerprint::sha256(&crate::files::read_bytes(&path)?);
+            if &have != want {
+                return Err(Error::input(
+                    path.display().to_string(),
+                    "content",
+                    format!(
+                        "edited since export: its content hashes to {}, the manifest recorded {} for job {}; export again (saddlefw export --out DIR) and rerun your solver on the new files, or restore the exported file",
+                        abbreviated(&have),
+                        abbreviated(want),
+                        j.id
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `sha256:` and the first 16 hex digits.
+fn abbreviated(hash: &str) -> &str {
+    &hash[..hash.len().min(23)]
 }

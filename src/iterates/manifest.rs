@@ -1,5 +1,8 @@
-//! The export manifest (`DIR/manifest.json`, format `saddlefw-export-v1`): what `saddlefw
-//! export` wrote and what `saddlefw verify-iterates` reads back.
+//! The export manifest (`DIR/manifest.json`, format `saddlefw-export-v2`): what `saddlefw
+//! export` wrote and what `saddlefw verify-iterates` reads back. Each job's record holds the
+//! SHA-256 of its problem and schedule files; `verify-iterates` refuses a file edited since
+//! (the user's solver would have solved another problem), and a `saddlefw-export-v1` manifest,
+//! which has no hashes (export again).
 //!
 //! Layout of an export directory:
 //! ```text
@@ -19,6 +22,9 @@
 //! assert!(e.to_string().starts_with("m.json: "), "{e}");
 //! let e = Manifest::parse("m.json", "[]").unwrap_err();
 //! assert!(e.to_string().contains("m.json"), "{e}");
+//! // a manifest of the first format has no hashes of the files: export again
+//! let e = Manifest::parse("m.json", r#"{"format": "saddlefw-export-v1", "jobs": []}"#).unwrap_err();
+//! assert!(e.to_string().contains("export again with this version"), "{e}");
 //! ```
 
 use crate::files::{parse_json, JsonTop};
@@ -27,7 +33,9 @@ use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// The manifest's format name.
-pub const MANIFEST_FORMAT: &str = "saddlefw-export-v1";
+pub const MANIFEST_FORMAT: &str = "saddlefw-export-v2";
+/// The first manifest format (saddlefw before the hashes): refused with what to do.
+const MANIFEST_FORMAT_V1: &str = "saddlefw-export-v1";
 /// The schedule files' format name.
 pub const SCHEDULE_FORMAT: &str = "saddlefw-schedule-v1";
 
@@ -93,6 +101,10 @@ pub struct JobRecord {
     pub problem: String,
     pub schedule: String,
     pub iterates: String,
+    /// `sha256:HEX` of the problem and schedule files as exported
+    /// ([`crate::fingerprint::sha256`]); `verify-iterates` refuses a file whose content differs.
+    pub problem_sha256: String,
+    pub schedule_sha256: String,
 }
 
 /// A job of `verify` that the export leaves out, and why.
@@ -137,6 +149,21 @@ pub struct ScheduleFile {
 impl Manifest {
     /// Parses and checks a manifest; `input` names it in errors.
     pub fn parse(input: &str, text: &str) -> Result<Self> {
+        // the format first: an older manifest lacks fields, and its reader should learn why
+        #[derive(Deserialize)]
+        struct Format {
+            format: Option<serde_json::Value>,
+        }
+        let f: Format = parse_json(input, text, JsonTop::Object)?;
+        if f.format.as_ref().and_then(|v| v.as_str()) == Some(MANIFEST_FORMAT_V1) {
+            return Err(Error::input(
+                input,
+                "format",
+                format!(
+                    "{MANIFEST_FORMAT_V1} was written by an older saddlefw and holds no hashes of the problem and schedule files: export again with this version (saddlefw export --out DIR) and rerun your solver on the new files"
+                ),
+            ));
+        }
         let m: Manifest = parse_json(input, text, JsonTop::Object)?;
         if m.format != MANIFEST_FORMAT {
             return Err(Error::input(

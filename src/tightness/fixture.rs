@@ -269,11 +269,72 @@ impl HardSource {
         }
     }
 
+    /// The `saddlefw run --problem` value that rebuilds the stored hardest instance of
+    /// `entry`: `hard:ENTRY` for the built-in fixtures ([`HARD_PROBLEM_PREFIX`]), the fixture
+    /// file's path for a directory (`run --problem` reads a fixture file too).
+    pub fn problem_spec(&self, entry: &str) -> String {
+        match self {
+            HardSource::Builtin => format!("{HARD_PROBLEM_PREFIX}{entry}"),
+            HardSource::Dir(d) => d.join(fixture_file(entry)).display().to_string(),
+        }
+    }
+
     /// How reports name the fixture file `file`.
     pub fn path_of(&self, file: &str) -> String {
         match self {
             HardSource::Builtin => format!("fixtures/hard/{file}"),
             HardSource::Dir(d) => d.join(file).display().to_string(),
         }
+    }
+}
+
+/// How `saddlefw run --problem` names a built-in stored hardest instance: this prefix and the
+/// entry id, e.g. `hard:lmo-po/nc-c/dual` ([`HardSource::problem_spec`]).
+pub const HARD_PROBLEM_PREFIX: &str = "hard:";
+
+/// The stored hardest instance a `--problem` value names: `hard:ENTRY` (the built-in fixture
+/// of ENTRY; an entry without one is an error listing those with one), or a JSON file's
+/// `text` whose `format` is [`FIXTURE_FORMAT`] (`input` names it in errors). `Ok(None)`: the
+/// value names no stored instance (a generator spec or a problem file).
+///
+/// ```
+/// use saddlefw::tightness::problem_fixture;
+/// let f = problem_fixture("hard:lmo-po/nc-c/dual", None).unwrap().unwrap();
+/// assert_eq!(f.entry, "lmo-po/nc-c/dual");
+/// assert!(problem_fixture("quadratic/c-c:dx=3,dy=2", None).unwrap().is_none());
+/// let e = problem_fixture("hard:lmo-po/nc-c/dial", None).unwrap_err().to_string();
+/// assert!(e.contains("no stored hardest instance") && e.contains("lmo-po/nc-c/dual"), "{e}");
+/// ```
+pub fn problem_fixture(arg: &str, text: Option<&str>) -> Result<Option<HardFixture>> {
+    if let Some(entry) = arg.strip_prefix(HARD_PROBLEM_PREFIX) {
+        let mut all = builtin();
+        return match all.remove(entry) {
+            Some(f) => Ok(Some(f)),
+            None => Err(Error::input(
+                "--problem",
+                arg,
+                format!(
+                    "no stored hardest instance of entry {entry:?} is built in (entries with one: {})",
+                    all.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            )),
+        };
+    }
+    let Some(text) = text.filter(|t| t.contains(FIXTURE_FORMAT)) else {
+        return Ok(None);
+    };
+    #[derive(Deserialize)]
+    struct Format {
+        format: Option<serde_json::Value>,
+    }
+    let body = crate::files::json_body(arg, text, crate::files::JsonTop::Object);
+    let tagged = body
+        .ok()
+        .and_then(|b| serde_json::from_str::<Format>(b).ok())
+        .is_some_and(|f| f.format.as_ref().and_then(|v| v.as_str()) == Some(FIXTURE_FORMAT));
+    if tagged {
+        HardFixture::parse(arg, text).map(Some)
+    } else {
+        Ok(None)
     }
 }

@@ -125,7 +125,7 @@ pub fn attach(
         let fixture = fixtures.get(&e.id);
         let hard = match (fixture, j) {
             (Some(f), Some((run, judged, time_s))) => {
-                Some(hard_result(source, f, &run, &judged, time_s, c?, opts))
+                Some(hard_result(e, source, f, &run, &judged, time_s, c?, opts))
             }
             _ => None,
         };
@@ -211,7 +211,9 @@ fn confirmation(
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn hard_result(
+    e: &TheoremEntry,
     source: &HardSource,
     f: &HardFixture,
     run: &InstanceRun,
@@ -264,8 +266,12 @@ fn hard_result(
                         == crate::verify::questions::Question::Reference)
         });
     let disputed = f.violated && j.rate_verdict == Verdict::Fail;
+    let problem = source.problem_spec(&f.entry);
     HardResult {
         fixture: source.path_of(&fixture_file(&f.entry)),
+        reproduce: crate::verify::reproduce::run_command(e, &problem, &run.constants, f.horizon)
+            .unwrap_or_default(),
+        problem,
         family: f.family.clone(),
         params: f.params.clone(),
         seed: f.spec.seed,

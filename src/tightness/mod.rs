@@ -35,8 +35,8 @@ pub use crate::verify::hard::{report_tightness, HardResult, TightnessRecord};
 pub use cli::{cmd_tighten, TightenArgs};
 pub use families::{Family, HardSpec};
 pub use fixture::{
-    builtin, default_dir, fixture_file, load_dir, BelowRate, HardFixture, HardSource, SearchRecord,
-    FIXTURE_FORMAT,
+    builtin, default_dir, fixture_file, load_dir, problem_fixture, BelowRate, HardFixture,
+    HardSource, SearchRecord, FIXTURE_FORMAT, HARD_PROBLEM_PREFIX,
 };
 pub use gate::{attach, table, HARD_REPORT_ONLY};
 
@@ -81,6 +81,8 @@ pub fn evaluate_with(
         spec: spec.params_text(),
         seed_index: 0,
         seed: spec.seed,
+        // the caller knows the fixture, if any (`HardResult::reproduce`)
+        problem: None,
     };
     let mut out = verify::run_instance(&[entry], &built.instance, &origin, t_max, factory)?;
     Ok((out.remove(0).1, natural_scale(&built.instance)))

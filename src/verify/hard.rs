@@ -107,7 +107,17 @@ impl fmt::Debug for HardGates {
 pub struct HardResult {
     /// The fixture file.
     pub fixture: String,
+    /// The `saddlefw run --problem` value that rebuilds the instance: `hard:ENTRY` for a
+    /// fixture built into the binary, the fixture file's path for `--hard DIR`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub problem: String,
+    /// A command that runs saddlefw's own solver of the entry on the instance with the
+    /// entry's schedule up to the horizon ([`super::reproduce::run_command`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reproduce: String,
     pub family: String,
+    /// One-line parameters, rounded for reading (the fixture's `spec` is authoritative:
+    /// `problem` rebuilds the instance).
     pub params: String,
     pub seed: u64,
     pub horizon: u64,

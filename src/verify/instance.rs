@@ -188,6 +188,11 @@ pub fn judge_run(
         let mut run = InstanceRun {
             family: origin.family.clone(),
             spec: spec.to_string(),
+            reproduce: origin
+                .problem
+                .as_deref()
+                .and_then(|pr| super::reproduce::run_command(e, pr, &k, t_max))
+                .unwrap_or_default(),
             seed_index: origin.seed_index,
             seed: origin.seed,
             dim_x: p.x_set().dim(),

@@ -217,6 +217,7 @@ pub(crate) fn run_job(
         spec: spec.to_string(),
         seed_index: job.seed_index,
         seed,
+        problem: Some(spec.to_string()),
     };
     let generate_time = clock.elapsed().as_secs_f64();
     let mut out = run_instance(&job.entries, &inst, &origin, cfg.t_max, factory)?;

@@ -67,7 +67,7 @@
 //! (gates of one entry, notes), `errata` (printed forms), `hard` (the hard-instance data and
 //! the [`hard::AfterJudging`] hook), `results` (what verify.json holds), `report` (its JSON,
 //! table and page view), `shard` (scale-out and merge), `controls` and `source` (the solver
-//! under verification).
+//! under verification), [`reproduce`] (the commands verify.json prints).
 //!
 //! # Determinism and parallelism
 //! Jobs are independent and single-threaded; `--jobs N` runs them on a rayon pool of N threads
@@ -96,6 +96,7 @@ mod options;
 mod plan;
 pub mod questions;
 mod report;
+pub mod reproduce;
 mod results;
 pub mod resume;
 pub mod schedule_check;

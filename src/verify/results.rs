@@ -18,6 +18,11 @@ pub struct InstanceRun {
     pub family: String,
     /// The generator spec (reproduces the instance: `saddlefw run --problem SPEC`).
     pub spec: String,
+    /// A command that runs saddlefw's own solver of the entry on this instance with the
+    /// entry's schedule, as the verify run did ([`super::reproduce::run_command`]; empty when
+    /// none does).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reproduce: String,
     pub seed_index: u32,
     pub seed: u64,
     pub dim_x: usize,

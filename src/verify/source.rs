@@ -148,6 +148,9 @@ pub struct RunOrigin {
     pub spec: String,
     pub seed_index: u32,
     pub seed: u64,
+    /// The `saddlefw run --problem` value that rebuilds the instance, when one does (a
+    /// generator spec; `None` for a search candidate), for the runs' reproduce commands.
+    pub problem: Option<String>,
 }
 
 /// A shared factory in [`crate::verify::VerifyOptions`] (cloneable, printable by name).

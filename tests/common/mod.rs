@@ -880,3 +880,18 @@ pub fn record_paper_run<'a>(
         },
     )
 }
+
+/// Runs a command printed by saddlefw (`saddlefw run ...`, `saddlefw verify ...`) as printed,
+/// through `sh -c` in `dir`, with the program name replaced by this build's binary.
+pub fn run_printed(cmd: &str, dir: &std::path::Path) -> std::process::Output {
+    let rest = cmd
+        .strip_prefix("saddlefw ")
+        .unwrap_or_else(|| panic!("not a saddlefw command: {cmd}"));
+    let bin = env!("CARGO_BIN_EXE_saddlefw");
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("'{bin}' {rest}"))
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
