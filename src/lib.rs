@@ -200,8 +200,8 @@ pub use sets::ConvexSet;
 ///
 /// Nothing here shadows std: [`Result`] has a defaulted error type, so a user's own
 /// `Result<T, E>` still compiles, and a solver factory reads the entry's schedule
-/// ([`ScheduleSpec`], the paper's `a`, `b`, `C`) and the resolved `tau_t`, `beta_t`
-/// ([`RunSchedules`]) from its [`SolverRequest`]:
+/// ([`ScheduleSpec`](prelude::ScheduleSpec), the paper's `a`, `b`, `C`) and the resolved `tau_t`, `beta_t`
+/// ([`RunSchedules`](prelude::RunSchedules)) from its [`SolverRequest`](prelude::SolverRequest):
 ///
 /// ```
 /// use saddlefw::prelude::*;

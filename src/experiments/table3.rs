@@ -1,7 +1,7 @@
 //! The paper's Table 3 (`table:iters`, claims.md 6.4): its iteration counts looked up by
 //! experiment and algorithm name (data in [`super::params::TABLE3`]), and the judgement of its
 //! claim (L753) on a list of iteration counts ([`judge_iteration_counts`]). The report renders
-//! the column ([`column`]) and the verdict ([`iteration_claim`]); it does not judge.
+//! the column ([`column()`]) and the verdict ([`iteration_claim`]); it does not judge.
 //!
 //! ```
 //! use saddlefw::experiments::table3::{judge_iteration_counts, paper_iterations};
