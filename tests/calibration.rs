@@ -242,7 +242,11 @@ fn a_smaller_smoothing_constant_passes_the_hard_confirmation() {
     assert!(e.failed_gates.is_empty(), "{:?}", e.failed_gates);
     let faulty = run("tau-exponent+0.15".parse().unwrap());
     let e = entry(&faulty, "po-lmo/c-c/dual");
-    assert!(!e.failed_gates.is_empty(), "a shifted tau exponent must fail: {:?}", e.gates);
+    assert!(
+        !e.failed_gates.is_empty(),
+        "a shifted tau exponent must fail: {:?}",
+        e.gates
+    );
 }
 
 /// User envelopes: a constant that is not a positive number is an input error; one that is
@@ -534,4 +538,50 @@ fn the_verify_page_shows_the_calibration() {
     let html = section(&bad, &["lmo-po/nc-c"]);
     assert!(html.contains("false alarm: lmo-po/nc-c/dual under seed=1"));
     assert!(html.contains("not caught (power gap)"));
+}
+
+/// The explicit envelopes carry C of beta_t = C (t+1)^-b; the theorems allow any C > 0, so the
+/// bound follows the C the solver declares (and the schedule gate accepts). LMO-PO with 10 C on
+/// lmo-po/nc-c/dual: declared, the envelope holds; negative control: the same solver with its
+/// smoothing hidden is bounded with the entry's C, and that bound fails.
+#[test]
+fn envelopes_follow_the_declared_smoothing_constant() {
+    let id = "lmo-po/nc-c/dual";
+    let build = |hide: bool| {
+        move |req: &SolverRequest| -> saddlefw::Result<Box<dyn Solver>> {
+            let k = *req.constants;
+            let beta = match req.schedule.beta {
+                Schedule::Anytime { c, a } => Schedule::Anytime { c: 10.0 * c, a },
+                other => other,
+            };
+            let s = DualSmoothing::lmo_po(req.schedule.tau, beta, &k)?;
+            Ok(if hide {
+                Box::new(Hidden(s))
+            } else {
+                Box::new(s)
+            })
+        }
+    };
+    let sizes = TierConfig {
+        seeds: 2,
+        t_max: 16384,
+        dim_x: 20,
+        dim_y: 10,
+    };
+    let ratio = |hide: bool| {
+        let out = RateCheck::builtin(id)
+            .sizes(sizes)
+            .hard_instances(false)
+            .solver_fn("beta-x10", build(hide))
+            .run()
+            .unwrap();
+        entry(&out.report, id).envelope_ratio.unwrap()
+    };
+    let declared = ratio(false);
+    assert!(declared <= 1.0, "declared C: ratio {declared}");
+    let hidden = ratio(true);
+    assert!(
+        hidden > 1.0,
+        "the entry's C must not bound a 10 C run: ratio {hidden}"
+    );
 }

@@ -54,8 +54,8 @@ impl SolverFactory for OnExported {
     }
 }
 
-/// The solver with its reported `tau_t` withheld, as an iterate file withholds it (the file
-/// route's schedule check has no `tau_t` to check).
+/// The solver with its reported `tau_t` and `beta_t` withheld, as an iterate file withholds
+/// them (the file route's schedule gate has nothing declared to check).
 struct NoTau(Box<dyn Solver>);
 
 impl Solver for NoTau {
@@ -79,8 +79,8 @@ impl Solver for NoTau {
     fn y(&self) -> &[f64] {
         self.0.y()
     }
-    fn beta_at(&self, t: usize) -> f64 {
-        self.0.beta_at(t)
+    fn beta_at(&self, _t: usize) -> f64 {
+        0.0 // nor does an iterate file declare its beta_t
     }
 }
 

@@ -202,8 +202,10 @@ impl Solver for Replay {
     fn y(&self) -> &[f64] {
         &self.y
     }
-    fn beta_at(&self, t: usize) -> f64 {
-        self.beta.at(t)
+    /// An iterate file does not say which `beta_t` its solver used: none is declared, so `H_t`
+    /// is measured with the exported schedule's and the `schedule` gate is not applicable.
+    fn beta_at(&self, _t: usize) -> f64 {
+        0.0
     }
     fn provenance(&self) -> &'static str {
         "iterates read from a file (saddlefw verify-iterates)"

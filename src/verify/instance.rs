@@ -145,6 +145,32 @@ fn schedule_checks(
     checks
 }
 
+/// The entry with its `C` of `beta_t = C (t+1)^-b` replaced by the one the solver declared and
+/// the schedule gate accepted: the explicit envelopes carry `C` (eq:fw-fw-stepsize,
+/// eq:fw-proj-stepsize allow any `C > 0`), so a bound with the entry's `C` would fail a
+/// solver that legitimately uses another.
+fn with_declared_c<'a>(
+    e: &'a TheoremEntry,
+    checks: &[super::schedule_check::ScheduleCheck],
+) -> std::borrow::Cow<'a, TheoremEntry> {
+    use crate::theorems::ScheduleSpec;
+    let declared = checks
+        .iter()
+        .find(|c| c.name == "beta_t" && c.declared && c.holds)
+        .and_then(|c| c.c_hat)
+        .filter(|c| c.is_finite() && *c > 0.0);
+    match (&e.schedule, declared) {
+        (ScheduleSpec::Poly(s), Some(c)) if s.c > 0.0 && c != s.c => {
+            let mut own = e.clone();
+            if let ScheduleSpec::Poly(s) = &mut own.schedule {
+                s.c = c;
+            }
+            std::borrow::Cow::Owned(own)
+        }
+        _ => std::borrow::Cow::Borrowed(e),
+    }
+}
+
 /// Evaluates every entry of a case on one recorded run: quantity series, fit, envelope,
 /// printed forms and M_hat check.
 pub fn judge_run(
@@ -237,7 +263,8 @@ pub fn judge_run(
                     fmax: Some(fmax),
                     h: Some(&h),
                 };
-                let bounds = envelopes::envelope_series(e, &k, &ts, &inputs);
+                let bounds =
+                    envelopes::envelope_series(&with_declared_c(e, &schedule), &k, &ts, &inputs);
                 run.envelope = envelopes::worst_ratio_gate(&series, &bounds);
                 run.envelope_series = ts
                     .iter()

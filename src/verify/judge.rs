@@ -80,8 +80,15 @@ pub(crate) fn judge_entry(
             .as_ref()
             .map_or(GateStatus::NotApplicable, |m| gate(m.bounded)),
         baseline: baseline_status(opts, p_hat, baseline),
-        schedule: if runs.iter().any(|r| !r.schedule.is_empty()) {
-            gate(runs.iter().flat_map(|r| &r.schedule).all(|s| s.holds))
+        // only what the solver declared is checked: an undeclared schedule was replaced by
+        // the entry's own, which holds trivially (a gate that cannot fail is not a pass)
+        schedule: if runs.iter().flat_map(|r| &r.schedule).any(|s| s.declared) {
+            gate(
+                runs.iter()
+                    .flat_map(|r| &r.schedule)
+                    .filter(|s| s.declared)
+                    .all(|s| s.holds),
+            )
         } else {
             GateStatus::NotApplicable
         },
