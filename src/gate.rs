@@ -16,11 +16,14 @@
 //! |---|---|
 //! | a [`Solver`] (your type, or [`step_fn`] around a closure) and a factory ([`RateCheck::solver_fn`]) | [`Outcome`]: the verify report, [`Outcome::failures`], [`Outcome::assert_passed`], [`Outcome::write`] |
 //! | entries: [`RateCheck::builtin`] (by id filter) or your own ([`RateCheck::theorems_file`], [`crate::paper::user`]) | the same gates, hard instances, envelopes as `saddlefw verify` |
+//! | a reimplementation of one of Algorithms 1-3: [`RateCheck::against`] | where its iterates first depart from saddlefw's ([`Outcome::departures`], [`crate::verify::differential`]) |
 
 use crate::error::{Error, Result};
 use crate::paper::theorems::TheoremEntry;
+use crate::paper::Algorithm;
 use crate::problems::SaddleProblem;
 use crate::solvers::{Solver, StepInfo};
+use crate::verify::differential::{DiffVerdict, JobDifferential};
 use crate::verify::{
     self, SharedFactory, SolverFactory, SolverRequest, Tier, TierConfig, VerifyOptions,
     VerifyReport,
@@ -52,6 +55,8 @@ pub struct RateCheck {
     solver: Option<SharedFactory>,
     /// The theorem file the entries come from ([`RateCheck::theorems_file`]).
     theorems: Option<PathBuf>,
+    /// Differential mode: the algorithm of the crate to compare the iterates with.
+    against: Option<Algorithm>,
 }
 
 impl RateCheck {
@@ -69,6 +74,7 @@ impl RateCheck {
             seed: 0,
             solver: None,
             theorems: None,
+            against: None,
         }
     }
     /// The built-in entries (the paper's theorem table) whose id contains `filter`
@@ -152,6 +158,19 @@ impl RateCheck {
             build,
         })
     }
+    /// Differential mode ([`crate::verify::differential`]): also run saddlefw's own
+    /// `algorithm` on every job's instance, schedule and start, and report where the iterates
+    /// of the solver under verification first depart from it (iterate t, coordinate, both
+    /// values; tolerance `1e-9 + 1e-6 |saddlefw's|`), before the run's chaos horizon. A job
+    /// that departs fails the check. The selected entries must include some of `algorithm`'s.
+    pub fn against(mut self, algorithm: Algorithm) -> Self {
+        self.against = Some(algorithm);
+        self
+    }
+    /// Whether the stored hard instances run: as asked, else at the quick and full tiers.
+    fn hard_on(&self) -> bool {
+        self.hard.unwrap_or(self.tier != Tier::Test)
+    }
     /// The verify options this check runs with (for the CLI and advanced use).
     pub fn options(&self) -> VerifyOptions {
         let mut opts = VerifyOptions::new(self.tier);
@@ -162,8 +181,7 @@ impl RateCheck {
         opts.solver = self.solver.clone();
         // verify alone runs random instances; the hard-instance gates are composed here
         opts.hard = self
-            .hard
-            .unwrap_or(self.tier != Tier::Test)
+            .hard_on()
             .then(|| crate::tightness::HardSource::Builtin.into());
         if let Some(b) = &self.baselines {
             opts.baselines = b.clone();
@@ -177,7 +195,32 @@ impl RateCheck {
     /// Runs every job and judges every selected entry.
     pub fn run(&self) -> Result<Outcome> {
         let opts = self.options();
-        let report = verify::run(&self.table, &opts)?;
+        // the comparison first: an algorithm none of the entries is of is an input error
+        let differential = match self.against {
+            Some(a) => {
+                let hard = self
+                    .hard_on()
+                    .then_some(crate::tightness::HardSource::Builtin);
+                let jobs = crate::iterates::FactoryJobs {
+                    filter: self.filter.as_deref(),
+                    config: opts.config.unwrap_or_else(|| opts.tier.config()),
+                    hard: hard.as_ref(),
+                    seed: self.seed,
+                    threads: self.jobs,
+                };
+                Some(crate::iterates::compare_factory(
+                    &self.table,
+                    &jobs,
+                    opts.factory(),
+                    a,
+                )?)
+            }
+            None => None,
+        };
+        let mut report = verify::run(&self.table, &opts)?;
+        if let Some(d) = differential {
+            report.attach_differential(d);
+        }
         Ok(Outcome {
             solver: opts.factory().name(),
             source: self.source.clone(),
@@ -342,11 +385,22 @@ impl Outcome {
             rerun,
         }
     }
-    /// Panics, naming every failed gate, entry, instance and a reproducing command, unless
-    /// every gate passed.
+    /// The jobs of the differential comparison ([`RateCheck::against`]) that depart from
+    /// saddlefw's run (empty without one).
+    pub fn departures(&self) -> Vec<&JobDifferential> {
+        self.report
+            .differential
+            .iter()
+            .flat_map(|d| d.jobs.iter().filter(|j| j.verdict == DiffVerdict::Departs))
+            .collect()
+    }
+    /// Panics, naming every failed gate, entry, instance and a reproducing command, and every
+    /// job that departs from saddlefw's run (iterate, coordinate, both values), unless every
+    /// gate passed and no job departs.
     pub fn assert_passed(&self) {
         let failures = self.failures();
-        if failures.is_empty() && !self.report.failed {
+        let departures = self.departures();
+        if failures.is_empty() && departures.is_empty() && !self.report.failed {
             return;
         }
         let mut msg = format!(
@@ -359,6 +413,22 @@ impl Outcome {
         );
         for f in &failures {
             msg.push_str(&format!("\n  {f}"));
+        }
+        if let Some(d) = self.report.differential.as_ref().filter(|d| d.departs) {
+            msg.push_str(&format!(
+                "\n  {} job(s) depart from saddlefw's {} ({}):",
+                departures.len(),
+                d.against.name(),
+                d.summary_line()
+            ));
+            for j in &departures {
+                msg.push_str(&format!(
+                    "\n    {}: {}\n      instance {}",
+                    j.job,
+                    j.describe(),
+                    j.spec
+                ));
+            }
         }
         panic!("{msg}");
     }

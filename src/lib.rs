@@ -233,6 +233,7 @@ pub use sets::ConvexSet;
 pub mod prelude {
     pub use crate::gate::{step_fn, GateFailure, Outcome, RateCheck};
     pub use crate::paper::theorems::{ScheduleSpec, TheoremEntry};
+    pub use crate::paper::Algorithm;
     pub use crate::problems::{Constants, Instance, SaddleProblem};
     pub use crate::sets::ConvexSet;
     pub use crate::solvers::defaults::RunSchedules;

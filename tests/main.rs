@@ -15,6 +15,7 @@ mod cli_files;
 mod common;
 mod data;
 mod determinism;
+mod differential;
 mod docs;
 mod envelopes;
 mod experiment_problems;

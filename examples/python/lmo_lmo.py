@@ -94,7 +94,10 @@ def run_job(export_dir, out_dir, job, slowed):
             elif lyy + beta_t == 0.0:
                 gamma = 1.0
             else:
-                gamma = min(float(gy @ d) / ((lyy + beta_t) * dd), 1.0)
+                # g'(u - y) >= 0 exactly (u maximises g'u over Y); rounding can make it
+                # slightly negative near a saddle point: clamp at 0 as saddlefw does
+                # (`verify-iterates --against lmo-lmo` showed where the unclamped run departs)
+                gamma = min(max(float(gy @ d), 0.0) / ((lyy + beta_t) * dd), 1.0)
             x = x + tau_t * (v - x)
             y = y + gamma * d
     return True

@@ -69,7 +69,7 @@ class NumpyFW:
         elif self.lyy + beta_t == 0.0:
             gamma = 1.0
         else:
-            gamma = min(float(gy @ d) / ((self.lyy + beta_t) * dd), 1.0)
+            gamma = min(max(float(gy @ d), 0.0) / ((self.lyy + beta_t) * dd), 1.0)
         self.x = x + tau_t * (v - x)
         self.y = y + gamma * d
 

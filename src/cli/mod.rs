@@ -237,8 +237,11 @@ Examples:
   saddlefw verify-iterates /tmp/exp --out /tmp/exp-report
   python3 examples/python/lmo_lmo.py /tmp/exp --slowed --out /tmp/slow
   saddlefw verify-iterates /tmp/exp --iterates /tmp/slow --out /tmp/slow-report   # exit 1
+  saddlefw verify-iterates /tmp/exp --against lmo-lmo   # where do my iterates depart?
 
-Exit codes: 0 every gate passes, 1 a gate failed, 2 usage or input error: a missing,
+Exit codes: 0 every gate passes (and, with --against, no job departs), 1 a gate failed or a
+job departs from saddlefw's ALGO, 2 usage or input error: an unknown ALGO or one none of
+the exported jobs is of, a missing,
 truncated or malformed iterate file, a wrong dimension, a non-finite number, t out of order,
 an iterate outside X or Y, or a manifest that does not match this saddlefw (one line
 `error: FILE: line N: REASON`).")]

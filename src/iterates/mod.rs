@@ -15,6 +15,9 @@
 //! * `judge`: `saddlefw verify-iterates` ([`verify_iterates`], [`ReplayFactory`]).
 //! * `replay`: the replay solver ([`Replay`]: a file's iterates as a [`crate::solvers::Solver`],
 //!   every iterate checked: format, start point, feasibility within [`FEASIBILITY_TOL`]).
+//! * [`differential`]: `verify-iterates --against ALGO` and `RateCheck::against`, the
+//!   iterate-by-iterate comparison with saddlefw's own solver ([`compare_iterates`],
+//!   [`compare_factory`]; the rule in [`crate::verify::differential`]).
 //! * `reference`: the crate's own iterates in the same files ([`write_reference_iterates`],
 //!   `export --write-iterates`).
 //!
@@ -45,6 +48,7 @@
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+pub mod differential;
 mod export;
 pub mod format;
 mod judge;
@@ -53,6 +57,7 @@ mod plan;
 mod reference;
 mod replay;
 
+pub use differential::{compare_factory, compare_iterates, FactoryJobs};
 pub use export::{export, ExportOptions, REPORT_RULE};
 pub use judge::{load, verify_iterates, JudgeOptions, ReplayFactory};
 pub use plan::{plan, select, JobSource, PlannedJob};

@@ -122,6 +122,17 @@ pub fn plan(
     cfg: &TierConfig,
     hard: Option<&HardSource>,
 ) -> Result<Vec<PlannedJob>> {
+    plan_seeded(selected, cfg, hard, 0)
+}
+
+/// [`plan`] with the random instances of master seed `master` (`verify --seed`; 0 is
+/// [`plan`]'s: an export always uses it).
+pub(crate) fn plan_seeded(
+    selected: &[&TheoremEntry],
+    cfg: &TierConfig,
+    hard: Option<&HardSource>,
+    master: u64,
+) -> Result<Vec<PlannedJob>> {
     let mut jobs = Vec::new();
     for (case, label, i) in verify::job_keys(selected, cfg) {
         let entries: Vec<&TheoremEntry> = selected
@@ -138,7 +149,7 @@ pub fn plan(
             .into_iter()
             .find(|f| f.label() == label)
             .expect("job_keys come from families_for");
-        let seed = verify::derived_seed(&case, &label, i, 0);
+        let seed = verify::derived_seed(&case, &label, i, master);
         let spec = fam.spec(entries[0].setting(), seed);
         let inst = spec.generate()?;
         jobs.push(PlannedJob {

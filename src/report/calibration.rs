@@ -1,6 +1,15 @@
 //! The calibration of the gates (issue 34) as the verify page shows it: the summary that
 //! `saddlefw calibrate` writes (`DIR/calibration-summary.json`), stored for this build in
 //! `fixtures/calibration-summary.json` (copied from the run behind `docs/calibration.md`).
+//!
+//! # Example
+//! ```
+//! use saddlefw::report::calibration::{section, stored};
+//! let s = stored();
+//! assert!(s.legitimate_variants >= 8);
+//! let html = section(&s, &["lmo-po/nc-c"]);
+//! assert!(html.contains("Calibration of the gates") && html.contains("lmo-po/nc-c/dual"));
+//! ```
 
 use super::escape;
 use serde::{Deserialize, Serialize};

@@ -30,7 +30,7 @@ pub mod model;
 pub mod plot;
 pub mod runs;
 
-pub use html::{check_page, experiment_page, runs_page, verify_page};
+pub use html::{check_page, experiment_page, runs_page, verify_page, verify_page_with};
 pub use model::*;
 
 /// Whether XML 1.0 forbids `c` in a document (control characters other than tab, newline and

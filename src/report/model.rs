@@ -247,6 +247,32 @@ pub struct CheckTables {
     pub errata: Vec<Erratum>,
 }
 
+/// The differential comparison of a verify page (`verify-iterates --against ALGO`,
+/// `RateCheck::against`): one row per job, filled by `verify::differential`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DifferentialTable {
+    /// The algorithm compared with, e.g. `lmo-po (alg:fw-proj)`.
+    pub against: String,
+    /// The tolerance and the chaos horizon, in words.
+    pub rule: String,
+    /// One line: jobs per verdict.
+    pub summary: String,
+    pub rows: Vec<DifferentialRow>,
+}
+
+/// One job of a [`DifferentialTable`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DifferentialRow {
+    pub job: String,
+    pub spec: String,
+    /// `agrees`, `departs` or `not-compared`.
+    pub verdict: String,
+    /// Whether the verdict fails the run (shown marked).
+    pub failed: bool,
+    /// Where the run departs, or how far it agrees.
+    pub detail: String,
+}
+
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {

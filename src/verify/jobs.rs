@@ -192,6 +192,7 @@ pub(crate) fn assemble(
         filter: opts.filter.clone(),
         shard: None,
         solver: opts.solver.as_ref().map(|f| f.0.name()),
+        differential: None,
         interrupted: None,
         hard_runs: Vec::new(),
         inputs: Default::default(),

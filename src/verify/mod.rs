@@ -87,6 +87,7 @@
 //! ```
 
 pub mod controls;
+pub mod differential;
 mod errata;
 pub mod hard;
 mod instance;

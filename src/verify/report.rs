@@ -29,11 +29,15 @@ impl VerifyReport {
                 out.display()
             )
         });
-        let page = crate::report::verify_page(
+        let page = crate::report::verify_page_with(
             &meta,
             &self.rate_entries(),
             &checks.invariants,
             &checks.errata,
+            self.differential
+                .as_ref()
+                .map(|d| d.report_table())
+                .as_ref(),
         );
         let html_path = out.join("index.html");
         crate::files::write_atomic(&html_path, page.as_bytes())?;

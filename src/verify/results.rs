@@ -250,7 +250,8 @@ pub struct VerifyReport {
     pub entries: Vec<EntryResult>,
     /// Entries per verdict.
     pub summary: BTreeMap<String, usize>,
-    /// True when some entry failed a gate (exit code 1).
+    /// True when some entry failed a gate, or a job of the differential comparison departs
+    /// (exit code 1).
     pub failed: bool,
     /// The `--cases` filter, when one was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -263,6 +264,10 @@ pub struct VerifyReport {
     /// the crate's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
+    /// The iterate-by-iterate comparison with saddlefw's own solver, when asked for
+    /// (`verify-iterates --against ALGO`, `RateCheck::against`; [`super::differential`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub differential: Option<super::differential::Differential>,
     /// Set when a signal stopped the run before every job was done: the report holds the
     /// jobs completed, its verdicts are partial and not gates; `verify --resume DIR` finishes
     /// it ([`resume`](super::resume)).

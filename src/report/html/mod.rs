@@ -39,4 +39,4 @@ pub use self::check::check_page;
 pub use self::experiment::experiment_page;
 pub use self::format::{fmt_num, verdict_badge};
 pub use self::runs::{provenance_tag, runs_page};
-pub use self::verify::verify_page;
+pub use self::verify::{verify_page, verify_page_with};

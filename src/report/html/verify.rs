@@ -6,7 +6,7 @@ use super::format::{fmt_count, fmt_num, opt_num, verdict_badge};
 use super::page::{figure, page};
 use crate::report::escape;
 use crate::report::model::{
-    Erratum, InstanceInfo, InvariantRow, Meta, RateEntry, Tightness, Verdict,
+    DifferentialTable, Erratum, InstanceInfo, InvariantRow, Meta, RateEntry, Tightness, Verdict,
 };
 use crate::report::plot::{self, TightnessPoint};
 use std::collections::HashSet;
@@ -85,6 +85,17 @@ pub fn verify_page(
     invariants: &[InvariantRow],
     errata: &[Erratum],
 ) -> String {
+    verify_page_with(meta, entries, invariants, errata, None)
+}
+
+/// [`verify_page`] with the differential comparison's table after the summary, when given.
+pub fn verify_page_with(
+    meta: &Meta,
+    entries: &[RateEntry],
+    invariants: &[InvariantRow],
+    errata: &[Erratum],
+    differential: Option<&DifferentialTable>,
+) -> String {
     let ids = anchors(entries);
     let count = |v: Verdict| entries.iter().filter(|e| e.verdict == v).count();
     let mut counts = String::from("<p class=\"counts\">");
@@ -127,6 +138,9 @@ pub fn verify_page(
         );
     }
     body.push_str("</tbody></table></section>\n");
+    if let Some(d) = differential {
+        body.push_str(&differential_section(d));
+    }
     body.push_str(HOW_TO_READ);
     body.push_str(&tightness_section(entries, &ids));
 
@@ -150,20 +164,50 @@ pub fn verify_page(
         escape(meta.tier.as_deref().unwrap_or("n/a")),
         escape(&meta.date)
     );
+    let mut nav = vec![("summary", "Summary")];
+    if differential.is_some() {
+        nav.push(("differential", "Differential"));
+    }
+    nav.extend([
+        ("how-to-read", "How to read a verdict"),
+        ("tightness", "Tightness"),
+        ("entries", "Entries"),
+        ("invariants", "Invariants"),
+        ("errata", "Errata"),
+    ]);
     page(
         "saddlefw verify: convergence rates of the paper's theorems",
         &subtitle,
-        &[
-            ("summary", "Summary"),
-            ("how-to-read", "How to read a verdict"),
-            ("tightness", "Tightness"),
-            ("entries", "Entries"),
-            ("invariants", "Invariants"),
-            ("errata", "Errata"),
-        ],
+        &nav,
         &body,
         meta,
     )
+}
+
+/// The differential comparison: one row per job (verdict, where it departs or how far it
+/// agrees), the rule above the table.
+fn differential_section(d: &DifferentialTable) -> String {
+    let mut s = format!(
+        "<section id=\"differential\"><h2>Differential: your iterates against saddlefw's {}</h2>\
+         <p>{}</p><p class=\"counts\">{}</p><table><thead><tr><th>job</th><th>instance</th>\
+         <th>verdict</th><th>where</th></tr></thead><tbody>",
+        escape(&d.against),
+        escape(&d.rule),
+        escape(&d.summary)
+    );
+    for r in &d.rows {
+        let cls = if r.failed { " class=\"bad\"" } else { "" };
+        let _ = write!(
+            s,
+            "<tr><td class=\"mono\">{}</td><td class=\"mono\">{}</td><td{cls}>{}</td><td>{}</td></tr>",
+            escape(&r.job),
+            escape(&r.spec),
+            escape(&r.verdict),
+            escape(&r.detail)
+        );
+    }
+    s.push_str("</tbody></table></section>\n");
+    s
 }
 
 fn tightness_section(entries: &[RateEntry], ids: &[String]) -> String {
