@@ -229,6 +229,7 @@ fn a_smaller_smoothing_constant_passes_the_hard_confirmation() {
     let run = |control: Control| {
         let mut o = VerifyOptions::new(Tier::Quick).filter("po-lmo/c-c/dual");
         o.control = Some(control);
+        o.gate_baselines = false; // as verify does for a control
         o.hard = Some(saddlefw::tightness::HardSource::Builtin.into());
         verify::run(&theorems(), &o).unwrap()
     };

@@ -154,12 +154,7 @@ pub fn attach(
                 }
                 res.reported_gates.extend(h.reported_gates.iter().cloned());
                 if !h.failed_gates.is_empty() {
-                    if h.gates.rate == GateStatus::Fail && h.confirmation.is_none() {
-                        res.notes.push(format!(
-                            "hard-rate not confirmed at {CONFIRM_FACTOR} T: the iterate files end at T = {} (the rate at T stands)",
-                            h.horizon
-                        ));
-                    }
+                    res.notes.extend(unconfirmed_note(h));
                     res.failed_gates.extend(h.failed_gates.iter().cloned());
                     res.verdict = Verdict::Fail;
                 }
@@ -189,6 +184,16 @@ fn judge_hard_runs(
             _ => Ok(None),
         })
         .collect()
+}
+
+/// The note of a failed hard rate that could not be confirmed (iterate files end at T).
+fn unconfirmed_note(h: &HardResult) -> Option<String> {
+    (h.gates.rate == GateStatus::Fail && h.confirmation.is_none()).then(|| {
+        format!(
+            "hard-rate not confirmed at {CONFIRM_FACTOR} T: the iterate files end at T = {} (the rate at T stands; a legitimate constant can fail here, see README \"verify-iterates\")",
+            h.horizon
+        )
+    })
 }
 
 /// The run of `f` at [`CONFIRM_FACTOR`] times its horizon, judged like the hard run.

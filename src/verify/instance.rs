@@ -145,6 +145,24 @@ fn schedule_checks(
     checks
 }
 
+/// G_1 / G_2 of the PO-LMO schedule the solver stepped with (None for other schedules).
+fn po_lmo_g(recorded: &RecordedRun, t_max: u64) -> Option<crate::solvers::schedule::GReport> {
+    match recorded.schedules.tau {
+        Schedule::PoLmo(t) => Some(
+            GSpec {
+                kind: t.g_kind(),
+                tau: recorded.schedules.tau,
+                beta: recorded.schedules.beta,
+                lxx: t.lxx,
+                lyx: t.lyx,
+                mu: t.mu,
+            }
+            .report(t_max as usize),
+        ),
+        _ => None,
+    }
+}
+
 /// The entry with its `C` of `beta_t = C (t+1)^-b` replaced by the one the solver declared and
 /// the schedule gate accepted: the explicit envelopes carry `C` (eq:fw-fw-stepsize,
 /// eq:fw-proj-stepsize allow any `C > 0`), so a bound with the entry's `C` would fail a
@@ -192,20 +210,7 @@ pub fn judge_run(
     let fmax = envelopes::fmax_bound(p, &inst.x0, &inst.y0);
     let scale = crate::measures::natural_scale(inst);
     // G_1 / G_2 of the schedule the solver stepped with
-    let po_lmo_g = match recorded.schedules.tau {
-        Schedule::PoLmo(t) => Some(
-            GSpec {
-                kind: t.g_kind(),
-                tau: recorded.schedules.tau,
-                beta: recorded.schedules.beta,
-                lxx: t.lxx,
-                lyx: t.lyx,
-                mu: t.mu,
-            }
-            .report(t_max as usize),
-        ),
-        _ => None,
-    };
+    let po_lmo_g = po_lmo_g(recorded, t_max);
     let run_time = recorded.time_s;
     let schedule = schedule_checks(&sched, recorded);
     let mut out = Vec::with_capacity(entries.len());

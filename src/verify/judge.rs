@@ -80,18 +80,7 @@ pub(crate) fn judge_entry(
             .as_ref()
             .map_or(GateStatus::NotApplicable, |m| gate(m.bounded)),
         baseline: baseline_status(opts, p_hat, baseline),
-        // only what the solver declared is checked: an undeclared schedule was replaced by
-        // the entry's own, which holds trivially (a gate that cannot fail is not a pass)
-        schedule: if runs.iter().flat_map(|r| &r.schedule).any(|s| s.declared) {
-            gate(
-                runs.iter()
-                    .flat_map(|r| &r.schedule)
-                    .filter(|s| s.declared)
-                    .all(|s| s.holds),
-            )
-        } else {
-            GateStatus::NotApplicable
-        },
+        schedule: schedule_gate(&runs),
     };
     // the reference regression gates only when asked (module doc of super::questions)
     let (failed_gates, reported_gates): (Vec<String>, Vec<String>) =
@@ -163,6 +152,17 @@ pub(crate) fn judge_entry(
 }
 
 /// A gate that holds when `ok`.
+/// The schedule gate: only what the solver declared is checked (an undeclared schedule was
+/// replaced by the entry's own, which holds trivially: a gate that cannot fail is no pass).
+fn schedule_gate(runs: &[InstanceRun]) -> GateStatus {
+    let declared = || runs.iter().flat_map(|r| &r.schedule).filter(|s| s.declared);
+    if declared().next().is_none() {
+        GateStatus::NotApplicable
+    } else {
+        gate(declared().all(|s| s.holds))
+    }
+}
+
 fn gate(ok: bool) -> GateStatus {
     if ok {
         GateStatus::Pass
