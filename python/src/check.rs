@@ -75,13 +75,14 @@ pub fn run_check(
         None => saddlefw::theorems::builtin(),
     };
     let mut factory = PyFactory::new(name, solver, is_class);
+    let opts = check.options();
     if exportable_only {
-        factory.only = Some(exportable_jobs(&table, check.options())?);
+        factory.only = Some(exportable_jobs(&table, &opts)?);
     }
     let shared = factory.shared.clone();
     let check = check.solver(factory);
     // the total of random jobs, for the progress display (hard instances come on top)
-    let total = saddlefw::verify::job_count(&table, check.options()).map_err(crate::py_error)?;
+    let total = saddlefw::verify::job_count(&table, &opts).map_err(crate::py_error)?;
 
     let poll = Duration::from_secs_f64(poll_s.clamp(0.001, 1.0));
     let clock = Instant::now();
