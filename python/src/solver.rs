@@ -4,7 +4,8 @@
 //! The harness owns the loop: for every job it builds a solver (`__init__(request)` of the
 //! user's class, or the user's step function around iterate arrays it owns), calls `step` for
 //! `t = 0, 1, ..`, and after every step copies the user's `x`, `y` into its own vectors and
-//! measures them. A Python exception (in `__init__`, in `step`, or a `KeyboardInterrupt` seen
+//! measures them. The Python steps run a few at a time in one hold of the GIL
+//! ([`PySolver::step`]); the harness measures their iterates one by one without the GIL. A Python exception (in `__init__`, in `step`, or a `KeyboardInterrupt` seen
 //! between steps) is recorded once in [`Shared`], the job's iterates turn non-finite so that
 //! the harness ends its run at once, and every later build or step returns immediately: the
 //! check then raises the recorded exception ([`crate::check`]).
@@ -15,11 +16,13 @@ use numpy::{AllowTypeChange, PyArray1, PyArrayLike1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use saddlefw::prelude::{SaddleProblem, Solver, SolverFactory, SolverRequest, StepInfo};
+use saddlefw::prelude::{
+    RunSchedules, SaddleProblem, Solver, SolverFactory, SolverRequest, StepInfo,
+};
 use saddlefw::verify::JobRef;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What the solvers of one check share: the first Python exception and the counters the
 /// progress display and the overhead measurement read.
@@ -170,6 +173,9 @@ impl PyFactory {
             slot,
             x: x0.clone(),
             y: y0.clone(),
+            schedules: *r.schedule,
+            t_max: r.t_max as usize,
+            ahead: Ahead::default(),
             shared: self.shared.clone(),
             job: job.to_string(),
             spec: r.origin.spec.clone(),
@@ -177,7 +183,7 @@ impl PyFactory {
         };
         if let Kind::Class(obj) = &s.kind {
             let obj = obj.bind(py).clone();
-            s.read(&obj, "after __init__")?;
+            s.read(&obj, None)?;
             let bad = [("x", &s.x, x0), ("y", &s.y, y0)]
                 .into_iter()
                 .find_map(|(n, got, want)| {
@@ -242,6 +248,32 @@ enum Kind {
     },
 }
 
+/// The most steps computed ahead of the harness in one batch, and the wall time after which
+/// a batch ends (see [`PySolver::step`]).
+const AHEAD_STEPS: usize = 256;
+const AHEAD_BUDGET: Duration = Duration::from_millis(2);
+/// The most iterate entries (x and y together) a batch keeps: 8 MB of f64.
+const AHEAD_ENTRIES: usize = 1 << 20;
+
+/// Iterates computed ahead of the harness: `(x_{s+1}, y_{s+1})` for the steps
+/// `s = first .. first + len`, row after row, then possibly the exception step `first + len`
+/// raised.
+#[derive(Default)]
+struct Ahead {
+    xs: Vec<f64>,
+    ys: Vec<f64>,
+    first: usize,
+    len: usize,
+    error: Option<PyErr>,
+}
+
+impl Ahead {
+    /// Whether step `t` was computed (or raised) in the current batch.
+    fn holds(&self, t: usize) -> bool {
+        t >= self.first && t - self.first < self.len + usize::from(self.error.is_some())
+    }
+}
+
 /// One job's solver: calls the user's `step` and copies the iterates.
 pub struct PySolver {
     name: &'static str,
@@ -250,6 +282,12 @@ pub struct PySolver {
     slot: Arc<Slot>,
     x: Vec<f64>,
     y: Vec<f64>,
+    /// The schedule handed to the solver (`request.tau`, `request.beta`): its `beta_t` is the
+    /// one the solver declares, as the file route declares the exported schedule's.
+    schedules: RunSchedules,
+    /// Steps `t < t_max` are always requested by the harness (unless the run diverges).
+    t_max: usize,
+    ahead: Ahead,
     shared: Arc<Shared>,
     job: String,
     spec: String,
@@ -257,8 +295,17 @@ pub struct PySolver {
     dead: bool,
 }
 
-/// Copies a 1-D float vector into `out` (a float64 contiguous array without conversion).
-fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, when: &str) -> PyResult<()> {
+/// Where in the run an iterate was read, for error messages.
+fn when(t: Option<usize>) -> String {
+    match t {
+        None => "after __init__".into(),
+        Some(t) => format!("after step t = {t}"),
+    }
+}
+
+/// Copies a 1-D float vector into `out` (a float64 contiguous array is read as a slice, any
+/// other array-like is converted).
+fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, t: Option<usize>) -> PyResult<()> {
     if let Ok(a) = v.cast::<PyArray1<f64>>() {
         if let Ok(ro) = a.try_readonly() {
             if let Ok(s) = ro.as_slice() {
@@ -271,7 +318,8 @@ fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, when: &str) -> P
     }
     let a: PyArrayLike1<'_, f64, AllowTypeChange> = v.extract().map_err(|_| {
         PyTypeError::new_err(format!(
-            "the solver's {name} {when} is not a 1-D array of numbers (got {})",
+            "the solver's {name} {} is not a 1-D array of numbers (got {})",
+            when(t),
             v.get_type()
                 .name()
                 .map(|n| n.to_string())
@@ -281,7 +329,8 @@ fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, when: &str) -> P
     let a = a.as_array();
     if a.len() != out.len() {
         return Err(PyValueError::new_err(format!(
-            "the solver's {name} {when} has length {}, expected {}",
+            "the solver's {name} {} has length {}, expected {}",
+            when(t),
             a.len(),
             out.len()
         )));
@@ -292,15 +341,15 @@ fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, when: &str) -> P
 
 impl PySolver {
     /// Copies the user's `x`, `y` (attributes of `obj`) into the harness's vectors.
-    fn read(&mut self, obj: &Bound<'_, PyAny>, when: &str) -> PyResult<()> {
-        copy_into(&obj.getattr("x")?, &mut self.x, "x", when)?;
-        copy_into(&obj.getattr("y")?, &mut self.y, "y", when)
+    fn read(&mut self, obj: &Bound<'_, PyAny>, t: Option<usize>) -> PyResult<()> {
+        copy_into(&obj.getattr("x")?, &mut self.x, "x", t)?;
+        copy_into(&obj.getattr("y")?, &mut self.y, "y", t)
     }
 
-    /// Iteration t in Python; `Err` with the exception the user's code raised.
+    /// Iteration t in Python, its iterates read into `self.x`, `self.y`; `Err` with the
+    /// exception the user's code raised.
     fn step_py(&mut self, py: Python<'_>, p: &dyn SaddleProblem, t: usize) -> PyResult<()> {
         py.check_signals()?;
-        let when = format!("after step t = {t}");
         let clock = Instant::now();
         let out = {
             let _open = self.slot.open(p);
@@ -316,21 +365,21 @@ impl PySolver {
         match &self.kind {
             Kind::Class(obj) => {
                 let obj = obj.bind(py).clone();
-                self.read(&obj, &when)?
+                self.read(&obj, Some(t))?
             }
             Kind::StepFn { x, y, .. } => {
                 let (x, y) = (x.bind(py).clone(), y.bind(py).clone());
                 if out.is_none() {
-                    copy_into(x.as_any(), &mut self.x, "x", &when)?;
-                    copy_into(y.as_any(), &mut self.y, "y", &when)?;
+                    copy_into(x.as_any(), &mut self.x, "x", Some(t))?;
+                    copy_into(y.as_any(), &mut self.y, "y", Some(t))?;
                 } else {
                     let (nx, ny): (Bound<'_, PyAny>, Bound<'_, PyAny>) = out.extract().map_err(|_| {
                         PyTypeError::new_err(format!(
                             "the step function returned neither None (arrays updated in place) nor a pair (x, y) at t = {t}"
                         ))
                     })?;
-                    copy_into(&nx, &mut self.x, "x", &when)?;
-                    copy_into(&ny, &mut self.y, "y", &when)?;
+                    copy_into(&nx, &mut self.x, "x", Some(t))?;
+                    copy_into(&ny, &mut self.y, "y", Some(t))?;
                     // the next call gets the new iterates in its arrays
                     x.try_readwrite()?.as_slice_mut()?.copy_from_slice(&self.x);
                     y.try_readwrite()?.as_slice_mut()?.copy_from_slice(&self.y);
@@ -338,8 +387,7 @@ impl PySolver {
             }
         }
         // a non-finite iterate is the harness's divergence (a failed run), not a bad input
-        let finite = self.x.iter().chain(&self.y).all(|v| v.is_finite());
-        if finite {
+        if self.finite() {
             if let Some(why) = saddlefw::iterates::feasibility(p, &self.x, &self.y) {
                 return Err(PyValueError::new_err(format!(
                     "iterate t = {}: {why}",
@@ -348,6 +396,61 @@ impl PySolver {
             }
         }
         Ok(())
+    }
+
+    fn finite(&self) -> bool {
+        self.x.iter().chain(&self.y).all(|v| v.is_finite())
+    }
+
+    /// Computes steps `t, t + 1, ..` in one hold of the GIL, into [`Ahead`]: at most
+    /// [`AHEAD_STEPS`] steps or [`AHEAD_BUDGET`] of wall time, only steps the harness will ask
+    /// for (`t < t_max`; beyond, one step), and none after a step whose iterate or gradient is
+    /// non-finite (the harness stops the run there), raised, or after the check was stopped.
+    fn run_ahead(&mut self, p: &dyn SaddleProblem, t: usize) {
+        let width = self.x.len() + self.y.len();
+        let most = if t < self.t_max {
+            (self.t_max - t)
+                .min(AHEAD_STEPS)
+                .min((AHEAD_ENTRIES / width.max(1)).max(1))
+        } else {
+            1
+        };
+        let clock = Instant::now();
+        keep_thread_state();
+        let mut ahead = std::mem::take(&mut self.ahead);
+        (ahead.first, ahead.len, ahead.error) = (t, 0, None);
+        ahead.xs.clear();
+        ahead.ys.clear();
+        self.slot.take_nonfinite();
+        Python::attach(|py| {
+            for s in t..t + most {
+                if s > t && (self.shared.stopped() || clock.elapsed() >= AHEAD_BUDGET) {
+                    break;
+                }
+                if let Err(e) = self.step_py(py, p, s) {
+                    if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                        let note = format!(
+                            "saddlefw: raised at step t = {s} of job {} (instance {})",
+                            self.job, self.spec
+                        );
+                        annotate(py, &e, &self.job, &note);
+                    }
+                    ahead.error = Some(e);
+                    break;
+                }
+                self.shared.steps.fetch_add(1, Ordering::Relaxed);
+                ahead.xs.extend_from_slice(&self.x);
+                ahead.ys.extend_from_slice(&self.y);
+                ahead.len += 1;
+                if self.slot.take_nonfinite() || !self.finite() {
+                    break;
+                }
+            }
+        });
+        self.ahead = ahead;
+        self.shared
+            .binding_ns
+            .fetch_add(clock.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
 
     /// Ends this job's run at once: non-finite iterates stop the harness's loop.
@@ -361,45 +464,52 @@ impl PySolver {
 }
 
 impl Solver for PySolver {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         self.name
     }
     fn init(&mut self, _: &dyn SaddleProblem, _x0: &[f64], _y0: &[f64]) {
         // the iterates were read (and checked against the start point) when the job's solver
         // was built
     }
+    /// Hands the harness step t's iterates. The user's `step` runs in batches
+    /// ([`PySolver::run_ahead`]): one hold of the GIL computes several steps, and the harness
+    /// measures them one by one with the GIL released, so a second worker's Python steps run
+    /// meanwhile without a hand-over of the GIL at every step. The iterates, the order of the
+    /// calls and the errors (raised at the step that raised them) are those of one step per
+    /// call.
     fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
+        let info = StepInfo {
+            tau: 0.0,
+            beta: self.schedules.beta.at(t),
+            gamma: 0.0,
+        };
         if self.dead || self.shared.stopped() {
             self.kill();
-            return StepInfo::default();
+            return info;
         }
-        let clock = Instant::now();
-        keep_thread_state();
-        Python::attach(|py| {
-            if let Err(e) = self.step_py(py, p, t) {
-                let interrupted = e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py);
-                if !interrupted {
-                    let note = format!(
-                        "saddlefw: raised at step t = {t} of job {} (instance {})",
-                        self.job, self.spec
-                    );
-                    annotate(py, &e, &self.job, &note);
-                }
-                self.shared.fail(e);
-                self.kill();
-            }
-        });
-        self.shared.steps.fetch_add(1, Ordering::Relaxed);
-        self.shared
-            .binding_ns
-            .fetch_add(clock.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        StepInfo::default()
+        if !self.ahead.holds(t) {
+            self.run_ahead(p, t);
+        }
+        let k = t - self.ahead.first;
+        if k < self.ahead.len {
+            let (nx, ny) = (self.x.len(), self.y.len());
+            self.x.copy_from_slice(&self.ahead.xs[k * nx..(k + 1) * nx]);
+            self.y.copy_from_slice(&self.ahead.ys[k * ny..(k + 1) * ny]);
+        } else if let Some(e) = self.ahead.error.take() {
+            self.shared.fail(e);
+            self.kill();
+        }
+        info
     }
     fn x(&self) -> &[f64] {
         &self.x
     }
     fn y(&self) -> &[f64] {
         &self.y
+    }
+    /// The `beta_t` of the schedule handed to the solver (`request.beta`).
+    fn beta_at(&self, t: usize) -> f64 {
+        self.schedules.beta.at(t)
     }
     fn provenance(&self) -> &'static str {
         "a Python solver (saddlefw Python package)"
