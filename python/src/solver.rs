@@ -30,6 +30,8 @@ use std::time::{Duration, Instant};
 pub struct Shared {
     stop: AtomicBool,
     error: Mutex<Option<PyErr>>,
+    /// The first exception's type name (the crate's [`SolverFactory::stop_reason`]).
+    reason: Mutex<Option<String>>,
     /// Jobs whose solver was built, and whose solver was dropped (the job's run is over).
     pub jobs_started: AtomicUsize,
     pub jobs_done: AtomicUsize,
@@ -41,13 +43,22 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// Records `err` (the first one wins) and stops every solver of the check.
-    pub fn fail(&self, err: PyErr) {
+    /// Records `err` (the first one wins) and stops every solver of the check: no other job
+    /// starts, and the jobs in flight end at their next step and are not kept (the crate's
+    /// [`SolverFactory::stop_reason`]).
+    pub fn fail(&self, py: Python<'_>, err: PyErr) {
         let mut first = self.error.lock().unwrap_or_else(|p| p.into_inner());
         if first.is_none() {
+            let name = err.get_type(py).name().map(|n| n.to_string());
+            *self.reason.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some(name.unwrap_or_else(|_| "a Python exception".into()));
             *first = Some(err);
         }
         self.stop.store(true, Ordering::SeqCst);
+    }
+    /// The first exception's type name, once the check was stopped.
+    pub fn reason(&self) -> Option<String> {
+        self.reason.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
     /// Whether a Python exception stopped the check.
     pub fn stopped(&self) -> bool {
@@ -215,6 +226,9 @@ impl SolverFactory for PyFactory {
                 })
         })
     }
+    fn stop_reason(&self) -> Option<String> {
+        self.shared.reason()
+    }
     fn build(&self, r: &SolverRequest<'_>) -> saddlefw::Result<Box<dyn Solver>> {
         if self.shared.stopped() {
             return Err(stopped_error());
@@ -232,7 +246,7 @@ impl SolverFactory for PyFactory {
                     r.origin.spec
                 );
                 annotate(py, &e, &job, &note);
-                self.shared.fail(e);
+                self.shared.fail(py, e);
                 Err(stopped_error())
             }
         })
@@ -496,7 +510,7 @@ impl Solver for PySolver {
             self.x.copy_from_slice(&self.ahead.xs[k * nx..(k + 1) * nx]);
             self.y.copy_from_slice(&self.ahead.ys[k * ny..(k + 1) * ny]);
         } else if let Some(e) = self.ahead.error.take() {
-            self.shared.fail(e);
+            Python::attach(|py| self.shared.fail(py, e));
             self.kill();
         }
         info

@@ -63,7 +63,7 @@ pub fn attach(
                     progress.done();
                     return Some(Ok(done.clone()));
                 }
-                if crate::interrupt::requested() {
+                if crate::verify::stop_requested(factory.as_ref()) {
                     return None;
                 }
                 progress.start(&e.id);
@@ -75,6 +75,11 @@ pub fn attach(
                         time_s: clock.elapsed().as_secs_f64(),
                     }
                 });
+                if factory.stop_reason().is_some() {
+                    // stopped by the factory's caller: this run may have been cut
+                    progress.done();
+                    return None;
+                }
                 if let Ok(r) = &run {
                     log.hard_done(r);
                 }
