@@ -58,7 +58,10 @@ impl Shared {
     }
     /// The first exception's type name, once the check was stopped.
     pub fn reason(&self) -> Option<String> {
-        self.reason.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.reason
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
     /// Whether a Python exception stopped the check.
     pub fn stopped(&self) -> bool {
@@ -144,6 +147,9 @@ pub struct PyFactory {
     /// When set, only these jobs run: `(case, family, seed index, hard, entries)` (the jobs the
     /// file route can export, for comparing both routes).
     pub only: Option<Vec<(String, String, u32, bool, Vec<String>)>>,
+    /// The most steps of one batch ([`AHEAD_STEPS`]; 1: a hold of the GIL per step, for
+    /// measuring what the batches save).
+    pub batch: usize,
 }
 
 impl PyFactory {
@@ -155,6 +161,7 @@ impl PyFactory {
             is_class,
             shared: Arc::new(Shared::default()),
             only: None,
+            batch: AHEAD_STEPS,
         }
     }
 
@@ -186,6 +193,7 @@ impl PyFactory {
             y: y0.clone(),
             schedules: *r.schedule,
             t_max: r.t_max as usize,
+            batch: self.batch.max(1),
             ahead: Ahead::default(),
             shared: self.shared.clone(),
             job: job.to_string(),
@@ -262,9 +270,9 @@ enum Kind {
     },
 }
 
-/// The most steps computed ahead of the harness in one batch, and the wall time after which
-/// a batch ends (see [`PySolver::step`]).
-const AHEAD_STEPS: usize = 256;
+/// The most steps computed ahead of the harness in one batch (the default of `run_check`'s
+/// `batch`), and the wall time after which a batch ends (see [`PySolver::step`]).
+pub const AHEAD_STEPS: usize = 256;
 const AHEAD_BUDGET: Duration = Duration::from_millis(2);
 /// The most iterate entries (x and y together) a batch keeps: 8 MB of f64.
 const AHEAD_ENTRIES: usize = 1 << 20;
@@ -301,6 +309,8 @@ pub struct PySolver {
     schedules: RunSchedules,
     /// Steps `t < t_max` are always requested by the harness (unless the run diverges).
     t_max: usize,
+    /// The most steps of one batch.
+    batch: usize,
     ahead: Ahead,
     shared: Arc<Shared>,
     job: String,
@@ -417,14 +427,14 @@ impl PySolver {
     }
 
     /// Computes steps `t, t + 1, ..` in one hold of the GIL, into [`Ahead`]: at most
-    /// [`AHEAD_STEPS`] steps or [`AHEAD_BUDGET`] of wall time, only steps the harness will ask
+    /// `batch` steps or [`AHEAD_BUDGET`] of wall time, only steps the harness will ask
     /// for (`t < t_max`; beyond, one step), and none after a step whose iterate or gradient is
     /// non-finite (the harness stops the run there), raised, or after the check was stopped.
     fn run_ahead(&mut self, p: &dyn SaddleProblem, t: usize) {
         let width = self.x.len() + self.y.len();
         let most = if t < self.t_max {
             (self.t_max - t)
-                .min(AHEAD_STEPS)
+                .min(self.batch)
                 .min((AHEAD_ENTRIES / width.max(1)).max(1))
         } else {
             1
