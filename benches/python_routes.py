@@ -153,17 +153,6 @@ def main():
           f"({'passed' if out.passed else 'FAILED'}), {steps} steps, "
           f"{tm['python_s']:.1f} s inside step (summed over the workers, GIL waits included)")
     print(f"ratio file / in-process: {file_s / inproc_s:.2f} (wall), {file_cpu / inproc_cpu:.2f} (CPU)")
-    # the same without the batches: one hold of the GIL per step, as before they existed
-    c6 = time.process_time()
-    t6 = time.perf_counter()
-    check = saddlefw.RateCheck(args.cases, tier="quick").exportable_only().solver(Solver).progress(False)
-    check._batch = 1
-    if args.jobs:
-        check.jobs(args.jobs)
-    check.run()
-    t7 = time.perf_counter()
-    print(f"in process, one step per hold of the GIL: {t7 - t6:.1f} s wall, "
-          f"{time.process_time() - c6:.1f} s CPU")
     if args.algorithm == "lmo-po":
         a = solver_alone(exp)
         n = a["steps"]

@@ -340,8 +340,6 @@ class RateCheck:
         self._progress: Any = None
         self._exportable_only = False
         self._resume: Optional[Outcome] = None
-        # steps per hold of the GIL (benches/python_routes.py compares with 1)
-        self._batch: Optional[int] = None
 
     @classmethod
     def builtin(cls, entries: str = "", *, tier: str = "quick") -> "RateCheck":
@@ -470,7 +468,6 @@ class RateCheck:
             progress=_progress_callback(self._progress),
             exportable_only=self._exportable_only,
             resume=self._resume._native if self._resume is not None else None,
-            **({"batch": self._batch} if self._batch is not None else {}),
         )
 
 

@@ -154,5 +154,4 @@ def run_check(
     poll_s: float = 0.05,
     exportable_only: bool = False,
     resume: Optional[Outcome] = None,
-    batch: int = 256,
 ) -> Outcome: ...

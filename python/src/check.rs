@@ -33,7 +33,7 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 #[pyfunction]
 #[pyo3(signature = (solver, *, is_class, name, builtin=None, theorems=None, filter=None,
                     tier="quick", jobs=None, hard=None, sizes=None, progress=None, poll_s=0.05,
-                    exportable_only=false, resume=None, batch=crate::solver::AHEAD_STEPS))]
+                    exportable_only=false, resume=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_check(
     py: Python<'_>,
@@ -51,7 +51,6 @@ pub fn run_check(
     poll_s: f64,
     exportable_only: bool,
     resume: Option<PyRef<'_, Outcome>>,
-    batch: usize,
 ) -> PyResult<Outcome> {
     let mut check = match &theorems {
         Some(path) => RateCheck::theorems_file(path).map_err(crate::py_error)?,
@@ -83,7 +82,6 @@ pub fn run_check(
         None => saddlefw::theorems::builtin(),
     };
     let mut factory = PyFactory::new(name, solver, is_class);
-    factory.batch = batch;
     let opts = check.options();
     if exportable_only {
         factory.only = Some(exportable_jobs(&table, &opts)?);

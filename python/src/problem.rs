@@ -14,7 +14,6 @@ use saddlefw::generators::GeneratorSpec;
 use saddlefw::problems::quadratic::QuadraticFile;
 use saddlefw::{ConvexSet, Instance, SaddleProblem};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A raw pointer to the problem of a job in flight (see [`Slot`]).
@@ -30,12 +29,8 @@ unsafe impl Send for JobProblem {}
 /// call returns (or unwinds), so a request kept past its call finds the slot empty and raises
 /// `RuntimeError` instead of reaching freed memory. Every dereference holds the mutex, and
 /// closing waits for it, so a pointer is never used after its borrow ends.
-///
-/// The slot also notes whether a gradient computed through it came out non-finite (the
-/// harness's counting view then ends the run as diverged at that step), so that the binding
-/// stops computing steps ahead of the harness there ([`crate::solver`]).
 #[derive(Default)]
-pub struct Slot(Mutex<Option<JobProblem>>, AtomicBool);
+pub struct Slot(Mutex<Option<JobProblem>>);
 
 /// Keeps a [`Slot`] open; closes it when dropped.
 pub struct Open<'s>(&'s Slot);
@@ -55,11 +50,6 @@ impl Slot {
         let ptr: *const (dyn SaddleProblem + 'static) = unsafe { std::mem::transmute(ptr) };
         *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(JobProblem(ptr));
         Open(self)
-    }
-    /// Whether a gradient computed through the slot was non-finite since the last call (and
-    /// forgets it).
-    pub fn take_nonfinite(&self) -> bool {
-        self.1.swap(false, Ordering::Relaxed)
     }
     fn with<R>(&self, f: impl FnOnce(&dyn SaddleProblem) -> R) -> PyResult<R> {
         let guard = self.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -88,14 +78,6 @@ impl Source {
         match self {
             Source::Owned(inst) => Ok(f(inst.problem.as_ref())),
             Source::Job(slot) => slot.with(f),
-        }
-    }
-    /// Notes a gradient computed for a job in flight (see [`Slot`]).
-    fn note_gradient(&self, g: &[f64]) {
-        if let Source::Job(slot) = self {
-            if !g.iter().all(|v| v.is_finite()) {
-                slot.1.store(true, Ordering::Relaxed);
-            }
         }
     }
 }
@@ -292,7 +274,6 @@ impl Problem {
         let (x, y) = self.xy(&x, &y)?;
         let mut g = vec![0.0; x.len()];
         self.src.with(|p| p.grad_x(&x, &y, &mut g))?;
-        self.src.note_gradient(&g);
         Ok(array(py, g))
     }
     /// `grad_y L(x, y)`.
@@ -305,7 +286,6 @@ impl Problem {
         let (x, y) = self.xy(&x, &y)?;
         let mut g = vec![0.0; y.len()];
         self.src.with(|p| p.grad_y(&x, &y, &mut g))?;
-        self.src.note_gradient(&g);
         Ok(array(py, g))
     }
     /// Both gradients `(grad_x L, grad_y L)` at once (one pass where the family shares
@@ -319,8 +299,6 @@ impl Problem {
         let (x, y) = self.xy(&x, &y)?;
         let (mut gx, mut gy) = (vec![0.0; x.len()], vec![0.0; y.len()]);
         self.src.with(|p| p.grads(&x, &y, &mut gx, &mut gy))?;
-        self.src.note_gradient(&gx);
-        self.src.note_gradient(&gy);
         Ok((array(py, gx), array(py, gy)))
     }
     /// The matrices of a quadratic instance `L = 1/2 x'Ax + y'Bx - 1/2 y'Cy + a'x - c'y` as

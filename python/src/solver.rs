@@ -4,8 +4,7 @@
 //! The harness owns the loop: for every job it builds a solver (`__init__(request)` of the
 //! user's class, or the user's step function around iterate arrays it owns), calls `step` for
 //! `t = 0, 1, ..`, and after every step copies the user's `x`, `y` into its own vectors and
-//! measures them. The Python steps run a few at a time in one hold of the GIL
-//! ([`PySolver::step`]); the harness measures their iterates one by one without the GIL. A Python exception (in `__init__`, in `step`, or a `KeyboardInterrupt` seen
+//! measures them. A Python exception (in `__init__`, in `step`, or a `KeyboardInterrupt` seen
 //! between steps) is recorded once in [`Shared`], the job's iterates turn non-finite so that
 //! the harness ends its run at once, and every later build or step returns immediately: the
 //! check then raises the recorded exception ([`crate::check`]).
@@ -22,7 +21,7 @@ use saddlefw::prelude::{
 use saddlefw::verify::JobRef;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What the solvers of one check share: the first Python exception and the counters the
 /// progress display and the overhead measurement read.
@@ -147,9 +146,6 @@ pub struct PyFactory {
     /// When set, only these jobs run: `(case, family, seed index, hard, entries)` (the jobs the
     /// file route can export, for comparing both routes).
     pub only: Option<Vec<(String, String, u32, bool, Vec<String>)>>,
-    /// The most steps of one batch ([`AHEAD_STEPS`]; 1: a hold of the GIL per step, for
-    /// measuring what the batches save).
-    pub batch: usize,
 }
 
 impl PyFactory {
@@ -161,7 +157,6 @@ impl PyFactory {
             is_class,
             shared: Arc::new(Shared::default()),
             only: None,
-            batch: AHEAD_STEPS,
         }
     }
 
@@ -192,9 +187,6 @@ impl PyFactory {
             x: x0.clone(),
             y: y0.clone(),
             schedules: *r.schedule,
-            t_max: r.t_max as usize,
-            batch: self.batch.max(1),
-            ahead: Ahead::default(),
             shared: self.shared.clone(),
             job: job.to_string(),
             spec: r.origin.spec.clone(),
@@ -270,32 +262,6 @@ enum Kind {
     },
 }
 
-/// The most steps computed ahead of the harness in one batch (the default of `run_check`'s
-/// `batch`), and the wall time after which a batch ends (see [`PySolver::step`]).
-pub const AHEAD_STEPS: usize = 256;
-const AHEAD_BUDGET: Duration = Duration::from_millis(2);
-/// The most iterate entries (x and y together) a batch keeps: 8 MB of f64.
-const AHEAD_ENTRIES: usize = 1 << 20;
-
-/// Iterates computed ahead of the harness: `(x_{s+1}, y_{s+1})` for the steps
-/// `s = first .. first + len`, row after row, then possibly the exception step `first + len`
-/// raised.
-#[derive(Default)]
-struct Ahead {
-    xs: Vec<f64>,
-    ys: Vec<f64>,
-    first: usize,
-    len: usize,
-    error: Option<PyErr>,
-}
-
-impl Ahead {
-    /// Whether step `t` was computed (or raised) in the current batch.
-    fn holds(&self, t: usize) -> bool {
-        t >= self.first && t - self.first < self.len + usize::from(self.error.is_some())
-    }
-}
-
 /// One job's solver: calls the user's `step` and copies the iterates.
 pub struct PySolver {
     name: &'static str,
@@ -307,11 +273,6 @@ pub struct PySolver {
     /// The schedule handed to the solver (`request.tau`, `request.beta`): its `beta_t` is the
     /// one the solver declares, as the file route declares the exported schedule's.
     schedules: RunSchedules,
-    /// Steps `t < t_max` are always requested by the harness (unless the run diverges).
-    t_max: usize,
-    /// The most steps of one batch.
-    batch: usize,
-    ahead: Ahead,
     shared: Arc<Shared>,
     job: String,
     spec: String,
@@ -426,57 +387,6 @@ impl PySolver {
         self.x.iter().chain(&self.y).all(|v| v.is_finite())
     }
 
-    /// Computes steps `t, t + 1, ..` in one hold of the GIL, into [`Ahead`]: at most
-    /// `batch` steps or [`AHEAD_BUDGET`] of wall time, only steps the harness will ask
-    /// for (`t < t_max`; beyond, one step), and none after a step whose iterate or gradient is
-    /// non-finite (the harness stops the run there), raised, or after the check was stopped.
-    fn run_ahead(&mut self, p: &dyn SaddleProblem, t: usize) {
-        let width = self.x.len() + self.y.len();
-        let most = if t < self.t_max {
-            (self.t_max - t)
-                .min(self.batch)
-                .min((AHEAD_ENTRIES / width.max(1)).max(1))
-        } else {
-            1
-        };
-        let clock = Instant::now();
-        keep_thread_state();
-        let mut ahead = std::mem::take(&mut self.ahead);
-        (ahead.first, ahead.len, ahead.error) = (t, 0, None);
-        ahead.xs.clear();
-        ahead.ys.clear();
-        self.slot.take_nonfinite();
-        Python::attach(|py| {
-            for s in t..t + most {
-                if s > t && (self.shared.stopped() || clock.elapsed() >= AHEAD_BUDGET) {
-                    break;
-                }
-                if let Err(e) = self.step_py(py, p, s) {
-                    if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
-                        let note = format!(
-                            "saddlefw: raised at step t = {s} of job {} (instance {})",
-                            self.job, self.spec
-                        );
-                        annotate(py, &e, &self.job, &note);
-                    }
-                    ahead.error = Some(e);
-                    break;
-                }
-                self.shared.steps.fetch_add(1, Ordering::Relaxed);
-                ahead.xs.extend_from_slice(&self.x);
-                ahead.ys.extend_from_slice(&self.y);
-                ahead.len += 1;
-                if self.slot.take_nonfinite() || !self.finite() {
-                    break;
-                }
-            }
-        });
-        self.ahead = ahead;
-        self.shared
-            .binding_ns
-            .fetch_add(clock.elapsed().as_nanos() as u64, Ordering::Relaxed);
-    }
-
     /// Ends this job's run at once: non-finite iterates stop the harness's loop.
     fn kill(&mut self) {
         self.dead = true;
@@ -495,12 +405,6 @@ impl Solver for PySolver {
         // the iterates were read (and checked against the start point) when the job's solver
         // was built
     }
-    /// Hands the harness step t's iterates. The user's `step` runs in batches
-    /// ([`PySolver::run_ahead`]): one hold of the GIL computes several steps, and the harness
-    /// measures them one by one with the GIL released, so a second worker's Python steps run
-    /// meanwhile without a hand-over of the GIL at every step. The iterates, the order of the
-    /// calls and the errors (raised at the step that raised them) are those of one step per
-    /// call.
     fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
         let info = StepInfo {
             tau: 0.0,
@@ -511,18 +415,25 @@ impl Solver for PySolver {
             self.kill();
             return info;
         }
-        if !self.ahead.holds(t) {
-            self.run_ahead(p, t);
-        }
-        let k = t - self.ahead.first;
-        if k < self.ahead.len {
-            let (nx, ny) = (self.x.len(), self.y.len());
-            self.x.copy_from_slice(&self.ahead.xs[k * nx..(k + 1) * nx]);
-            self.y.copy_from_slice(&self.ahead.ys[k * ny..(k + 1) * ny]);
-        } else if let Some(e) = self.ahead.error.take() {
-            Python::attach(|py| self.shared.fail(py, e));
-            self.kill();
-        }
+        let clock = Instant::now();
+        keep_thread_state();
+        Python::attach(|py| {
+            if let Err(e) = self.step_py(py, p, t) {
+                if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                    let note = format!(
+                        "saddlefw: raised at step t = {t} of job {} (instance {})",
+                        self.job, self.spec
+                    );
+                    annotate(py, &e, &self.job, &note);
+                }
+                self.shared.fail(py, e);
+                self.kill();
+            }
+        });
+        self.shared.steps.fetch_add(1, Ordering::Relaxed);
+        self.shared
+            .binding_ns
+            .fetch_add(clock.elapsed().as_nanos() as u64, Ordering::Relaxed);
         info
     }
     fn x(&self) -> &[f64] {

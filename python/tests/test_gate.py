@@ -244,7 +244,7 @@ def test_no_step_is_called_past_the_last_one_or_a_divergence():
             super().step()
 
     small().solver(Record).run()
-    # the steps are computed in batches, but exactly those the harness asks for, in order
+    # exactly the steps the harness asks for, in order, and none past a divergence
     assert len(calls) == 4 and all(ts == list(range(len(ts))) and len(ts) in (256, 257) for ts in calls.values())
     calls.clear()
 
