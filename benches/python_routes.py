@@ -15,15 +15,22 @@ needs the package installed (`pip install ./python`). It times
   `outcome.write(dir)`;
 
 checks that both verify.json are equal apart from keys containing `time` and the route's name
-(`solver`), and prints the ratio, the bytes of iterate files the file route wrote, and the
-harness's own cost per `step` call: the in-process wall time minus the time inside the user's
-`step`, over the steps (it includes the measures the harness takes at every iterate), and the
-binding's part of it (GIL, call, copying and checking the iterates).
+(`solver`), and prints the ratio (wall time, and CPU time of all processes and threads, which
+the load of a shared machine disturbs less), the bytes of iterate files the file route wrote,
+and the harness's own cost per `step` call: the in-process wall time minus the time inside the
+user's `step`, over the steps (it includes the measures the harness takes at every iterate),
+and the binding's part of it (GIL, call, copying and checking the iterates).
+
+For Algorithm 2 it also times the solver alone: the same NumPy steps on the same exported
+jobs, in one loop, writing nothing. No route that runs the user's Python steps in one
+interpreter can take less wall time than that (the GIL runs one step at a time), which bounds
+the ratio from above: `(file route) / (solver alone)`.
 """
 
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -42,6 +49,50 @@ def without(v, drop=("solver", "build")):
     if isinstance(v, list):
         return [without(x, drop) for x in v]
     return v
+
+
+def cpu_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def solver_alone(exp):
+    """Seconds and steps of examples/python/lmo_po.py's steps on the LMO-PO jobs of an export,
+    without writing (the solver's own time), and the same loop writing the JSON lines to
+    /dev/null (the file route's per-step cost of writing)."""
+    import numpy as np
+    from lmo_po import Quadratic
+    with open(os.path.join(exp, "manifest.json")) as f:
+        jobs = json.load(f)["jobs"]
+    out = {"steps": 0, "step_s": 0.0, "json_s": 0.0}
+    with open(os.devnull, "w") as sink:
+        for job in jobs:
+            with open(os.path.join(exp, job["problem"])) as f:
+                p = json.load(f)
+            with open(os.path.join(exp, job["schedule"])) as f:
+                s = json.load(f)
+            if s["algorithm"] != "lmo-po":
+                continue
+            run = Quadratic(*(np.array(p[k], dtype=float) for k in ("A", "B", "C", "a", "c")),
+                            p["x_set"], p["y_set"], p["x0"], p["y0"], s["tau"], s["beta"],
+                            s["constants"]["lyy"])
+            t0 = time.perf_counter()
+            for t in range(job["t_last"]):
+                run.step(t)
+            t1 = time.perf_counter()
+            out["step_s"] += t1 - t0
+            out["steps"] += job["t_last"]
+            # the JSON lines of the same run, written to /dev/null
+            run = Quadratic(*(np.array(p[k], dtype=float) for k in ("A", "B", "C", "a", "c")),
+                            p["x_set"], p["y_set"], p["x0"], p["y0"], s["tau"], s["beta"],
+                            s["constants"]["lyy"])
+            t2 = time.perf_counter()
+            for t in range(job["t_last"] + 1):
+                sink.write(json.dumps({"t": t, "x": run.x.tolist(), "y": run.y.tolist()}) + "\n")
+                if t < job["t_last"]:
+                    run.step(t)
+            out["json_s"] += time.perf_counter() - t2 - (t1 - t0)
+    return out
 
 
 def du(path):
@@ -69,6 +120,7 @@ def main():
     exp, its, rep = (os.path.join(args.work, n) for n in ("exp", "iterates", "file-report"))
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
 
+    c0 = cpu_children()
     t0 = time.perf_counter()
     subprocess.run([args.saddlefw, "export", "--cases", args.cases, "--tier", "quick", "--out", exp,
                     "--quiet"], check=True)
@@ -80,9 +132,12 @@ def main():
                         "--quiet"] + jobs)
     t3 = time.perf_counter()
     file_s = t3 - t0
+    file_cpu = cpu_children() - c0
     print(f"file route: export {t1 - t0:.1f} s, NumPy solver {t2 - t1:.1f} s, verify-iterates "
-          f"{t3 - t2:.1f} s (exit {r.returncode}): {file_s:.1f} s, iterate files {du(its) / 1e6:.0f} MB")
+          f"{t3 - t2:.1f} s (exit {r.returncode}): {file_s:.1f} s wall, {file_cpu:.1f} s CPU, "
+          f"iterate files {du(its) / 1e6:.0f} MB")
 
+    c4 = time.process_time()
     t4 = time.perf_counter()
     check = saddlefw.RateCheck(args.cases, tier="quick").exportable_only().solver(Solver).progress(False)
     if args.jobs:
@@ -91,11 +146,21 @@ def main():
     out.write(os.path.join(args.work, "inprocess-report"))
     t5 = time.perf_counter()
     inproc_s = t5 - t4
+    inproc_cpu = time.process_time() - c4
     tm = out.timing
     steps = tm["steps"]
-    print(f"in process: {inproc_s:.1f} s ({'passed' if out.passed else 'FAILED'}), {steps} steps, "
-          f"{tm['python_s']:.1f} s inside step")
-    print(f"ratio file / in-process: {file_s / inproc_s:.2f}")
+    print(f"in process: {inproc_s:.1f} s wall, {inproc_cpu:.1f} s CPU "
+          f"({'passed' if out.passed else 'FAILED'}), {steps} steps, "
+          f"{tm['python_s']:.1f} s inside step (summed over the workers, GIL waits included)")
+    print(f"ratio file / in-process: {file_s / inproc_s:.2f} (wall), {file_cpu / inproc_cpu:.2f} (CPU)")
+    if args.algorithm == "lmo-po":
+        a = solver_alone(exp)
+        n = a["steps"]
+        print(f"solver alone (the same NumPy steps in one loop, nothing written): {a['step_s']:.1f} s "
+              f"for {n} steps ({a['step_s'] / n * 1e6:.1f} us per step); its JSON lines: "
+              f"{a['json_s']:.1f} s ({a['json_s'] / n * 1e6:.1f} us per step)")
+        print(f"in process / solver alone: {inproc_s / a['step_s']:.2f}; the ratio's bound with one "
+              f"interpreter, file route / solver alone: {file_s / a['step_s']:.2f}")
 
     # the harness's own cost per step call, one worker (no GIL contention): an empty step, and
     # the binding's part of the real solver's step (GIL, call, copying and checking x, y)

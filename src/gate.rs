@@ -57,6 +57,8 @@ pub struct RateCheck {
     theorems: Option<PathBuf>,
     /// Differential mode: the algorithm of the crate to compare the iterates with.
     against: Option<Algorithm>,
+    /// An interrupted outcome's report whose finished jobs are reused ([`RateCheck::resume`]).
+    resume: Option<VerifyReport>,
 }
 
 impl RateCheck {
@@ -75,6 +77,7 @@ impl RateCheck {
             solver: None,
             theorems: None,
             against: None,
+            resume: None,
         }
     }
     /// The built-in entries (the paper's theorem table) whose id contains `filter`
@@ -171,6 +174,14 @@ impl RateCheck {
     fn hard_on(&self) -> bool {
         self.hard.unwrap_or(self.tier != Tier::Test)
     }
+    /// Reuses the jobs an interrupted check finished (its [`Outcome::report`], with
+    /// `interrupted` set: see [`SolverFactory::stop_reason`]); only the others run, and the
+    /// outcome equals an uninterrupted check's apart from timings. [`RateCheck::run`] refuses
+    /// a report of other settings (tier, sizes, entries, seed, solver name) or of another build.
+    pub fn resume(mut self, record: VerifyReport) -> Self {
+        self.resume = Some(record);
+        self
+    }
     /// The verify options this check runs with (for the CLI and advanced use).
     pub fn options(&self) -> VerifyOptions {
         let mut opts = VerifyOptions::new(self.tier);
@@ -217,7 +228,10 @@ impl RateCheck {
             }
             None => None,
         };
-        let mut report = verify::run(&self.table, &opts)?;
+        if let Some(record) = &self.resume {
+            verify::resume::check_record("the report to resume", record, &opts)?;
+        }
+        let mut report = verify::run_resumed(&self.table, &opts, self.resume.as_ref())?;
         if let Some(d) = differential {
             report.attach_differential(d);
         }
@@ -344,15 +358,27 @@ impl fmt::Display for GateFailure {
 }
 
 impl Outcome {
-    /// True when no entry failed a gate.
+    /// True when no entry failed a gate and every job ran (an interrupted check's verdicts
+    /// are partial: `report.interrupted`).
     pub fn passed(&self) -> bool {
-        !self.report.failed
+        !self.report.failed && self.report.interrupted.is_none()
     }
     /// Every failed gate, entry by entry.
     pub fn failures(&self) -> Vec<GateFailure> {
         let mut out = Vec::new();
         for e in &self.report.entries {
             for gate in &e.failed_gates {
+                out.push(self.failure(e, gate));
+            }
+        }
+        out
+    }
+    /// Failed gates that are reported but do not fail their entry (`reported_gates`: the
+    /// reference question where it does not gate, `hard-mhat`), entry by entry.
+    pub fn reported(&self) -> Vec<GateFailure> {
+        let mut out = Vec::new();
+        for e in &self.report.entries {
+            for gate in &e.reported_gates {
                 out.push(self.failure(e, gate));
             }
         }
@@ -400,7 +426,7 @@ impl Outcome {
     pub fn assert_passed(&self) {
         let failures = self.failures();
         let departures = self.departures();
-        if failures.is_empty() && departures.is_empty() && !self.report.failed {
+        if self.passed() && failures.is_empty() && departures.is_empty() && !self.report.failed {
             return;
         }
         let mut msg = format!(
@@ -411,6 +437,9 @@ impl Outcome {
             self.report.tier,
             self.report.t_max
         );
+        if let Some(i) = &self.report.interrupted {
+            msg.push_str(&format!("\n  {}", i.describe("jobs")));
+        }
         for f in &failures {
             msg.push_str(&format!("\n  {f}"));
         }

@@ -101,7 +101,8 @@ pub fn check_arguments(
 /// The interruption of a record: which signal stopped it and how far it got.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Interruption {
-    /// `SIGINT`, `SIGTERM` or `SIGHUP`.
+    /// `SIGINT`, `SIGTERM` or `SIGHUP` (or a library caller's reason, e.g.
+    /// `KeyboardInterrupt`).
     pub signal: String,
     /// Jobs (runs) completed and recorded.
     pub done: usize,
@@ -113,7 +114,13 @@ impl Interruption {
     /// The interruption of the running command after `done` of `total` jobs, if a stop was
     /// requested ([`crate::interrupt`]) and jobs remain.
     pub fn now(done: usize, total: usize) -> Option<Interruption> {
-        let signal = crate::interrupt::describe()?;
+        Interruption::by(crate::interrupt::describe(), done, total)
+    }
+    /// The interruption after `done` of `total` jobs by `reason` (a signal's name, or a
+    /// library caller's reason: [`crate::verify::SolverFactory::stop_reason`]), if any and
+    /// jobs remain.
+    pub fn by(reason: Option<String>, done: usize, total: usize) -> Option<Interruption> {
+        let signal = reason?;
         (done < total).then_some(Interruption {
             signal,
             done,

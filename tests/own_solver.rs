@@ -320,3 +320,92 @@ fn an_algorithm_without_a_solver_asks_for_one() {
     assert!(err.contains("has no built-in solver"), "{err}");
     assert!(err.contains("saddlefw::gate"), "{err}");
 }
+
+/// The example solver, built by a factory whose caller stops the check after `stop_after`
+/// builds ([`SolverFactory::stop_reason`], what the Python package's Ctrl-C uses).
+struct StopAfter {
+    builds: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    stop_after: Option<usize>,
+}
+
+impl SolverFactory for StopAfter {
+    fn name(&self) -> String {
+        "example-lmo-lmo".into()
+    }
+    fn build(&self, req: &SolverRequest<'_>) -> saddlefw::Result<Box<dyn Solver>> {
+        self.builds
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(Box::new(lmo_lmo::LmoLmo::for_job(req, 0.0)))
+    }
+    fn stop_reason(&self) -> Option<String> {
+        let n = self.builds.load(std::sync::atomic::Ordering::SeqCst);
+        self.stop_after
+            .filter(|&k| n > k)
+            .map(|_| "the caller's stop".to_string())
+    }
+}
+
+/// A caller's stop keeps the jobs finished before it (the job it cut is not kept), the report
+/// says how far it got and does not pass; `RateCheck::resume` runs only the other jobs and
+/// gives the uninterrupted report. Negative control: another setting is refused.
+#[test]
+fn a_callers_stop_keeps_finished_jobs_and_resume_completes_them() {
+    let builds = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let check = |stop_after| {
+        builds.store(0, std::sync::atomic::Ordering::SeqCst);
+        let factory = StopAfter {
+            builds: builds.clone(),
+            stop_after,
+        };
+        RateCheck::builtin("lmo-lmo/c-sc+sc")
+            .tier(Tier::Test)
+            .sizes(TierConfig {
+                seeds: 2,
+                t_max: 256,
+                dim_x: 6,
+                dim_y: 4,
+            })
+            .jobs(1)
+            .solver(factory)
+    };
+    let partial = check(Some(2)).run().unwrap();
+    let i = partial.report.interrupted.clone().expect("interrupted");
+    assert_eq!(
+        (i.signal.as_str(), i.done, i.total),
+        ("the caller's stop", 2, 4)
+    );
+    assert!(!partial.passed());
+    let msg = std::panic::catch_unwind(|| partial.assert_passed())
+        .unwrap_err()
+        .downcast::<String>()
+        .unwrap();
+    assert!(
+        msg.contains("interrupted by the caller's stop after 2 of 4 jobs"),
+        "{msg}"
+    );
+
+    let resumed = check(None).resume(partial.report.clone());
+    let outcome = resumed.run().unwrap();
+    assert!(outcome.passed() && outcome.report.interrupted.is_none());
+    assert_eq!(
+        builds.load(std::sync::atomic::Ordering::SeqCst),
+        2,
+        "only the other jobs ran"
+    );
+    let whole = check(None).run().unwrap();
+    let json = |r: &saddlefw::verify::VerifyReport| {
+        saddlefw::verify::without_timings(&serde_json::from_str(&r.to_json()).unwrap())
+    };
+    assert_eq!(json(&outcome.report), json(&whole.report));
+
+    let other = check(None)
+        .sizes(TierConfig {
+            seeds: 3,
+            t_max: 256,
+            dim_x: 6,
+            dim_y: 4,
+        })
+        .resume(partial.report.clone());
+    let e = other.run().unwrap_err().to_string();
+    assert!(e.starts_with("the report to resume"), "{e}");
+}

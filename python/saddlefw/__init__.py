@@ -37,6 +37,9 @@ __all__ = [
     "Outcome",
     "GateFailure",
     "GateFailedError",
+    "Answer",
+    "Answers",
+    "QUESTIONS",
     "Problem",
     "Request",
     "SetView",
@@ -51,6 +54,44 @@ class GateFailedError(AssertionError):
     message (every failed gate, entry, instance and a reproducing call)."""
 
 
+#: The three questions a verdict answers apart (the crate's ``verify::questions``), as
+#: verify.json's ``answers`` names them: theorem conformance (``run``, ``envelope``,
+#: ``schedule`` and their ``hard-`` twins: a failure is a proof), rate evidence (``rate``,
+#: ``mhat``, ``hard-rate``: evidence at this horizon) and agreement with saddlefw's reference
+#: exponents (``baseline``, ``hard-baseline``: gating only when asked).
+QUESTIONS = ("conformance", "rate_evidence", "reference")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One entry's answer to one of the three :data:`QUESTIONS`."""
+
+    #: ``pass``, ``fail``, ``not_applicable`` (no gate of this question ran) or ``vacuous``
+    #: (only gates that cannot fail ran)
+    status: str
+    #: whether a failure of this question fails the entry
+    gating: bool
+    failed: Tuple[str, ...]
+    passed: Tuple[str, ...]
+    vacuous: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Answers:
+    """The three answers of one entry (verify.json's ``answers``)."""
+
+    conformance: Answer
+    rate_evidence: Answer
+    reference: Answer
+
+    @classmethod
+    def from_report(cls, answers: Dict[str, Any]) -> "Answers":
+        def one(a: Dict[str, Any]) -> Answer:
+            return Answer(status=a["status"], gating=a["gating"], failed=tuple(a.get("failed", ())),
+                          passed=tuple(a.get("passed", ())), vacuous=tuple(a.get("vacuous", ())))
+        return cls(**{q: one(answers[q]) for q in QUESTIONS})
+
+
 @dataclass(frozen=True)
 class GateFailure:
     """One failed gate of one entry."""
@@ -58,6 +99,9 @@ class GateFailure:
     entry: str
     #: ``rate``, ``run``, ``envelope``, ``mhat``, ``baseline``, ``hard-rate``, ...
     gate: str
+    #: the question the gate answers: ``conformance``, ``rate_evidence`` or ``reference``
+    #: (:data:`QUESTIONS`)
+    question: str
     #: what failed, with numbers
     detail: str
     #: specs of the instances involved (``saddlefw.Problem.open(spec)`` rebuilds a generated one)
@@ -94,6 +138,11 @@ class Outcome:
     verify.json, as Python objects.
 
     * ``passed``, ``failures`` (:class:`GateFailure` objects), ``assert_passed()``;
+    * ``answers``: per entry, the three questions answered apart (:class:`Answers`:
+      conformance, rate evidence, reference agreement), and ``reported``: failed gates that
+      are reported but do not fail their entry;
+    * ``interrupted``: None, or how far an interrupted check got (the outcome attached to its
+      exception as ``saddlefw_outcome``; :meth:`RateCheck.resume` continues it);
     * ``report``: verify.json as a dict, every field the crate writes (new fields of the crate,
       e.g. further kinds of verdict, appear here without a change of this package);
     * ``rows()`` / ``to_pandas()``: one row per entry (its scalar fields, lists of names joined,
@@ -109,8 +158,15 @@ class Outcome:
 
     @property
     def passed(self) -> bool:
-        """True when no entry failed a gate."""
+        """True when no entry failed a gate and every job ran (not :attr:`interrupted`)."""
         return self._native.passed
+
+    @property
+    def interrupted(self) -> Optional[Dict[str, Any]]:
+        """None, or ``{"signal", "done", "total"}`` for a check stopped by an exception (e.g.
+        ``KeyboardInterrupt``: ``signal`` names it) after ``done`` of ``total`` jobs. Its
+        verdicts are partial; :meth:`RateCheck.resume` reruns only the other jobs."""
+        return self.report.get("interrupted")
 
     @property
     def solver(self) -> str:
@@ -121,20 +177,36 @@ class Outcome:
         """Where the entries come from (the built-in table, or a theorem file's path)."""
         return self._native.source
 
-    @property
-    def failures(self) -> List[GateFailure]:
-        """Every failed gate, entry by entry."""
+    @staticmethod
+    def _failures(dicts: List[Dict[str, Any]]) -> List[GateFailure]:
         return [
             GateFailure(
                 entry=f["entry"],
                 gate=f["gate"],
+                question=f["question"],
                 detail=f["detail"],
                 instances=tuple(f["instances"]),
                 reproduce=f["reproduce"],
                 message=f["message"],
             )
-            for f in self._native.failures()
+            for f in dicts
         ]
+
+    @property
+    def failures(self) -> List[GateFailure]:
+        """Every failed gate that fails its entry, entry by entry."""
+        return self._failures(self._native.failures())
+
+    @property
+    def reported(self) -> List[GateFailure]:
+        """Failed gates that are reported but do not fail their entry (verify.json's
+        ``reported_gates``: the reference question where it does not gate, ``hard-mhat``)."""
+        return self._failures(self._native.reported())
+
+    @property
+    def answers(self) -> Dict[str, Answers]:
+        """Per entry id, the three questions answered apart (:class:`Answers`)."""
+        return {e["id"]: Answers.from_report(e["answers"]) for e in self.entries if e.get("answers")}
 
     @property
     def report(self) -> Dict[str, Any]:
@@ -166,13 +238,17 @@ class Outcome:
 
     def rows(self) -> List[Dict[str, Any]]:
         """One plain dict per entry: its scalar fields (``id``, ``verdict``, ``p``, ``p_hat``,
-        ``tol``, ...), ``failed_gates`` joined, and nested records flattened one level
-        (``ci``, ``window``, ``families`` and ``instances`` are left to :attr:`entries`)."""
+        ``tol``, ...), ``failed_gates`` and ``reported_gates`` joined, the status of each of
+        the three :data:`QUESTIONS` (columns ``conformance``, ``rate_evidence``,
+        ``reference``), and nested records flattened one level (``ci``, ``window``,
+        ``families`` and ``instances`` are left to :attr:`entries`)."""
         out = []
         for e in self.entries:
             row: Dict[str, Any] = {}
+            for q in QUESTIONS:
+                row[q] = e.get("answers", {}).get(q, {}).get("status")
             for k, v in e.items():
-                if k in ("instances", "families"):
+                if k in ("instances", "families", "answers"):
                     continue
                 if isinstance(v, dict):
                     _flatten(k, v, row)
@@ -200,7 +276,10 @@ class Outcome:
     def __repr__(self) -> str:
         s = self.report.get("summary", {})
         counts = ", ".join(f"{v} {k}" for k, v in s.items() if v)
-        return f"<saddlefw.Outcome {'passed' if self.passed else 'FAILED'}: {counts} ({self.source})>"
+        i = self.interrupted
+        state = (f"INTERRUPTED after {i['done']} of {i['total']} jobs" if i
+                 else "passed" if self.passed else "FAILED")
+        return f"<saddlefw.Outcome {state}: {counts} ({self.source})>"
 
 
 class _Progress:
@@ -260,6 +339,7 @@ class RateCheck:
         self._sizes: Optional[Tuple[int, int, int, int]] = None
         self._progress: Any = None
         self._exportable_only = False
+        self._resume: Optional[Outcome] = None
 
     @classmethod
     def builtin(cls, entries: str = "", *, tier: str = "quick") -> "RateCheck":
@@ -313,6 +393,17 @@ class RateCheck:
         self._exportable_only = bool(on)
         return self
 
+    def resume(self, outcome: "Outcome") -> "RateCheck":
+        """Continues an interrupted check: ``outcome`` is the partial :class:`Outcome` attached
+        to the exception that stopped it (``KeyboardInterrupt``, or your solver's), as
+        ``exc.saddlefw_outcome``. Its finished jobs are reused and only the others run; the
+        result equals an uninterrupted check's apart from timings. :meth:`run` raises
+        ``ValueError`` when the settings (tier, sizes, entries, solver name) differ."""
+        if not isinstance(outcome, Outcome):
+            raise TypeError(f"resume: expected a saddlefw.Outcome, got {outcome!r}")
+        self._resume = outcome
+        return self
+
     def solver(self, solver: Any, name: Optional[str] = None) -> "RateCheck":
         """The solver under verification: a class (``__init__(self, request)``, ``step(self)``,
         attributes ``x`` and ``y``: 1-D float arrays) or a step function (see
@@ -343,12 +434,27 @@ class RateCheck:
         next step), ``ValueError`` with saddlefw's one-line message ``INPUT: LOCATION: REASON``
         on a bad input (a theorem file that is missing or malformed, a tier, an iterate of the
         wrong length, not at the start point or outside X x Y), ``OSError`` when writing fails.
+
+        Finished work is kept: the exception of a stopped check (Ctrl-C, or your solver's)
+        carries the jobs finished before it as ``exc.saddlefw_outcome``, an :class:`Outcome`
+        whose :attr:`Outcome.interrupted` says how far it got; pass it to :meth:`resume` to
+        run only the rest. The jobs in flight when it stopped are not kept.
         """
         if self._solver is None:
             raise ValueError("no solver: call .solver(YourClass) or .step_fn(f) before .run()")
         if self._tier not in TIERS:
             raise ValueError(f"tier: expected one of {', '.join(TIERS)}, got {self._tier!r}")
-        native = _native.run_check(
+        try:
+            native = self._run_native()
+        except BaseException as e:
+            partial = getattr(e, "saddlefw_outcome", None)
+            if isinstance(partial, _native.Outcome):
+                e.saddlefw_outcome = Outcome(partial)
+            raise
+        return Outcome(native)
+
+    def _run_native(self) -> "_native.Outcome":
+        return _native.run_check(
             self._solver,
             is_class=self._is_class,
             name=self._name,
@@ -361,8 +467,8 @@ class RateCheck:
             sizes=self._sizes,
             progress=_progress_callback(self._progress),
             exportable_only=self._exportable_only,
+            resume=self._resume._native if self._resume is not None else None,
         )
-        return Outcome(native)
 
 
 def check(entries: str, solver: Any, *, tier: str = "quick", theorems: Optional[str] = None,

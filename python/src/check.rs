@@ -5,13 +5,16 @@
 //! `poll_s` seconds, takes the GIL to run Python's signal handlers (`check_signals`: Ctrl-C
 //! raises `KeyboardInterrupt` there) and to call the progress callback. A `KeyboardInterrupt`
 //! or an exception of the user's solver stops every job at its next step ([`crate::solver`])
-//! and is raised once the check's threads have returned.
+//! and is raised once the check's threads have returned. The jobs finished before it are
+//! kept: the crate reports them as an interrupted outcome (`SolverFactory::stop_reason`),
+//! attached to the exception as `saddlefw_outcome`, which `RateCheck::resume` continues.
 
 use crate::solver::PyFactory;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saddlefw::prelude::{RateCheck, Tier, TierConfig};
+use saddlefw::verify::questions::Question;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
@@ -30,7 +33,7 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 #[pyfunction]
 #[pyo3(signature = (solver, *, is_class, name, builtin=None, theorems=None, filter=None,
                     tier="quick", jobs=None, hard=None, sizes=None, progress=None, poll_s=0.05,
-                    exportable_only=false))]
+                    exportable_only=false, resume=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_check(
     py: Python<'_>,
@@ -47,6 +50,7 @@ pub fn run_check(
     progress: Option<Py<PyAny>>,
     poll_s: f64,
     exportable_only: bool,
+    resume: Option<PyRef<'_, Outcome>>,
 ) -> PyResult<Outcome> {
     let mut check = match &theorems {
         Some(path) => RateCheck::theorems_file(path).map_err(crate::py_error)?,
@@ -70,18 +74,22 @@ pub fn run_check(
     if let Some(n) = jobs {
         check = check.jobs(n);
     }
+    if let Some(o) = &resume {
+        check = check.resume(o.inner.report.clone());
+    }
     let table = match &theorems {
         Some(path) => saddlefw::paper::user::load(path).map_err(crate::py_error)?,
         None => saddlefw::theorems::builtin(),
     };
     let mut factory = PyFactory::new(name, solver, is_class);
+    let opts = check.options();
     if exportable_only {
-        factory.only = Some(exportable_jobs(&table, check.options())?);
+        factory.only = Some(exportable_jobs(&table, &opts)?);
     }
     let shared = factory.shared.clone();
     let check = check.solver(factory);
     // the total of random jobs, for the progress display (hard instances come on top)
-    let total = saddlefw::verify::job_count(&table, check.options()).map_err(crate::py_error)?;
+    let total = saddlefw::verify::job_count(&table, &opts).map_err(crate::py_error)?;
 
     let poll = Duration::from_secs_f64(poll_s.clamp(0.001, 1.0));
     let clock = Instant::now();
@@ -108,12 +116,12 @@ pub fn run_check(
                     Ok(r) => return r,
                     Err(mpsc::RecvTimeoutError::Timeout) => Python::attach(|py| {
                         if let Err(e) = py.check_signals() {
-                            shared.fail(e);
+                            shared.fail(py, e);
                         }
                         if drawn.elapsed() >= Duration::from_millis(250) && !shared.stopped() {
                             drawn = Instant::now();
                             if let Err(e) = report(py, &shared, false) {
-                                shared.fail(e);
+                                shared.fail(py, e);
                             }
                         }
                     }),
@@ -128,30 +136,34 @@ pub fn run_check(
         })
     });
     let wall_s = clock.elapsed().as_secs_f64();
-    if let Some(err) = shared.take_error() {
-        return Err(err);
-    }
-    report(py, &shared, true)?;
-    let outcome = match result {
-        Ok(Ok(o)) => o,
-        Ok(Err(e)) => return Err(crate::py_error(e)),
-        Err(p) => {
-            return Err(PyRuntimeError::new_err(format!(
-                "saddlefw panicked (a bug: please report it): {}",
-                panic_text(p.as_ref())
-            )))
-        }
-    };
     let ns = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed) as f64 * 1e-9;
-    Ok(Outcome {
-        inner: outcome,
+    let wrap = |inner| Outcome {
+        inner,
         timing: Timing {
             steps: shared.steps.load(Ordering::Relaxed),
             python_s: ns(&shared.python_ns),
             binding_s: ns(&shared.binding_ns),
             wall_s,
         },
-    })
+    };
+    if let Some(err) = shared.take_error() {
+        // the jobs finished before the exception are kept: an interrupted outcome, attached
+        // to the exception (`saddlefw_outcome`), which `RateCheck.resume` continues
+        if let Ok(Ok(partial)) = result {
+            err.value(py)
+                .setattr("saddlefw_outcome", Py::new(py, wrap(partial))?)?;
+        }
+        return Err(err);
+    }
+    report(py, &shared, true)?;
+    match result {
+        Ok(Ok(o)) => Ok(wrap(o)),
+        Ok(Err(e)) => Err(crate::py_error(e)),
+        Err(p) => Err(PyRuntimeError::new_err(format!(
+            "saddlefw panicked (a bug: please report it): {}",
+            panic_text(p.as_ref())
+        ))),
+    }
 }
 
 /// The jobs `saddlefw export` writes for these options (the file route's jobs): `(case,
@@ -177,6 +189,33 @@ fn exportable_jobs(
             (j.case, j.family, j.seed_index, hard, j.entries)
         })
         .collect())
+}
+
+/// Failed gates as dicts: `entry`, `gate`, `question` (`conformance`, `rate_evidence` or
+/// `reference`: the three questions of `saddlefw::verify::questions`), `detail`, `instances`,
+/// `reproduce` and `message` (the lines Rust's `Display` writes).
+fn failure_dicts(
+    py: Python<'_>,
+    failures: Vec<saddlefw::gate::GateFailure>,
+) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    failures
+        .into_iter()
+        .map(|f| {
+            let d = PyDict::new(py);
+            let question = serde_json::to_value(Question::of(&f.gate))
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            d.set_item("message", f.to_string())?;
+            d.set_item("question", question)?;
+            d.set_item("entry", f.entry)?;
+            d.set_item("gate", f.gate)?;
+            d.set_item("detail", f.detail)?;
+            d.set_item("instances", f.instances)?;
+            d.set_item("reproduce", f.reproduce)?;
+            Ok(d)
+        })
+        .collect()
 }
 
 /// Where the time of a check went.
@@ -211,23 +250,14 @@ impl Outcome {
     fn source(&self) -> &str {
         &self.inner.source
     }
-    /// Every failed gate: dicts with `entry`, `gate`, `detail`, `instances`, `reproduce` and
-    /// `message` (the line Rust's `Display` writes).
+    /// Every failed gate that fails its entry, as dicts ([`failure_dicts`]).
     fn failures<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.inner
-            .failures()
-            .into_iter()
-            .map(|f| {
-                let d = PyDict::new(py);
-                d.set_item("message", f.to_string())?;
-                d.set_item("entry", f.entry)?;
-                d.set_item("gate", f.gate)?;
-                d.set_item("detail", f.detail)?;
-                d.set_item("instances", f.instances)?;
-                d.set_item("reproduce", f.reproduce)?;
-                Ok(d)
-            })
-            .collect()
+        failure_dicts(py, self.inner.failures())
+    }
+    /// Failed gates that are reported but do not fail their entry (`reported_gates`), as
+    /// [`Outcome::failures`] gives them.
+    fn reported<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        failure_dicts(py, self.inner.reported())
     }
     /// The message of Rust's `Outcome::assert_passed` (None when it passes): taken from that
     /// very function, so both routes always say the same.

@@ -15,7 +15,9 @@ use numpy::{AllowTypeChange, PyArray1, PyArrayLike1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use saddlefw::prelude::{SaddleProblem, Solver, SolverFactory, SolverRequest, StepInfo};
+use saddlefw::prelude::{
+    RunSchedules, SaddleProblem, Solver, SolverFactory, SolverRequest, StepInfo,
+};
 use saddlefw::verify::JobRef;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,6 +29,8 @@ use std::time::Instant;
 pub struct Shared {
     stop: AtomicBool,
     error: Mutex<Option<PyErr>>,
+    /// The first exception's type name (the crate's [`SolverFactory::stop_reason`]).
+    reason: Mutex<Option<String>>,
     /// Jobs whose solver was built, and whose solver was dropped (the job's run is over).
     pub jobs_started: AtomicUsize,
     pub jobs_done: AtomicUsize,
@@ -38,13 +42,25 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// Records `err` (the first one wins) and stops every solver of the check.
-    pub fn fail(&self, err: PyErr) {
+    /// Records `err` (the first one wins) and stops every solver of the check: no other job
+    /// starts, and the jobs in flight end at their next step and are not kept (the crate's
+    /// [`SolverFactory::stop_reason`]).
+    pub fn fail(&self, py: Python<'_>, err: PyErr) {
         let mut first = self.error.lock().unwrap_or_else(|p| p.into_inner());
         if first.is_none() {
+            let name = err.get_type(py).name().map(|n| n.to_string());
+            *self.reason.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some(name.unwrap_or_else(|_| "a Python exception".into()));
             *first = Some(err);
         }
         self.stop.store(true, Ordering::SeqCst);
+    }
+    /// The first exception's type name, once the check was stopped.
+    pub fn reason(&self) -> Option<String> {
+        self.reason
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
     /// Whether a Python exception stopped the check.
     pub fn stopped(&self) -> bool {
@@ -170,6 +186,7 @@ impl PyFactory {
             slot,
             x: x0.clone(),
             y: y0.clone(),
+            schedules: *r.schedule,
             shared: self.shared.clone(),
             job: job.to_string(),
             spec: r.origin.spec.clone(),
@@ -177,7 +194,7 @@ impl PyFactory {
         };
         if let Kind::Class(obj) = &s.kind {
             let obj = obj.bind(py).clone();
-            s.read(&obj, "after __init__")?;
+            s.read(&obj, None)?;
             let bad = [("x", &s.x, x0), ("y", &s.y, y0)]
                 .into_iter()
                 .find_map(|(n, got, want)| {
@@ -209,6 +226,9 @@ impl SolverFactory for PyFactory {
                 })
         })
     }
+    fn stop_reason(&self) -> Option<String> {
+        self.shared.reason()
+    }
     fn build(&self, r: &SolverRequest<'_>) -> saddlefw::Result<Box<dyn Solver>> {
         if self.shared.stopped() {
             return Err(stopped_error());
@@ -226,7 +246,7 @@ impl SolverFactory for PyFactory {
                     r.origin.spec
                 );
                 annotate(py, &e, &job, &note);
-                self.shared.fail(e);
+                self.shared.fail(py, e);
                 Err(stopped_error())
             }
         })
@@ -250,6 +270,9 @@ pub struct PySolver {
     slot: Arc<Slot>,
     x: Vec<f64>,
     y: Vec<f64>,
+    /// The schedule handed to the solver (`request.tau`, `request.beta`): its `beta_t` is the
+    /// one the solver declares, as the file route declares the exported schedule's.
+    schedules: RunSchedules,
     shared: Arc<Shared>,
     job: String,
     spec: String,
@@ -257,8 +280,17 @@ pub struct PySolver {
     dead: bool,
 }
 
-/// Copies a 1-D float vector into `out` (a float64 contiguous array without conversion).
-fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, when: &str) -> PyResult<()> {
+/// Where in the run an iterate was read, for error messages.
+fn when(t: Option<usize>) -> String {
+    match t {
+        None => "after __init__".into(),
+        Some(t) => format!("after step t = {t}"),
+    }
+}
+
+/// Copies a 1-D float vector into `out` (a float64 contiguous array is read as a slice, any
+/// other array-like is converted).
+fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, t: Option<usize>) -> PyResult<()> {
     if let Ok(a) = v.cast::<PyArray1<f64>>() {
         if let Ok(ro) = a.try_readonly() {
             if let Ok(s) = ro.as_slice() {
@@ -271,7 +303,8 @@ fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, when: &str) -> P
     }
     let a: PyArrayLike1<'_, f64, AllowTypeChange> = v.extract().map_err(|_| {
         PyTypeError::new_err(format!(
-            "the solver's {name} {when} is not a 1-D array of numbers (got {})",
+            "the solver's {name} {} is not a 1-D array of numbers (got {})",
+            when(t),
             v.get_type()
                 .name()
                 .map(|n| n.to_string())
@@ -281,7 +314,8 @@ fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, when: &str) -> P
     let a = a.as_array();
     if a.len() != out.len() {
         return Err(PyValueError::new_err(format!(
-            "the solver's {name} {when} has length {}, expected {}",
+            "the solver's {name} {} has length {}, expected {}",
+            when(t),
             a.len(),
             out.len()
         )));
@@ -292,15 +326,15 @@ fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, when: &str) -> P
 
 impl PySolver {
     /// Copies the user's `x`, `y` (attributes of `obj`) into the harness's vectors.
-    fn read(&mut self, obj: &Bound<'_, PyAny>, when: &str) -> PyResult<()> {
-        copy_into(&obj.getattr("x")?, &mut self.x, "x", when)?;
-        copy_into(&obj.getattr("y")?, &mut self.y, "y", when)
+    fn read(&mut self, obj: &Bound<'_, PyAny>, t: Option<usize>) -> PyResult<()> {
+        copy_into(&obj.getattr("x")?, &mut self.x, "x", t)?;
+        copy_into(&obj.getattr("y")?, &mut self.y, "y", t)
     }
 
-    /// Iteration t in Python; `Err` with the exception the user's code raised.
+    /// Iteration t in Python, its iterates read into `self.x`, `self.y`; `Err` with the
+    /// exception the user's code raised.
     fn step_py(&mut self, py: Python<'_>, p: &dyn SaddleProblem, t: usize) -> PyResult<()> {
         py.check_signals()?;
-        let when = format!("after step t = {t}");
         let clock = Instant::now();
         let out = {
             let _open = self.slot.open(p);
@@ -316,21 +350,21 @@ impl PySolver {
         match &self.kind {
             Kind::Class(obj) => {
                 let obj = obj.bind(py).clone();
-                self.read(&obj, &when)?
+                self.read(&obj, Some(t))?
             }
             Kind::StepFn { x, y, .. } => {
                 let (x, y) = (x.bind(py).clone(), y.bind(py).clone());
                 if out.is_none() {
-                    copy_into(x.as_any(), &mut self.x, "x", &when)?;
-                    copy_into(y.as_any(), &mut self.y, "y", &when)?;
+                    copy_into(x.as_any(), &mut self.x, "x", Some(t))?;
+                    copy_into(y.as_any(), &mut self.y, "y", Some(t))?;
                 } else {
                     let (nx, ny): (Bound<'_, PyAny>, Bound<'_, PyAny>) = out.extract().map_err(|_| {
                         PyTypeError::new_err(format!(
                             "the step function returned neither None (arrays updated in place) nor a pair (x, y) at t = {t}"
                         ))
                     })?;
-                    copy_into(&nx, &mut self.x, "x", &when)?;
-                    copy_into(&ny, &mut self.y, "y", &when)?;
+                    copy_into(&nx, &mut self.x, "x", Some(t))?;
+                    copy_into(&ny, &mut self.y, "y", Some(t))?;
                     // the next call gets the new iterates in its arrays
                     x.try_readwrite()?.as_slice_mut()?.copy_from_slice(&self.x);
                     y.try_readwrite()?.as_slice_mut()?.copy_from_slice(&self.y);
@@ -338,8 +372,7 @@ impl PySolver {
             }
         }
         // a non-finite iterate is the harness's divergence (a failed run), not a bad input
-        let finite = self.x.iter().chain(&self.y).all(|v| v.is_finite());
-        if finite {
+        if self.finite() {
             if let Some(why) = saddlefw::iterates::feasibility(p, &self.x, &self.y) {
                 return Err(PyValueError::new_err(format!(
                     "iterate t = {}: {why}",
@@ -348,6 +381,10 @@ impl PySolver {
             }
         }
         Ok(())
+    }
+
+    fn finite(&self) -> bool {
+        self.x.iter().chain(&self.y).all(|v| v.is_finite())
     }
 
     /// Ends this job's run at once: non-finite iterates stop the harness's loop.
@@ -361,7 +398,7 @@ impl PySolver {
 }
 
 impl Solver for PySolver {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         self.name
     }
     fn init(&mut self, _: &dyn SaddleProblem, _x0: &[f64], _y0: &[f64]) {
@@ -369,23 +406,27 @@ impl Solver for PySolver {
         // was built
     }
     fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
+        let info = StepInfo {
+            tau: 0.0,
+            beta: self.schedules.beta.at(t),
+            gamma: 0.0,
+        };
         if self.dead || self.shared.stopped() {
             self.kill();
-            return StepInfo::default();
+            return info;
         }
         let clock = Instant::now();
         keep_thread_state();
         Python::attach(|py| {
             if let Err(e) = self.step_py(py, p, t) {
-                let interrupted = e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py);
-                if !interrupted {
+                if !e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
                     let note = format!(
                         "saddlefw: raised at step t = {t} of job {} (instance {})",
                         self.job, self.spec
                     );
                     annotate(py, &e, &self.job, &note);
                 }
-                self.shared.fail(e);
+                self.shared.fail(py, e);
                 self.kill();
             }
         });
@@ -393,13 +434,17 @@ impl Solver for PySolver {
         self.shared
             .binding_ns
             .fetch_add(clock.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        StepInfo::default()
+        info
     }
     fn x(&self) -> &[f64] {
         &self.x
     }
     fn y(&self) -> &[f64] {
         &self.y
+    }
+    /// The `beta_t` of the schedule handed to the solver (`request.beta`).
+    fn beta_at(&self, t: usize) -> f64 {
+        self.schedules.beta.at(t)
     }
     fn provenance(&self) -> &'static str {
         "a Python solver (saddlefw Python package)"

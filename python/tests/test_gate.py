@@ -51,10 +51,24 @@ def test_the_slowed_variant_fails_the_hard_rate_gate():
         out.assert_passed()
     msg = str(e.value)
     assert msg == out.failure_message()
-    assert msg.startswith('solver "SlowedFW" failed 2 gate(s) of built-in theorem table (quick tier, T_max = 16384):')
+    # hard-rate fails (rate evidence); hard-baseline fails too but is reported, not gating,
+    # for a user's solver (the reference question)
+    assert msg.startswith('solver "SlowedFW" failed 1 gate(s) of built-in theorem table (quick tier, T_max = 16384):')
+    assert [(f.gate, f.question) for f in out.reported] == [("hard-baseline", "reference")]
     for f in out.failures:
         assert f.message in msg and f.entry == "lmo-lmo/c-sc+sc/primal"
         assert f.instances and "face-quadratic" in f.instances[0]
+    # the three questions: the slowed rate is rate evidence, not a conformance failure
+    by_gate = {f.gate: f.question for f in out.failures}
+    assert by_gate["hard-rate"] == "rate_evidence", by_gate
+    a = out.answers["lmo-lmo/c-sc+sc/primal"]
+    assert a.rate_evidence.status == "fail" and "hard-rate" in a.rate_evidence.failed
+    assert a.rate_evidence.gating and not a.reference.gating  # a user's solver: reference reported only
+    assert out.rows()[0]["rate_evidence"] == "fail"
+    # failed gates that do not gate are reported apart, as verify.json's reported_gates
+    reported = {(e["id"], g) for e in out.entries for g in e.get("reported_gates", [])}
+    assert {(f.entry, f.gate) for f in out.reported} == reported
+    assert all(f.question in saddlefw.QUESTIONS for f in out.failures + out.reported)
 
 
 def test_a_user_claim_passes_and_a_false_one_fails():
@@ -87,6 +101,10 @@ def test_an_exception_in_step_propagates_naming_the_job():
     notes = getattr(e.value, "__notes__", [])
     assert any("step t = 7 of job lmo-lmo/c-sc+sc on " in n and "instance " in n for n in notes), notes
     assert e.value.saddlefw_job.startswith("lmo-lmo/c-sc+sc on ")
+    # no job had finished: the partial outcome holds none
+    partial = e.value.saddlefw_outcome
+    assert partial.interrupted["signal"] == "ZeroDivisionError" and partial.interrupted["done"] == 0
+    assert not partial.passed
 
 
 class BadInit:
@@ -168,6 +186,79 @@ def test_ctrl_c_raises_keyboard_interrupt_promptly():
     small().solver(FW).run().assert_passed()
 
 
+def without_times(v):
+    if isinstance(v, dict):
+        return {k: without_times(x) for k, x in v.items() if "time" not in k}
+    if isinstance(v, list):
+        return [without_times(x) for x in v]
+    return v
+
+
+class StopsOnce(FW):
+    """Ctrl-C (a real SIGINT) while the third job runs, the first time only."""
+
+    built = []
+    stop_at = 3
+
+    def __init__(self, req):
+        super().__init__(req)
+        StopsOnce.built.append(req.job)
+        self.slow = len(StopsOnce.built) == StopsOnce.stop_at
+        if self.slow:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    def step(self):
+        if self.slow:
+            time.sleep(0.005)  # about 1.3 s for the job: the interrupt comes first
+        super().step()
+
+
+def test_ctrl_c_keeps_finished_work_and_resume_runs_only_the_rest():
+    check = lambda: small("lmo-lmo/c-sc+sc").solver(StopsOnce, name="FW").jobs(1)  # noqa: E731
+    with pytest.raises(KeyboardInterrupt) as e:
+        check().run()
+    partial = e.value.saddlefw_outcome
+    assert isinstance(partial, saddlefw.Outcome)
+    # the two jobs finished before the interrupt are kept, the one it cut is not
+    assert partial.interrupted == {"signal": "KeyboardInterrupt", "done": 2, "total": 4}
+    assert not partial.passed and "INTERRUPTED after 2 of 4 jobs" in repr(partial)
+    with pytest.raises(saddlefw.GateFailedError, match="interrupted by KeyboardInterrupt after 2 of 4 jobs"):
+        partial.assert_passed()
+    # resuming runs the two other jobs only, and gives the uninterrupted check's report
+    StopsOnce.built, StopsOnce.stop_at = [], None
+    resumed = check().resume(partial).run()
+    assert len(StopsOnce.built) == 2 and resumed.passed and resumed.interrupted is None
+    whole = check().run()
+    assert without_times(resumed.report) == without_times(whole.report)
+    # another check's settings are refused
+    with pytest.raises(ValueError, match="the report to resume"):
+        small("lmo-lmo/c-sc+sc").sizes(3, 256, 6, 4).solver(StopsOnce, name="FW").resume(partial).run()
+
+
+def test_no_step_is_called_past_the_last_one_or_a_divergence():
+    calls = {}
+
+    class Record(FW):
+        def step(self):
+            calls.setdefault(self.req.job, []).append(self.req.t)
+            super().step()
+
+    small().solver(Record).run()
+    # exactly the steps the harness asks for, in order, and none past a divergence
+    assert len(calls) == 4 and all(ts == list(range(len(ts))) and len(ts) in (256, 257) for ts in calls.values())
+    calls.clear()
+
+    class Diverges(Record):
+        def step(self):
+            super().step()
+            if self.req.t == 5:
+                self.x = self.x * np.nan
+
+    out = small().solver(Diverges).run()
+    assert all(ts == list(range(6)) for ts in calls.values()), calls
+    assert "run" in {f.gate for f in out.failures}
+
+
 def test_the_request_outside_a_call_is_closed():
     kept = []
 
@@ -209,6 +300,8 @@ def test_outcome_views(tmp_path):
     rows = out.rows()
     assert [r["id"] for r in rows] == ["lmo-lmo/c-sc+sc/primal", "lmo-lmo/c-sc+sc/dual"]
     assert all(r["verdict"] == "pass" and r["gates.rate"] == "pass" for r in rows)
+    assert all(r["conformance"] == "pass" and r["rate_evidence"] == "pass" for r in rows)
+    assert set(out.answers) == {r["id"] for r in rows}
     j, h = out.write(tmp_path / "r")
     on_disk = json.load(open(j))
     assert on_disk["entries"][0]["id"] == rows[0]["id"] and os.path.getsize(h) > 1000

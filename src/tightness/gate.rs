@@ -41,10 +41,25 @@ fn hard_jobs<'a>(
         .collect()
 }
 
+/// The run of `entry` on its stored hardest instance `f`.
+fn hard_run(
+    entry: &TheoremEntry,
+    f: &HardFixture,
+    factory: &dyn crate::verify::SolverFactory,
+) -> Result<HardRun> {
+    let clock = std::time::Instant::now();
+    evaluate_with(entry, &f.spec, f.horizon, factory).map(|(run, _)| HardRun {
+        entry: entry.id.clone(),
+        run,
+        time_s: clock.elapsed().as_secs_f64(),
+    })
+}
+
 /// Runs the gates on the stored hardest instances of the selected entries and attaches the
 /// hard results and tightness records to `entries` (a failed hard gate makes the entry fail).
 /// The runs `log` holds are reused and finished ones are recorded in it; a stop requested by
-/// a signal starts no other run and attaches nothing ([`Attached::Interrupted`]).
+/// a signal or by the factory's caller starts no other run, keeps no run that ends after it,
+/// and attaches nothing ([`Attached::Interrupted`]).
 pub fn attach(
     selected: &[&TheoremEntry],
     entries: &mut [EntryResult],
@@ -63,22 +78,19 @@ pub fn attach(
                     progress.done();
                     return Some(Ok(done.clone()));
                 }
-                if crate::interrupt::requested() {
+                if crate::verify::stop_requested(factory.as_ref()) {
                     return None;
                 }
                 progress.start(&e.id);
-                let clock = std::time::Instant::now();
-                let run = evaluate_with(e, &f.spec, f.horizon, factory.as_ref()).map(|(run, _)| {
-                    HardRun {
-                        entry: e.id.clone(),
-                        run,
-                        time_s: clock.elapsed().as_secs_f64(),
-                    }
-                });
+                let run = hard_run(e, f, factory.as_ref());
+                progress.done();
+                if factory.stop_reason().is_some() {
+                    // stopped by the factory's caller: this run may have been cut
+                    return None;
+                }
                 if let Ok(r) = &run {
                     log.hard_done(r);
                 }
-                progress.done();
                 Some(run)
             })
             .collect()

@@ -72,7 +72,7 @@ pub fn run_logged(
                     progress.done();
                     return Some(Ok(done.clone()));
                 }
-                if crate::interrupt::requested() {
+                if stop_requested(factory.as_ref()) {
                     return None;
                 }
                 progress.start(&format!(
@@ -82,6 +82,11 @@ pub fn run_logged(
                     j.seed_index
                 ));
                 let r = run_job(j, &cfg, opts.seed, factory.as_ref());
+                if factory.stop_reason().is_some() {
+                    // the factory's caller stopped the check: this run may have been cut
+                    progress.done();
+                    return None;
+                }
                 if let Ok(runs) = &r {
                     log.job_done(key, runs);
                 }
@@ -110,10 +115,11 @@ pub fn run_logged(
     let hard_total = |gates: Option<&hard::HardGates>| -> Result<usize> {
         gates.map_or(Ok(0), |g| g.0.jobs(&selected, opts))
     };
+    let reason = || crate::interrupt::describe().or_else(|| factory.stop_reason());
     let (interrupted, hard_runs) = if done < jobs.len() {
         let total = jobs.len() + hard_total(gates)?;
         (
-            crate::resume::Interruption::now(done, total),
+            crate::resume::Interruption::by(reason(), done, total),
             log.hard_runs(),
         )
     } else {
@@ -121,7 +127,7 @@ pub fn run_logged(
             Some(g) => match g.0.attach(&selected, &mut entries, opts, log)? {
                 hard::Attached::Done => (None, Vec::new()),
                 hard::Attached::Interrupted { runs, total } => (
-                    crate::resume::Interruption::now(done + runs.len(), done + total),
+                    crate::resume::Interruption::by(reason(), done + runs.len(), done + total),
                     runs,
                 ),
             },
@@ -198,6 +204,12 @@ pub(crate) fn assemble(
         inputs: Default::default(),
         wall_time_s,
     }
+}
+
+/// Whether no other job may start: a signal asked to stop ([`crate::interrupt`]), or the
+/// factory's caller did ([`SolverFactory::stop_reason`]).
+pub(crate) fn stop_requested(factory: &dyn SolverFactory) -> bool {
+    crate::interrupt::requested() || factory.stop_reason().is_some()
 }
 
 /// Runs one job and evaluates every entry it serves.
