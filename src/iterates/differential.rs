@@ -16,6 +16,28 @@
 //! The jobs must be of `against`: when none of them is, the comparison is an input error (the
 //! message says what to do); jobs of another algorithm in a mixed selection are listed as
 //! `not-compared`.
+//!
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::iterates::differential::lockstep;
+//! use saddlefw::verify::controls::{build_solver, Control};
+//! let table = saddlefw::theorems::builtin();
+//! let entry = table.iter().find(|e| e.id == "lmo-po/c-sc/primal").unwrap();
+//! let spec: GeneratorSpec = "quadratic/c-sc:dx=4,dy=3,seed=1".parse().unwrap();
+//! let inst = spec.generate().unwrap();
+//! let (p, k) = (inst.problem.as_ref(), inst.problem.constants());
+//! let run = |c: Option<Control>| build_solver(entry, p, &k, c).unwrap();
+//! let twin = || run(Some(Control::FloatOrder));
+//! let start = (&inst.x0[..], &inst.y0[..]);
+//! // saddlefw's LMO-PO against itself: no departure through t_last
+//! let l = lockstep(p, start, 50, run(None).as_mut(), run(None).as_mut(), twin().as_mut());
+//! assert_eq!((l.compared_through, l.departure), (50, None));
+//! // a primal step in the ascent direction departs at once, in x
+//! let flip = Some("primal-sign-flip".parse().unwrap());
+//! let l = lockstep(p, start, 50, run(flip).as_mut(), run(None).as_mut(), twin().as_mut());
+//! let d = l.departure.unwrap();
+//! assert_eq!((d.t, &d.coordinate[..2]), (1, "x["));
+//! ```
 
 use super::judge::{load, JudgeOptions};
 use super::plan::{self, PlannedJob};
