@@ -270,8 +270,7 @@ pub struct PySolver {
     slot: Arc<Slot>,
     x: Vec<f64>,
     y: Vec<f64>,
-    /// The schedule handed to the solver (`request.tau`, `request.beta`): its `beta_t` is the
-    /// one the solver declares, as the file route declares the exported schedule's.
+    /// The schedule handed to the solver (`request.tau`, `request.beta`).
     schedules: RunSchedules,
     shared: Arc<Shared>,
     job: String,
@@ -442,9 +441,11 @@ impl Solver for PySolver {
     fn y(&self) -> &[f64] {
         &self.y
     }
-    /// The `beta_t` of the schedule handed to the solver (`request.beta`).
-    fn beta_at(&self, t: usize) -> f64 {
-        self.schedules.beta.at(t)
+    /// A Python solver declares no `beta_t` (as an iterate file declares none): `H_t` is
+    /// measured with the schedule handed to it (`request.beta`) and the `schedule` gate is
+    /// not applicable.
+    fn beta_at(&self, _t: usize) -> f64 {
+        0.0
     }
     fn provenance(&self) -> &'static str {
         "a Python solver (saddlefw Python package)"
