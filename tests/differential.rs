@@ -142,6 +142,7 @@ fn write_my_iterates(
             spec: pj.spec.clone(),
             seed_index: pj.seed_index,
             seed: pj.seed,
+            problem: None,
         };
         let req = SolverRequest {
             entry,
