@@ -13,6 +13,7 @@ root=$PWD
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target}
 rm -rf "$work"
 python3 -m venv "$work/venv"
+work=$(cd "$work" && pwd) # absolute: the tests run from inside it
 py=$work/venv/bin/python
 start=$(date +%s)
 "$py" -m pip install --quiet --disable-pip-version-check numpy pytest
