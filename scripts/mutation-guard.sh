@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export CARGO_PROFILE_RELEASE_INCREMENTAL=true
+export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16  # as .ci/run: its first build is reused
 
 # file | literal text | replacement | test filter
 MUTANTS=(

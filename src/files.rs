@@ -56,6 +56,18 @@ pub fn read_text(path: &Path) -> Result<String> {
 /// Creates a directory and its missing parents; an error names the directory and
 /// `create directory`.
 pub fn create_dir_all(dir: &Path) -> Result<()> {
+    // an output directory named like a file that exists (`--out exp/manifest.json`): say so,
+    // rather than the system's "File exists" or "Not a directory"
+    if let Some(file) = dir.ancestors().find(|a| a.is_file()) {
+        return Err(Error::input(
+            dir.display().to_string(),
+            "output directory",
+            format!(
+                "{} is a file, not a directory: give a directory (the outputs are written inside it)",
+                file.display()
+            ),
+        ));
+    }
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::io(dir.display().to_string(), "create directory", e))
 }

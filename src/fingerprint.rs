@@ -57,6 +57,16 @@ pub fn sha256(bytes: &[u8]) -> String {
     format!("sha256:{}", hex(&Sha256::digest(bytes)))
 }
 
+/// The canonical text of a JSON document: compact, object keys sorted, numbers in their
+/// shortest round-trip form. A file re-indented or with its keys reordered has the same
+/// canonical text (the export writes its JSON files in this form, so [`sha256`] of the file
+/// as written is also the hash of its content). `None` when `bytes` is not JSON.
+pub fn canonical_json(bytes: &[u8]) -> Option<String> {
+    serde_json::from_slice::<serde_json::Value>(bytes)
+        .ok()
+        .map(|v| v.to_string())
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

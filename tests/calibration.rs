@@ -106,21 +106,7 @@ fn theorems() -> Vec<saddlefw::theorems::TheoremEntry> {
 #[test]
 fn h_t_follows_the_solvers_own_smoothing() {
     let id = "lmo-lmo/c-c/dual";
-    let build = |hide: bool| {
-        move |req: &SolverRequest| -> saddlefw::Result<Box<dyn Solver>> {
-            let k = *req.constants;
-            let beta = match req.schedule.beta {
-                Schedule::Anytime { c, a } => Schedule::Anytime { c: 2.0 * c, a },
-                other => other,
-            };
-            let s = DualSmoothing::lmo_lmo(req.schedule.tau, beta, &k)?;
-            Ok(if hide {
-                Box::new(Hidden(s))
-            } else {
-                Box::new(s)
-            })
-        }
-    };
+    let build = |hide: bool| scaled_beta(DualSmoothing::lmo_lmo, 2.0, hide);
     let sizes = TierConfig {
         seeds: 1,
         t_max: 512,
@@ -142,6 +128,27 @@ fn h_t_follows_the_solvers_own_smoothing() {
         assert_eq!(s.declared, !hide, "{s:?}");
         let expect = if hide { 1.0 } else { 2.0 };
         assert!((s.c_hat.unwrap() - expect).abs() < 1e-6, "{s:?}");
+    }
+}
+
+/// A solver factory of `algorithm` stepping with `factor` times the entry's beta_t constant,
+/// declared to the harness, or with its smoothing hidden (`hide`, see [`Hidden`]).
+fn scaled_beta(
+    algorithm: fn(Schedule, Schedule, &Constants) -> saddlefw::Result<DualSmoothing>,
+    factor: f64,
+    hide: bool,
+) -> impl Fn(&SolverRequest) -> saddlefw::Result<Box<dyn Solver>> + Send + Sync + 'static {
+    move |req: &SolverRequest| {
+        let beta = match req.schedule.beta {
+            Schedule::Anytime { c, a } => Schedule::Anytime { c: factor * c, a },
+            other => other,
+        };
+        let s = algorithm(req.schedule.tau, beta, req.constants)?;
+        Ok(if hide {
+            Box::new(Hidden(s)) as Box<dyn Solver>
+        } else {
+            Box::new(s)
+        })
     }
 }
 
@@ -548,21 +555,7 @@ fn the_verify_page_shows_the_calibration() {
 #[test]
 fn envelopes_follow_the_declared_smoothing_constant() {
     let id = "lmo-po/nc-c/dual";
-    let build = |hide: bool| {
-        move |req: &SolverRequest| -> saddlefw::Result<Box<dyn Solver>> {
-            let k = *req.constants;
-            let beta = match req.schedule.beta {
-                Schedule::Anytime { c, a } => Schedule::Anytime { c: 10.0 * c, a },
-                other => other,
-            };
-            let s = DualSmoothing::lmo_po(req.schedule.tau, beta, &k)?;
-            Ok(if hide {
-                Box::new(Hidden(s))
-            } else {
-                Box::new(s)
-            })
-        }
-    };
+    let build = |hide: bool| scaled_beta(DualSmoothing::lmo_po, 10.0, hide);
     let sizes = TierConfig {
         seeds: 2,
         t_max: 16384,

@@ -105,6 +105,7 @@ fn export_to(dir: &Path, filter: &str) {
         filter: Some(filter.into()),
         config: Some(CFG),
         hard: None,
+        confirmation: false,
     };
     export(&saddlefw::theorems::builtin(), &opts, dir).unwrap();
 }

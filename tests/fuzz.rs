@@ -764,6 +764,7 @@ fn manifest_seed() -> Vec<u8> {
             dim_y: 2,
         }),
         hard: None,
+        confirmation: false,
     };
     export(&theorems::builtin(), &opts, dir.path()).unwrap();
     std::fs::read(dir.path().join("manifest.json")).unwrap()

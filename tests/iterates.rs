@@ -30,6 +30,7 @@ fn export_to(dir: &Path, filter: &str) -> saddlefw::iterates::manifest::Manifest
         filter: Some(filter.into()),
         config: Some(CFG),
         hard: None,
+        confirmation: false,
     };
     export(&theorems::builtin(), &opts, dir).unwrap()
 }
@@ -240,6 +241,15 @@ fn bad_iterate_files_are_input_errors() {
                 );
             }),
         ),
+        (
+            "line 12: y[1]: number out of range",
+            Box::new(|l| {
+                set(&mut l[11], "y", |y| {
+                    y[1] = 7.25.into();
+                });
+                l[11] = l[11].replacen(",7.25", ",1e400", 1);
+            }),
+        ),
     ];
     for (want, edit) in cases {
         let e = with_edited_file(want, edit);
@@ -370,6 +380,14 @@ fn verify_iterates_refuses_edited_problem_and_schedule_files() {
         assert_eq!(err.lines().count(), 1, "{err}");
         std::fs::write(&path, &orig).unwrap();
         assert_eq!(verify().status.code(), Some(0), "restored {field}");
+        // the same content re-indented is not an edit (the digit edit above is: the control)
+        let value: serde_json::Value = serde_json::from_slice(&orig).unwrap();
+        let pretty = serde_json::to_string_pretty(&value).unwrap();
+        assert_ne!(pretty.as_bytes(), &orig[..]);
+        std::fs::write(&path, pretty).unwrap();
+        let o = verify();
+        assert_eq!(o.status.code(), Some(0), "re-indented {field}: {o:?}");
+        std::fs::write(&path, &orig).unwrap();
     }
     let text = std::fs::read_to_string(&manifest_path).unwrap();
     std::fs::write(
@@ -385,4 +403,104 @@ fn verify_iterates_refuses_edited_problem_and_schedule_files() {
             && err.contains("export again with this version"),
         "{err}"
     );
+    std::fs::write(&manifest_path, &text).unwrap();
+    // an output directory named like an existing file: one line saying so, the file kept
+    for args in [
+        &[
+            "-q",
+            "export",
+            "--cases",
+            "lmo-lmo/nc-c/primal",
+            "--out",
+            "exp/manifest.json",
+        ][..],
+        &[
+            "-q",
+            "verify-iterates",
+            "exp",
+            "--out",
+            "exp/manifest.json/rep",
+        ][..],
+    ] {
+        let o = run(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: exp/manifest.json")
+                && err.contains("exp/manifest.json is a file, not a directory"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&manifest_path).unwrap().len(),
+            text.len()
+        );
+    }
+}
+
+/// `export --confirmation-jobs`: verify-iterates decides `hard-rate` as verify does. A
+/// legitimate index offset (`tau_{t+1}`) is slower than `p - tol` at T on `lmo-po/nc-sc/dual`'s
+/// hard instance and passes on the confirmation job at 16 T; negative controls: the same files
+/// without the confirmation job fail unconfirmed (with a note saying how to confirm), and a
+/// faulty update (clipping instead of projecting) fails with the confirmation job too.
+#[test]
+fn confirmation_jobs_decide_hard_rate_in_the_file_route() {
+    let table = theorems::builtin();
+    let id = "lmo-po/nc-sc/dual";
+    let hard_of = |dir: &Path| {
+        let opts = JudgeOptions {
+            export_dir: dir.into(),
+            iterates_root: None,
+            jobs: None,
+        };
+        let r = verify_iterates(&table, &opts).unwrap();
+        let e = r.entries.iter().find(|e| e.id == id).unwrap().clone();
+        (e.hard.clone().unwrap(), e.notes)
+    };
+    let exported = |control: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = ExportOptions {
+            tier: Tier::Quick,
+            filter: Some(id.into()),
+            config: Some(CFG),
+            hard: Some(saddlefw::tightness::HardSource::Builtin),
+            confirmation: true,
+        };
+        let m = export(&table, &opts, dir.path()).unwrap();
+        assert!(m.confirmation);
+        let confirm = m.jobs.iter().find(|j| j.kind == "hard-confirm").unwrap();
+        assert_eq!(confirm.t_max, 16 * 16384);
+        write_reference_iterates(&table, dir.path(), None, Some(control.parse().unwrap())).unwrap();
+        dir
+    };
+    let rate_failed =
+        |h: &saddlefw::verify::hard::HardResult| h.failed_gates.iter().any(|g| g == "hard-rate");
+    let legit = exported("tau-offset+1");
+    let (h, _) = hard_of(legit.path());
+    let c = h
+        .confirmation
+        .as_ref()
+        .expect("the rate failed at T: confirmed");
+    assert!(!rate_failed(&h), "{h:?}");
+    assert_eq!(c.horizon, 16 * h.horizon);
+    // negative control: the same export without its confirmation job
+    let path = legit.path().join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    m["confirmation"] = false.into();
+    m["jobs"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|j| j["kind"] != "hard-confirm");
+    std::fs::write(&path, m.to_string()).unwrap();
+    let (h, notes) = hard_of(legit.path());
+    assert!(rate_failed(&h) && h.confirmation.is_none(), "{h:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("--confirmation-jobs")),
+        "{notes:?}"
+    );
+    drop(legit);
+    let faulty = exported("clip-not-project");
+    let (h, _) = hard_of(faulty.path());
+    assert!(rate_failed(&h) && h.confirmation.is_some(), "{h:?}");
 }

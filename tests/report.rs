@@ -148,6 +148,13 @@ fn synthetic_entry(
             assumptions: vec!["A1".to_string()],
         }],
         tightness: None,
+        answers: Some(vec![
+            ("theorem conformance".to_string(), "pass".to_string()),
+            ("rate evidence".to_string(), format!("{}", verdict.name())),
+        ]),
+        reproduce: Some(format!(
+            "saddlefw run --problem quadratic/nc-c:dx=20,dy=10,seed={seed}"
+        )),
         time_s: Some(1.25),
     }
 }
@@ -390,6 +397,18 @@ fn verify_page_has_every_entry_plotted_and_is_self_contained() {
         assert!(
             a.contains("<table class=\"instances\">"),
             "{id} lacks the instance table"
+        );
+        // the three questions and the reproduce command are in the entry's facts
+        for (q, answer) in e.answers.iter().flatten() {
+            assert!(
+                a.contains(&format!("<dt>{q}</dt><dd>{answer}</dd>")),
+                "{id}: {q}"
+            );
+        }
+        let cmd = e.reproduce.as_deref().unwrap();
+        assert!(
+            a.contains(&format!("<dt>reproduce</dt><dd><code>{cmd}</code></dd>")),
+            "{id}"
         );
     }
     // Summary: exactly one row per entry, with the entry's verdict class, in order.

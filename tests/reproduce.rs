@@ -238,6 +238,18 @@ fn check_one_source_of_truth(report: &Value) -> Result<(), String> {
                 e["verdict"]
             ));
         }
+        if e["tightness"].is_object() {
+            let t = &e["tightness"];
+            let says_violated = t["note"].as_str().unwrap().contains("violated");
+            if t["disputed"] != (e["verdict"] == "disputed")
+                || says_violated != (e["verdict"] == "disputed")
+            {
+                return Err(format!(
+                    "{id}: tightness disputed {} ({:?}) vs verdict {}",
+                    t["disputed"], t["note"], e["verdict"]
+                ));
+            }
+        }
         let mut answered = BTreeSet::new();
         for (_, a) in e["answers"].as_object().unwrap() {
             answered.extend(strings(&a["failed"]));
@@ -314,4 +326,107 @@ fn failed_gates_have_one_source_of_truth() {
         err.contains("hard-run is listed but its gate shows"),
         "{err}"
     );
+    // a hard run that cannot be fitted says why (a sign flip of the primal step)
+    let (code, flipped) = verify(
+        dir.path(),
+        "flipped",
+        &[
+            "--cases",
+            "lmo-po/nc-sc/dual",
+            "--control",
+            "primal-sign-flip",
+        ],
+    );
+    assert_eq!(code, 1);
+    check_one_source_of_truth(&flipped).unwrap();
+    let e = &flipped["entries"][0];
+    assert!(
+        strings(&e["failed_gates"]).contains(&"hard-run".to_string()),
+        "{e:#}"
+    );
+    let why = e["hard"]["run_failure"].as_str().expect("a reason");
+    assert!(
+        strings(&e["notes"])
+            .iter()
+            .any(|n| n.starts_with("hard-run failed on") && n.ends_with(why)),
+        "{e:#}"
+    );
+    // (the faithful runs above have no reason: their hard runs passed)
+    assert!(mhat["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e["hard"]["run_failure"].is_null()));
+    // a tightness record that calls a failed solver's slow run a dispute of the paper
+    let mut tight = slowed.clone();
+    let i = tight["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|e| e["verdict"] == "fail" && e["tightness"].is_object())
+        .expect("a failed entry with a tightness record");
+    tight["entries"][i]["tightness"]["disputed"] = true.into();
+    let err = check_one_source_of_truth(&tight).unwrap_err();
+    assert!(err.contains("tightness disputed"), "{err}");
+}
+
+/// The console shows the three questions apart, and for a failed entry its answers and a
+/// reproduce command that runs as printed; a passing run lists no failed entry (negative
+/// control: the same case without the fault).
+#[test]
+fn the_console_answers_the_three_questions_and_prints_a_reproduce_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let console = |name: &str, extra: &[&str]| -> (i32, String) {
+        let mut args = vec!["verify", "--tier", "quick", "--cases", "lmo-lmo/c-sc+sc"];
+        args.extend_from_slice(&["--out", name]);
+        args.extend_from_slice(extra);
+        let o = saddlefw(&args, dir.path());
+        (
+            o.status.code().unwrap(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let row = |out: &str, q: &str| -> String {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(q))
+            .unwrap_or_else(|| panic!("no row {q}: {out}"))
+            .to_string()
+    };
+    let (code, out) = console("slowed", &["--control", "tau-exponent+0.15"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("three questions"), "{out}");
+    assert!(!row(&out, "rate evidence").contains(", 0 fail"), "{out}");
+    assert!(row(&out, "theorem conformance").contains("gates"), "{out}");
+    assert!(
+        row(&out, "agreement with saddlefw's reference").contains("reported only"),
+        "{out}"
+    );
+    let failed = out.lines().any(|l| {
+        l.trim_start().starts_with("lmo-lmo/c-sc+sc/primal: ") && l.contains("rate evidence: fail")
+    });
+    assert!(failed, "{out}");
+    let cmd = out
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("reproduce: "))
+        .unwrap_or_else(|| panic!("no reproduce line: {out}"));
+    assert!(cmd.contains("hard:lmo-lmo/c-sc+sc/"), "{cmd}");
+    let o = run_printed(cmd, dir.path());
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{cmd}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // negative control: the faithful run has no failed answer and no reproduce line
+    let (code, out) = console("faithful", &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        row(&out, "rate evidence").contains(" 2 pass, 0 fail"),
+        "{out}"
+    );
+    assert!(
+        row(&out, "theorem conformance").contains(" 2 pass, 0 fail"),
+        "{out}"
+    );
+    assert!(!out.contains("reproduce: "), "{out}");
 }

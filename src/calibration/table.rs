@@ -312,7 +312,7 @@ pub fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         s,
-        "\n## Per entry and variant\n\nEach cell: `pass`/`FAIL` and the rate-evidence margin (distance of the interval's top to the threshold; positive passes). `L`: legitimate, `F`: faulty, `-`: does not apply. Smallest legitimate margin in the last column.\n"
+        "\n## Per entry and variant\n\nEach cell: `pass`/`FAIL` and the rate-evidence margin (distance of the interval's top to the threshold; positive passes), or, for a failure through another gate, that gate. `L`: legitimate, `F`: faulty, `-`: does not apply. Smallest legitimate margin in the last column.\n"
     );
     let _ = write!(s, "| entry |");
     for v in &variants {
@@ -344,7 +344,14 @@ pub fn markdown(c: &Calibration) -> String {
                         Some(_) => "pass",
                         None => "?",
                     };
-                    let m = x.margin.map_or(String::new(), |m| format!(" {m:+.2}"));
+                    // a failure through another gate than the rate shows that gate, not
+                    // the rate's (positive) margin
+                    let rate_failed = x.failed_gates.iter().any(|g| g.ends_with("rate"));
+                    let m = if verdict == "FAIL" && !rate_failed {
+                        format!(" ({})", x.failed_gates.join(", "))
+                    } else {
+                        x.margin.map_or(String::new(), |m| format!(" {m:+.2}"))
+                    };
                     format!("{tag} {verdict}{m}")
                 }
             };

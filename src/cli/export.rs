@@ -23,6 +23,12 @@ pub struct ExportArgs {
     /// instances only.
     #[arg(long)]
     pub no_hard: bool,
+    /// Also a confirmation job per hard job (`ID__confirm`, kind hard-confirm: the same
+    /// instance at 16 times the horizon, 262144 iterates at the quick tier). verify-iterates
+    /// then judges hard-rate as verify does: a rate that fails at T fails only if it fails on
+    /// the confirmation run too. Without them a hard-rate failure at T stands unconfirmed.
+    #[arg(long)]
+    pub confirmation_jobs: bool,
     /// Also write saddlefw's own solver's iterates into DIR/jobs/ID/iterates.jsonl (a
     /// reference: `verify-iterates DIR` then gives `verify`'s verdicts on these jobs).
     #[arg(long)]
@@ -52,6 +58,7 @@ pub fn cmd_export(args: ExportArgs) -> Result<i32> {
         config: None,
         // the built-in fixtures: verify-iterates rebuilds the same job list from them
         hard: (!args.no_hard).then_some(HardSource::Builtin),
+        confirmation: args.confirmation_jobs,
     };
     let control = args
         .control

@@ -25,6 +25,8 @@ pub struct ExportOptions {
     pub config: Option<TierConfig>,
     /// The stored hardest instances (`None`: random instances only).
     pub hard: Option<HardSource>,
+    /// Also a confirmation job per hard job ([`plan::with_confirmations`]).
+    pub confirmation: bool,
 }
 
 impl ExportOptions {
@@ -42,7 +44,11 @@ pub const REPORT_RULE: &str = "every iterate t = 0, 1, ..., t_last of each job, 
 pub fn export(table: &[TheoremEntry], opts: &ExportOptions, dir: &Path) -> Result<Manifest> {
     let cfg = opts.config();
     let selected = plan::select(table, opts.filter.as_deref())?;
-    let jobs = plan::plan(&selected, &cfg, opts.hard.as_ref())?;
+    let mut jobs = plan::plan(&selected, &cfg, opts.hard.as_ref())?;
+    let confirmation = opts.confirmation && opts.hard.is_some();
+    if confirmation {
+        jobs = plan::with_confirmations(jobs);
+    }
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         saddlefw: env!("CARGO_PKG_VERSION").into(),
@@ -53,6 +59,7 @@ pub fn export(table: &[TheoremEntry], opts: &ExportOptions, dir: &Path) -> Resul
         dim_x: cfg.dim_x,
         dim_y: cfg.dim_y,
         hard: opts.hard.is_some(),
+        confirmation,
         iterates_format: ITERATES_FORMAT.into(),
         report: REPORT_RULE.into(),
         jobs: Vec::new(),
@@ -96,7 +103,7 @@ fn write_job(job: &PlannedJob, entry: &TheoremEntry, dir: &Path) -> Result<JobRe
         id: job.id.clone(),
         case: job.case.clone(),
         entries: job.entries.clone(),
-        kind: if job.is_hard() { "hard" } else { "random" }.into(),
+        kind: job.kind().into(),
         family: job.family.clone(),
         spec: job.spec.clone(),
         seed_index: job.seed_index,
@@ -111,7 +118,10 @@ fn write_job(job: &PlannedJob, entry: &TheoremEntry, dir: &Path) -> Result<JobRe
         problem_sha256: String::new(),
         schedule_sha256: String::new(),
     };
-    let problem = serde_json::to_string(&q.to_file(&inst.x0, &inst.y0)).expect("serialises");
+    // canonical form (fingerprint::canonical_json): its hash is also its content's
+    let problem = serde_json::to_value(q.to_file(&inst.x0, &inst.y0))
+        .expect("serialises")
+        .to_string();
     rec.problem_sha256 = sha256(problem.as_bytes());
     write_atomic(dir.join(&rec.problem), problem.as_bytes())?;
     let sched = entry.schedule.resolve(&k)?;
@@ -130,7 +140,7 @@ fn write_job(job: &PlannedJob, entry: &TheoremEntry, dir: &Path) -> Result<JobRe
         tau: ts.clone().map(|t| sched.tau.at(t)).collect(),
         beta: ts.map(|t| sched.beta.at(t)).collect(),
     };
-    let text = serde_json::to_string(&file).expect("serialises");
+    let text = serde_json::to_value(&file).expect("serialises").to_string();
     rec.schedule_sha256 = sha256(text.as_bytes());
     write_atomic(dir.join(&rec.schedule), text.as_bytes())?;
     Ok(rec)

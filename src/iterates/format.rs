@@ -139,6 +139,11 @@ impl<R: BufRead> IterateReader<R> {
                     self.error(format!("truncated line (the file ends inside it): {why}"))
                 } else if e.is_syntax() && ["NaN", "Infinity", "nan", "inf"].iter().any(|w| text.contains(w)) {
                     self.error(format!("{why} (NaN and infinities are not JSON numbers: every number must be finite)"))
+                } else if why.starts_with("number out of range") {
+                    self.error(format!(
+                        "{}: number out of range (beyond f64: every number must be finite)",
+                        field_at(text, e.column())
+                    ))
                 } else {
                     self.error(why)
                 }
@@ -171,6 +176,28 @@ impl<R: BufRead> IterateReader<R> {
             }
         }
         Ok(())
+    }
+}
+
+/// The field of an iterate line at 1-based `column`: `t`, `x[i]` or `y[i]` (`the line` when
+/// no key precedes it).
+fn field_at(text: &str, column: usize) -> String {
+    let end = text
+        .char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(text.len(), |(i, _)| i);
+    let prefix = &text[..end];
+    let key = ["t", "x", "y"]
+        .into_iter()
+        .filter_map(|k| prefix.rfind(&format!("\"{k}\"")).map(|at| (at, k)))
+        .max();
+    match key {
+        None => "the line".into(),
+        Some((_, "t")) => "t".into(),
+        Some((at, k)) => match prefix[at..].find('[') {
+            Some(open) => format!("{k}[{}]", prefix[at + open..].matches(',').count()),
+            None => k.into(),
+        },
     }
 }
 

@@ -25,6 +25,8 @@ pub struct ReplayFactory {
     root: PathBuf,
     jobs: Vec<JobRecord>,
     faults: Faults,
+    /// The export holds confirmation jobs (runs past the hard jobs' horizons).
+    confirmation: bool,
 }
 
 impl ReplayFactory {
@@ -34,6 +36,7 @@ impl ReplayFactory {
             root: root.to_path_buf(),
             jobs: manifest.jobs.clone(),
             faults,
+            confirmation: manifest.confirmation,
         }
     }
     fn find(
@@ -63,16 +66,20 @@ impl SolverFactory for ReplayFactory {
             .is_some()
     }
     fn extends_horizon(&self) -> bool {
-        false
+        self.confirmation
     }
     fn build(&self, r: &SolverRequest<'_>) -> Result<Box<dyn Solver>> {
         let o = r.origin;
-        let found = self.jobs.iter().position(|j| {
+        let matches = |j: &&JobRecord| {
             j.case == r.entry.case
                 && j.spec == o.spec
                 && j.seed_index == o.seed_index
                 && j.entries.contains(&r.entry.id)
-        });
+        };
+        // a hard job and its confirmation share the instance: the horizon tells them apart
+        let found = (self.jobs.iter())
+            .position(|j| matches(&j) && j.t_max == r.t_max)
+            .or_else(|| self.jobs.iter().position(|j| matches(&j)));
         let Some(i) = found else {
             return Err(Error::invalid(
                 "verify-iterates",
@@ -150,6 +157,9 @@ pub fn load(
     opts.gate_baselines = false;
     let selected = plan::select(table, m.cases.as_deref())?;
     let mut planned = plan::plan(&selected, &cfg, hard_source.as_ref())?;
+    if m.confirmation {
+        planned = plan::with_confirmations(planned);
+    }
     planned.retain(|j| j.not_exported.is_none());
     let want: Vec<(&str, &str, u64)> = planned
         .iter()
@@ -197,8 +207,9 @@ pub fn verify_iterates(table: &[TheoremEntry], o: &JudgeOptions) -> Result<Verif
     report
 }
 
-/// Refuses a problem or schedule file whose content is not the one exported (its SHA-256
-/// differs from the manifest's): the user's solver would have run on another instance or
+/// Refuses a problem or schedule file whose content is not the one exported (neither its
+/// SHA-256 nor that of its canonical JSON form, [`crate::fingerprint::canonical_json`], is the
+/// manifest's): the user's solver would have run on another instance or
 /// schedule than the one judged. The first such file (in manifest order) is the error.
 fn check_exported_files(m: &Manifest, dir: &Path) -> Result<()> {
     for j in &m.jobs {
@@ -207,8 +218,14 @@ fn check_exported_files(m: &Manifest, dir: &Path) -> Result<()> {
             (&j.schedule, &j.schedule_sha256),
         ] {
             let path = dir.join(file);
-            let have = crate::fingerprint::sha256(&crate::files::read_bytes(&path)?);
-            if &have != want {
+            let bytes = crate::files::read_bytes(&path)?;
+            let have = crate::fingerprint::sha256(&bytes);
+            // the same content re-indented or with its keys reordered is not an edit
+            let same_content = || {
+                crate::fingerprint::canonical_json(&bytes)
+                    .is_some_and(|c| &crate::fingerprint::sha256(c.as_bytes()) == want)
+            };
+            if &have != want && !same_content() {
                 return Err(Error::input(
                     path.display().to_string(),
                     "content",

@@ -65,6 +65,10 @@ pub struct Manifest {
     pub dim_y: usize,
     /// Whether the stored hardest instances are part of the export (`--no-hard` clears it).
     pub hard: bool,
+    /// Whether each hard job has a confirmation job (`kind` `hard-confirm`, 16 times its
+    /// horizon; `export --confirmation-jobs`).
+    #[serde(default)]
+    pub confirmation: bool,
     /// The iterate file format ([`super::format::ITERATES_FORMAT`]).
     pub iterates_format: String,
     /// What must be reported, in words: every t from 0 to each job's `t_last`, in order.
@@ -83,7 +87,7 @@ pub struct JobRecord {
     pub case: String,
     /// The theorem entries judged on this job (`lmo-lmo/c-sc+sc/primal`, ...).
     pub entries: Vec<String>,
-    /// `random` or `hard`.
+    /// `random`, `hard` or `hard-confirm` (a hard job's confirmation run, `ID__confirm`).
     pub kind: String,
     /// Family label as in verify.json.
     pub family: String,

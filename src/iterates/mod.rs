@@ -31,6 +31,7 @@
 //!     filter: Some("lmo-lmo/nc-c/".into()),
 //!     config: Some(TierConfig { seeds: 2, t_max: 64, dim_x: 5, dim_y: 3 }),
 //!     hard: None,
+//!     confirmation: false,
 //! };
 //! let m = export(&table, &opts, &dir).unwrap();
 //! // the quadratic family is exported, the cosine family is not (and is not judged)

@@ -13,6 +13,7 @@ use crate::generators::GeneratorSpec;
 use crate::problems::Instance;
 use crate::theorems::{Aggregate, TheoremEntry};
 use crate::tightness::{HardFixture, HardSource};
+use crate::verify::hard::CONFIRM_FACTOR;
 use crate::verify::{self, TierConfig};
 use crate::{Error, Result};
 
@@ -48,6 +49,9 @@ pub struct PlannedJob {
     pub source: JobSource,
     /// Why the job cannot be exported (`None`: it can).
     pub not_exported: Option<String>,
+    /// A hard job's confirmation run at [`CONFIRM_FACTOR`] times its horizon
+    /// ([`with_confirmations`]).
+    pub confirmation: bool,
 }
 
 impl PlannedJob {
@@ -62,6 +66,35 @@ impl PlannedJob {
     pub fn is_hard(&self) -> bool {
         matches!(self.source, JobSource::Hard(_))
     }
+    /// The manifest's `kind`: `random`, `hard` or `hard-confirm`.
+    pub fn kind(&self) -> &'static str {
+        match (self.is_hard(), self.confirmation) {
+            (false, _) => "random",
+            (true, false) => "hard",
+            (true, true) => "hard-confirm",
+        }
+    }
+}
+
+/// `jobs` followed by one confirmation job per hard job: the same instance at
+/// [`CONFIRM_FACTOR`] times the horizon, id `ID__confirm`. `verify` runs it when `hard-rate`
+/// fails at the horizon (a legitimate schedule constant can move the transient past T); an
+/// export with them (`saddlefw export --confirmation-jobs`) lets `verify-iterates` decide that
+/// gate as `verify` does.
+pub fn with_confirmations(mut jobs: Vec<PlannedJob>) -> Vec<PlannedJob> {
+    let confirm: Vec<PlannedJob> = jobs
+        .iter()
+        .filter(|j| j.is_hard())
+        .map(|j| PlannedJob {
+            id: format!("{}__confirm", j.id),
+            t_max: CONFIRM_FACTOR * j.t_max,
+            t_last: CONFIRM_FACTOR * j.t_max + (j.t_last - j.t_max),
+            confirmation: true,
+            ..j.clone()
+        })
+        .collect();
+    jobs.extend(confirm);
+    jobs
 }
 
 /// The characters kept in ids; anything else becomes `-`.
@@ -164,6 +197,7 @@ pub(crate) fn plan_seeded(
             t_max: cfg.t_max,
             t_last: t_last(&entries, cfg.t_max),
             source: JobSource::Random(spec),
+            confirmation: false,
         });
     }
     if let Some(source) = hard {
@@ -185,6 +219,7 @@ pub(crate) fn plan_seeded(
                 t_last: t_last(&[e], f.horizon),
                 not_exported: export_blocker(&f.spec.family_name(), &inst),
                 source: JobSource::Hard(Box::new(f.clone())),
+                confirmation: false,
             });
         }
     }

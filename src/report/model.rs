@@ -201,6 +201,13 @@ pub struct RateEntry {
     pub instances: Vec<InstanceInfo>,
     #[serde(default)]
     pub tightness: Option<Tightness>,
+    /// The three questions (theorem conformance, rate evidence, agreement with saddlefw's
+    /// reference), each with its answer in words (`verify::questions`).
+    #[serde(default)]
+    pub answers: Option<Vec<(String, String)>>,
+    /// A command that reruns saddlefw's own solver on the run that decided the entry.
+    #[serde(default)]
+    pub reproduce: Option<String>,
     /// Wall time of the entry's runs.
     #[serde(default)]
     pub time_s: Option<f64>,

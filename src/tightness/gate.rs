@@ -167,6 +167,10 @@ pub fn attach(
                 res.reported_gates.extend(h.reported_gates.iter().cloned());
                 if !h.failed_gates.is_empty() {
                     res.notes.extend(unconfirmed_note(h));
+                    if let Some(why) = &h.run_failure {
+                        res.notes
+                            .push(format!("hard-run failed on {}: {why}", h.fixture));
+                    }
                     res.failed_gates.extend(h.failed_gates.iter().cloned());
                     res.verdict = Verdict::Fail;
                 }
@@ -202,7 +206,7 @@ fn judge_hard_runs(
 fn unconfirmed_note(h: &HardResult) -> Option<String> {
     (h.gates.rate == GateStatus::Fail && h.confirmation.is_none()).then(|| {
         format!(
-            "hard-rate not confirmed at {CONFIRM_FACTOR} T: the iterate files end at T = {} (the rate at T stands; a legitimate constant can fail here, see README \"verify-iterates\")",
+            "hard-rate not confirmed at {CONFIRM_FACTOR} T: the iterate files end at T = {} (the rate at T stands, and a legitimate schedule constant can fail here: export with --confirmation-jobs and run your solver on the ID__confirm jobs too, and verify-iterates decides it as verify does)",
             h.horizon
         )
     })
@@ -284,7 +288,13 @@ fn hard_result(
         });
     let disputed = f.violated && j.rate_verdict == Verdict::Fail;
     let problem = source.problem_spec(&f.entry);
+    let run_failure = (run_gate == GateStatus::Fail).then(|| match (&run.error, &run.status) {
+        (Some(e), _) => e.clone(),
+        (None, s) if s != "completed" => s.clone(),
+        _ => "no fit: the quantity has no window above the rounding floor where its local slopes settle".into(),
+    });
     HardResult {
+        run_failure,
         fixture: source.path_of(&fixture_file(&f.entry)),
         reproduce: crate::verify::reproduce::run_command(e, &problem, &run.constants, f.horizon)
             .unwrap_or_default(),
@@ -375,12 +385,24 @@ fn tightness_record(
         Some((p_hat, ci, source, family, params, tol, fixture)) => {
             let tol = tol.unwrap_or(crate::fit::BASE_TOL);
             let note = note(e.p(), p_hat, ci.map(|c| (c[0], c[1])), tol);
+            // one source of truth: the record is disputed exactly when the entry is (a
+            // reproduced stored violation); a slow run of a solver whose gate fails is that
+            // solver's failure, not evidence against the paper
+            let disputed = res.verdict == Verdict::Disputed;
+            let note = if note.contains("violated") && !disputed {
+                format!(
+                    "slower than the paper's rate on this run (p_hat {p_hat:.3} < p - tol = {:.3}): the entry's gates judge it, the paper is not disputed",
+                    e.p() - tol
+                )
+            } else {
+                note
+            };
             TightnessRecord {
                 entry: e.id.clone(),
                 p: e.p(),
                 p_hat,
                 ci,
-                disputed: note.contains("violated"),
+                disputed,
                 source,
                 family,
                 params,

@@ -144,6 +144,9 @@ pub struct HardResult {
     /// horizon (`hard-rate` fails only when it fails there too).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirmation: Option<Confirmation>,
+    /// Why `hard-run` failed (divergence, an unformable quantity, or no fit window).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_failure: Option<String>,
     /// The stored violation reproduced (the entry is disputed).
     pub disputed: bool,
     pub local_slopes: Vec<(u64, u64, f64)>,

@@ -161,3 +161,84 @@ impl Answers {
             .join("; ")
     }
 }
+
+impl super::EntryResult {
+    /// A command that reruns saddlefw's own solver of the entry on the run that decided it:
+    /// the stored hard instance when a `hard-*` gate failed, else the first instance of the
+    /// binding family (the slowest), else the first instance (`None` without one).
+    pub fn reproduce_command(&self) -> Option<&str> {
+        let hard = self.hard.as_ref().map(|h| h.reproduce.as_str());
+        let hard_failed = self.failed_gates.iter().any(|g| g.starts_with("hard-"));
+        let binding = self
+            .instances
+            .iter()
+            .find(|r| Some(&r.family) == self.binding_family.as_ref())
+            .or(self.instances.first())
+            .map(|r| r.reproduce.as_str());
+        let pick = if hard_failed {
+            hard.or(binding)
+        } else {
+            binding.or(hard)
+        };
+        pick.filter(|c| !c.is_empty())
+    }
+}
+
+/// The console's block of the three questions: per question, entries per answer and whether
+/// it gates; then each failed entry's answers and the command that reproduces its run.
+pub fn console_block(entries: &[super::EntryResult]) -> String {
+    let answered: Vec<(&super::EntryResult, &Answers)> = entries
+        .iter()
+        .filter_map(|e| e.answers.as_ref().map(|a| (e, a)))
+        .collect();
+    if answered.is_empty() {
+        return String::new();
+    }
+    let mut s =
+        String::from("\nthree questions, entries per answer (verify.json entries[].answers):\n");
+    for (i, q) in [
+        Question::Conformance,
+        Question::RateEvidence,
+        Question::Reference,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let column: Vec<&Answer> = answered.iter().map(|(_, a)| a.all()[i].1).collect();
+        let count = |st: GateStatus| column.iter().filter(|a| a.status == st).count();
+        let gating = column.iter().any(|a| a.gating);
+        let mut counts = format!(
+            "{} pass, {} fail",
+            count(GateStatus::Pass),
+            count(GateStatus::Fail)
+        );
+        for (st, name) in [
+            (GateStatus::Vacuous, "vacuous"),
+            (GateStatus::NotApplicable, "not applicable"),
+        ] {
+            if count(st) > 0 {
+                counts += &format!(", {} {name}", count(st));
+            }
+        }
+        let role = match (q, gating) {
+            (_, true) => "gates",
+            (Question::Reference, false) => "reported only (--reference-regression makes it gate)",
+            (_, false) => "reported only",
+        };
+        s += &format!("  {:<38} {counts:<40} {role}\n", q.title());
+    }
+    let failed: Vec<_> = answered
+        .iter()
+        .filter(|(_, a)| a.all().iter().any(|(_, x)| x.status == GateStatus::Fail))
+        .collect();
+    if !failed.is_empty() {
+        s += "answers of the entries with a failed gate, and a command that reruns saddlefw's own solver on the deciding instance:\n";
+        for (e, a) in failed {
+            s += &format!("  {}: {}\n", e.id, a.describe());
+            if let Some(c) = e.reproduce_command() {
+                s += &format!("    reproduce: {c}\n");
+            }
+        }
+    }
+    s
+}

@@ -102,6 +102,7 @@ impl VerifyReport {
         }
         s += &self.summary_line();
         s.push('\n');
+        s += &super::questions::console_block(&self.entries);
         let errata: Vec<(&str, &ErratumResult)> = self
             .entries
             .iter()
@@ -224,6 +225,13 @@ fn rate_entry(e: &EntryResult) -> RateEntry {
         baseline_p_hat: e.baseline,
         label: e.label.clone(),
         notes: report_notes(e),
+        answers: e.answers.as_ref().map(|a| {
+            a.all()
+                .iter()
+                .map(|(q, x)| (q.title().to_string(), describe_answer(x)))
+                .collect()
+        }),
+        reproduce: e.reproduce_command().map(String::from),
         seeds: e
             .instances
             .iter()
@@ -255,6 +263,25 @@ fn rate_entry(e: &EntryResult) -> RateEntry {
         tightness: hard::report_tightness(e),
         time_s: Some(e.time_s),
     }
+}
+
+/// One answer as the page prints it: `pass`, `fail: hard-rate (reported, not gating)`, ...
+fn describe_answer(a: &super::questions::Answer) -> String {
+    use super::questions::GateStatus as S;
+    let status = match a.status {
+        S::Pass => "pass",
+        S::Fail => "fail",
+        S::NotApplicable => "not applicable",
+        S::Vacuous => "vacuous (cannot fail)",
+    };
+    let mut s = status.to_string();
+    if !a.failed.is_empty() {
+        s += &format!(": {}", a.failed.join(", "));
+    }
+    if !a.gating {
+        s += " (reported, not gating)";
+    }
+    s
 }
 
 /// The binding family's fitted line: the mean slope and intercept of its seeds' fits over

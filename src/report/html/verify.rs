@@ -313,6 +313,12 @@ fn entry_section(e: &RateEntry, id: &str) -> String {
     for (k, v) in facts {
         let _ = write!(s, "<dt>{}</dt><dd>{v}</dd>", escape(k));
     }
+    for (q, a) in e.answers.iter().flatten() {
+        let _ = write!(s, "<dt>{}</dt><dd>{}</dd>", escape(q), escape(a));
+    }
+    if let Some(c) = &e.reproduce {
+        let _ = write!(s, "<dt>reproduce</dt><dd><code>{}</code></dd>", escape(c));
+    }
     s.push_str("</dl>");
     if !e.notes.is_empty() {
         s.push_str("<ul class=\"notes\">");
