@@ -604,11 +604,14 @@ fn operating_system_errors_name_the_path_and_the_operation() {
         &run(s(&d.join("dir.json")), s(&d.join("RUN.json"))),
         &["dir.json: read: Is a directory (os error 21)"],
     );
-    // create directory: a parent that is a file
+    // create directory: a parent that is a file (caught before the system's "Not a directory")
     let under_file = d.join("p.json/RUN.json");
     usage_error(
         &run(&p, s(&under_file)),
-        &["p.json: create directory: ", "(os error"],
+        &[
+            "p.json: output directory: ",
+            "p.json is a file, not a directory",
+        ],
     );
     // write: a directory without write permission (skipped as root, which may write anyway)
     use std::os::unix::fs::PermissionsExt;

@@ -241,9 +241,7 @@ fn check_one_source_of_truth(report: &Value) -> Result<(), String> {
         if e["tightness"].is_object() {
             let t = &e["tightness"];
             let says_violated = t["note"].as_str().unwrap().contains("violated");
-            if t["disputed"] != (e["verdict"] == "disputed")
-                || says_violated != (e["verdict"] == "disputed")
-            {
+            if t["disputed"] != disputed || says_violated != disputed {
                 return Err(format!(
                     "{id}: tightness disputed {} ({:?}) vs verdict {}",
                     t["disputed"], t["note"], e["verdict"]

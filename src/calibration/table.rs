@@ -60,6 +60,31 @@ impl Cell {
             }),
         }
     }
+    /// The cell as the markdown table shows it: `L pass +0.12`, `F FAIL -0.30`, `F FAIL
+    /// (envelope)` (a failure through another gate than the rate shows that gate, not the
+    /// rate's positive margin), `-` where the variant does not apply.
+    fn markdown(&self) -> String {
+        if matches!(self.role, Role::NotApplicable(_)) {
+            return "-".to_string();
+        }
+        let tag = if self.role == Role::Legitimate {
+            "L"
+        } else {
+            "F"
+        };
+        let verdict = match self.verdict.as_deref() {
+            Some("fail") => "FAIL",
+            Some(_) => "pass",
+            None => "?",
+        };
+        let rate_failed = self.failed_gates.iter().any(|g| g.ends_with("rate"));
+        let m = if verdict == "FAIL" && !rate_failed {
+            format!(" ({})", self.failed_gates.join(", "))
+        } else {
+            self.margin.map_or(String::new(), |m| format!(" {m:+.2}"))
+        };
+        format!("{tag} {verdict}{m}")
+    }
     /// Whether it failed through the measures (a gate other than the schedule check).
     pub fn caught_by_measures(&self) -> bool {
         self.failed_gates
@@ -334,27 +359,7 @@ pub fn markdown(c: &Calibration) -> String {
         let _ = write!(s, "| `{e}` |");
         for v in &variants {
             let cell = c.cells.iter().find(|x| x.entry == e && x.variant == *v);
-            let text = match cell {
-                None => "".to_string(),
-                Some(x) if matches!(x.role, Role::NotApplicable(_)) => "-".to_string(),
-                Some(x) => {
-                    let tag = if x.role == Role::Legitimate { "L" } else { "F" };
-                    let verdict = match x.verdict.as_deref() {
-                        Some("fail") => "FAIL",
-                        Some(_) => "pass",
-                        None => "?",
-                    };
-                    // a failure through another gate than the rate shows that gate, not
-                    // the rate's (positive) margin
-                    let rate_failed = x.failed_gates.iter().any(|g| g.ends_with("rate"));
-                    let m = if verdict == "FAIL" && !rate_failed {
-                        format!(" ({})", x.failed_gates.join(", "))
-                    } else {
-                        x.margin.map_or(String::new(), |m| format!(" {m:+.2}"))
-                    };
-                    format!("{tag} {verdict}{m}")
-                }
-            };
+            let text = cell.map_or(String::new(), Cell::markdown);
             let _ = write!(s, " {text} |");
         }
         let m = c

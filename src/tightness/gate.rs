@@ -142,39 +142,7 @@ pub fn attach(
             _ => None,
         };
         if let Some(h) = &hard {
-            if h.disputed {
-                res.notes.push(format!(
-                    "the paper's rate is violated on the stored hard instance {} (p_hat = {:.3} < p = {:.3}): disputed",
-                    h.fixture,
-                    h.p_hat.unwrap_or(f64::NAN),
-                    e.p()
-                ));
-                if res.verdict != Verdict::Fail {
-                    res.verdict = Verdict::Disputed;
-                }
-            } else if !e.is_disputed() {
-                for g in &h.reported_gates {
-                    let why = if HARD_REPORT_ONLY.contains(&g.as_str()) {
-                        "see tightness::HARD_REPORT_ONLY"
-                    } else {
-                        "the reference regression gates only when asked"
-                    };
-                    res.notes.push(format!(
-                        "{g} failed on the stored hard instance {} (reported, not gating: {why})",
-                        h.fixture
-                    ));
-                }
-                res.reported_gates.extend(h.reported_gates.iter().cloned());
-                if !h.failed_gates.is_empty() {
-                    res.notes.extend(unconfirmed_note(h));
-                    if let Some(why) = &h.run_failure {
-                        res.notes
-                            .push(format!("hard-run failed on {}: {why}", h.fixture));
-                    }
-                    res.failed_gates.extend(h.failed_gates.iter().cloned());
-                    res.verdict = Verdict::Fail;
-                }
-            }
+            annotate(e, res, h);
         }
         res.tightness = Some(tightness_record(e, res, hard.as_ref()));
         res.hard = hard;
@@ -330,6 +298,44 @@ fn hard_result(
     }
 }
 
+/// The hard result's verdict and notes carried to its entry: a reproduced stored violation
+/// disputes it, reported-only failures are noted, failed hard gates fail it (with why).
+fn annotate(e: &TheoremEntry, res: &mut EntryResult, h: &HardResult) {
+    if h.disputed {
+        res.notes.push(format!(
+            "the paper's rate is violated on the stored hard instance {} (p_hat = {:.3} < p = {:.3}): disputed",
+            h.fixture,
+            h.p_hat.unwrap_or(f64::NAN),
+            e.p()
+        ));
+        if res.verdict != Verdict::Fail {
+            res.verdict = Verdict::Disputed;
+        }
+    } else if !e.is_disputed() {
+        for g in &h.reported_gates {
+            let why = if HARD_REPORT_ONLY.contains(&g.as_str()) {
+                "see tightness::HARD_REPORT_ONLY"
+            } else {
+                "the reference regression gates only when asked"
+            };
+            res.notes.push(format!(
+                "{g} failed on the stored hard instance {} (reported, not gating: {why})",
+                h.fixture
+            ));
+        }
+        res.reported_gates.extend(h.reported_gates.iter().cloned());
+        if !h.failed_gates.is_empty() {
+            res.notes.extend(unconfirmed_note(h));
+            if let Some(why) = &h.run_failure {
+                res.notes
+                    .push(format!("hard-run failed on {}: {why}", h.fixture));
+            }
+            res.failed_gates.extend(h.failed_gates.iter().cloned());
+            res.verdict = Verdict::Fail;
+        }
+    }
+}
+
 /// The slowest of the random binding family and the hard instance (module doc of
 /// [`TightnessRecord`]).
 fn tightness_record(
@@ -337,6 +343,7 @@ fn tightness_record(
     res: &EntryResult,
     hard: Option<&HardResult>,
 ) -> TightnessRecord {
+    let hard_disputed = hard.is_some_and(|h| h.disputed);
     let random = res.p_hat.map(|p| {
         (
             p,
@@ -385,10 +392,10 @@ fn tightness_record(
         Some((p_hat, ci, source, family, params, tol, fixture)) => {
             let tol = tol.unwrap_or(crate::fit::BASE_TOL);
             let note = note(e.p(), p_hat, ci.map(|c| (c[0], c[1])), tol);
-            // one source of truth: the record is disputed exactly when the entry is (a
-            // reproduced stored violation); a slow run of a solver whose gate fails is that
+            // one source of truth: the record is disputed exactly when the entry is or its
+            // stored violation reproduced; a slow run of a solver whose gate fails is that
             // solver's failure, not evidence against the paper
-            let disputed = res.verdict == Verdict::Disputed;
+            let disputed = res.verdict == Verdict::Disputed || hard_disputed;
             let note = if note.contains("violated") && !disputed {
                 format!(
                     "slower than the paper's rate on this run (p_hat {p_hat:.3} < p - tol = {:.3}): the entry's gates judge it, the paper is not disputed",
