@@ -568,7 +568,9 @@ fn hard_detail(e: &verify::EntryResult, gate: &str) -> (String, Vec<String>) {
             crate::fit::BASELINE_MARGIN,
             crate::fit::BASELINE_MARGIN
         ),
-        "run" => "the run diverged or its quantity could not be formed or fitted".into(),
+        "run" => h.run_failure.clone().unwrap_or_else(|| {
+            "the run diverged or its quantity could not be formed or fitted".into()
+        }),
         "envelope" => format!("quantity/envelope = {} > 1", num(h.envelope_ratio)),
         "mhat" => "the empirical constant M_hat still grows".into(),
         _ => "the solver's schedule is outside the theorem's hypotheses".into(),

@@ -231,8 +231,12 @@ fn hard_result(
     } else {
         j.gates.mhat
     };
-    // A run without a fit is a failed run gate (the random instances count it as floor).
-    let run_gate = if j.p_hat.is_none() {
+    // A run that completed with its quantity at the rounding floor has nothing to fit: not
+    // slow, so hard-run passes and hard-rate does not apply (the random instances count it as
+    // floor too; the reference question still sees the change). A run without a fit for any
+    // other reason (diverged, quantity not formed) fails hard-run.
+    let at_floor = run_at_floor(run, j);
+    let run_gate = if j.p_hat.is_none() && !at_floor {
         GateStatus::Fail
     } else {
         j.gates.run
@@ -259,7 +263,7 @@ fn hard_result(
     let run_failure = (run_gate == GateStatus::Fail).then(|| match (&run.error, &run.status) {
         (Some(e), _) => e.clone(),
         (None, s) if s != "completed" => s.clone(),
-        _ => "no fit: the quantity has no window above the rounding floor where its local slopes settle".into(),
+        _ => "no fit".into(),
     });
     HardResult {
         run_failure,
@@ -298,6 +302,14 @@ fn hard_result(
     }
 }
 
+/// Whether the hard run completed with its quantity at the rounding floor (nothing to fit).
+fn run_at_floor(run: &InstanceRun, j: &EntryResult) -> bool {
+    j.p_hat.is_none()
+        && j.rate_verdict == Verdict::Floor
+        && run.error.is_none()
+        && run.status == "completed"
+}
+
 /// The hard result's verdict and notes carried to its entry: a reproduced stored violation
 /// disputes it, reported-only failures are noted, failed hard gates fail it (with why).
 fn annotate(e: &TheoremEntry, res: &mut EntryResult, h: &HardResult) {
@@ -312,6 +324,12 @@ fn annotate(e: &TheoremEntry, res: &mut EntryResult, h: &HardResult) {
             res.verdict = Verdict::Disputed;
         }
     } else if !e.is_disputed() {
+        if h.p_hat.is_none() && h.gates.run == GateStatus::Pass {
+            res.notes.push(format!(
+                "the quantity of the run on the stored hard instance {} is at the rounding floor throughout: nothing to fit, hard-rate does not apply",
+                h.fixture
+            ));
+        }
         for g in &h.reported_gates {
             let why = if HARD_REPORT_ONLY.contains(&g.as_str()) {
                 "see tightness::HARD_REPORT_ONLY"
