@@ -399,6 +399,13 @@ fn the_console_answers_the_three_questions_and_prints_a_reproduce_command() {
         l.trim_start().starts_with("lmo-lmo/c-sc+sc/primal: ") && l.contains("rate evidence: fail")
     });
     assert!(failed, "{out}");
+    // the hard rate failed at T and its confirmation run says so
+    assert!(
+        out.lines()
+            .any(|l| l.contains("lmo-lmo/c-sc+sc/primal: p_hat")
+                && l.contains("confirmed, hard-rate fails")),
+        "{out}"
+    );
     let cmd = out
         .lines()
         .find_map(|l| l.trim_start().strip_prefix("reproduce: "))

@@ -190,14 +190,24 @@ fn confirmation(
     let horizon = CONFIRM_FACTOR * f.horizon;
     let (run, _) = evaluate_with(e, &f.spec, horizon, factory)?;
     let j = crate::verify::judge_entry(e, vec![run], hard_opts)?;
-    Ok(Confirmation {
+    let mut c = Confirmation {
         horizon,
         p_hat: j.p_hat,
         ci: j.ci,
         window: j.window,
         tol: j.tol,
         rate_verdict: j.rate_verdict,
-    })
+    };
+    // the verdict of the confirmation's own rule (threshold p - tol - HARD_MARGIN), so that
+    // `fail` here means the gate failed
+    if c.ci.is_some() && c.tol.is_some() {
+        c.rate_verdict = if c.fails(e.p()) {
+            Verdict::Fail
+        } else {
+            Verdict::Pass
+        };
+    }
+    Ok(c)
 }
 
 #[allow(clippy::too_many_arguments)]

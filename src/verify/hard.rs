@@ -184,6 +184,7 @@ pub struct Confirmation {
     pub ci: Option<[f64; 2]>,
     pub window: Option<[u64; 2]>,
     pub tol: Option<f64>,
+    /// The verdict of [`Confirmation::fails`]' rule (`fail`: `hard-rate` fails).
     pub rate_verdict: Verdict,
 }
 

@@ -227,6 +227,32 @@ pub fn console_block(entries: &[super::EntryResult]) -> String {
         };
         s += &format!("  {:<38} {counts:<40} {role}\n", q.title());
     }
+    let confirmed: Vec<String> = entries
+        .iter()
+        .filter_map(|e| {
+            let h = e.hard.as_ref()?;
+            let c = h.confirmation.as_ref()?;
+            let f = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.3}"));
+            Some(format!(
+                "  {}: p_hat {} at T = {} (below p - tol), {} at {} T = {}: {}\n",
+                e.id,
+                f(h.p_hat),
+                h.horizon,
+                f(c.p_hat),
+                super::hard::CONFIRM_FACTOR,
+                c.horizon,
+                if c.rate_verdict == crate::fit::Verdict::Fail {
+                    "confirmed, hard-rate fails"
+                } else {
+                    "recovered, pre-asymptotic at T (hard-rate passes)"
+                }
+            ))
+        })
+        .collect();
+    if !confirmed.is_empty() {
+        s += "hard-instance rates that failed at T, judged on the confirmation run:\n";
+        s += &confirmed.concat();
+    }
     let failed: Vec<_> = answered
         .iter()
         .filter(|(_, a)| a.all().iter().any(|(_, x)| x.status == GateStatus::Fail))
@@ -235,6 +261,9 @@ pub fn console_block(entries: &[super::EntryResult]) -> String {
         s += "answers of the entries with a failed gate, and a command that reruns saddlefw's own solver on the deciding instance:\n";
         for (e, a) in failed {
             s += &format!("  {}: {}\n", e.id, a.describe());
+            for n in e.notes.iter().filter(|n| n.starts_with("hard-")) {
+                s += &format!("    note: {n}\n");
+            }
             if let Some(c) = e.reproduce_command() {
                 s += &format!("    reproduce: {c}\n");
             }
