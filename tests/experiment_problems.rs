@@ -680,14 +680,14 @@ mod params {
         assert!((DL_PO_LMO.tau.at(0) - 25.118864315095795).abs() < 1e-12);
         assert_eq!(ROBUST_PO_LMO.tau.at(0), 1e3);
         assert_eq!(SP_FW_STEP.at(0), 1.0);
-        for a in Algorithm::ALL {
-            let proposed = matches!(a, Algorithm::LmoLmo | Algorithm::LmoPo | Algorithm::PoLmo);
+        for b in Baseline::ALL {
+            let boroun = matches!(b, Baseline::RPdcg | Baseline::CgRpga);
             for e in [Experiment::Dl, Experiment::Robust] {
-                assert_eq!(proposed_schedule(e, a).is_some(), proposed);
+                assert_eq!(boroun_params(e, b).is_some(), boroun);
             }
         }
-        assert!(!Algorithm::RPdcg.applicable(Experiment::Robust));
-        assert!(Algorithm::RPdcg.applicable(Experiment::Dl));
+        assert!(!Method::Baseline(Baseline::RPdcg).applicable(Experiment::Robust));
+        assert!(Method::Baseline(Baseline::RPdcg).applicable(Experiment::Dl));
     }
 
     #[test]
@@ -745,7 +745,7 @@ mod params {
 
     /// The Table 3 claim (L753): every LMO-primal method completes more iterations than every
     /// PO-primal method, on every data set.
-    fn lmo_beats_po(col: &[(Algorithm, Option<u64>)]) -> bool {
+    fn lmo_beats_po(col: &[(Method, Option<u64>)]) -> bool {
         let by = |o: Oracle| {
             col.iter()
                 .filter(|(a, _)| a.primal_oracle() == o)
@@ -759,7 +759,7 @@ mod params {
 
     #[test]
     fn table3_supports_the_lmo_iteration_claim() {
-        let cols: [Vec<(Algorithm, Option<u64>)>; 3] = [
+        let cols: [Vec<(Method, Option<u64>)>; 3] = [
             TABLE3.iter().map(|r| (r.algorithm, Some(r.dl))).collect(),
             TABLE3.iter().map(|r| (r.algorithm, r.rcv1)).collect(),
             TABLE3.iter().map(|r| (r.algorithm, r.news20)).collect(),

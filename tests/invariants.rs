@@ -13,7 +13,7 @@ use saddlefw::invariants::check::{
 };
 use saddlefw::invariants::controls::Control;
 use saddlefw::invariants::{self, registry, Kind, COVERAGE};
-use saddlefw::solvers::smoothing::PaperAlgorithm;
+use saddlefw::paper::Algorithm;
 
 /// Random cases: any (family, setting), dimensions 1..=6, any X set, generator seed, horizon
 /// 2..=60. Shrinks towards the first combination, dimension 1, seed 0 and short runs.
@@ -143,11 +143,7 @@ fn hypotheses_select_the_sequences() {
     let case = case_spec(3, 8); // a quadratic nc-c instance with the variant schedules
     let inst = case.instance.generate().unwrap();
     let mut out = Vec::new();
-    for alg in [
-        PaperAlgorithm::LmoLmo,
-        PaperAlgorithm::LmoPo,
-        PaperAlgorithm::PoLmo,
-    ] {
+    for alg in [Algorithm::LmoLmo, Algorithm::LmoPo, Algorithm::PoLmo] {
         let run = crate::common::record_paper_run(&case, &inst, alg, 10);
         let holds = |n: &str| invariants::find(n).unwrap().hyp.holds_run(&run);
         out.push((

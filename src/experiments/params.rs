@@ -10,26 +10,27 @@
 //! `RobustClassification::paper_constants`) because that is what the paper plugged in.
 //!
 //! ```
-//! use saddlefw::experiments::params::{Algorithm, PowerLaw};
-//! use saddlefw::paper::Oracle;
+//! use saddlefw::experiments::params::{Method, PowerLaw};
+//! use saddlefw::paper::{Algorithm, Oracle};
 //! // scale (num / (t + shift))^exponent
 //! let p = PowerLaw { scale: 2.0, num: 10.0, shift: 10.0, exponent: 0.5 };
 //! assert_eq!(p.at(0), 2.0);
 //! assert!((p.at(30) - 1.0).abs() < 1e-15); // 2 (10/40)^(1/2)
 //! assert_eq!(PowerLaw::ZERO.at(5), 0.0);
 //! // both spellings of every algorithm parse back to it
-//! for a in Algorithm::ALL {
-//!     assert_eq!(Algorithm::parse(a.name()), Some(a));
-//!     assert_eq!(Algorithm::parse(a.registry_name()), Some(a));
+//! for a in Method::ALL {
+//!     assert_eq!(Method::parse(a.name()), Some(a));
+//!     assert_eq!(Method::parse(a.registry_name()), Some(a));
 //! }
-//! assert_eq!(Algorithm::parse("fw"), None);
+//! assert_eq!(Method::parse("fw"), None);
+//! assert_eq!(Method::Paper(Algorithm::LmoPo).name(), "LMO-PO");
 //! // the plotted measure follows the primal oracle
-//! assert_eq!(Algorithm::PoLmo.primal_oracle(), Oracle::Po);
-//! assert_eq!(Algorithm::LmoPo.primal_oracle(), Oracle::Lmo);
+//! assert_eq!(Method::Paper(Algorithm::PoLmo).primal_oracle(), Oracle::Po);
+//! assert_eq!(Method::Paper(Algorithm::LmoPo).primal_oracle(), Oracle::Lmo);
 //! ```
 
 use crate::data;
-use crate::paper::Oracle;
+use crate::paper::{Algorithm, Oracle};
 use crate::problems::Constants;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -69,63 +70,110 @@ pub enum Experiment {
     Robust,
 }
 
-/// The seven algorithms of Figure 1 and Table 3.
+/// The four baselines of Figure 1 and Table 3 (baselines.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Algorithm {
+pub enum Baseline {
     SpFw,
     Agp,
     RPdcg,
     CgRpga,
-    LmoLmo,
-    LmoPo,
-    PoLmo,
 }
 
-impl Algorithm {
+impl Baseline {
     /// Table 3 order.
-    pub const ALL: [Algorithm; 7] = [
-        Algorithm::SpFw,
-        Algorithm::Agp,
-        Algorithm::RPdcg,
-        Algorithm::CgRpga,
-        Algorithm::LmoLmo,
-        Algorithm::LmoPo,
-        Algorithm::PoLmo,
+    pub const ALL: [Baseline; 4] = [
+        Baseline::SpFw,
+        Baseline::Agp,
+        Baseline::RPdcg,
+        Baseline::CgRpga,
     ];
-    /// The paper's name.
-    pub fn name(&self) -> &'static str {
+    /// The paper's name (`SP-FW`).
+    pub const fn title(&self) -> &'static str {
         match self {
-            Algorithm::SpFw => "SP-FW",
-            Algorithm::Agp => "AGP",
-            Algorithm::RPdcg => "R-PDCG",
-            Algorithm::CgRpga => "CG-RPGA",
-            Algorithm::LmoLmo => "LMO-LMO",
-            Algorithm::LmoPo => "LMO-PO",
-            Algorithm::PoLmo => "PO-LMO",
+            Baseline::SpFw => "SP-FW",
+            Baseline::Agp => "AGP",
+            Baseline::RPdcg => "R-PDCG",
+            Baseline::CgRpga => "CG-RPGA",
+        }
+    }
+    /// The name in the solver registry (`sp-fw`).
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Baseline::SpFw => "sp-fw",
+            Baseline::Agp => "agp",
+            Baseline::RPdcg => "r-pdcg",
+            Baseline::CgRpga => "cg-rpga",
+        }
+    }
+    /// How well the update rule is established (baselines.md Sec. 6).
+    pub const fn provenance(&self) -> &'static str {
+        match self {
+            Baseline::SpFw => "VERIFIED (authors' code): plain SP-FW, joint step 2/(t+2)",
+            Baseline::Agp => {
+                "update RECONSTRUCTED (alternating regularised projected gradient); parameters VERIFIED-2ND"
+            }
+            Baseline::RPdcg => {
+                "update RECONSTRUCTED, dual step GUESSED (Garber-Hazan); parameters VERIFIED-2ND"
+            }
+            Baseline::CgRpga => {
+                "update RECONSTRUCTED; parameters VERIFIED-2ND; mu_bar in DL GUESSED (= mu)"
+            }
+        }
+    }
+}
+
+/// The seven methods of Figure 1 and Table 3: the paper's three ([`Algorithm`], whose names,
+/// labels and oracles are read from it) and the four baselines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Method {
+    /// Algorithms 1-3.
+    Paper(Algorithm),
+    /// SP-FW, AGP, R-PDCG, CG-RPGA.
+    Baseline(Baseline),
+}
+
+impl Method {
+    /// Table 3 order.
+    pub const ALL: [Method; 7] = [
+        Method::Baseline(Baseline::SpFw),
+        Method::Baseline(Baseline::Agp),
+        Method::Baseline(Baseline::RPdcg),
+        Method::Baseline(Baseline::CgRpga),
+        Method::Paper(Algorithm::LmoLmo),
+        Method::Paper(Algorithm::LmoPo),
+        Method::Paper(Algorithm::PoLmo),
+    ];
+    /// The paper's name (`LMO-PO`, `SP-FW`).
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Method::Paper(a) => a.title(),
+            Method::Baseline(b) => b.title(),
         }
     }
     /// The name in the solver registry (`saddlefw list`, `--algos`).
-    pub fn registry_name(&self) -> &'static str {
+    pub const fn registry_name(&self) -> &'static str {
         match self {
-            Algorithm::SpFw => "sp-fw",
-            Algorithm::Agp => "agp",
-            Algorithm::RPdcg => "r-pdcg",
-            Algorithm::CgRpga => "cg-rpga",
-            Algorithm::LmoLmo => "lmo-lmo",
-            Algorithm::LmoPo => "lmo-po",
-            Algorithm::PoLmo => "po-lmo",
+            Method::Paper(a) => a.name(),
+            Method::Baseline(b) => b.name(),
         }
     }
-    /// The algorithm called `name` in the registry or in the paper (case-insensitive).
-    pub fn parse(name: &str) -> Option<Algorithm> {
+    /// The method called `name` in the registry or in the paper (case-insensitive).
+    pub fn parse(name: &str) -> Option<Method> {
         let n = name.trim().to_ascii_lowercase().replace('_', "-");
-        Algorithm::ALL
+        Method::ALL
             .into_iter()
             .find(|a| a.registry_name() == n || a.name().to_ascii_lowercase() == n)
     }
-    /// Whether it is one of the paper's Algorithms 1-3 ([`crate::paper::Algorithm`]).
-    pub fn is_proposed(&self) -> bool {
-        crate::paper::Algorithm::parse(self.registry_name()).is_some()
+    /// The paper's algorithm, for Algorithms 1-3.
+    pub const fn paper(&self) -> Option<Algorithm> {
+        match self {
+            Method::Paper(a) => Some(*a),
+            Method::Baseline(_) => None,
+        }
+    }
+    /// Whether it is one of the paper's Algorithms 1-3.
+    pub const fn is_proposed(&self) -> bool {
+        matches!(self, Method::Paper(_))
     }
     /// The primal oracle, which decides the plotted measure (L749: `G_X^LMO + G_Y` for
     /// LMO-primal methods, `G_X^PO + G_Y` for PO-primal ones), read from the registry's oracle
@@ -134,28 +182,18 @@ impl Algorithm {
         crate::solvers::registry::primal_oracle(self.registry_name())
             .expect("the seven experiment algorithms are in the registry")
     }
-    /// How well the update rule is established (baselines.md Sec. 6).
-    pub fn provenance(&self) -> &'static str {
+    /// How well the update rule is established (baselines.md Sec. 6); for Algorithms 1-3 the
+    /// paper's number and label ([`Algorithm::number`], [`Algorithm::label`]).
+    pub fn provenance(&self) -> String {
         match self {
-            Algorithm::SpFw => "VERIFIED (authors' code): plain SP-FW, joint step 2/(t+2)",
-            Algorithm::Agp => {
-                "update RECONSTRUCTED (alternating regularised projected gradient); parameters VERIFIED-2ND"
-            }
-            Algorithm::RPdcg => {
-                "update RECONSTRUCTED, dual step GUESSED (Garber-Hazan); parameters VERIFIED-2ND"
-            }
-            Algorithm::CgRpga => {
-                "update RECONSTRUCTED; parameters VERIFIED-2ND; mu_bar in DL GUESSED (= mu)"
-            }
-            Algorithm::LmoLmo => "the paper's Algorithm 1 (alg:fw-fw)",
-            Algorithm::LmoPo => "the paper's Algorithm 2 (alg:fw-proj)",
-            Algorithm::PoLmo => "the paper's Algorithm 3 (alg:proj-fw)",
+            Method::Paper(a) => format!("the paper's Algorithm {} ({})", a.number(), a.label()),
+            Method::Baseline(b) => b.provenance().to_string(),
         }
     }
     /// Whether the paper runs it on the experiment: R-PDCG needs a strongly convex Y and is
     /// "not applicable" on the robust problem (simplex Y, L750; Table 3 N/A).
     pub fn applicable(&self, e: Experiment) -> bool {
-        !(e == Experiment::Robust && *self == Algorithm::RPdcg)
+        !(e == Experiment::Robust && *self == Method::Baseline(Baseline::RPdcg))
     }
 }
 
@@ -245,14 +283,13 @@ pub const ROBUST_PO_LMO: ProposedSchedule = ProposedSchedule {
 };
 
 /// The schedule of a proposed algorithm on an experiment (`None` for baselines).
-pub fn proposed_schedule(e: Experiment, a: Algorithm) -> Option<ProposedSchedule> {
+pub fn proposed_schedule(e: Experiment, a: Algorithm) -> ProposedSchedule {
     match (e, a) {
-        (Experiment::Dl, Algorithm::LmoLmo) => Some(DL_LMO_LMO),
-        (Experiment::Dl, Algorithm::LmoPo) => Some(DL_LMO_PO),
-        (Experiment::Dl, Algorithm::PoLmo) => Some(DL_PO_LMO),
-        (Experiment::Robust, Algorithm::LmoLmo | Algorithm::LmoPo) => Some(ROBUST_LMO),
-        (Experiment::Robust, Algorithm::PoLmo) => Some(ROBUST_PO_LMO),
-        _ => None,
+        (Experiment::Dl, Algorithm::LmoLmo) => DL_LMO_LMO,
+        (Experiment::Dl, Algorithm::LmoPo) => DL_LMO_PO,
+        (Experiment::Dl, Algorithm::PoLmo) => DL_PO_LMO,
+        (Experiment::Robust, Algorithm::LmoLmo | Algorithm::LmoPo) => ROBUST_LMO,
+        (Experiment::Robust, Algorithm::PoLmo) => ROBUST_PO_LMO,
     }
 }
 
@@ -388,12 +425,12 @@ pub const ROBUST_CG_RPGA: BorounParams = BorounParams {
 };
 
 /// The Boroun-type parameters of an experiment (`None` for the other algorithms).
-pub fn boroun_params(e: Experiment, a: Algorithm) -> Option<BorounParams> {
-    match (e, a) {
-        (Experiment::Dl, Algorithm::RPdcg) => Some(DL_R_PDCG),
-        (Experiment::Dl, Algorithm::CgRpga) => Some(DL_CG_RPGA),
-        (Experiment::Robust, Algorithm::RPdcg) => Some(ROBUST_R_PDCG),
-        (Experiment::Robust, Algorithm::CgRpga) => Some(ROBUST_CG_RPGA),
+pub fn boroun_params(e: Experiment, b: Baseline) -> Option<BorounParams> {
+    match (e, b) {
+        (Experiment::Dl, Baseline::RPdcg) => Some(DL_R_PDCG),
+        (Experiment::Dl, Baseline::CgRpga) => Some(DL_CG_RPGA),
+        (Experiment::Robust, Baseline::RPdcg) => Some(ROBUST_R_PDCG),
+        (Experiment::Robust, Baseline::CgRpga) => Some(ROBUST_CG_RPGA),
         _ => None,
     }
 }
@@ -500,7 +537,7 @@ pub const ROBUST_TIME_LIMIT_S: f64 = 300.0;
 /// `None` is the paper's N/A.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Table3Row {
-    pub algorithm: Algorithm,
+    pub algorithm: Method,
     pub dl: u64,
     pub rcv1: Option<u64>,
     pub news20: Option<u64>,
@@ -509,43 +546,43 @@ pub struct Table3Row {
 /// Table 3 of the paper (hardware not stated; only ratios are comparable).
 pub const TABLE3: [Table3Row; 7] = [
     Table3Row {
-        algorithm: Algorithm::SpFw,
+        algorithm: Method::Baseline(Baseline::SpFw),
         dl: 48466,
         rcv1: Some(467),
         news20: Some(315),
     },
     Table3Row {
-        algorithm: Algorithm::Agp,
+        algorithm: Method::Baseline(Baseline::Agp),
         dl: 20997,
         rcv1: Some(387),
         news20: Some(302),
     },
     Table3Row {
-        algorithm: Algorithm::RPdcg,
+        algorithm: Method::Baseline(Baseline::RPdcg),
         dl: 46688,
         rcv1: None,
         news20: None,
     },
     Table3Row {
-        algorithm: Algorithm::CgRpga,
+        algorithm: Method::Baseline(Baseline::CgRpga),
         dl: 47036,
         rcv1: Some(464),
         news20: Some(317),
     },
     Table3Row {
-        algorithm: Algorithm::LmoLmo,
+        algorithm: Method::Paper(Algorithm::LmoLmo),
         dl: 42016,
         rcv1: Some(453),
         news20: Some(313),
     },
     Table3Row {
-        algorithm: Algorithm::LmoPo,
+        algorithm: Method::Paper(Algorithm::LmoPo),
         dl: 46678,
         rcv1: Some(467),
         news20: Some(319),
     },
     Table3Row {
-        algorithm: Algorithm::PoLmo,
+        algorithm: Method::Paper(Algorithm::PoLmo),
         dl: 21991,
         rcv1: Some(386),
         news20: Some(305),
@@ -593,7 +630,7 @@ impl Which {
         }
     }
     /// The paper's Table 3 count of `alg` on this experiment (None: N/A).
-    pub fn paper_iterations(&self, alg: Algorithm) -> Option<u64> {
+    pub fn paper_iterations(&self, alg: Method) -> Option<u64> {
         let row = TABLE3.iter().find(|r| r.algorithm == alg)?;
         match self {
             Which::Dl => Some(row.dl),

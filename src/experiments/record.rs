@@ -25,9 +25,10 @@
 //! time only (measurements excluded), as in RUN.json.
 //!
 //! ```
-//! use saddlefw::experiments::params::Algorithm;
+//! use saddlefw::experiments::params::Method;
+//! use saddlefw::paper::Algorithm;
 //! use saddlefw::experiments::record::{CheckpointRecord, RunRecord, RunStatus};
-//! let mut r = RunRecord::not_run(Algorithm::PoLmo, RunStatus::TimeLimit, String::new());
+//! let mut r = RunRecord::not_run(Method::Paper(Algorithm::PoLmo), RunStatus::TimeLimit, String::new());
 //! assert_eq!(r.measure, "G_X^PO + G_Y");
 //! let cp = |t, time_s, m: Option<f64>| CheckpointRecord::of_measure(t, time_s, m);
 //! r.checkpoints = vec![cp(0, 0.0, Some(4.0)), cp(1, 0.5, Some(1.0)), cp(2, 1.0, None), cp(4, 2.0, Some(2.0))];
@@ -41,7 +42,7 @@
 //! assert!(RunStatus::Diverged.ran() && !RunStatus::Skipped.ran());
 //! ```
 
-use super::params::Algorithm;
+use super::params::Method;
 use super::source::DataDescription;
 use crate::counting::OracleCounts;
 use crate::measures::PointMeasures;
@@ -231,7 +232,7 @@ pub struct RunRecord {
 
 impl RunRecord {
     /// A run that did not iterate (skipped, not applicable, failed).
-    pub fn not_run(alg: Algorithm, status: RunStatus, detail: String) -> Self {
+    pub fn not_run(alg: Method, status: RunStatus, detail: String) -> Self {
         RunRecord {
             algorithm: alg.name().into(),
             registry_name: alg.registry_name().into(),
@@ -256,7 +257,7 @@ impl RunRecord {
     }
 
     /// From a finished harness trace.
-    pub fn from_trace(alg: Algorithm, trace: &Trace, parameters: Vec<String>) -> Self {
+    pub fn from_trace(alg: Method, trace: &Trace, parameters: Vec<String>) -> Self {
         let oracle = alg.primal_oracle();
         let (status, detail) = match &trace.status {
             Status::Completed => (RunStatus::Completed, None),
@@ -412,7 +413,7 @@ impl ExperimentRecord {
         crate::files::parse_json(input, text, crate::files::JsonTop::Object)
     }
     /// The run of `alg`, if recorded.
-    pub fn run(&self, alg: Algorithm) -> Option<&RunRecord> {
+    pub fn run(&self, alg: Method) -> Option<&RunRecord> {
         self.runs.iter().find(|r| r.algorithm == alg.name())
     }
 

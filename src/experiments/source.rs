@@ -25,7 +25,7 @@
 //! assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 //! ```
 
-use super::params::{self, Algorithm, Experiment, PowerLaw};
+use super::params::{self, Baseline, Experiment, Method, PowerLaw};
 use crate::data::libsvm::decompress_if_bzip2;
 use crate::data::{parse_libsvm, Dataset, KnownDataset, LibsvmOptions};
 use crate::problems::dictionary::{DictionaryLearning, DlConfig};
@@ -172,13 +172,14 @@ pub fn schedule(p: PowerLaw) -> Schedule {
 
 /// The registry options of `alg` on experiment `e` with the paper's parameters, and notes
 /// saying where they come from.
-pub fn options(e: Experiment, alg: Algorithm, formula: &Constants) -> (Options, Vec<String>) {
+pub fn options(e: Experiment, alg: Method, formula: &Constants) -> (Options, Vec<String>) {
     let mut o = Options {
         constants: Some(*formula),
         ..Default::default()
     };
     let mut notes = Vec::new();
-    if let Some(s) = params::proposed_schedule(e, alg) {
+    if let Method::Paper(a) = alg {
+        let s = params::proposed_schedule(e, a);
         o.tau = Some(schedule(s.tau));
         o.beta = Some(schedule(s.beta));
         notes.push(format!(
@@ -188,7 +189,10 @@ pub fn options(e: Experiment, alg: Algorithm, formula: &Constants) -> (Options, 
             s.source
         ));
     }
-    if let Some(b) = params::boroun_params(e, alg) {
+    if let Some(b) = match alg {
+        Method::Baseline(b) => params::boroun_params(e, b),
+        Method::Paper(_) => None,
+    } {
         o.tau0 = Some(b.tau());
         o.beta0 = Some(b.mu());
         o.horizon = Some(b.horizon as usize);
@@ -201,8 +205,8 @@ pub fn options(e: Experiment, alg: Algorithm, formula: &Constants) -> (Options, 
         ));
     }
     match alg {
-        Algorithm::SpFw => notes.push("gamma_t = 2/(t+2), t >= 0 (L3257, L3261)".into()),
-        Algorithm::Agp => notes.push(match e {
+        Method::Baseline(Baseline::SpFw) => notes.push("gamma_t = 2/(t+2), t >= 0 (L3257, L3261)".into()),
+        Method::Baseline(Baseline::Agp) => notes.push(match e {
             Experiment::Dl => {
                 "Xu Thm 3.2 parameters with the appendix L_xx, L_y (L3256-3258)".to_string()
             }

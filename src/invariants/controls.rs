@@ -38,8 +38,8 @@
 
 use super::case::{paper_variant, CaseOptions, SolverSpec};
 use super::context::{MeasureSet, EXACT_MEASURES};
+use crate::paper::Algorithm;
 use crate::problems::{Interval, SaddleProblem};
-use crate::solvers::smoothing::PaperAlgorithm;
 use crate::solvers::Fault;
 
 /// The negative controls of `saddlefw check --control NAME` (the four of the issue, the two
@@ -98,17 +98,10 @@ impl Control {
 
     /// The case options that inject the defect (solvers: Algorithm 1 only, with the fault).
     pub fn options(&self) -> CaseOptions {
-        let faulty = |fault| {
-            Some(vec![paper_variant(
-                PaperAlgorithm::LmoLmo,
-                None,
-                None,
-                fault,
-            )])
-        };
+        let faulty = |fault| Some(vec![paper_variant(Algorithm::LmoLmo, None, None, fault)]);
         let measures = |measures| CaseOptions {
             measures,
-            solvers: Some(vec![SolverSpec::paper(PaperAlgorithm::LmoLmo)]),
+            solvers: Some(vec![SolverSpec::paper(Algorithm::LmoLmo)]),
             ..CaseOptions::default()
         };
         match self {

@@ -36,7 +36,8 @@ use crate::problems::{Constants, SaddleProblem};
 use crate::sets::RankOne;
 use crate::{Error, Result};
 
-pub use crate::paper::{Algorithm as PaperAlgorithm, Oracle};
+use crate::paper::Algorithm;
+pub use crate::paper::Oracle;
 
 /// The one hook for negative controls inside the step ([`super::control`], which applies every
 /// control): defects of quantities that exist only within one iteration (the gradient buffers,
@@ -69,7 +70,7 @@ pub enum StepDefect {
 
 /// Algorithms 1-3 (see the module documentation).
 pub struct DualSmoothing {
-    algorithm: PaperAlgorithm,
+    algorithm: Algorithm,
     tau: Schedule,
     beta: Schedule,
     defect: StepDefect,
@@ -98,7 +99,7 @@ impl DualSmoothing {
     /// Errors when `max{beta_t, mu} > 0` fails (a zero `beta` with `mu = 0`), when a schedule is
     /// out of its domain, or when an LMO-PO dual step `1/(Lyy + beta_t)` would be infinite.
     pub fn new(
-        algorithm: PaperAlgorithm,
+        algorithm: Algorithm,
         tau: Schedule,
         beta: Schedule,
         constants: &Constants,
@@ -142,15 +143,15 @@ impl DualSmoothing {
     }
     /// Algorithm 1 (`alg:fw-fw`).
     pub fn lmo_lmo(tau: Schedule, beta: Schedule, constants: &Constants) -> Result<Self> {
-        Self::new(PaperAlgorithm::LmoLmo, tau, beta, constants)
+        Self::new(Algorithm::LmoLmo, tau, beta, constants)
     }
     /// Algorithm 2 (`alg:fw-proj`).
     pub fn lmo_po(tau: Schedule, beta: Schedule, constants: &Constants) -> Result<Self> {
-        Self::new(PaperAlgorithm::LmoPo, tau, beta, constants)
+        Self::new(Algorithm::LmoPo, tau, beta, constants)
     }
     /// Algorithm 3 (`alg:proj-fw`).
     pub fn po_lmo(tau: Schedule, beta: Schedule, constants: &Constants) -> Result<Self> {
-        Self::new(PaperAlgorithm::PoLmo, tau, beta, constants)
+        Self::new(Algorithm::PoLmo, tau, beta, constants)
     }
     /// Injects a deliberate defect into the step (negative controls only; applied by
     /// [`super::control`]).
@@ -164,7 +165,7 @@ impl DualSmoothing {
         self
     }
     /// Which algorithm this is.
-    pub fn algorithm(&self) -> PaperAlgorithm {
+    pub fn algorithm(&self) -> Algorithm {
         self.algorithm
     }
     /// The primal step schedule.
