@@ -75,8 +75,9 @@
 
 use super::params::Which;
 use super::params::{Baseline, Experiment, Method};
-use super::record::{RunRecord, RunStatus};
+use super::record::{plotted_measure, RunRecord, RunStatus};
 use super::table3::CONTENDED_SHARE;
+use crate::paper::measure::RunMeasure;
 use crate::paper::Algorithm;
 use crate::paper::Oracle;
 use crate::report::ClaimVerdict;
@@ -263,9 +264,10 @@ pub fn on_common_measure(runs: &[RunRecord]) -> Vec<RunRecord> {
         .map(|mut r| {
             for c in &mut r.checkpoints {
                 let m = &c.checkpoint.measures;
-                c.measure = (m.gx_lmo.is_finite() && m.gy.is_finite()).then(|| m.gx_lmo + m.gy);
+                c.measure = (m.gx_lmo.is_finite() && m.gy.is_finite())
+                    .then(|| plotted_measure(&c.checkpoint, Oracle::Lmo));
             }
-            r.measure = "G_X^LMO + G_Y".into();
+            r.measure = RunMeasure::Stationarity.label(Oracle::Lmo).into();
             r
         })
         .collect()

@@ -49,6 +49,7 @@ pub mod table3;
 
 use crate::data::{self, Scaling};
 use crate::harness::{self, CheckpointRule, RunConfig};
+use crate::paper::measure::RunMeasure;
 use crate::paper::Algorithm;
 use crate::paper::Oracle;
 use crate::problems::dictionary::DlConfig;
@@ -471,8 +472,8 @@ pub fn run_journaled(
         max_iterations: plan.max_iterations,
         jobs,
         measure: MeasureSpec {
-            lmo_primal: record::measure_label(Oracle::Lmo).into(),
-            po_primal: record::measure_label(Oracle::Po).into(),
+            lmo_primal: RunMeasure::Stationarity.label(Oracle::Lmo).into(),
+            po_primal: RunMeasure::Stationarity.label(Oracle::Po).into(),
             sigma,
             sigma_choice: if plan.sigma.is_some() {
                 "given with --sigma".into()

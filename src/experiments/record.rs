@@ -46,6 +46,7 @@ use super::params::Method;
 use super::source::DataDescription;
 use crate::counting::OracleCounts;
 use crate::measures::PointMeasures;
+use crate::paper::measure::RunMeasure;
 use crate::paper::Oracle;
 use crate::problems::lipschitz::SampledConstants;
 use crate::problems::Constants;
@@ -129,21 +130,12 @@ impl CheckpointRecord {
     }
 }
 
-/// The measure Figure 1 plots (`fig:Experiment`, L749): `G_X^LMO + G_Y` for LMO-primal
-/// methods, `G_X^PO + G_Y` for PO-primal methods.
+/// The measure Figure 1 plots ([`RunMeasure::Stationarity`], `fig:Experiment`, L749) at a
+/// checkpoint of a method whose primal block uses `oracle`.
 pub fn plotted_measure(c: &Checkpoint, oracle: Oracle) -> f64 {
-    match oracle {
-        Oracle::Lmo => c.measures.gx_lmo + c.measures.gy,
-        Oracle::Po => c.measures.gx_po + c.measures.gy,
-    }
-}
-
-/// The label of the plotted measure.
-pub fn measure_label(oracle: Oracle) -> &'static str {
-    match oracle {
-        Oracle::Lmo => "G_X^LMO + G_Y",
-        Oracle::Po => "G_X^PO + G_Y",
-    }
+    c.measures
+        .select(RunMeasure::Stationarity, oracle)
+        .unwrap_or(f64::NAN)
 }
 
 /// How a run of the experiment ended (the harness' statuses plus the runs that did not start).
@@ -237,7 +229,7 @@ impl RunRecord {
             algorithm: alg.name().into(),
             registry_name: alg.registry_name().into(),
             primal_oracle: alg.primal_oracle(),
-            measure: measure_label(alg.primal_oracle()).into(),
+            measure: RunMeasure::Stationarity.label(alg.primal_oracle()).into(),
             iterations: 0,
             wall_time_s: 0.0,
             measure_time_s: 0.0,
@@ -282,7 +274,7 @@ impl RunRecord {
             algorithm: alg.name().into(),
             registry_name: alg.registry_name().into(),
             primal_oracle: oracle,
-            measure: measure_label(oracle).into(),
+            measure: RunMeasure::Stationarity.label(oracle).into(),
             iterations: trace.iterations,
             wall_time_s: trace.wall_time_s,
             measure_time_s: trace.measure_time_s,
