@@ -6,26 +6,13 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use saddlefw::data::{resolve_path, Csr, Dataset, NEWS20};
-use saddlefw::experiments::params::{self, Experiment, PowerLaw};
+use saddlefw::experiments::params::{self, Experiment};
 use saddlefw::paper::Algorithm;
 use saddlefw::problems::{
     DictionaryLearning, DlConfig, DroConfig, Instance, RobustClassification, SaddleProblem,
 };
-use saddlefw::solvers::{registry, DualSmoothing, Schedule, Solver};
+use saddlefw::solvers::{registry, DualSmoothing, Solver};
 use std::path::PathBuf;
-
-/// The paper's `scale * (num / (t + shift))^exponent` as a solver schedule.
-pub fn schedule(p: PowerLaw) -> Schedule {
-    if p.scale == 0.0 {
-        Schedule::Zero
-    } else {
-        Schedule::Shifted {
-            c: p.scale * p.num.powf(p.exponent),
-            s: p.shift,
-            a: p.exponent,
-        }
-    }
-}
 
 /// DL at the paper's size with m, q, n' multiplied by `scale` (n, p, l unchanged).
 pub fn dl(scale: usize) -> Instance {
@@ -116,10 +103,7 @@ pub fn two_points(x: &[f64]) -> [Vec<f64>; 2] {
 /// A paper algorithm with the experiment's schedule (claims.md 6.1, 6.2).
 pub fn paper_solver(e: Experiment, alg: Algorithm, p: &dyn SaddleProblem) -> Box<dyn Solver> {
     let s = params::proposed_schedule(e, alg);
-    Box::new(
-        DualSmoothing::new(alg, schedule(s.tau), schedule(s.beta), &p.constants())
-            .expect("valid schedule"),
-    )
+    Box::new(DualSmoothing::new(alg, s.tau, s.beta, &p.constants()).expect("valid schedule"))
 }
 
 /// Every algorithm that applies to the problem: the paper's three with the experiment's

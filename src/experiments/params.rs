@@ -3,20 +3,23 @@
 //! and Table 3 (`table:iters`). Line numbers `Lnnnn` refer to `shared/spec/paper.tex`.
 //!
 //! Every schedule of the paper's experiments has the form `scale * (num / (t + shift))^exponent`
-//! ([`PowerLaw`]), t = 0, 1, ...; the experimental schedules are shifted and rescaled versions of
+//! ([`Schedule::power_law`], the solvers' one schedule type), t = 0, 1, ...; the experimental schedules are shifted and rescaled versions of
 //! the theorems' (claims.md 6.5 item 15). Baseline constants are given by formulas in a horizon
-//! K ([`HorizonLaw`]) or in Lipschitz constants ([`AgpNcC`], [`AgpNcSc`]), which take the
+//! K (`c K^-a`, an anytime [`Schedule`] at `t = K - 1`, [`BorounParams`]) or in Lipschitz constants ([`AgpNcC`], [`AgpNcSc`]), which take the
 //! paper's appendix constants (`DictionaryLearning::paper_constants`,
 //! `RobustClassification::paper_constants`) because that is what the paper plugged in.
 //!
 //! ```
-//! use saddlefw::experiments::params::{Method, PowerLaw};
+//! use saddlefw::experiments::params::{proposed_schedule, Experiment, Method};
 //! use saddlefw::paper::{Algorithm, Oracle};
+//! use saddlefw::solvers::Schedule;
 //! // scale (num / (t + shift))^exponent
-//! let p = PowerLaw { scale: 2.0, num: 10.0, shift: 10.0, exponent: 0.5 };
-//! assert_eq!(p.at(0), 2.0);
+//! let p = Schedule::power_law(2.0, 10.0, 10.0, 0.5);
+//! assert!((p.at(0) - 2.0).abs() < 1e-15);
 //! assert!((p.at(30) - 1.0).abs() < 1e-15); // 2 (10/40)^(1/2)
-//! assert_eq!(PowerLaw::ZERO.at(5), 0.0);
+//! assert_eq!(Schedule::power_law(0.0, 1.0, 1.0, 0.0), Schedule::Zero);
+//! let s = proposed_schedule(Experiment::Robust, Algorithm::PoLmo);
+//! assert_eq!((s.tau.at(0), s.beta), (1e3, Schedule::Zero));
 //! // both spellings of every algorithm parse back to it
 //! for a in Method::ALL {
 //!     assert_eq!(Method::parse(a.name()), Some(a));
@@ -32,34 +35,9 @@
 use crate::data;
 use crate::paper::{Algorithm, Oracle};
 use crate::problems::Constants;
+use crate::solvers::Schedule;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
-
-/// `scale * (num / (t + shift))^exponent` for t = 0, 1, ...
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct PowerLaw {
-    pub scale: f64,
-    pub num: f64,
-    pub shift: f64,
-    pub exponent: f64,
-}
-
-impl PowerLaw {
-    /// The zero schedule (`beta_t = 0`).
-    pub const ZERO: PowerLaw = PowerLaw {
-        scale: 0.0,
-        num: 1.0,
-        shift: 1.0,
-        exponent: 0.0,
-    };
-    /// Value at iteration t.
-    pub fn at(&self, t: u64) -> f64 {
-        if self.scale == 0.0 {
-            return 0.0;
-        }
-        self.scale * (self.num / (t as f64 + self.shift)).powf(self.exponent)
-    }
-}
 
 /// The two experiments (NEWS20 and RCV1 share the robust parameters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -198,122 +176,54 @@ impl Method {
 }
 
 /// `tau_t` and `beta_t` of a proposed algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProposedSchedule {
-    pub tau: PowerLaw,
-    pub beta: PowerLaw,
+    pub tau: Schedule,
+    pub beta: Schedule,
     /// Where the paper states it.
     pub source: &'static str,
 }
 
-/// DL, LMO-LMO: `tau_t = (2/(t+10))^(4/5)`, `beta_t = 1e-2/(t+10)^(1/5)` (L3257).
-pub const DL_LMO_LMO: ProposedSchedule = ProposedSchedule {
-    tau: PowerLaw {
-        scale: 1.0,
-        num: 2.0,
-        shift: 10.0,
-        exponent: 0.8,
-    },
-    beta: PowerLaw {
-        scale: 1e-2,
-        num: 1.0,
-        shift: 10.0,
-        exponent: 0.2,
-    },
-    source: "paper.tex L3257 (alg:fw-fw)",
-};
-
-/// DL, LMO-PO: `tau_t = (2/(t+10))^(3/4)`, `beta_t = 1e-2/(t+10)^(1/4)` (L3257).
-pub const DL_LMO_PO: ProposedSchedule = ProposedSchedule {
-    tau: PowerLaw {
-        scale: 1.0,
-        num: 2.0,
-        shift: 10.0,
-        exponent: 0.75,
-    },
-    beta: PowerLaw {
-        scale: 1e-2,
-        num: 1.0,
-        shift: 10.0,
-        exponent: 0.25,
-    },
-    source: "paper.tex L3257 (alg:fw-proj)",
-};
-
-/// DL, PO-LMO: `tau_t = 1e2/(t+10)^(3/5)` (tau_0 ~ 25.1, not the appendix schedule),
-/// `beta_t = 1e-2/(t+10)^(1/5)` (L3257).
-pub const DL_PO_LMO: ProposedSchedule = ProposedSchedule {
-    tau: PowerLaw {
-        scale: 1e2,
-        num: 1.0,
-        shift: 10.0,
-        exponent: 0.6,
-    },
-    beta: PowerLaw {
-        scale: 1e-2,
-        num: 1.0,
-        shift: 10.0,
-        exponent: 0.2,
-    },
-    source: "paper.tex L3257 (alg:proj-fw)",
-};
-
-/// Robust, LMO-LMO and LMO-PO: `tau_t = 2/(t+10)`, `beta_t = 0` (L3261).
-pub const ROBUST_LMO: ProposedSchedule = ProposedSchedule {
-    tau: PowerLaw {
-        scale: 1.0,
-        num: 2.0,
-        shift: 10.0,
-        exponent: 1.0,
-    },
-    beta: PowerLaw::ZERO,
-    source: "paper.tex L3261 (alg:fw-fw, alg:fw-proj)",
-};
-
-/// Robust, PO-LMO: `tau_t = 1e3/(t+1)^(1/2)` (tau_0 = 1000), `beta_t = 0` (L3261).
-pub const ROBUST_PO_LMO: ProposedSchedule = ProposedSchedule {
-    tau: PowerLaw {
-        scale: 1e3,
-        num: 1.0,
-        shift: 1.0,
-        exponent: 0.5,
-    },
-    beta: PowerLaw::ZERO,
-    source: "paper.tex L3261 (alg:proj-fw)",
-};
-
-/// The schedule of a proposed algorithm on an experiment (`None` for baselines).
+/// The schedule of a proposed algorithm on an experiment, in the paper's printed form
+/// `scale (num/(t+shift))^exponent` ([`Schedule::power_law`]):
+///
+/// | experiment | algorithm | `tau_t` | `beta_t` | paper |
+/// |---|---|---|---|---|
+/// | DL | LMO-LMO | `(2/(t+10))^(4/5)` | `1e-2/(t+10)^(1/5)` | L3257 |
+/// | DL | LMO-PO | `(2/(t+10))^(3/4)` | `1e-2/(t+10)^(1/4)` | L3257 |
+/// | DL | PO-LMO | `1e2/(t+10)^(3/5)` (tau_0 ~ 25.1, not the appendix schedule) | `1e-2/(t+10)^(1/5)` | L3257 |
+/// | robust | LMO-LMO, LMO-PO | `2/(t+10)` | 0 | L3261 |
+/// | robust | PO-LMO | `1e3/(t+1)^(1/2)` (tau_0 = 1000) | 0 | L3261 |
 pub fn proposed_schedule(e: Experiment, a: Algorithm) -> ProposedSchedule {
-    match (e, a) {
-        (Experiment::Dl, Algorithm::LmoLmo) => DL_LMO_LMO,
-        (Experiment::Dl, Algorithm::LmoPo) => DL_LMO_PO,
-        (Experiment::Dl, Algorithm::PoLmo) => DL_PO_LMO,
-        (Experiment::Robust, Algorithm::LmoLmo | Algorithm::LmoPo) => ROBUST_LMO,
-        (Experiment::Robust, Algorithm::PoLmo) => ROBUST_PO_LMO,
-    }
-}
-
-/// SP-FW (Gidel et al. 2017, Algorithm 2): the "vanilla" joint step `gamma_t = 2/(t+2)`,
-/// t >= 0, on both experiments (L3257, L3261).
-pub const SP_FW_STEP: PowerLaw = PowerLaw {
-    scale: 1.0,
-    num: 2.0,
-    shift: 2.0,
-    exponent: 1.0,
-};
-
-/// `coef * K^(-exponent)` for a horizon K.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct HorizonLaw {
-    pub coef: f64,
-    pub exponent: f64,
-}
-
-impl HorizonLaw {
-    /// Value at horizon `k`.
-    pub fn at(&self, k: f64) -> f64 {
-        self.coef * k.powf(-self.exponent)
-    }
+    let law = Schedule::power_law;
+    let (tau, beta, source) = match (e, a) {
+        (Experiment::Dl, Algorithm::LmoLmo) => (
+            law(1.0, 2.0, 10.0, 0.8),
+            law(1e-2, 1.0, 10.0, 0.2),
+            "paper.tex L3257 (alg:fw-fw)",
+        ),
+        (Experiment::Dl, Algorithm::LmoPo) => (
+            law(1.0, 2.0, 10.0, 0.75),
+            law(1e-2, 1.0, 10.0, 0.25),
+            "paper.tex L3257 (alg:fw-proj)",
+        ),
+        (Experiment::Dl, Algorithm::PoLmo) => (
+            law(1e2, 1.0, 10.0, 0.6),
+            law(1e-2, 1.0, 10.0, 0.2),
+            "paper.tex L3257 (alg:proj-fw)",
+        ),
+        (Experiment::Robust, Algorithm::LmoLmo | Algorithm::LmoPo) => (
+            law(1.0, 2.0, 10.0, 1.0),
+            Schedule::Zero,
+            "paper.tex L3261 (alg:fw-fw, alg:fw-proj)",
+        ),
+        (Experiment::Robust, Algorithm::PoLmo) => (
+            law(1e3, 1.0, 1.0, 0.5),
+            Schedule::Zero,
+            "paper.tex L3261 (alg:proj-fw)",
+        ),
+    };
+    ProposedSchedule { tau, beta, source }
 }
 
 /// What `mu_bar` in CG-RPGA's dual step `sigma = 2/(L_yy + mu_bar)` stands for.
@@ -329,25 +239,30 @@ pub enum MuBar {
 }
 
 /// R-PDCG / CG-RPGA (Boroun et al. 2023, Algorithms 1 and 2) in their own notation: constant
-/// primal step `tau`, dual regularisation `mu`, horizon `K`; CG-RPGA adds `sigma`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// primal step `tau`, dual regularisation `mu`, horizon `K`; CG-RPGA adds `sigma`. The paper
+/// gives `tau` and `mu` as `c K^-a`: the anytime schedules `c (t+1)^-a` at `t = K - 1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BorounParams {
     pub horizon: f64,
-    pub tau: HorizonLaw,
-    pub mu: HorizonLaw,
+    pub tau: Schedule,
+    pub mu: Schedule,
     /// CG-RPGA only.
     pub mu_bar: Option<MuBar>,
     pub source: &'static str,
 }
 
 impl BorounParams {
-    /// `tau` at the horizon.
+    /// `tau` at the horizon, `c K^-a`.
     pub fn tau(&self) -> f64 {
-        self.tau.at(self.horizon)
+        self.tau.at(self.last())
     }
-    /// `mu` at the horizon.
+    /// `mu` at the horizon, `c K^-a`.
     pub fn mu(&self) -> f64 {
-        self.mu.at(self.horizon)
+        self.mu.at(self.last())
+    }
+    /// `t = K - 1`, where `(t+1)^-a = K^-a`.
+    fn last(&self) -> usize {
+        self.horizon as usize - 1
     }
     /// CG-RPGA's `sigma = 2/(L_yy + mu_bar)` with the paper's `L_yy` (`paper.lyy`) and
     /// `lambda = lambda'/(2n^2)` for the robust reading; `None` for R-PDCG, whose dual step the
@@ -364,13 +279,13 @@ impl BorounParams {
 /// DL, R-PDCG: `tau = 1/K^(5/6)`, `mu = 1e-2/K^(1/6)`, K = 1e3 (L3257).
 pub const DL_R_PDCG: BorounParams = BorounParams {
     horizon: 1e3,
-    tau: HorizonLaw {
-        coef: 1.0,
-        exponent: 5.0 / 6.0,
+    tau: Schedule::Anytime {
+        c: 1.0,
+        a: 5.0 / 6.0,
     },
-    mu: HorizonLaw {
-        coef: 1e-2,
-        exponent: 1.0 / 6.0,
+    mu: Schedule::Anytime {
+        c: 1e-2,
+        a: 1.0 / 6.0,
     },
     mu_bar: None,
     source: "paper.tex L3257",
@@ -380,14 +295,8 @@ pub const DL_R_PDCG: BorounParams = BorounParams {
 /// (L3257); L_yy = 0 (L3257, `subsec:lipschitz-dictionary`).
 pub const DL_CG_RPGA: BorounParams = BorounParams {
     horizon: 1e3,
-    tau: HorizonLaw {
-        coef: 1.0,
-        exponent: 0.75,
-    },
-    mu: HorizonLaw {
-        coef: 1e-2,
-        exponent: 0.25,
-    },
+    tau: Schedule::Anytime { c: 1.0, a: 0.75 },
+    mu: Schedule::Anytime { c: 1e-2, a: 0.25 },
     mu_bar: Some(MuBar::Mu),
     source: "paper.tex L3257",
 };
@@ -396,14 +305,8 @@ pub const DL_CG_RPGA: BorounParams = BorounParams {
 /// reported not applicable (L750, Table 3 N/A).
 pub const ROBUST_R_PDCG: BorounParams = BorounParams {
     horizon: 1e4,
-    tau: HorizonLaw {
-        coef: 10.0,
-        exponent: 0.75,
-    },
-    mu: HorizonLaw {
-        coef: 0.0,
-        exponent: 0.0,
-    },
+    tau: Schedule::Anytime { c: 10.0, a: 0.75 },
+    mu: Schedule::Anytime { c: 0.0, a: 0.0 },
     mu_bar: None,
     source: "paper.tex L3261",
 };
@@ -412,14 +315,8 @@ pub const ROBUST_R_PDCG: BorounParams = BorounParams {
 /// `mu_bar = lambda` and `L_yy = sqrt(2) lambda'`, K = 1e4 (L3261).
 pub const ROBUST_CG_RPGA: BorounParams = BorounParams {
     horizon: 1e4,
-    tau: HorizonLaw {
-        coef: 10.0,
-        exponent: 0.5,
-    },
-    mu: HorizonLaw {
-        coef: 0.0,
-        exponent: 0.0,
-    },
+    tau: Schedule::Anytime { c: 10.0, a: 0.5 },
+    mu: Schedule::Anytime { c: 0.0, a: 0.0 },
     mu_bar: Some(MuBar::Lambda),
     source: "paper.tex L3261",
 };
