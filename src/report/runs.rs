@@ -1,6 +1,6 @@
 //! RUN.json files (`saddlefw run`) as [`RunSummary`] records for the runs page
 //! (`saddlefw report RUN.json... --out FILE.html`), plotted with one
-//! [`RunMeasure`](crate::paper::measure::RunMeasure).
+//! [`RunMeasure`].
 
 use super::{RunSummary, Series};
 use crate::paper::measure::RunMeasure;
