@@ -10,14 +10,15 @@
 
 mod common;
 
-use common::{dl, dro, load_average, news20_data, PAPER};
+use common::{dl, dro, load_average, news20_data};
 use saddlefw::experiments::params::Experiment;
 use saddlefw::harness::{run, CheckpointRule, RunConfig};
+use saddlefw::paper::Algorithm;
 use saddlefw::problems::Instance;
 
 fn report(label: &str, inst: &Instance, e: Experiment, budget: f64) {
-    for &(alg, a) in PAPER.iter() {
-        let mut solver = common::paper_solver(e, alg, a, inst.problem.as_ref());
+    for alg in Algorithm::ALL {
+        let mut solver = common::paper_solver(e, alg, inst.problem.as_ref());
         let config = RunConfig {
             iterations: usize::MAX,
             time_limit: Some(budget),

@@ -16,10 +16,11 @@
 
 mod common;
 
-use common::{criterion_mean, dl, dro, load_average, news20_data, PAPER};
+use common::{criterion_mean, dl, dro, load_average, news20_data};
 use criterion::{BenchmarkId, Criterion};
 use saddlefw::counting::Counting;
 use saddlefw::experiments::params::Experiment;
+use saddlefw::paper::Algorithm;
 use saddlefw::problems::Instance;
 use std::time::Duration;
 
@@ -39,8 +40,8 @@ fn bench_iterations(
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(3));
-    for &(alg, a) in PAPER.iter() {
-        let mut solver = common::paper_solver(e, alg, a, p);
+    for alg in Algorithm::ALL {
+        let mut solver = common::paper_solver(e, alg, p);
         let counting = Counting::new(p);
         solver.init(&counting, &inst.x0, &inst.y0);
         for t in 0..warm {

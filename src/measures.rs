@@ -150,6 +150,18 @@ pub struct PointMeasures {
 }
 
 impl PointMeasures {
+    /// The value of a run's plotted measure for a method whose primal block uses `primal`
+    /// (a sum of two terms for Figure 1's; `None` when a term was not recorded).
+    pub fn select(
+        &self,
+        m: crate::paper::measure::RunMeasure,
+        primal: crate::paper::Oracle,
+    ) -> Option<f64> {
+        match m.terms(primal) {
+            (a, Some(b)) => Some(self.get(a)? + self.get(b)?),
+            (a, None) => self.get(a),
+        }
+    }
     /// The value of measure `m` (`None`: `G^Opt` with f* unknown).
     pub fn get(&self, m: crate::paper::theorems::Measure) -> Option<f64> {
         use crate::paper::theorems::Measure;

@@ -656,7 +656,7 @@ fn dro_on_full_news20() {
 
 mod params {
     use saddlefw::experiments::params::*;
-    use saddlefw::paper::Oracle;
+    use saddlefw::paper::{Algorithm, Oracle};
     use saddlefw::problems::{DictionaryLearning, DlConfig};
 
     fn close(a: f64, b: f64) -> bool {
@@ -665,29 +665,44 @@ mod params {
 
     #[test]
     fn schedules_match_the_papers_formulas() {
-        for t in [0u64, 1, 7, 1000] {
+        let sched = |e, a| proposed_schedule(e, a);
+        let (dl, robust) = (Experiment::Dl, Experiment::Robust);
+        let (dl_lmo_lmo, dl_lmo_po, dl_po_lmo) = (
+            sched(dl, Algorithm::LmoLmo),
+            sched(dl, Algorithm::LmoPo),
+            sched(dl, Algorithm::PoLmo),
+        );
+        let (robust_lmo, robust_po_lmo) = (
+            sched(robust, Algorithm::LmoPo),
+            sched(robust, Algorithm::PoLmo),
+        );
+        assert_eq!(sched(robust, Algorithm::LmoLmo), robust_lmo);
+        for t in [0usize, 1, 7, 1000] {
             let tf = t as f64;
-            assert!(close(DL_LMO_LMO.tau.at(t), (2.0 / (tf + 10.0)).powf(0.8)));
-            assert!(close(DL_LMO_LMO.beta.at(t), 1e-2 / (tf + 10.0).powf(0.2)));
-            assert!(close(DL_LMO_PO.tau.at(t), (2.0 / (tf + 10.0)).powf(0.75)));
-            assert!(close(DL_LMO_PO.beta.at(t), 1e-2 / (tf + 10.0).powf(0.25)));
-            assert!(close(DL_PO_LMO.tau.at(t), 1e2 / (tf + 10.0).powf(0.6)));
-            assert!(close(ROBUST_LMO.tau.at(t), 2.0 / (tf + 10.0)));
-            assert_eq!(ROBUST_LMO.beta.at(t), 0.0);
-            assert!(close(ROBUST_PO_LMO.tau.at(t), 1e3 / (tf + 1.0).sqrt()));
-            assert!(close(SP_FW_STEP.at(t), 2.0 / (tf + 2.0)));
+            assert!(close(dl_lmo_lmo.tau.at(t), (2.0 / (tf + 10.0)).powf(0.8)));
+            assert!(close(dl_lmo_lmo.beta.at(t), 1e-2 / (tf + 10.0).powf(0.2)));
+            assert!(close(dl_lmo_po.tau.at(t), (2.0 / (tf + 10.0)).powf(0.75)));
+            assert!(close(dl_lmo_po.beta.at(t), 1e-2 / (tf + 10.0).powf(0.25)));
+            assert!(close(dl_po_lmo.tau.at(t), 1e2 / (tf + 10.0).powf(0.6)));
+            assert!(close(robust_lmo.tau.at(t), 2.0 / (tf + 10.0)));
+            assert_eq!(robust_lmo.beta.at(t), 0.0);
+            assert!(close(robust_po_lmo.tau.at(t), 1e3 / (tf + 1.0).sqrt()));
+            assert!(close(
+                saddlefw::solvers::sp_fw::STEP.at(t),
+                2.0 / (tf + 2.0)
+            ));
         }
-        assert!((DL_PO_LMO.tau.at(0) - 25.118864315095795).abs() < 1e-12);
-        assert_eq!(ROBUST_PO_LMO.tau.at(0), 1e3);
-        assert_eq!(SP_FW_STEP.at(0), 1.0);
-        for a in Algorithm::ALL {
-            let proposed = matches!(a, Algorithm::LmoLmo | Algorithm::LmoPo | Algorithm::PoLmo);
+        assert!((dl_po_lmo.tau.at(0) - 25.118864315095795).abs() < 1e-12);
+        assert_eq!(robust_po_lmo.tau.at(0), 1e3);
+        assert_eq!(saddlefw::solvers::sp_fw::STEP.at(0), 1.0);
+        for b in Baseline::ALL {
+            let boroun = matches!(b, Baseline::RPdcg | Baseline::CgRpga);
             for e in [Experiment::Dl, Experiment::Robust] {
-                assert_eq!(proposed_schedule(e, a).is_some(), proposed);
+                assert_eq!(boroun_params(e, b).is_some(), boroun);
             }
         }
-        assert!(!Algorithm::RPdcg.applicable(Experiment::Robust));
-        assert!(Algorithm::RPdcg.applicable(Experiment::Dl));
+        assert!(!Method::Baseline(Baseline::RPdcg).applicable(Experiment::Robust));
+        assert!(Method::Baseline(Baseline::RPdcg).applicable(Experiment::Dl));
     }
 
     #[test]
@@ -745,7 +760,7 @@ mod params {
 
     /// The Table 3 claim (L753): every LMO-primal method completes more iterations than every
     /// PO-primal method, on every data set.
-    fn lmo_beats_po(col: &[(Algorithm, Option<u64>)]) -> bool {
+    fn lmo_beats_po(col: &[(Method, Option<u64>)]) -> bool {
         let by = |o: Oracle| {
             col.iter()
                 .filter(|(a, _)| a.primal_oracle() == o)
@@ -759,7 +774,7 @@ mod params {
 
     #[test]
     fn table3_supports_the_lmo_iteration_claim() {
-        let cols: [Vec<(Algorithm, Option<u64>)>; 3] = [
+        let cols: [Vec<(Method, Option<u64>)>; 3] = [
             TABLE3.iter().map(|r| (r.algorithm, Some(r.dl))).collect(),
             TABLE3.iter().map(|r| (r.algorithm, r.rcv1)).collect(),
             TABLE3.iter().map(|r| (r.algorithm, r.news20)).collect(),

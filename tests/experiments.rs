@@ -6,11 +6,12 @@
 
 use saddlefw::data::{self, read_libsvm, LibsvmOptions, NEWS20};
 use saddlefw::experiments::claims::{self, keeps_decreasing};
-use saddlefw::experiments::params::{self, Algorithm, Experiment};
+use saddlefw::experiments::params::{self, Baseline, Experiment, Method};
 use saddlefw::experiments::record::{CheckpointRecord, ExperimentRecord, RunRecord, RunStatus};
 use saddlefw::experiments::source;
 use saddlefw::experiments::{self, Plan, Which};
 use saddlefw::harness::CheckpointRule;
+use saddlefw::paper::Algorithm;
 use saddlefw::paper::Oracle;
 use saddlefw::report;
 use saddlefw::solvers::registry;
@@ -24,7 +25,7 @@ fn tmpdir() -> tempfile::TempDir {
 
 /// The checks every experiment output must pass: experiment.json fields, every algorithm
 /// iterated or reported why not, the page renders and references nothing outside itself.
-fn check_output(dir: &Path, rec: &ExperimentRecord, expect_skipped: &[Algorithm]) {
+fn check_output(dir: &Path, rec: &ExperimentRecord, expect_skipped: &[Method]) {
     let text = std::fs::read_to_string(dir.join("experiment.json")).unwrap();
     let v: Value = serde_json::from_str(&text).unwrap();
     for key in [
@@ -61,7 +62,7 @@ fn check_output(dir: &Path, rec: &ExperimentRecord, expect_skipped: &[Algorithm]
     let back = ExperimentRecord::read(&dir.join("experiment.json")).unwrap();
     assert_eq!(back.runs.len(), rec.runs.len());
     for r in &rec.runs {
-        let alg = Algorithm::parse(&r.algorithm).unwrap();
+        let alg = Method::parse(&r.algorithm).unwrap();
         if expect_skipped.contains(&alg) {
             assert_eq!(r.status, RunStatus::Skipped, "{}", r.algorithm);
             assert!(r
@@ -247,7 +248,7 @@ fn news20_end_to_end_through_the_binary() {
         "no display when stderr is not a terminal: {stderr}"
     );
     let rec = ExperimentRecord::read(&out.join("experiment.json")).unwrap();
-    check_output(&out, &rec, &[Algorithm::RPdcg]);
+    check_output(&out, &rec, &[Method::Baseline(Baseline::RPdcg)]);
     assert_eq!(rec.experiment, "news20");
     assert_eq!(rec.measure.sigma, 1000.0);
     assert_eq!(rec.data.scaling.as_deref(), Some("row-l2"));
@@ -274,26 +275,32 @@ fn r_pdcg_on_the_robust_problem_only_when_asked_and_then_not_applicable() {
     plan.data = Some(file);
     plan.time_limit_s = 0.1;
     plan.max_iterations = 2;
-    plan.algorithms = vec![Algorithm::RPdcg, Algorithm::LmoPo];
+    plan.algorithms = vec![
+        Method::Baseline(Baseline::RPdcg),
+        Method::Paper(Algorithm::LmoPo),
+    ];
     plan.explicit_algorithms = true;
     let rec = experiments::run(&plan).unwrap();
-    let r = rec.run(Algorithm::RPdcg).unwrap();
+    let r = rec.run(Method::Baseline(Baseline::RPdcg)).unwrap();
     assert_eq!(r.status, RunStatus::NotApplicable, "{}", r.status_text());
     assert!(r
         .status_detail
         .as_deref()
         .unwrap()
         .contains("strongly convex"));
-    assert_eq!(rec.run(Algorithm::LmoPo).unwrap().iterations, 2);
     assert_eq!(
-        rec.run(Algorithm::LmoPo).unwrap().status,
+        rec.run(Method::Paper(Algorithm::LmoPo)).unwrap().iterations,
+        2
+    );
+    assert_eq!(
+        rec.run(Method::Paper(Algorithm::LmoPo)).unwrap().status,
         RunStatus::Completed
     );
     // negative control: without the explicit request it is skipped, not attempted
     plan.explicit_algorithms = false;
     let rec = experiments::run(&plan).unwrap();
     assert_eq!(
-        rec.run(Algorithm::RPdcg).unwrap().status,
+        rec.run(Method::Baseline(Baseline::RPdcg)).unwrap().status,
         RunStatus::Skipped
     );
 }
@@ -306,7 +313,11 @@ fn jobs_run_concurrently_with_the_same_iterates() {
     plan.time_limit_s = 1e6;
     plan.max_iterations = 20;
     plan.lipschitz_pairs = 0;
-    plan.algorithms = vec![Algorithm::LmoLmo, Algorithm::PoLmo, Algorithm::Agp];
+    plan.algorithms = vec![
+        Method::Paper(Algorithm::LmoLmo),
+        Method::Paper(Algorithm::PoLmo),
+        Method::Baseline(Baseline::Agp),
+    ];
     let one = experiments::run(&plan).unwrap();
     plan.jobs = 2;
     let two = experiments::run(&plan).unwrap();
@@ -323,23 +334,12 @@ fn jobs_run_concurrently_with_the_same_iterates() {
 
 #[test]
 fn the_registry_builds_the_papers_parameters() {
-    // schedules: the registry's shifted form equals params' power laws
-    for e in [Experiment::Dl, Experiment::Robust] {
-        for a in [Algorithm::LmoLmo, Algorithm::LmoPo, Algorithm::PoLmo] {
-            let s = params::proposed_schedule(e, a).unwrap();
-            for (law, sched) in [
-                (s.tau, source::schedule(s.tau)),
-                (s.beta, source::schedule(s.beta)),
-            ] {
-                for t in [0u64, 1, 7, 1000, 123_456] {
-                    let (want, got) = (law.at(t), sched.at(t as usize));
-                    assert!(
-                        (want - got).abs() <= 1e-12 * want.abs(),
-                        "{e:?} {a:?} t={t}"
-                    );
-                }
-            }
-        }
+    // schedules: the printed form scale (num/(t+shift))^exponent as a shifted schedule
+    let printed = |t: f64| 3.0 * (2.0 / (t + 10.0)).powf(0.6);
+    let law = saddlefw::solvers::Schedule::power_law(3.0, 2.0, 10.0, 0.6);
+    for t in [0usize, 1, 7, 1000, 123_456] {
+        let (want, got) = (printed(t as f64), law.at(t));
+        assert!((want - got).abs() <= 1e-12 * want.abs(), "t={t}");
     }
     // DL: every algorithm builds with the paper's constants; schedule strings carry them
     let mut dl = Plan::new(Which::Dl);
@@ -347,16 +347,16 @@ fn the_registry_builds_the_papers_parameters() {
     let (src, _) = experiments::load(&dl).unwrap();
     let prep = src.prepare().unwrap();
     let p = prep.instance.problem.as_ref();
-    for a in Algorithm::ALL {
+    for a in Method::ALL {
         let (o, _) = source::options(Experiment::Dl, a, &prep.formula);
         let b = registry::build(a.registry_name(), p, &o).unwrap();
         let sched = b.solver.schedule();
         match a {
-            Algorithm::CgRpga => {
+            Method::Baseline(Baseline::CgRpga) => {
                 let want = params::DL_CG_RPGA.sigma(&prep.paper, 0.0).unwrap();
                 assert!(sched.contains(&format!("sigma=const({want})")), "{sched}");
             }
-            Algorithm::RPdcg => {
+            Method::Baseline(Baseline::RPdcg) => {
                 assert!(
                     sched.contains(&format!("tau=const({})", params::DL_R_PDCG.tau())),
                     "{sched}"
@@ -364,7 +364,7 @@ fn the_registry_builds_the_papers_parameters() {
                 // alpha = 1/B from the paper, not the certified 2/B
                 assert!(sched.contains("min{1, 1 ||g||"), "{sched}");
             }
-            Algorithm::Agp => {
+            Method::Baseline(Baseline::Agp) => {
                 let want = params::AgpNcC::new(&prep.paper);
                 assert!(
                     sched.contains(&format!(
@@ -374,7 +374,7 @@ fn the_registry_builds_the_papers_parameters() {
                     "{sched}"
                 );
             }
-            Algorithm::LmoLmo => assert!(sched.contains("s=10,a=0.8"), "{sched}"),
+            Method::Paper(Algorithm::LmoLmo) => assert!(sched.contains("s=10,a=0.8"), "{sched}"),
             _ => {}
         }
     }
@@ -406,7 +406,7 @@ fn decades_checkpoints_are_about_ten_per_decade() {
 // deliberately broken variant (negative controls)
 
 /// A run whose measure is `m(time)` at times 0, 1, ..., 10 s.
-fn synth(alg: Algorithm, iterations: usize, m: impl Fn(f64) -> f64) -> RunRecord {
+fn synth(alg: Method, iterations: usize, m: impl Fn(f64) -> f64) -> RunRecord {
     let mut r = RunRecord::not_run(alg, RunStatus::TimeLimit, String::new());
     r.status_detail = None;
     r.iterations = iterations;
@@ -422,13 +422,21 @@ fn synth(alg: Algorithm, iterations: usize, m: impl Fn(f64) -> f64) -> RunRecord
 
 fn paper_like() -> Vec<RunRecord> {
     vec![
-        synth(Algorithm::SpFw, 480, |t| 1.0 / (1.0 + t).sqrt()),
-        synth(Algorithm::Agp, 200, |t| 1.0 - 0.01 * t),
-        synth(Algorithm::RPdcg, 460, |t| 0.5f64.max(1.0 / (1.0 + t))),
-        synth(Algorithm::CgRpga, 470, |t| 0.4f64.max(1.0 / (1.0 + t))),
-        synth(Algorithm::LmoLmo, 420, |t| 1.0 / (1.0 + t)),
-        synth(Algorithm::LmoPo, 466, |t| 0.5 / (1.0 + t) / (1.0 + t)),
-        synth(Algorithm::PoLmo, 220, |t| 1.0 - 0.02 * t),
+        synth(Method::Baseline(Baseline::SpFw), 480, |t| {
+            1.0 / (1.0 + t).sqrt()
+        }),
+        synth(Method::Baseline(Baseline::Agp), 200, |t| 1.0 - 0.01 * t),
+        synth(Method::Baseline(Baseline::RPdcg), 460, |t| {
+            0.5f64.max(1.0 / (1.0 + t))
+        }),
+        synth(Method::Baseline(Baseline::CgRpga), 470, |t| {
+            0.4f64.max(1.0 / (1.0 + t))
+        }),
+        synth(Method::Paper(Algorithm::LmoLmo), 420, |t| 1.0 / (1.0 + t)),
+        synth(Method::Paper(Algorithm::LmoPo), 466, |t| {
+            0.5 / (1.0 + t) / (1.0 + t)
+        }),
+        synth(Method::Paper(Algorithm::PoLmo), 220, |t| 1.0 - 0.02 * t),
     ]
 }
 
@@ -456,37 +464,56 @@ fn claim_verdicts_hold_on_paper_like_runs_and_fail_on_broken_ones() {
     }
     // 1 and 3: LMO-LMO plateaus / loses to CG-RPGA
     let mut b = paper_like();
-    replace(&mut b, synth(Algorithm::LmoLmo, 420, |_| 0.3));
+    replace(
+        &mut b,
+        synth(Method::Paper(Algorithm::LmoLmo), 420, |_| 0.3),
+    );
     assert_eq!(keeps_decreasing(&b[4]), Some(false));
     assert_eq!(verdict(&b, "1."), Some(false));
     let mut b = paper_like();
     replace(
         &mut b,
-        synth(Algorithm::LmoLmo, 420, |t| 2.0 / (1.0 + t).sqrt()),
+        synth(Method::Paper(Algorithm::LmoLmo), 420, |t| {
+            2.0 / (1.0 + t).sqrt()
+        }),
     );
     assert_eq!(verdict(&b, "3."), Some(false));
     // 3: CG-RPGA keeps decreasing
     let mut b = paper_like();
-    replace(&mut b, synth(Algorithm::CgRpga, 470, |t| 1.0 / (1.0 + t)));
+    replace(
+        &mut b,
+        synth(Method::Baseline(Baseline::CgRpga), 470, |t| 1.0 / (1.0 + t)),
+    );
     assert_eq!(verdict(&b, "3."), Some(false));
     // 2: SP-FW beats LMO-PO
     let mut b = paper_like();
-    replace(&mut b, synth(Algorithm::SpFw, 480, |t| 0.01 / (1.0 + t)));
+    replace(
+        &mut b,
+        synth(Method::Baseline(Baseline::SpFw), 480, |t| 0.01 / (1.0 + t)),
+    );
     assert_eq!(verdict(&b, "2."), Some(false));
     assert_eq!(verdict(&b, "1."), Some(false));
     // 5: PO-LMO improves by a factor 100
     let mut b = paper_like();
     replace(
         &mut b,
-        synth(Algorithm::PoLmo, 220, |t| 1.0 / (1.0 + 10.0 * t * t)),
+        synth(Method::Paper(Algorithm::PoLmo), 220, |t| {
+            1.0 / (1.0 + 10.0 * t * t)
+        }),
     );
     assert_eq!(verdict(&b, "5."), Some(false));
     // Table 3: a PO-primal method with more iterations than an LMO-primal one
     let mut b = paper_like();
     // (beyond the 10% tie band: 500 against LMO-LMO's 420; 430 would be a tie)
-    replace(&mut b, synth(Algorithm::Agp, 500, |t| 1.0 - 0.01 * t));
+    replace(
+        &mut b,
+        synth(Method::Baseline(Baseline::Agp), 500, |t| 1.0 - 0.01 * t),
+    );
     assert_eq!(verdict(&b, "Table 3"), Some(false));
-    replace(&mut b, synth(Algorithm::Agp, 430, |t| 1.0 - 0.01 * t));
+    replace(
+        &mut b,
+        synth(Method::Baseline(Baseline::Agp), 430, |t| 1.0 - 0.01 * t),
+    );
     assert_eq!(verdict(&b, "Table 3"), None);
     // inconclusive without the runs a claim needs
     let only: Vec<RunRecord> = paper_like()
@@ -498,7 +525,7 @@ fn claim_verdicts_hold_on_paper_like_runs_and_fail_on_broken_ones() {
     }
     // a diverged-without-measures run is inconclusive, not a pass
     let mut b = paper_like();
-    let mut lp = synth(Algorithm::LmoPo, 466, |_| f64::NAN);
+    let mut lp = synth(Method::Paper(Algorithm::LmoPo), 466, |_| f64::NAN);
     lp.checkpoints.iter_mut().for_each(|c| c.measure = None);
     replace(&mut b, lp);
     assert_eq!(verdict(&b, "2."), None);
@@ -640,10 +667,12 @@ fn loaded(sp_fw: usize, sp_share: f64) -> Vec<RunRecord> {
             r.iterations = 600;
         }
     }
-    let mut agp = synth(Algorithm::Agp, 460, |t| 1.0 - 0.01 * t);
+    let mut agp = synth(Method::Baseline(Baseline::Agp), 460, |t| 1.0 - 0.01 * t);
     agp.cpu_time_s = Some(10.0);
     replace(&mut runs, agp);
-    let mut sp = synth(Algorithm::SpFw, sp_fw, |t| 1.0 / (1.0 + t).sqrt());
+    let mut sp = synth(Method::Baseline(Baseline::SpFw), sp_fw, |t| {
+        1.0 / (1.0 + t).sqrt()
+    });
     sp.cpu_time_s = Some(10.0 * sp_share);
     replace(&mut runs, sp);
     runs
@@ -692,11 +721,14 @@ fn close_call(cg: f64) -> Vec<RunRecord> {
     let mut runs = paper_like();
     replace(
         &mut runs,
-        synth(Algorithm::LmoPo, 466, |t| {
+        synth(Method::Paper(Algorithm::LmoPo), 466, |t| {
             1.862e-7 * 100f64.powf(1.0 - t / 10.0)
         }),
     );
-    replace(&mut runs, synth(Algorithm::CgRpga, 470, move |_| cg));
+    replace(
+        &mut runs,
+        synth(Method::Baseline(Baseline::CgRpga), 470, move |_| cg),
+    );
     runs
 }
 
@@ -716,15 +748,24 @@ fn comparisons_within_ten_percent_are_ties() {
     assert_eq!(verdict(&close_call(1.5e-7), "2."), Some(false));
     // a tie does not rescue a claim that fails on another condition: LMO-LMO plateaus
     let mut runs = close_call(1.962e-7);
-    replace(&mut runs, synth(Algorithm::LmoLmo, 420, |_| 0.3));
+    replace(
+        &mut runs,
+        synth(Method::Paper(Algorithm::LmoLmo), 420, |_| 0.3),
+    );
     assert_eq!(verdict(&runs, "1."), Some(false));
     // claim 3 and 5 use the band too: LMO-LMO within 10% of CG-RPGA
     let mut runs = paper_like();
-    replace(&mut runs, synth(Algorithm::CgRpga, 470, |_| 0.095));
+    replace(
+        &mut runs,
+        synth(Method::Baseline(Baseline::CgRpga), 470, |_| 0.095),
+    );
     let v = claim_of(Which::Dl, &runs, "3.");
     assert_eq!(v.holds, None, "{}", v.evidence);
     let mut runs = paper_like();
-    replace(&mut runs, synth(Algorithm::CgRpga, 470, |_| 0.2));
+    replace(
+        &mut runs,
+        synth(Method::Baseline(Baseline::CgRpga), 470, |_| 0.2),
+    );
     assert_eq!(verdict(&runs, "3."), Some(true));
 }
 
@@ -913,7 +954,7 @@ fn progress_lines_keep_the_gap_on_80_columns() {
 /// and the paper's declarations (AGP and PO-LMO project on X; Algorithms 1-3 are proposed).
 #[test]
 fn the_experiments_algorithms_are_the_registry_s_seven() {
-    for a in Algorithm::ALL {
+    for a in Method::ALL {
         assert!(
             registry::ALGORITHMS
                 .iter()
@@ -921,17 +962,27 @@ fn the_experiments_algorithms_are_the_registry_s_seven() {
             "{a:?} is not a built-in registry entry"
         );
     }
-    let po: Vec<Algorithm> = Algorithm::ALL
+    let po: Vec<Method> = Method::ALL
         .into_iter()
         .filter(|a| a.primal_oracle() == Oracle::Po)
         .collect();
-    assert_eq!(po, [Algorithm::Agp, Algorithm::PoLmo]);
-    let proposed: Vec<Algorithm> = Algorithm::ALL
+    assert_eq!(
+        po,
+        [
+            Method::Baseline(Baseline::Agp),
+            Method::Paper(Algorithm::PoLmo)
+        ]
+    );
+    let proposed: Vec<Method> = Method::ALL
         .into_iter()
-        .filter(Algorithm::is_proposed)
+        .filter(Method::is_proposed)
         .collect();
     assert_eq!(
         proposed,
-        [Algorithm::LmoLmo, Algorithm::LmoPo, Algorithm::PoLmo]
+        [
+            Method::Paper(Algorithm::LmoLmo),
+            Method::Paper(Algorithm::LmoPo),
+            Method::Paper(Algorithm::PoLmo)
+        ]
     );
 }

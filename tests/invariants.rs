@@ -11,9 +11,10 @@ use saddlefw::generators::XKind;
 use saddlefw::invariants::check::{
     case_spec, check_case, combos, make_spec, run_check_with, CaseOptions, CaseSpec,
 };
-use saddlefw::invariants::controls::Control;
+use saddlefw::invariants::controls::CheckControl;
 use saddlefw::invariants::{self, registry, Kind, COVERAGE};
-use saddlefw::solvers::smoothing::PaperAlgorithm;
+use saddlefw::paper::Algorithm;
+use saddlefw::solvers::Fault;
 
 /// Random cases: any (family, setting), dimensions 1..=6, any X set, generator seed, horizon
 /// 2..=60. Shrinks towards the first combination, dimension 1, seed 0 and short runs.
@@ -143,11 +144,7 @@ fn hypotheses_select_the_sequences() {
     let case = case_spec(3, 8); // a quadratic nc-c instance with the variant schedules
     let inst = case.instance.generate().unwrap();
     let mut out = Vec::new();
-    for alg in [
-        PaperAlgorithm::LmoLmo,
-        PaperAlgorithm::LmoPo,
-        PaperAlgorithm::PoLmo,
-    ] {
+    for alg in [Algorithm::LmoLmo, Algorithm::LmoPo, Algorithm::PoLmo] {
         let run = crate::common::record_paper_run(&case, &inst, alg, 10);
         let holds = |n: &str| invariants::find(n).unwrap().hyp.holds_run(&run);
         out.push((
@@ -193,7 +190,7 @@ fn applicable_invariants_hold_along_runs() {
 
 /// Runs a negative control through proptest's runner: it must fail within 100 cases, and the
 /// minimal failing input must have dimension <= 3. Returns the failure message.
-fn control_fails(control: Control) -> String {
+fn control_fails(control: CheckControl) -> String {
     let mut runner = deterministic_runner(100, false);
     let opts = control.options();
     match runner.run(&cases(), |case| no_gating_violation(&case, &opts)) {
@@ -221,32 +218,38 @@ fn control_fails(control: Control) -> String {
 
 #[test]
 fn control_gamma_without_min_is_rejected() {
-    let msg = control_fails(Control::GammaUnclipped);
+    let msg = control_fails(CheckControl::Fault(Fault::GammaUnclipped));
     assert!(msg.contains("dual-step-unit"), "{msg}");
 }
 
 #[test]
 fn control_beta_ignored_is_rejected() {
-    let msg = control_fails(Control::BetaIgnored);
+    let msg = control_fails(CheckControl::Fault(Fault::BetaIgnored));
     assert!(msg.contains("almost-recursion"), "{msg}");
 }
 
 #[test]
 fn control_primal_sign_flip_is_rejected() {
-    let msg = control_fails(Control::PrimalSignFlip);
+    let msg = control_fails(CheckControl::Fault(Fault::PrimalSignFlip));
     assert!(msg.contains("adaptive-connect"), "{msg}");
 }
 
 #[test]
 fn control_wrong_sign_measure_is_rejected() {
-    let msg = control_fails(Control::WrongSignMeasure);
+    let msg = control_fails(CheckControl::WrongSignMeasure);
     assert!(msg.contains("gy-nonneg"), "{msg}");
 }
 
 /// A report with a control fails (the exit-1 path of `saddlefw check`).
 #[test]
 fn control_report_fails() {
-    let r = run_check_with(4, 0, &Control::GammaUnclipped.options(), 2).unwrap();
+    let r = run_check_with(
+        4,
+        0,
+        &CheckControl::Fault(Fault::GammaUnclipped).options(),
+        2,
+    )
+    .unwrap();
     assert!(!r.passed());
     assert!(r.table().contains("FAIL"));
 }
@@ -349,7 +352,7 @@ fn mapping_has_saddle_corollary_and_m3_m4() {
     assert!(inv.gating && inv.label.starts_with("lemma:saddle") && inv.hyp.a3);
     let m34 = item("M_3, M_4");
     assert!(m34.starts_with("not a finite inequality"), "{m34}");
-    let r = run_check_with(16, 0, &Control::WrongSignMeasure.options(), 2).unwrap();
+    let r = run_check_with(16, 0, &CheckControl::WrongSignMeasure.options(), 2).unwrap();
     let v = r
         .invariants
         .iter()
@@ -367,7 +370,7 @@ fn check_control_through_the_binary() {
     let ok = saddlefw(&["check", "--cases", "6"]);
     assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
     assert!(ok.stdout.contains("PASS") && !ok.stdout.contains("NEGATIVE CONTROL"));
-    for c in Control::ALL {
+    for c in CheckControl::ALL {
         let o = saddlefw(&["check", "--cases", "6", "--control", c.name()]);
         assert_eq!(o.code, 1, "{}: {}{}", c.name(), o.stdout, o.stderr);
         assert!(o.stdout.contains(&format!("NEGATIVE CONTROL {}", c.name())));
@@ -394,7 +397,7 @@ fn check_control_through_the_binary() {
     assert!(bad.stderr.contains("unknown control") && bad.stderr.contains("gamma-without-min"));
     let list = saddlefw(&["list"]);
     let help = saddlefw(&["check", "--help"]);
-    for c in Control::ALL {
+    for c in CheckControl::ALL {
         assert!(list.stdout.contains(c.name()), "list: {}", c.name());
         assert!(help.stdout.contains(c.name()), "--help: {}", c.name());
     }
@@ -415,7 +418,7 @@ fn failures_are_persisted_and_replayed() {
             .to_string()
             .into_boxed_str(),
     );
-    let opts = Control::WrongSignMeasure.options();
+    let opts = CheckControl::WrongSignMeasure.options();
     // (cases evaluated in order, index of the first failing one, the result)
     let run = |seed: u8, persist: bool| {
         let config = Config {

@@ -18,6 +18,7 @@ use proptest::prelude::*;
 use saddlefw::counting::Counting;
 use saddlefw::generators::{Family, GeneratorSpec, Setting};
 use saddlefw::harness::{run, run_observed, run_problem, CheckpointRule, RunConfig, StepView};
+use saddlefw::paper::Algorithm;
 use saddlefw::problems::{Constants, Instance, Quadratic, SaddleProblem, YModel};
 use saddlefw::sets::{ConvexSet, L2Ball, Simplex};
 use saddlefw::solvers::agp::{Agp, AgpParams};
@@ -27,7 +28,6 @@ use saddlefw::solvers::defaults::{theorem_case, theorem_cases};
 use saddlefw::solvers::r_pdcg::{r_pdcg, RPdcgParams};
 use saddlefw::solvers::registry::{self, Options};
 use saddlefw::solvers::schedule::{g_constant, GKind, PoLmoTau, Schedule};
-use saddlefw::solvers::smoothing::PaperAlgorithm;
 use saddlefw::solvers::sp_fw::SpFw;
 use saddlefw::solvers::steps::short_step;
 use saddlefw::solvers::{DualSmoothing, Fault, Solver, StepInfo};
@@ -356,11 +356,7 @@ fn short_step_guards() {
 fn zero_smoothing_needs_strong_concavity() {
     let q = tiny(simplex(), simplex(), [0.0, 0.0]); // mu = 0
     let k = q.constants();
-    for alg in [
-        PaperAlgorithm::LmoLmo,
-        PaperAlgorithm::LmoPo,
-        PaperAlgorithm::PoLmo,
-    ] {
+    for alg in [Algorithm::LmoLmo, Algorithm::LmoPo, Algorithm::PoLmo] {
         let e = DualSmoothing::new(alg, harmonic(), Schedule::Zero, &k)
             .err()
             .expect("C = 0 with mu = 0 must be rejected");

@@ -332,9 +332,14 @@ fn split_work_ends_when_every_part_has_ended() {
 /// CPU time per iteration gives the same rate per CPU-second with one thread or two.
 #[test]
 fn rates_per_cpu_second_charge_every_thread() {
-    use saddlefw::experiments::params::Algorithm;
+    use saddlefw::experiments::params::Method;
     use saddlefw::experiments::record::{RunRecord, RunStatus};
-    let mut one = RunRecord::not_run(Algorithm::LmoLmo, RunStatus::TimeLimit, String::new());
+    use saddlefw::paper::Algorithm;
+    let mut one = RunRecord::not_run(
+        Method::Paper(Algorithm::LmoLmo),
+        RunStatus::TimeLimit,
+        String::new(),
+    );
     (one.iterations, one.wall_time_s, one.measure_time_s) = (100, 9.0, 1.0);
     one.cpu_time_s = Some(10.0);
     assert_eq!(one.threads, 1);

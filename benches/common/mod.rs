@@ -6,26 +6,13 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use saddlefw::data::{resolve_path, Csr, Dataset, NEWS20};
-use saddlefw::experiments::params::{self, Algorithm, Experiment, PowerLaw};
+use saddlefw::experiments::params::{self, Experiment};
+use saddlefw::paper::Algorithm;
 use saddlefw::problems::{
     DictionaryLearning, DlConfig, DroConfig, Instance, RobustClassification, SaddleProblem,
 };
-use saddlefw::solvers::smoothing::PaperAlgorithm;
-use saddlefw::solvers::{registry, DualSmoothing, Schedule, Solver};
+use saddlefw::solvers::{registry, DualSmoothing, Solver};
 use std::path::PathBuf;
-
-/// The paper's `scale * (num / (t + shift))^exponent` as a solver schedule.
-pub fn schedule(p: PowerLaw) -> Schedule {
-    if p.scale == 0.0 {
-        Schedule::Zero
-    } else {
-        Schedule::Shifted {
-            c: p.scale * p.num.powf(p.exponent),
-            s: p.shift,
-            a: p.exponent,
-        }
-    }
-}
 
 /// DL at the paper's size with m, q, n' multiplied by `scale` (n, p, l unchanged).
 pub fn dl(scale: usize) -> Instance {
@@ -113,34 +100,19 @@ pub fn two_points(x: &[f64]) -> [Vec<f64>; 2] {
     [x.to_vec(), moved]
 }
 
-/// The three paper algorithms.
-pub const PAPER: [(PaperAlgorithm, Algorithm); 3] = [
-    (PaperAlgorithm::LmoLmo, Algorithm::LmoLmo),
-    (PaperAlgorithm::LmoPo, Algorithm::LmoPo),
-    (PaperAlgorithm::PoLmo, Algorithm::PoLmo),
-];
-
 /// A paper algorithm with the experiment's schedule (claims.md 6.1, 6.2).
-pub fn paper_solver(
-    e: Experiment,
-    alg: PaperAlgorithm,
-    a: Algorithm,
-    p: &dyn SaddleProblem,
-) -> Box<dyn Solver> {
-    let s = params::proposed_schedule(e, a).expect("paper schedule");
-    Box::new(
-        DualSmoothing::new(alg, schedule(s.tau), schedule(s.beta), &p.constants())
-            .expect("valid schedule"),
-    )
+pub fn paper_solver(e: Experiment, alg: Algorithm, p: &dyn SaddleProblem) -> Box<dyn Solver> {
+    let s = params::proposed_schedule(e, alg);
+    Box::new(DualSmoothing::new(alg, s.tau, s.beta, &p.constants()).expect("valid schedule"))
 }
 
 /// Every algorithm that applies to the problem: the paper's three with the experiment's
 /// schedules, the baselines with the registry's defaults (their per-iteration cost does not
 /// depend on the parameter values).
 pub fn solvers(e: Experiment, p: &dyn SaddleProblem, with_baselines: bool) -> Vec<Box<dyn Solver>> {
-    let mut out: Vec<Box<dyn Solver>> = PAPER
+    let mut out: Vec<Box<dyn Solver>> = Algorithm::ALL
         .iter()
-        .map(|&(alg, a)| paper_solver(e, alg, a, p))
+        .map(|&alg| paper_solver(e, alg, p))
         .collect();
     if with_baselines {
         for name in ["sp-fw", "agp", "r-pdcg", "cg-rpga"] {

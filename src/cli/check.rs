@@ -87,7 +87,7 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
     }
     let jobs = positive_jobs(args.jobs)?.unwrap_or_else(invariants::check::available_threads);
     let shard = args.shard.as_deref().map(str::parse).transpose()?;
-    let control: Option<invariants::controls::Control> =
+    let control: Option<invariants::controls::CheckControl> =
         args.control.as_deref().map(str::parse).transpose()?;
     let opts = control.map_or_else(invariants::check::CaseOptions::default, |c| c.options());
     let cases = args.cases as usize;

@@ -49,7 +49,7 @@ pub fn cmd_list() -> Result<i32> {
         );
     }
     outln!("\nnegative controls (`saddlefw check --control NAME`, must exit 1):");
-    for c in crate::invariants::controls::Control::ALL {
+    for c in crate::invariants::controls::CheckControl::ALL {
         outln!("  {:<22} {}", c.name(), c.description());
     }
     outln!("\ninvariants (`saddlefw check`; `saddlefw check --list` for statements):");

@@ -22,7 +22,7 @@ pub struct ReportArgs {
 
 /// `saddlefw report`.
 pub fn cmd_report(args: ReportArgs) -> Result<i32> {
-    let measure: crate::report::runs::RunMeasure = args.measure.parse()?;
+    let measure: crate::paper::measure::RunMeasure = args.measure.parse()?;
     crate::files::check_outputs(&args.runs, "--out", &args.out, &[args.out.clone()])?;
     let mut runs = Vec::new();
     for path in &args.runs {

@@ -46,11 +46,12 @@
 //!
 //! ```
 //! use saddlefw::experiments::claims::{keeps_decreasing, verdicts};
-//! use saddlefw::experiments::params::Algorithm;
+//! use saddlefw::experiments::params::Method;
+//! use saddlefw::paper::Algorithm;
 //! use saddlefw::experiments::record::{CheckpointRecord, RunRecord, RunStatus};
 //! use saddlefw::experiments::Which;
 //! let cp = |t, time_s, m: f64| CheckpointRecord::of_measure(t, time_s, Some(m));
-//! let mut r = RunRecord::not_run(Algorithm::LmoPo, RunStatus::TimeLimit, String::new());
+//! let mut r = RunRecord::not_run(Method::Paper(Algorithm::LmoPo), RunStatus::TimeLimit, String::new());
 //! r.iterations = 8;
 //! r.wall_time_s = 2.0;
 //! // best-so-far 1.0 at half time, 0.5 at the end: a decrease of more than 10%
@@ -59,7 +60,7 @@
 //! r.checkpoints[2].measure = Some(0.95);
 //! assert_eq!(keeps_decreasing(&r), Some(false));
 //! // with no run that iterated, every claim is inconclusive, never passed
-//! let none: Vec<RunRecord> = Algorithm::ALL
+//! let none: Vec<RunRecord> = Method::ALL
 //!     .iter()
 //!     .map(|&a| RunRecord::not_run(a, RunStatus::Skipped, "not run".into()))
 //!     .collect();
@@ -73,9 +74,11 @@
 //! ```
 
 use super::params::Which;
-use super::params::{Algorithm, Experiment};
-use super::record::{RunRecord, RunStatus};
+use super::params::{Baseline, Experiment, Method};
+use super::record::{plotted_measure, RunRecord, RunStatus};
 use super::table3::CONTENDED_SHARE;
+use crate::paper::measure::RunMeasure;
+use crate::paper::Algorithm;
 use crate::paper::Oracle;
 use crate::report::ClaimVerdict;
 
@@ -163,7 +166,7 @@ impl Judge {
     }
 }
 
-fn get(runs: &[RunRecord], a: Algorithm) -> Option<&RunRecord> {
+fn get(runs: &[RunRecord], a: Method) -> Option<&RunRecord> {
     runs.iter()
         .find(|r| r.algorithm == a.name() && r.status.ran() && r.iterations > 0)
 }
@@ -211,7 +214,7 @@ fn verdict(claim: &str, label: &str, holds: Option<bool>, evidence: String) -> C
 }
 
 /// The inconclusive verdict naming those of `what` that have no run with a finite measure.
-fn missing(claim: &str, label: &str, runs: &[RunRecord], what: &[Algorithm]) -> ClaimVerdict {
+fn missing(claim: &str, label: &str, runs: &[RunRecord], what: &[Method]) -> ClaimVerdict {
     let absent: Vec<&str> = what
         .iter()
         .filter(|a| get(runs, **a).and_then(|r| r.best()).is_none())
@@ -230,7 +233,7 @@ fn missing(claim: &str, label: &str, runs: &[RunRecord], what: &[Algorithm]) -> 
 
 /// The caveat of a claim judged on part of `among`: those of `among` that the paper runs on
 /// this experiment (R-PDCG is N/A on the robust problem) but that did not iterate here.
-fn partial(e: Experiment, runs: &[RunRecord], among: &[Algorithm]) -> Option<String> {
+fn partial(e: Experiment, runs: &[RunRecord], among: &[Method]) -> Option<String> {
     let absent: Vec<&str> = among
         .iter()
         .filter(|a| a.applicable(e) && get(runs, **a).is_none())
@@ -261,9 +264,10 @@ pub fn on_common_measure(runs: &[RunRecord]) -> Vec<RunRecord> {
         .map(|mut r| {
             for c in &mut r.checkpoints {
                 let m = &c.checkpoint.measures;
-                c.measure = (m.gx_lmo.is_finite() && m.gy.is_finite()).then(|| m.gx_lmo + m.gy);
+                c.measure = (m.gx_lmo.is_finite() && m.gy.is_finite())
+                    .then(|| plotted_measure(&c.checkpoint, Oracle::Lmo));
             }
-            r.measure = "G_X^LMO + G_Y".into();
+            r.measure = RunMeasure::Stationarity.label(Oracle::Lmo).into();
             r
         })
         .collect()
@@ -291,17 +295,23 @@ pub fn verdicts(which: Which, runs: &[RunRecord]) -> Vec<ClaimVerdict> {
     out
 }
 
-const BASELINES: [Algorithm; 4] = [
-    Algorithm::SpFw,
-    Algorithm::Agp,
-    Algorithm::RPdcg,
-    Algorithm::CgRpga,
+const BASELINES: [Method; 4] = [
+    Method::Baseline(Baseline::SpFw),
+    Method::Baseline(Baseline::Agp),
+    Method::Baseline(Baseline::RPdcg),
+    Method::Baseline(Baseline::CgRpga),
 ];
 
 fn claim1(e: Experiment, runs: &[RunRecord]) -> ClaimVerdict {
     let claim = "1. The proposed algorithms converge faster and keep decreasing, compared with the benchmarks";
-    let proposed = [Algorithm::LmoLmo, Algorithm::LmoPo];
-    let (Some(ll), Some(lp)) = (get(runs, Algorithm::LmoLmo), get(runs, Algorithm::LmoPo)) else {
+    let proposed = [
+        Method::Paper(Algorithm::LmoLmo),
+        Method::Paper(Algorithm::LmoPo),
+    ];
+    let (Some(ll), Some(lp)) = (
+        get(runs, Method::Paper(Algorithm::LmoLmo)),
+        get(runs, Method::Paper(Algorithm::LmoPo)),
+    ) else {
         return missing(claim, FIG, runs, &proposed);
     };
     let (Some(bl), Some(bp)) = (ll.best(), lp.best()) else {
@@ -336,13 +346,13 @@ fn claim1(e: Experiment, runs: &[RunRecord]) -> ClaimVerdict {
 
 fn claim2(e: Experiment, runs: &[RunRecord]) -> ClaimVerdict {
     let claim = "2. LMO-PO is the most effective configuration";
-    let Some(lp) = get(runs, Algorithm::LmoPo).and_then(|r| r.best()) else {
-        return missing(claim, FIG, runs, &[Algorithm::LmoPo]);
+    let Some(lp) = get(runs, Method::Paper(Algorithm::LmoPo)).and_then(|r| r.best()) else {
+        return missing(claim, FIG, runs, &[Method::Paper(Algorithm::LmoPo)]);
     };
-    let others: Vec<Algorithm> = Algorithm::ALL
+    let others: Vec<Method> = Method::ALL
         .iter()
         .copied()
-        .filter(|a| *a != Algorithm::LmoPo)
+        .filter(|a| *a != Method::Paper(Algorithm::LmoPo))
         .collect();
     let best_other = others
         .iter()
@@ -365,10 +375,13 @@ fn claim2(e: Experiment, runs: &[RunRecord]) -> ClaimVerdict {
 
 fn claim3(e: Experiment, runs: &[RunRecord]) -> ClaimVerdict {
     let claim = "3. LMO-LMO clearly outperforms R-PDCG and CG-RPGA, both of which tend to plateau prematurely";
-    let Some(bl) = get(runs, Algorithm::LmoLmo).and_then(|r| r.best()) else {
-        return missing(claim, FIG, runs, &[Algorithm::LmoLmo]);
+    let Some(bl) = get(runs, Method::Paper(Algorithm::LmoLmo)).and_then(|r| r.best()) else {
+        return missing(claim, FIG, runs, &[Method::Paper(Algorithm::LmoLmo)]);
     };
-    let names = [Algorithm::RPdcg, Algorithm::CgRpga];
+    let names = [
+        Method::Baseline(Baseline::RPdcg),
+        Method::Baseline(Baseline::CgRpga),
+    ];
     let rivals: Vec<&RunRecord> = names.iter().filter_map(|a| get(runs, *a)).collect();
     if rivals.is_empty() {
         return missing(claim, FIG, runs, &names);
@@ -402,7 +415,9 @@ fn claim3(e: Experiment, runs: &[RunRecord]) -> ClaimVerdict {
 fn claim4(runs: &[RunRecord]) -> ClaimVerdict {
     let claim =
         "4. R-PDCG is not applicable to the robust problem (its dual set is not strongly convex)";
-    let r = runs.iter().find(|r| r.algorithm == Algorithm::RPdcg.name());
+    let r = runs
+        .iter()
+        .find(|r| r.algorithm == Method::Baseline(Baseline::RPdcg).name());
     match r {
         Some(r) if matches!(r.status, RunStatus::NotApplicable | RunStatus::Skipped) => verdict(
             claim,
@@ -427,8 +442,14 @@ fn claim4(runs: &[RunRecord]) -> ClaimVerdict {
 fn claim5(e: Experiment, runs: &[RunRecord]) -> ClaimVerdict {
     let claim =
         "5. Primal PO-based methods (PO-LMO, AGP) converge slowly, with only marginal improvement";
-    let po_names = [Algorithm::PoLmo, Algorithm::Agp];
-    let lmo_names = [Algorithm::LmoLmo, Algorithm::LmoPo];
+    let po_names = [
+        Method::Paper(Algorithm::PoLmo),
+        Method::Baseline(Baseline::Agp),
+    ];
+    let lmo_names = [
+        Method::Paper(Algorithm::LmoLmo),
+        Method::Paper(Algorithm::LmoPo),
+    ];
     let po: Vec<&RunRecord> = po_names.iter().filter_map(|a| get(runs, *a)).collect();
     if po.is_empty() {
         return missing(claim, FIG, runs, &po_names);
@@ -473,7 +494,7 @@ fn claim5(e: Experiment, runs: &[RunRecord]) -> ClaimVerdict {
         Some(l) => ev.push(format!("best proposed LMO-primal {}", fmt(l))),
         None => ev.push("no proposed LMO-primal run to compare with".into()),
     }
-    let all: Vec<Algorithm> = po_names.iter().chain(&lmo_names).copied().collect();
+    let all: Vec<Method> = po_names.iter().chain(&lmo_names).copied().collect();
     j.verdict(
         claim,
         FIG,
@@ -555,7 +576,7 @@ fn table3(which: Which, runs: &[RunRecord]) -> ClaimVerdict {
     let mean = |v: &[Rate]| v.iter().map(|r| r.iterations as f64).sum::<f64>() / v.len() as f64;
     let ours = mean(&lmo) / mean(&po).max(1.0);
     // the paper's ratio over the same algorithms
-    let paper_of = |name: &str| Algorithm::parse(name).and_then(|a| which.paper_iterations(a));
+    let paper_of = |name: &str| Method::parse(name).and_then(|a| which.paper_iterations(a));
     let paper_mean = |v: &[Rate]| {
         let xs: Vec<f64> = v
             .iter()
@@ -573,7 +594,7 @@ fn table3(which: Which, runs: &[RunRecord]) -> ClaimVerdict {
         claim,
         label,
         holds,
-        with_caveat(ev, partial(which.experiment(), runs, &Algorithm::ALL)),
+        with_caveat(ev, partial(which.experiment(), runs, &Method::ALL)),
     )
 }
 

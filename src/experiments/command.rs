@@ -5,10 +5,11 @@
 //!
 //! ```
 //! use saddlefw::experiments::command::{parse_algorithms, parse_dl_dims};
-//! use saddlefw::experiments::params::Algorithm;
+//! use saddlefw::experiments::params::{Baseline, Method};
+//! use saddlefw::paper::Algorithm;
 //! // registry or paper names, in the given order
 //! let algos = parse_algorithms("lmo-po, SP-FW").unwrap();
-//! assert_eq!(algos, [Algorithm::LmoPo, Algorithm::SpFw]);
+//! assert_eq!(algos, [Method::Paper(Algorithm::LmoPo), Method::Baseline(Baseline::SpFw)]);
 //! let e = parse_algorithms("lmo-lmo,frank").unwrap_err();
 //! assert!(e.to_string().contains("--algos") && e.to_string().contains("frank"), "{e}");
 //! assert!(parse_algorithms("agp,agp").is_err());
@@ -19,7 +20,7 @@
 //! assert!(e.to_string().contains("--dl-dims") && e.to_string().contains("\"z\""), "{e}");
 //! ```
 
-use super::params::Algorithm;
+use super::params::Method;
 use super::{Plan, Which};
 use crate::error::{finite_positive, positive_count};
 use crate::problems::dictionary::DlConfig;
@@ -100,15 +101,15 @@ pub struct ExperimentArgs {
 }
 
 /// Parses `--algos`: comma-separated registry or paper names, no repeats.
-pub fn parse_algorithms(list: &str) -> Result<Vec<Algorithm>> {
+pub fn parse_algorithms(list: &str) -> Result<Vec<Method>> {
     let mut out = Vec::new();
     for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let a = Algorithm::parse(name).ok_or_else(|| {
+        let a = Method::parse(name).ok_or_else(|| {
             Error::invalid(
                 "--algos",
                 format!(
                     "unknown algorithm {name:?} (expected {})",
-                    Algorithm::ALL
+                    Method::ALL
                         .iter()
                         .map(|a| a.registry_name())
                         .collect::<Vec<_>>()

@@ -23,15 +23,15 @@
 //! PO-primal methods are measured alike. Every checkpoint also records the other measure.
 //!
 //! ```
-//! use saddlefw::experiments::params::{Algorithm, Experiment};
+//! use saddlefw::experiments::params::{Baseline, Experiment, Method};
 //! use saddlefw::experiments::{sigma_po, Plan, Which};
 //! let w: Which = "NEWS20".parse().unwrap();
 //! assert_eq!((w.name(), w.experiment()), ("news20", Experiment::Robust));
 //! let e = "mnist".parse::<Which>().unwrap_err();
 //! assert!(e.to_string().contains("\"mnist\""), "{e}");
 //! // Table 3: R-PDCG has no count on the robust problems (N/A), one on DL
-//! assert_eq!(w.paper_iterations(Algorithm::RPdcg), None);
-//! assert!(Which::Dl.paper_iterations(Algorithm::RPdcg).is_some());
+//! assert_eq!(w.paper_iterations(Method::Baseline(Baseline::RPdcg)), None);
+//! assert!(Which::Dl.paper_iterations(Method::Baseline(Baseline::RPdcg)).is_some());
 //! // sigma of G_X^PO: tau_0 of the PO-LMO schedule, 1e2 / 10^(3/5) on DL
 //! assert!((sigma_po(Experiment::Dl) - 100.0 / 10f64.powf(0.6)).abs() < 1e-9);
 //! // the paper's plan: all seven algorithms, 300 s each on DL
@@ -49,6 +49,8 @@ pub mod table3;
 
 use crate::data::{self, Scaling};
 use crate::harness::{self, CheckpointRule, RunConfig};
+use crate::paper::measure::RunMeasure;
+use crate::paper::Algorithm;
 use crate::paper::Oracle;
 use crate::problems::dictionary::DlConfig;
 use crate::problems::dro::DroConfig;
@@ -57,7 +59,7 @@ use crate::report::{self, Meta};
 use crate::solvers::SolverSpec;
 use crate::{Error, Result};
 pub use params::Which;
-use params::{Algorithm, Experiment};
+use params::{Baseline, Experiment, Method};
 use record::{
     plotted_measure, ConstantsReport, ExperimentRecord, MeasureSpec, RunRecord, RunStatus,
 };
@@ -75,7 +77,7 @@ pub struct Plan {
     /// Iteration cap per algorithm.
     pub max_iterations: usize,
     /// Algorithms in run order.
-    pub algorithms: Vec<Algorithm>,
+    pub algorithms: Vec<Method>,
     /// Whether the list was given explicitly (then R-PDCG is attempted on the robust problem).
     pub explicit_algorithms: bool,
     /// LIBSVM file (robust experiments); default: the shared data folder.
@@ -109,7 +111,7 @@ impl Plan {
             which,
             time_limit_s: which.default_time_limit(),
             max_iterations: 1_000_000_000,
-            algorithms: Algorithm::ALL.to_vec(),
+            algorithms: Method::ALL.to_vec(),
             explicit_algorithms: false,
             data: None,
             rows: None,
@@ -128,11 +130,8 @@ impl Plan {
 /// sigma of `G_X^PO`: `tau_0` of the experiment's PO-LMO schedule (DL: `1e2/10^(3/5)`
 /// ~ 25.12; robust: 1000), the main text's choice for Algorithm 3 (claims.md 2.3).
 pub fn sigma_po(e: Experiment) -> f64 {
-    let tau0 = params::proposed_schedule(e, Algorithm::PoLmo)
-        .expect("PO-LMO has a schedule")
-        .tau
-        .at(0);
-    crate::paper::Algorithm::PoLmo.default_sigma(tau0)
+    let tau0 = params::proposed_schedule(e, Algorithm::PoLmo).tau.at(0);
+    Algorithm::PoLmo.default_sigma(tau0)
 }
 
 /// The notes shown on the page: every choice where the paper is unclear.
@@ -268,7 +267,7 @@ pub fn load(plan: &Plan) -> Result<(Source, DataDescription)> {
 fn run_one(
     plan: &Plan,
     src: &Source,
-    alg: Algorithm,
+    alg: Method,
     sigma: f64,
     display: &crate::progress::Lines,
 ) -> RunRecord {
@@ -290,11 +289,12 @@ fn run_one(
                     .build(problem)
                 {
                     Err(err) => {
-                        let status = if alg == Algorithm::RPdcg && !alg.applicable(e) {
-                            RunStatus::NotApplicable
-                        } else {
-                            RunStatus::Failed
-                        };
+                        let status =
+                            if alg == Method::Baseline(Baseline::RPdcg) && !alg.applicable(e) {
+                                RunStatus::NotApplicable
+                            } else {
+                                RunStatus::Failed
+                            };
                         RunRecord::not_run(alg, status, err.to_string())
                     }
                     Ok(built) => {
@@ -472,8 +472,8 @@ pub fn run_journaled(
         max_iterations: plan.max_iterations,
         jobs,
         measure: MeasureSpec {
-            lmo_primal: record::measure_label(Oracle::Lmo).into(),
-            po_primal: record::measure_label(Oracle::Po).into(),
+            lmo_primal: RunMeasure::Stationarity.label(Oracle::Lmo).into(),
+            po_primal: RunMeasure::Stationarity.label(Oracle::Po).into(),
             sigma,
             sigma_choice: if plan.sigma.is_some() {
                 "given with --sigma".into()

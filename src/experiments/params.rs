@@ -3,62 +3,41 @@
 //! and Table 3 (`table:iters`). Line numbers `Lnnnn` refer to `shared/spec/paper.tex`.
 //!
 //! Every schedule of the paper's experiments has the form `scale * (num / (t + shift))^exponent`
-//! ([`PowerLaw`]), t = 0, 1, ...; the experimental schedules are shifted and rescaled versions of
+//! ([`Schedule::power_law`], the solvers' one schedule type), t = 0, 1, ...; the experimental schedules are shifted and rescaled versions of
 //! the theorems' (claims.md 6.5 item 15). Baseline constants are given by formulas in a horizon
-//! K ([`HorizonLaw`]) or in Lipschitz constants ([`AgpNcC`], [`AgpNcSc`]), which take the
+//! K (`c K^-a`, an anytime [`Schedule`] at `t = K - 1`, [`BorounParams`]) or in Lipschitz constants ([`AgpNcC`], [`AgpNcSc`]), which take the
 //! paper's appendix constants (`DictionaryLearning::paper_constants`,
 //! `RobustClassification::paper_constants`) because that is what the paper plugged in.
 //!
 //! ```
-//! use saddlefw::experiments::params::{Algorithm, PowerLaw};
-//! use saddlefw::paper::Oracle;
+//! use saddlefw::experiments::params::{proposed_schedule, Experiment, Method};
+//! use saddlefw::paper::{Algorithm, Oracle};
+//! use saddlefw::solvers::Schedule;
 //! // scale (num / (t + shift))^exponent
-//! let p = PowerLaw { scale: 2.0, num: 10.0, shift: 10.0, exponent: 0.5 };
-//! assert_eq!(p.at(0), 2.0);
+//! let p = Schedule::power_law(2.0, 10.0, 10.0, 0.5);
+//! assert!((p.at(0) - 2.0).abs() < 1e-15);
 //! assert!((p.at(30) - 1.0).abs() < 1e-15); // 2 (10/40)^(1/2)
-//! assert_eq!(PowerLaw::ZERO.at(5), 0.0);
+//! assert_eq!(Schedule::power_law(0.0, 1.0, 1.0, 0.0), Schedule::Zero);
+//! let s = proposed_schedule(Experiment::Robust, Algorithm::PoLmo);
+//! assert_eq!((s.tau.at(0), s.beta), (1e3, Schedule::Zero));
 //! // both spellings of every algorithm parse back to it
-//! for a in Algorithm::ALL {
-//!     assert_eq!(Algorithm::parse(a.name()), Some(a));
-//!     assert_eq!(Algorithm::parse(a.registry_name()), Some(a));
+//! for a in Method::ALL {
+//!     assert_eq!(Method::parse(a.name()), Some(a));
+//!     assert_eq!(Method::parse(a.registry_name()), Some(a));
 //! }
-//! assert_eq!(Algorithm::parse("fw"), None);
+//! assert_eq!(Method::parse("fw"), None);
+//! assert_eq!(Method::Paper(Algorithm::LmoPo).name(), "LMO-PO");
 //! // the plotted measure follows the primal oracle
-//! assert_eq!(Algorithm::PoLmo.primal_oracle(), Oracle::Po);
-//! assert_eq!(Algorithm::LmoPo.primal_oracle(), Oracle::Lmo);
+//! assert_eq!(Method::Paper(Algorithm::PoLmo).primal_oracle(), Oracle::Po);
+//! assert_eq!(Method::Paper(Algorithm::LmoPo).primal_oracle(), Oracle::Lmo);
 //! ```
 
 use crate::data;
-use crate::paper::Oracle;
+use crate::paper::{Algorithm, Oracle};
 use crate::problems::Constants;
+use crate::solvers::Schedule;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
-
-/// `scale * (num / (t + shift))^exponent` for t = 0, 1, ...
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct PowerLaw {
-    pub scale: f64,
-    pub num: f64,
-    pub shift: f64,
-    pub exponent: f64,
-}
-
-impl PowerLaw {
-    /// The zero schedule (`beta_t = 0`).
-    pub const ZERO: PowerLaw = PowerLaw {
-        scale: 0.0,
-        num: 1.0,
-        shift: 1.0,
-        exponent: 0.0,
-    };
-    /// Value at iteration t.
-    pub fn at(&self, t: u64) -> f64 {
-        if self.scale == 0.0 {
-            return 0.0;
-        }
-        self.scale * (self.num / (t as f64 + self.shift)).powf(self.exponent)
-    }
-}
 
 /// The two experiments (NEWS20 and RCV1 share the robust parameters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -69,63 +48,110 @@ pub enum Experiment {
     Robust,
 }
 
-/// The seven algorithms of Figure 1 and Table 3.
+/// The four baselines of Figure 1 and Table 3 (baselines.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Algorithm {
+pub enum Baseline {
     SpFw,
     Agp,
     RPdcg,
     CgRpga,
-    LmoLmo,
-    LmoPo,
-    PoLmo,
 }
 
-impl Algorithm {
+impl Baseline {
     /// Table 3 order.
-    pub const ALL: [Algorithm; 7] = [
-        Algorithm::SpFw,
-        Algorithm::Agp,
-        Algorithm::RPdcg,
-        Algorithm::CgRpga,
-        Algorithm::LmoLmo,
-        Algorithm::LmoPo,
-        Algorithm::PoLmo,
+    pub const ALL: [Baseline; 4] = [
+        Baseline::SpFw,
+        Baseline::Agp,
+        Baseline::RPdcg,
+        Baseline::CgRpga,
     ];
-    /// The paper's name.
-    pub fn name(&self) -> &'static str {
+    /// The paper's name (`SP-FW`).
+    pub const fn title(&self) -> &'static str {
         match self {
-            Algorithm::SpFw => "SP-FW",
-            Algorithm::Agp => "AGP",
-            Algorithm::RPdcg => "R-PDCG",
-            Algorithm::CgRpga => "CG-RPGA",
-            Algorithm::LmoLmo => "LMO-LMO",
-            Algorithm::LmoPo => "LMO-PO",
-            Algorithm::PoLmo => "PO-LMO",
+            Baseline::SpFw => "SP-FW",
+            Baseline::Agp => "AGP",
+            Baseline::RPdcg => "R-PDCG",
+            Baseline::CgRpga => "CG-RPGA",
+        }
+    }
+    /// The name in the solver registry (`sp-fw`).
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Baseline::SpFw => "sp-fw",
+            Baseline::Agp => "agp",
+            Baseline::RPdcg => "r-pdcg",
+            Baseline::CgRpga => "cg-rpga",
+        }
+    }
+    /// How well the update rule is established (baselines.md Sec. 6).
+    pub const fn provenance(&self) -> &'static str {
+        match self {
+            Baseline::SpFw => "VERIFIED (authors' code): plain SP-FW, joint step 2/(t+2)",
+            Baseline::Agp => {
+                "update RECONSTRUCTED (alternating regularised projected gradient); parameters VERIFIED-2ND"
+            }
+            Baseline::RPdcg => {
+                "update RECONSTRUCTED, dual step GUESSED (Garber-Hazan); parameters VERIFIED-2ND"
+            }
+            Baseline::CgRpga => {
+                "update RECONSTRUCTED; parameters VERIFIED-2ND; mu_bar in DL GUESSED (= mu)"
+            }
+        }
+    }
+}
+
+/// The seven methods of Figure 1 and Table 3: the paper's three ([`Algorithm`], whose names,
+/// labels and oracles are read from it) and the four baselines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Method {
+    /// Algorithms 1-3.
+    Paper(Algorithm),
+    /// SP-FW, AGP, R-PDCG, CG-RPGA.
+    Baseline(Baseline),
+}
+
+impl Method {
+    /// Table 3 order.
+    pub const ALL: [Method; 7] = [
+        Method::Baseline(Baseline::SpFw),
+        Method::Baseline(Baseline::Agp),
+        Method::Baseline(Baseline::RPdcg),
+        Method::Baseline(Baseline::CgRpga),
+        Method::Paper(Algorithm::LmoLmo),
+        Method::Paper(Algorithm::LmoPo),
+        Method::Paper(Algorithm::PoLmo),
+    ];
+    /// The paper's name (`LMO-PO`, `SP-FW`).
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Method::Paper(a) => a.title(),
+            Method::Baseline(b) => b.title(),
         }
     }
     /// The name in the solver registry (`saddlefw list`, `--algos`).
-    pub fn registry_name(&self) -> &'static str {
+    pub const fn registry_name(&self) -> &'static str {
         match self {
-            Algorithm::SpFw => "sp-fw",
-            Algorithm::Agp => "agp",
-            Algorithm::RPdcg => "r-pdcg",
-            Algorithm::CgRpga => "cg-rpga",
-            Algorithm::LmoLmo => "lmo-lmo",
-            Algorithm::LmoPo => "lmo-po",
-            Algorithm::PoLmo => "po-lmo",
+            Method::Paper(a) => a.name(),
+            Method::Baseline(b) => b.name(),
         }
     }
-    /// The algorithm called `name` in the registry or in the paper (case-insensitive).
-    pub fn parse(name: &str) -> Option<Algorithm> {
+    /// The method called `name` in the registry or in the paper (case-insensitive).
+    pub fn parse(name: &str) -> Option<Method> {
         let n = name.trim().to_ascii_lowercase().replace('_', "-");
-        Algorithm::ALL
+        Method::ALL
             .into_iter()
             .find(|a| a.registry_name() == n || a.name().to_ascii_lowercase() == n)
     }
-    /// Whether it is one of the paper's Algorithms 1-3 ([`crate::paper::Algorithm`]).
-    pub fn is_proposed(&self) -> bool {
-        crate::paper::Algorithm::parse(self.registry_name()).is_some()
+    /// The paper's algorithm, for Algorithms 1-3.
+    pub const fn paper(&self) -> Option<Algorithm> {
+        match self {
+            Method::Paper(a) => Some(*a),
+            Method::Baseline(_) => None,
+        }
+    }
+    /// Whether it is one of the paper's Algorithms 1-3.
+    pub const fn is_proposed(&self) -> bool {
+        matches!(self, Method::Paper(_))
     }
     /// The primal oracle, which decides the plotted measure (L749: `G_X^LMO + G_Y` for
     /// LMO-primal methods, `G_X^PO + G_Y` for PO-primal ones), read from the registry's oracle
@@ -134,149 +160,70 @@ impl Algorithm {
         crate::solvers::registry::primal_oracle(self.registry_name())
             .expect("the seven experiment algorithms are in the registry")
     }
-    /// How well the update rule is established (baselines.md Sec. 6).
-    pub fn provenance(&self) -> &'static str {
+    /// How well the update rule is established (baselines.md Sec. 6); for Algorithms 1-3 the
+    /// paper's number and label ([`Algorithm::number`], [`Algorithm::label`]).
+    pub fn provenance(&self) -> String {
         match self {
-            Algorithm::SpFw => "VERIFIED (authors' code): plain SP-FW, joint step 2/(t+2)",
-            Algorithm::Agp => {
-                "update RECONSTRUCTED (alternating regularised projected gradient); parameters VERIFIED-2ND"
-            }
-            Algorithm::RPdcg => {
-                "update RECONSTRUCTED, dual step GUESSED (Garber-Hazan); parameters VERIFIED-2ND"
-            }
-            Algorithm::CgRpga => {
-                "update RECONSTRUCTED; parameters VERIFIED-2ND; mu_bar in DL GUESSED (= mu)"
-            }
-            Algorithm::LmoLmo => "the paper's Algorithm 1 (alg:fw-fw)",
-            Algorithm::LmoPo => "the paper's Algorithm 2 (alg:fw-proj)",
-            Algorithm::PoLmo => "the paper's Algorithm 3 (alg:proj-fw)",
+            Method::Paper(a) => format!("the paper's Algorithm {} ({})", a.number(), a.label()),
+            Method::Baseline(b) => b.provenance().to_string(),
         }
     }
     /// Whether the paper runs it on the experiment: R-PDCG needs a strongly convex Y and is
     /// "not applicable" on the robust problem (simplex Y, L750; Table 3 N/A).
     pub fn applicable(&self, e: Experiment) -> bool {
-        !(e == Experiment::Robust && *self == Algorithm::RPdcg)
+        !(e == Experiment::Robust && *self == Method::Baseline(Baseline::RPdcg))
     }
 }
 
 /// `tau_t` and `beta_t` of a proposed algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProposedSchedule {
-    pub tau: PowerLaw,
-    pub beta: PowerLaw,
+    pub tau: Schedule,
+    pub beta: Schedule,
     /// Where the paper states it.
     pub source: &'static str,
 }
 
-/// DL, LMO-LMO: `tau_t = (2/(t+10))^(4/5)`, `beta_t = 1e-2/(t+10)^(1/5)` (L3257).
-pub const DL_LMO_LMO: ProposedSchedule = ProposedSchedule {
-    tau: PowerLaw {
-        scale: 1.0,
-        num: 2.0,
-        shift: 10.0,
-        exponent: 0.8,
-    },
-    beta: PowerLaw {
-        scale: 1e-2,
-        num: 1.0,
-        shift: 10.0,
-        exponent: 0.2,
-    },
-    source: "paper.tex L3257 (alg:fw-fw)",
-};
-
-/// DL, LMO-PO: `tau_t = (2/(t+10))^(3/4)`, `beta_t = 1e-2/(t+10)^(1/4)` (L3257).
-pub const DL_LMO_PO: ProposedSchedule = ProposedSchedule {
-    tau: PowerLaw {
-        scale: 1.0,
-        num: 2.0,
-        shift: 10.0,
-        exponent: 0.75,
-    },
-    beta: PowerLaw {
-        scale: 1e-2,
-        num: 1.0,
-        shift: 10.0,
-        exponent: 0.25,
-    },
-    source: "paper.tex L3257 (alg:fw-proj)",
-};
-
-/// DL, PO-LMO: `tau_t = 1e2/(t+10)^(3/5)` (tau_0 ~ 25.1, not the appendix schedule),
-/// `beta_t = 1e-2/(t+10)^(1/5)` (L3257).
-pub const DL_PO_LMO: ProposedSchedule = ProposedSchedule {
-    tau: PowerLaw {
-        scale: 1e2,
-        num: 1.0,
-        shift: 10.0,
-        exponent: 0.6,
-    },
-    beta: PowerLaw {
-        scale: 1e-2,
-        num: 1.0,
-        shift: 10.0,
-        exponent: 0.2,
-    },
-    source: "paper.tex L3257 (alg:proj-fw)",
-};
-
-/// Robust, LMO-LMO and LMO-PO: `tau_t = 2/(t+10)`, `beta_t = 0` (L3261).
-pub const ROBUST_LMO: ProposedSchedule = ProposedSchedule {
-    tau: PowerLaw {
-        scale: 1.0,
-        num: 2.0,
-        shift: 10.0,
-        exponent: 1.0,
-    },
-    beta: PowerLaw::ZERO,
-    source: "paper.tex L3261 (alg:fw-fw, alg:fw-proj)",
-};
-
-/// Robust, PO-LMO: `tau_t = 1e3/(t+1)^(1/2)` (tau_0 = 1000), `beta_t = 0` (L3261).
-pub const ROBUST_PO_LMO: ProposedSchedule = ProposedSchedule {
-    tau: PowerLaw {
-        scale: 1e3,
-        num: 1.0,
-        shift: 1.0,
-        exponent: 0.5,
-    },
-    beta: PowerLaw::ZERO,
-    source: "paper.tex L3261 (alg:proj-fw)",
-};
-
-/// The schedule of a proposed algorithm on an experiment (`None` for baselines).
-pub fn proposed_schedule(e: Experiment, a: Algorithm) -> Option<ProposedSchedule> {
-    match (e, a) {
-        (Experiment::Dl, Algorithm::LmoLmo) => Some(DL_LMO_LMO),
-        (Experiment::Dl, Algorithm::LmoPo) => Some(DL_LMO_PO),
-        (Experiment::Dl, Algorithm::PoLmo) => Some(DL_PO_LMO),
-        (Experiment::Robust, Algorithm::LmoLmo | Algorithm::LmoPo) => Some(ROBUST_LMO),
-        (Experiment::Robust, Algorithm::PoLmo) => Some(ROBUST_PO_LMO),
-        _ => None,
-    }
-}
-
-/// SP-FW (Gidel et al. 2017, Algorithm 2): the "vanilla" joint step `gamma_t = 2/(t+2)`,
-/// t >= 0, on both experiments (L3257, L3261).
-pub const SP_FW_STEP: PowerLaw = PowerLaw {
-    scale: 1.0,
-    num: 2.0,
-    shift: 2.0,
-    exponent: 1.0,
-};
-
-/// `coef * K^(-exponent)` for a horizon K.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct HorizonLaw {
-    pub coef: f64,
-    pub exponent: f64,
-}
-
-impl HorizonLaw {
-    /// Value at horizon `k`.
-    pub fn at(&self, k: f64) -> f64 {
-        self.coef * k.powf(-self.exponent)
-    }
+/// The schedule of a proposed algorithm on an experiment, in the paper's printed form
+/// `scale (num/(t+shift))^exponent` ([`Schedule::power_law`]):
+///
+/// | experiment | algorithm | `tau_t` | `beta_t` | paper |
+/// |---|---|---|---|---|
+/// | DL | LMO-LMO | `(2/(t+10))^(4/5)` | `1e-2/(t+10)^(1/5)` | L3257 |
+/// | DL | LMO-PO | `(2/(t+10))^(3/4)` | `1e-2/(t+10)^(1/4)` | L3257 |
+/// | DL | PO-LMO | `1e2/(t+10)^(3/5)` (tau_0 ~ 25.1, not the appendix schedule) | `1e-2/(t+10)^(1/5)` | L3257 |
+/// | robust | LMO-LMO, LMO-PO | `2/(t+10)` | 0 | L3261 |
+/// | robust | PO-LMO | `1e3/(t+1)^(1/2)` (tau_0 = 1000) | 0 | L3261 |
+pub fn proposed_schedule(e: Experiment, a: Algorithm) -> ProposedSchedule {
+    let law = Schedule::power_law;
+    let (tau, beta, source) = match (e, a) {
+        (Experiment::Dl, Algorithm::LmoLmo) => (
+            law(1.0, 2.0, 10.0, 0.8),
+            law(1e-2, 1.0, 10.0, 0.2),
+            "paper.tex L3257 (alg:fw-fw)",
+        ),
+        (Experiment::Dl, Algorithm::LmoPo) => (
+            law(1.0, 2.0, 10.0, 0.75),
+            law(1e-2, 1.0, 10.0, 0.25),
+            "paper.tex L3257 (alg:fw-proj)",
+        ),
+        (Experiment::Dl, Algorithm::PoLmo) => (
+            law(1e2, 1.0, 10.0, 0.6),
+            law(1e-2, 1.0, 10.0, 0.2),
+            "paper.tex L3257 (alg:proj-fw)",
+        ),
+        (Experiment::Robust, Algorithm::LmoLmo | Algorithm::LmoPo) => (
+            law(1.0, 2.0, 10.0, 1.0),
+            Schedule::Zero,
+            "paper.tex L3261 (alg:fw-fw, alg:fw-proj)",
+        ),
+        (Experiment::Robust, Algorithm::PoLmo) => (
+            law(1e3, 1.0, 1.0, 0.5),
+            Schedule::Zero,
+            "paper.tex L3261 (alg:proj-fw)",
+        ),
+    };
+    ProposedSchedule { tau, beta, source }
 }
 
 /// What `mu_bar` in CG-RPGA's dual step `sigma = 2/(L_yy + mu_bar)` stands for.
@@ -292,25 +239,30 @@ pub enum MuBar {
 }
 
 /// R-PDCG / CG-RPGA (Boroun et al. 2023, Algorithms 1 and 2) in their own notation: constant
-/// primal step `tau`, dual regularisation `mu`, horizon `K`; CG-RPGA adds `sigma`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// primal step `tau`, dual regularisation `mu`, horizon `K`; CG-RPGA adds `sigma`. The paper
+/// gives `tau` and `mu` as `c K^-a`: the anytime schedules `c (t+1)^-a` at `t = K - 1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BorounParams {
     pub horizon: f64,
-    pub tau: HorizonLaw,
-    pub mu: HorizonLaw,
+    pub tau: Schedule,
+    pub mu: Schedule,
     /// CG-RPGA only.
     pub mu_bar: Option<MuBar>,
     pub source: &'static str,
 }
 
 impl BorounParams {
-    /// `tau` at the horizon.
+    /// `tau` at the horizon, `c K^-a`.
     pub fn tau(&self) -> f64 {
-        self.tau.at(self.horizon)
+        self.tau.at(self.last())
     }
-    /// `mu` at the horizon.
+    /// `mu` at the horizon, `c K^-a`.
     pub fn mu(&self) -> f64 {
-        self.mu.at(self.horizon)
+        self.mu.at(self.last())
+    }
+    /// `t = K - 1`, where `(t+1)^-a = K^-a`.
+    fn last(&self) -> usize {
+        self.horizon as usize - 1
     }
     /// CG-RPGA's `sigma = 2/(L_yy + mu_bar)` with the paper's `L_yy` (`paper.lyy`) and
     /// `lambda = lambda'/(2n^2)` for the robust reading; `None` for R-PDCG, whose dual step the
@@ -327,13 +279,13 @@ impl BorounParams {
 /// DL, R-PDCG: `tau = 1/K^(5/6)`, `mu = 1e-2/K^(1/6)`, K = 1e3 (L3257).
 pub const DL_R_PDCG: BorounParams = BorounParams {
     horizon: 1e3,
-    tau: HorizonLaw {
-        coef: 1.0,
-        exponent: 5.0 / 6.0,
+    tau: Schedule::Anytime {
+        c: 1.0,
+        a: 5.0 / 6.0,
     },
-    mu: HorizonLaw {
-        coef: 1e-2,
-        exponent: 1.0 / 6.0,
+    mu: Schedule::Anytime {
+        c: 1e-2,
+        a: 1.0 / 6.0,
     },
     mu_bar: None,
     source: "paper.tex L3257",
@@ -343,14 +295,8 @@ pub const DL_R_PDCG: BorounParams = BorounParams {
 /// (L3257); L_yy = 0 (L3257, `subsec:lipschitz-dictionary`).
 pub const DL_CG_RPGA: BorounParams = BorounParams {
     horizon: 1e3,
-    tau: HorizonLaw {
-        coef: 1.0,
-        exponent: 0.75,
-    },
-    mu: HorizonLaw {
-        coef: 1e-2,
-        exponent: 0.25,
-    },
+    tau: Schedule::Anytime { c: 1.0, a: 0.75 },
+    mu: Schedule::Anytime { c: 1e-2, a: 0.25 },
     mu_bar: Some(MuBar::Mu),
     source: "paper.tex L3257",
 };
@@ -359,14 +305,8 @@ pub const DL_CG_RPGA: BorounParams = BorounParams {
 /// reported not applicable (L750, Table 3 N/A).
 pub const ROBUST_R_PDCG: BorounParams = BorounParams {
     horizon: 1e4,
-    tau: HorizonLaw {
-        coef: 10.0,
-        exponent: 0.75,
-    },
-    mu: HorizonLaw {
-        coef: 0.0,
-        exponent: 0.0,
-    },
+    tau: Schedule::Anytime { c: 10.0, a: 0.75 },
+    mu: Schedule::Anytime { c: 0.0, a: 0.0 },
     mu_bar: None,
     source: "paper.tex L3261",
 };
@@ -375,25 +315,19 @@ pub const ROBUST_R_PDCG: BorounParams = BorounParams {
 /// `mu_bar = lambda` and `L_yy = sqrt(2) lambda'`, K = 1e4 (L3261).
 pub const ROBUST_CG_RPGA: BorounParams = BorounParams {
     horizon: 1e4,
-    tau: HorizonLaw {
-        coef: 10.0,
-        exponent: 0.5,
-    },
-    mu: HorizonLaw {
-        coef: 0.0,
-        exponent: 0.0,
-    },
+    tau: Schedule::Anytime { c: 10.0, a: 0.5 },
+    mu: Schedule::Anytime { c: 0.0, a: 0.0 },
     mu_bar: Some(MuBar::Lambda),
     source: "paper.tex L3261",
 };
 
 /// The Boroun-type parameters of an experiment (`None` for the other algorithms).
-pub fn boroun_params(e: Experiment, a: Algorithm) -> Option<BorounParams> {
-    match (e, a) {
-        (Experiment::Dl, Algorithm::RPdcg) => Some(DL_R_PDCG),
-        (Experiment::Dl, Algorithm::CgRpga) => Some(DL_CG_RPGA),
-        (Experiment::Robust, Algorithm::RPdcg) => Some(ROBUST_R_PDCG),
-        (Experiment::Robust, Algorithm::CgRpga) => Some(ROBUST_CG_RPGA),
+pub fn boroun_params(e: Experiment, b: Baseline) -> Option<BorounParams> {
+    match (e, b) {
+        (Experiment::Dl, Baseline::RPdcg) => Some(DL_R_PDCG),
+        (Experiment::Dl, Baseline::CgRpga) => Some(DL_CG_RPGA),
+        (Experiment::Robust, Baseline::RPdcg) => Some(ROBUST_R_PDCG),
+        (Experiment::Robust, Baseline::CgRpga) => Some(ROBUST_CG_RPGA),
         _ => None,
     }
 }
@@ -500,7 +434,7 @@ pub const ROBUST_TIME_LIMIT_S: f64 = 300.0;
 /// `None` is the paper's N/A.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Table3Row {
-    pub algorithm: Algorithm,
+    pub algorithm: Method,
     pub dl: u64,
     pub rcv1: Option<u64>,
     pub news20: Option<u64>,
@@ -509,43 +443,43 @@ pub struct Table3Row {
 /// Table 3 of the paper (hardware not stated; only ratios are comparable).
 pub const TABLE3: [Table3Row; 7] = [
     Table3Row {
-        algorithm: Algorithm::SpFw,
+        algorithm: Method::Baseline(Baseline::SpFw),
         dl: 48466,
         rcv1: Some(467),
         news20: Some(315),
     },
     Table3Row {
-        algorithm: Algorithm::Agp,
+        algorithm: Method::Baseline(Baseline::Agp),
         dl: 20997,
         rcv1: Some(387),
         news20: Some(302),
     },
     Table3Row {
-        algorithm: Algorithm::RPdcg,
+        algorithm: Method::Baseline(Baseline::RPdcg),
         dl: 46688,
         rcv1: None,
         news20: None,
     },
     Table3Row {
-        algorithm: Algorithm::CgRpga,
+        algorithm: Method::Baseline(Baseline::CgRpga),
         dl: 47036,
         rcv1: Some(464),
         news20: Some(317),
     },
     Table3Row {
-        algorithm: Algorithm::LmoLmo,
+        algorithm: Method::Paper(Algorithm::LmoLmo),
         dl: 42016,
         rcv1: Some(453),
         news20: Some(313),
     },
     Table3Row {
-        algorithm: Algorithm::LmoPo,
+        algorithm: Method::Paper(Algorithm::LmoPo),
         dl: 46678,
         rcv1: Some(467),
         news20: Some(319),
     },
     Table3Row {
-        algorithm: Algorithm::PoLmo,
+        algorithm: Method::Paper(Algorithm::PoLmo),
         dl: 21991,
         rcv1: Some(386),
         news20: Some(305),
@@ -593,7 +527,7 @@ impl Which {
         }
     }
     /// The paper's Table 3 count of `alg` on this experiment (None: N/A).
-    pub fn paper_iterations(&self, alg: Algorithm) -> Option<u64> {
+    pub fn paper_iterations(&self, alg: Method) -> Option<u64> {
         let row = TABLE3.iter().find(|r| r.algorithm == alg)?;
         match self {
             Which::Dl => Some(row.dl),

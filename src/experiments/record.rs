@@ -25,9 +25,10 @@
 //! time only (measurements excluded), as in RUN.json.
 //!
 //! ```
-//! use saddlefw::experiments::params::Algorithm;
+//! use saddlefw::experiments::params::Method;
+//! use saddlefw::paper::Algorithm;
 //! use saddlefw::experiments::record::{CheckpointRecord, RunRecord, RunStatus};
-//! let mut r = RunRecord::not_run(Algorithm::PoLmo, RunStatus::TimeLimit, String::new());
+//! let mut r = RunRecord::not_run(Method::Paper(Algorithm::PoLmo), RunStatus::TimeLimit, String::new());
 //! assert_eq!(r.measure, "G_X^PO + G_Y");
 //! let cp = |t, time_s, m: Option<f64>| CheckpointRecord::of_measure(t, time_s, m);
 //! r.checkpoints = vec![cp(0, 0.0, Some(4.0)), cp(1, 0.5, Some(1.0)), cp(2, 1.0, None), cp(4, 2.0, Some(2.0))];
@@ -41,10 +42,11 @@
 //! assert!(RunStatus::Diverged.ran() && !RunStatus::Skipped.ran());
 //! ```
 
-use super::params::Algorithm;
+use super::params::Method;
 use super::source::DataDescription;
 use crate::counting::OracleCounts;
 use crate::measures::PointMeasures;
+use crate::paper::measure::RunMeasure;
 use crate::paper::Oracle;
 use crate::problems::lipschitz::SampledConstants;
 use crate::problems::Constants;
@@ -128,21 +130,12 @@ impl CheckpointRecord {
     }
 }
 
-/// The measure Figure 1 plots (`fig:Experiment`, L749): `G_X^LMO + G_Y` for LMO-primal
-/// methods, `G_X^PO + G_Y` for PO-primal methods.
+/// The measure Figure 1 plots ([`RunMeasure::Stationarity`], `fig:Experiment`, L749) at a
+/// checkpoint of a method whose primal block uses `oracle`.
 pub fn plotted_measure(c: &Checkpoint, oracle: Oracle) -> f64 {
-    match oracle {
-        Oracle::Lmo => c.measures.gx_lmo + c.measures.gy,
-        Oracle::Po => c.measures.gx_po + c.measures.gy,
-    }
-}
-
-/// The label of the plotted measure.
-pub fn measure_label(oracle: Oracle) -> &'static str {
-    match oracle {
-        Oracle::Lmo => "G_X^LMO + G_Y",
-        Oracle::Po => "G_X^PO + G_Y",
-    }
+    c.measures
+        .select(RunMeasure::Stationarity, oracle)
+        .unwrap_or(f64::NAN)
 }
 
 /// How a run of the experiment ended (the harness' statuses plus the runs that did not start).
@@ -231,12 +224,12 @@ pub struct RunRecord {
 
 impl RunRecord {
     /// A run that did not iterate (skipped, not applicable, failed).
-    pub fn not_run(alg: Algorithm, status: RunStatus, detail: String) -> Self {
+    pub fn not_run(alg: Method, status: RunStatus, detail: String) -> Self {
         RunRecord {
             algorithm: alg.name().into(),
             registry_name: alg.registry_name().into(),
             primal_oracle: alg.primal_oracle(),
-            measure: measure_label(alg.primal_oracle()).into(),
+            measure: RunMeasure::Stationarity.label(alg.primal_oracle()).into(),
             iterations: 0,
             wall_time_s: 0.0,
             measure_time_s: 0.0,
@@ -256,7 +249,7 @@ impl RunRecord {
     }
 
     /// From a finished harness trace.
-    pub fn from_trace(alg: Algorithm, trace: &Trace, parameters: Vec<String>) -> Self {
+    pub fn from_trace(alg: Method, trace: &Trace, parameters: Vec<String>) -> Self {
         let oracle = alg.primal_oracle();
         let (status, detail) = match &trace.status {
             Status::Completed => (RunStatus::Completed, None),
@@ -281,7 +274,7 @@ impl RunRecord {
             algorithm: alg.name().into(),
             registry_name: alg.registry_name().into(),
             primal_oracle: oracle,
-            measure: measure_label(oracle).into(),
+            measure: RunMeasure::Stationarity.label(oracle).into(),
             iterations: trace.iterations,
             wall_time_s: trace.wall_time_s,
             measure_time_s: trace.measure_time_s,
@@ -412,7 +405,7 @@ impl ExperimentRecord {
         crate::files::parse_json(input, text, crate::files::JsonTop::Object)
     }
     /// The run of `alg`, if recorded.
-    pub fn run(&self, alg: Algorithm) -> Option<&RunRecord> {
+    pub fn run(&self, alg: Method) -> Option<&RunRecord> {
         self.runs.iter().find(|r| r.algorithm == alg.name())
     }
 

@@ -6,15 +6,16 @@
 //! on the final runs.
 //!
 //! ```
-//! use saddlefw::experiments::params::Algorithm;
+//! use saddlefw::experiments::params::Method;
+//! use saddlefw::paper::Algorithm;
 //! use saddlefw::experiments::record::RunStatus;
 //! use saddlefw::experiments::resume::not_started;
-//! let r = not_started(Algorithm::LmoPo);
+//! let r = not_started(Method::Paper(Algorithm::LmoPo));
 //! assert_eq!(r.status, RunStatus::Interrupted);
 //! assert_eq!(r.iterations, 0);
 //! ```
 
-use super::params::Algorithm;
+use super::params::Method;
 use super::record::{ExperimentRecord, RunRecord, RunStatus};
 use super::source::DataDescription;
 use crate::Result;
@@ -27,7 +28,7 @@ pub struct Work<'a> {
     pub experiment: &'a str,
     pub time_limit_s: f64,
     pub max_iterations: usize,
-    pub algorithms: &'a [Algorithm],
+    pub algorithms: &'a [Method],
     pub sigma: f64,
     pub data: &'a DataDescription,
 }
@@ -124,7 +125,7 @@ impl Reuse<'_> {
 }
 
 /// The record of an algorithm that a stop request kept from starting.
-pub fn not_started(alg: Algorithm) -> RunRecord {
+pub fn not_started(alg: Method) -> RunRecord {
     RunRecord::not_run(
         alg,
         RunStatus::Interrupted,

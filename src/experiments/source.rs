@@ -12,27 +12,17 @@
 //! constants for its parameter formulas ([`formula_constants`]).
 //!
 //! ```
-//! use saddlefw::experiments::params::{PowerLaw, DL_LMO_PO};
-//! use saddlefw::experiments::source::{schedule, sha256_hex};
-//! // a paper power law and its registry schedule take the same values
-//! for p in [DL_LMO_PO.tau, DL_LMO_PO.beta, PowerLaw { scale: 3.0, num: 2.0, shift: 10.0, exponent: 0.6 }] {
-//!     let s = schedule(p);
-//!     for t in [0u64, 1, 7, 1000] {
-//!         assert!((s.at(t as usize) - p.at(t)).abs() <= 1e-12 * p.at(t), "{p:?} at {t}");
-//!     }
-//! }
-//! assert_eq!(schedule(PowerLaw::ZERO).at(3), 0.0);
+//! use saddlefw::experiments::source::sha256_hex;
 //! assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 //! ```
 
-use super::params::{self, Algorithm, Experiment, PowerLaw};
+use super::params::{self, Baseline, Experiment, Method};
 use crate::data::libsvm::decompress_if_bzip2;
 use crate::data::{parse_libsvm, Dataset, KnownDataset, LibsvmOptions};
 use crate::problems::dictionary::{DictionaryLearning, DlConfig};
 use crate::problems::dro::{DroConfig, RobustClassification};
 use crate::problems::{Constants, Instance};
 use crate::solvers::registry::Options;
-use crate::solvers::Schedule;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -156,39 +146,27 @@ pub fn formula_constants(e: Experiment, paper: &Constants, lambda: Option<f64>) 
     }
 }
 
-/// A [`PowerLaw`] `scale (num/(t+shift))^e` as a registry schedule: `shifted(c = scale num^e,
-/// s = shift, a = e)`, or `zero`.
-pub fn schedule(p: PowerLaw) -> Schedule {
-    if p.scale == 0.0 {
-        Schedule::Zero
-    } else {
-        Schedule::Shifted {
-            c: p.scale * p.num.powf(p.exponent),
-            s: p.shift,
-            a: p.exponent,
-        }
-    }
-}
-
 /// The registry options of `alg` on experiment `e` with the paper's parameters, and notes
 /// saying where they come from.
-pub fn options(e: Experiment, alg: Algorithm, formula: &Constants) -> (Options, Vec<String>) {
+pub fn options(e: Experiment, alg: Method, formula: &Constants) -> (Options, Vec<String>) {
     let mut o = Options {
         constants: Some(*formula),
         ..Default::default()
     };
     let mut notes = Vec::new();
-    if let Some(s) = params::proposed_schedule(e, alg) {
-        o.tau = Some(schedule(s.tau));
-        o.beta = Some(schedule(s.beta));
+    if let Method::Paper(a) = alg {
+        let s = params::proposed_schedule(e, a);
+        o.tau = Some(s.tau);
+        o.beta = Some(s.beta);
         notes.push(format!(
             "tau_t = {}, beta_t = {} ({})",
-            schedule(s.tau),
-            schedule(s.beta),
-            s.source
+            s.tau, s.beta, s.source
         ));
     }
-    if let Some(b) = params::boroun_params(e, alg) {
+    if let Some(b) = match alg {
+        Method::Baseline(b) => params::boroun_params(e, b),
+        Method::Paper(_) => None,
+    } {
         o.tau0 = Some(b.tau());
         o.beta0 = Some(b.mu());
         o.horizon = Some(b.horizon as usize);
@@ -201,8 +179,8 @@ pub fn options(e: Experiment, alg: Algorithm, formula: &Constants) -> (Options, 
         ));
     }
     match alg {
-        Algorithm::SpFw => notes.push("gamma_t = 2/(t+2), t >= 0 (L3257, L3261)".into()),
-        Algorithm::Agp => notes.push(match e {
+        Method::Baseline(Baseline::SpFw) => notes.push("gamma_t = 2/(t+2), t >= 0 (L3257, L3261)".into()),
+        Method::Baseline(Baseline::Agp) => notes.push(match e {
             Experiment::Dl => {
                 "Xu Thm 3.2 parameters with the appendix L_xx, L_y (L3256-3258)".to_string()
             }

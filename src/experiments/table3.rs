@@ -12,7 +12,7 @@
 //! assert_eq!(judge_iteration_counts(&[("LMO-PO", 10)]).0, None);
 //! ```
 
-use super::params::{Algorithm, TABLE3};
+use super::params::{Method, TABLE3};
 use crate::paper::Oracle;
 use crate::report::{ClaimVerdict, RunSummary, Table3Column};
 use crate::solvers::registry::primal_oracle;
@@ -27,9 +27,9 @@ pub const ITERATION_CLAIM: &str =
 pub const CONTENDED_SHARE: f64 = 0.9;
 
 /// The experiment algorithm called `name` (case-insensitive, `_` for `-`).
-pub fn experiment_algorithm(name: &str) -> Option<Algorithm> {
+pub fn experiment_algorithm(name: &str) -> Option<Method> {
     let norm = name.trim().to_ascii_uppercase().replace('_', "-");
-    Algorithm::ALL.into_iter().find(|a| a.name() == norm)
+    Method::ALL.into_iter().find(|a| a.name() == norm)
 }
 
 /// The paper's Table 3 count for `algorithm` on `experiment` (`dl`, `rcv1`, `news20`); `None`

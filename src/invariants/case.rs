@@ -6,20 +6,20 @@
 //!
 //! ```
 //! use saddlefw::invariants::case::{CaseOptions, SolverSpec, POINTS_PER_CASE};
-//! use saddlefw::solvers::smoothing::PaperAlgorithm;
+//! use saddlefw::paper::Algorithm;
 //! let o = CaseOptions::default();
 //! assert_eq!((o.points, o.solvers.is_none()), (POINTS_PER_CASE, true));
 //! let inst = "quadratic/c-c:dx=3,dy=2,seed=1".parse::<saddlefw::generators::GeneratorSpec>()
 //!     .unwrap().generate().unwrap();
-//! let spec = SolverSpec::paper(PaperAlgorithm::LmoLmo);
+//! let spec = SolverSpec::paper(Algorithm::LmoLmo);
 //! let (_, _, desc) = saddlefw::invariants::case::build_run(&spec, inst.problem.as_ref()).unwrap();
 //! assert!(desc.starts_with("lmo-lmo ["), "{desc}");
 //! ```
 
 use super::context::{MeasureSet, Structure, EXACT_MEASURES};
 use crate::generators::{Family, GeneratorSpec, Setting, XKind};
+use crate::paper::Algorithm;
 use crate::problems::{Instance, SaddleProblem};
-use crate::solvers::smoothing::PaperAlgorithm;
 use crate::solvers::{Control, Fault, Options, Solver};
 use crate::Result;
 
@@ -34,7 +34,7 @@ pub use crate::solvers::SolverSpec;
 /// overridden when given, optionally broken by an injected [`Fault`] (negative controls: the
 /// solver still claims the algorithm's structure).
 pub fn paper_variant(
-    alg: PaperAlgorithm,
+    alg: Algorithm,
     beta0: Option<f64>,
     b: Option<f64>,
     fault: Fault,
@@ -60,7 +60,7 @@ pub fn build_run(
     p: &dyn SaddleProblem,
 ) -> Result<(Box<dyn Solver>, Structure, String)> {
     let solver = spec.build(p)?.solver;
-    let Some(alg) = PaperAlgorithm::parse(&spec.algorithm) else {
+    let Some(alg) = Algorithm::parse(&spec.algorithm) else {
         let structure = Structure {
             primal: Some(crate::paper::Oracle::Lmo),
             dual: None,
@@ -68,9 +68,9 @@ pub fn build_run(
         return Ok((solver, structure, "sp-fw [gamma_t = 2/(t+2)]".into()));
     };
     let structure = match alg {
-        PaperAlgorithm::LmoLmo => Structure::LMO_LMO,
-        PaperAlgorithm::LmoPo => Structure::LMO_PO,
-        PaperAlgorithm::PoLmo => Structure::PO_LMO,
+        Algorithm::LmoLmo => Structure::LMO_LMO,
+        Algorithm::LmoPo => Structure::LMO_PO,
+        Algorithm::PoLmo => Structure::PO_LMO,
     };
     let mut desc = format!("{} [{}]", alg.name(), solver.schedule());
     if let Some(Control::Fault(fault)) = spec.control {
@@ -81,7 +81,7 @@ pub fn build_run(
 
 /// How CHECK.json names a spec whose solver could not be built.
 pub fn describe(spec: &SolverSpec) -> String {
-    match PaperAlgorithm::parse(&spec.algorithm) {
+    match Algorithm::parse(&spec.algorithm) {
         None => "SpFw".into(),
         Some(alg) => {
             let fault = match spec.control {
@@ -275,7 +275,7 @@ pub fn case_spec(seed: u64, index: usize) -> CaseSpec {
 /// Algorithm 1 and 2 (mu > 0: `C = 1/2`, `b = 1/5`; mu = 0: `C = 0.05` with the theorem's b)
 /// on every other case, and SP-FW.
 pub fn default_solvers(case: &CaseSpec) -> Vec<SolverSpec> {
-    use PaperAlgorithm::*;
+    use Algorithm::*;
     let mut v = vec![
         SolverSpec::paper(LmoLmo),
         SolverSpec::paper(LmoPo),

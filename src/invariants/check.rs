@@ -38,9 +38,9 @@ pub use super::check_shard::merge_shards;
 use super::context::{MeasureSet, PointCtx, RunCtx, RunSpec};
 pub use super::tally::{CaseResult, CheckShard, JobTallies, Recorded, Tally, Violation, Worst};
 use super::{registry, Check, Eval, Invariant};
+use crate::paper::Algorithm;
 use crate::problems::{Instance, Interval};
 use crate::sets::ConvexSet;
-use crate::solvers::smoothing::PaperAlgorithm;
 use crate::solvers::Fault;
 use crate::verify::shard::Shard;
 use crate::{Error, Result};
@@ -260,11 +260,11 @@ pub fn run_check_with(
 /// LMO-LMO and LMO-PO with `C > 0`.
 fn witness_solvers() -> Vec<SolverSpec> {
     let mut solvers = vec![
-        SolverSpec::paper(PaperAlgorithm::LmoLmo),
-        SolverSpec::paper(PaperAlgorithm::LmoPo),
-        SolverSpec::paper(PaperAlgorithm::PoLmo),
+        SolverSpec::paper(Algorithm::LmoLmo),
+        SolverSpec::paper(Algorithm::LmoPo),
+        SolverSpec::paper(Algorithm::PoLmo),
     ];
-    for alg in [PaperAlgorithm::LmoLmo, PaperAlgorithm::LmoPo] {
+    for alg in [Algorithm::LmoLmo, Algorithm::LmoPo] {
         solvers.push(paper_variant(alg, Some(0.5), Some(0.2), Fault::None));
     }
     solvers

@@ -5,19 +5,19 @@
 //!
 //! | control | what is broken | invariants expected to fail |
 //! |---|---|---|
-//! | [`Control::GammaUnclipped`] | `gamma_t` without `min{., 1}` | `dual-step-unit`, `iterates-feasible`, ... |
-//! | [`Control::BetaIgnored`] | `beta_t` left out of the dual gradient | `almost-recursion-ascent`, `almost-recursion`, ... |
-//! | [`Control::PrimalSignFlip`] | primal step in the ascent direction | `adaptive-connect-2a`, ... |
-//! | [`Control::WrongSignMeasure`] | `G_Y` computed as `L(x,y) - max_u L(x,u)` | `gy-nonneg` |
-//! | [`Control::WrongSignGxLmo`] | `G_X^LMO` of the wrong sign ([`WRONG_SIGN_GX_LMO`]) | `gx-lmo-nonneg` |
-//! | [`Control::NoSmoothingH`] | `H_t` computed with beta = 0 ([`NO_SMOOTHING_H`]) | `h-lower-bound` |
-//! | [`Control::UnderstatedConstants`] | `Lxx`, `Lyx` reported 10x too small ([`Understated`]) | `calculus-iii-lipschitz`, ... |
+//! | [`Fault::GammaUnclipped`] | `gamma_t` without `min{., 1}` | `dual-step-unit`, `iterates-feasible`, ... |
+//! | [`Fault::BetaIgnored`] | `beta_t` left out of the dual gradient | `almost-recursion-ascent`, `almost-recursion`, ... |
+//! | [`Fault::PrimalSignFlip`] | primal step in the ascent direction | `adaptive-connect-2a`, ... |
+//! | [`CheckControl::WrongSignMeasure`] | `G_Y` computed as `L(x,y) - max_u L(x,u)` | `gy-nonneg` |
+//! | [`CheckControl::WrongSignGxLmo`] | `G_X^LMO` of the wrong sign ([`WRONG_SIGN_GX_LMO`]) | `gx-lmo-nonneg` |
+//! | [`CheckControl::NoSmoothingH`] | `H_t` computed with beta = 0 ([`NO_SMOOTHING_H`]) | `h-lower-bound` |
+//! | [`CheckControl::UnderstatedConstants`] | `Lxx`, `Lyx` reported 10x too small ([`Understated`]) | `calculus-iii-lipschitz`, ... |
 //!
-//! Each runs with `saddlefw check --control NAME` ([`Control::name`]), which must exit 1.
+//! Each runs with `saddlefw check --control NAME` ([`CheckControl::name`]), which must exit 1.
 //!
 //! ```
 //! use saddlefw::generators::GeneratorSpec;
-//! use saddlefw::invariants::controls::{Control, WRONG_SIGN_GY};
+//! use saddlefw::invariants::controls::{CheckControl, WRONG_SIGN_GY};
 //! use saddlefw::invariants::EXACT_MEASURES;
 //! let inst = "quadratic/c-sc:dx=3,dy=2,seed=4".parse::<GeneratorSpec>().unwrap().generate().unwrap();
 //! let p = inst.problem.as_ref();
@@ -27,7 +27,7 @@
 //! assert!(exact.lower > 0.0, "{exact:?}");
 //! assert_eq!((broken.lower, broken.upper), (-exact.upper, -exact.lower));
 //! // every control changes the solvers, the measures or the reported constants of a check
-//! for c in Control::ALL {
+//! for c in CheckControl::ALL {
 //!     let o = c.options();
 //!     let changed = o.solvers.is_some()
 //!         || o.measures.name != EXACT_MEASURES.name
@@ -38,96 +38,82 @@
 
 use super::case::{paper_variant, CaseOptions, SolverSpec};
 use super::context::{MeasureSet, EXACT_MEASURES};
+use crate::paper::Algorithm;
 use crate::problems::{Interval, SaddleProblem};
-use crate::solvers::smoothing::PaperAlgorithm;
 use crate::solvers::Fault;
 
 /// The negative controls of `saddlefw check --control NAME` (the four of the issue, the two
 /// further broken measures and the understated constants).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Control {
-    GammaUnclipped,
-    BetaIgnored,
-    PrimalSignFlip,
+pub enum CheckControl {
+    /// Algorithm 1 with a [`Fault`] of the solvers' controls (`gamma-unclipped`,
+    /// `beta-ignored`, `primal-sign-flip` in [`CheckControl::ALL`]).
+    Fault(Fault),
     WrongSignMeasure,
     WrongSignGxLmo,
     NoSmoothingH,
     UnderstatedConstants,
 }
 
-/// The factor of [`Control::UnderstatedConstants`]: `Lxx` and `Lyx` reported 10 times too small.
+/// The factor of [`CheckControl::UnderstatedConstants`]: `Lxx` and `Lyx` reported 10 times too small.
 pub const UNDERSTATE_FACTOR: f64 = 0.1;
 
-impl Control {
+impl CheckControl {
     /// All controls (the order of `--help` and `saddlefw list`).
-    pub const ALL: [Control; 7] = [
-        Control::GammaUnclipped,
-        Control::BetaIgnored,
-        Control::PrimalSignFlip,
-        Control::WrongSignMeasure,
-        Control::WrongSignGxLmo,
-        Control::NoSmoothingH,
-        Control::UnderstatedConstants,
+    pub const ALL: [CheckControl; 7] = [
+        CheckControl::Fault(Fault::GammaUnclipped),
+        CheckControl::Fault(Fault::BetaIgnored),
+        CheckControl::Fault(Fault::PrimalSignFlip),
+        CheckControl::WrongSignMeasure,
+        CheckControl::WrongSignGxLmo,
+        CheckControl::NoSmoothingH,
+        CheckControl::UnderstatedConstants,
     ];
 
     /// The command-line name (`--control NAME`).
     pub fn name(&self) -> &'static str {
         match self {
-            Control::GammaUnclipped => "gamma-without-min",
-            Control::BetaIgnored => "beta-ignored",
-            Control::PrimalSignFlip => "primal-sign-flip",
-            Control::WrongSignMeasure => "wrong-sign-measure",
-            Control::WrongSignGxLmo => "wrong-sign-gx-lmo",
-            Control::NoSmoothingH => "no-smoothing-h",
-            Control::UnderstatedConstants => "understated-constants",
+            // the check's name of `gamma-unclipped` since issue 4
+            CheckControl::Fault(Fault::GammaUnclipped) => "gamma-without-min",
+            CheckControl::Fault(f) => f.name(),
+            CheckControl::WrongSignMeasure => "wrong-sign-measure",
+            CheckControl::WrongSignGxLmo => "wrong-sign-gx-lmo",
+            CheckControl::NoSmoothingH => "no-smoothing-h",
+            CheckControl::UnderstatedConstants => "understated-constants",
         }
     }
 
     /// What is broken, and the invariants expected to fail.
     pub fn description(&self) -> &'static str {
         match self {
-            Control::GammaUnclipped => "Algorithm 1 with gamma_t without min{., 1} (dual-step-unit, iterates-feasible)",
-            Control::BetaIgnored => "Algorithm 1 with beta_t left out of the dual gradient (almost-recursion)",
-            Control::PrimalSignFlip => "Algorithm 1 with the primal step in the ascent direction (adaptive-connect-2a, adaptive-connect-2b)",
-            Control::WrongSignMeasure => "G_Y computed as L(x,y) - max_u L(x,u) (gy-nonneg)",
-            Control::WrongSignGxLmo => "G_X^LMO of the wrong sign (gx-lmo-nonneg)",
-            Control::NoSmoothingH => "H_t computed with beta = 0 (h-lower-bound)",
-            Control::UnderstatedConstants => "Lxx and Lyx reported 10 times too small (calculus-iii-lipschitz, calculus-v-smooth, general-connect-1)",
+            CheckControl::Fault(Fault::GammaUnclipped) => "Algorithm 1 with gamma_t without min{., 1} (dual-step-unit, iterates-feasible)",
+            CheckControl::Fault(Fault::BetaIgnored) => "Algorithm 1 with beta_t left out of the dual gradient (almost-recursion)",
+            CheckControl::Fault(Fault::PrimalSignFlip) => "Algorithm 1 with the primal step in the ascent direction (adaptive-connect-2a, adaptive-connect-2b)",
+            CheckControl::Fault(_) => "Algorithm 1 with a fault of `saddlefw verify --control`",
+            CheckControl::WrongSignMeasure => "G_Y computed as L(x,y) - max_u L(x,u) (gy-nonneg)",
+            CheckControl::WrongSignGxLmo => "G_X^LMO of the wrong sign (gx-lmo-nonneg)",
+            CheckControl::NoSmoothingH => "H_t computed with beta = 0 (h-lower-bound)",
+            CheckControl::UnderstatedConstants => "Lxx and Lyx reported 10 times too small (calculus-iii-lipschitz, calculus-v-smooth, general-connect-1)",
         }
     }
 
     /// The case options that inject the defect (solvers: Algorithm 1 only, with the fault).
     pub fn options(&self) -> CaseOptions {
-        let faulty = |fault| {
-            Some(vec![paper_variant(
-                PaperAlgorithm::LmoLmo,
-                None,
-                None,
-                fault,
-            )])
-        };
+        let faulty = |fault| Some(vec![paper_variant(Algorithm::LmoLmo, None, None, fault)]);
         let measures = |measures| CaseOptions {
             measures,
-            solvers: Some(vec![SolverSpec::paper(PaperAlgorithm::LmoLmo)]),
+            solvers: Some(vec![SolverSpec::paper(Algorithm::LmoLmo)]),
             ..CaseOptions::default()
         };
         match self {
-            Control::GammaUnclipped => CaseOptions {
-                solvers: faulty(Fault::GammaUnclipped),
+            CheckControl::Fault(f) => CaseOptions {
+                solvers: faulty(*f),
                 ..CaseOptions::default()
             },
-            Control::BetaIgnored => CaseOptions {
-                solvers: faulty(Fault::BetaIgnored),
-                ..CaseOptions::default()
-            },
-            Control::PrimalSignFlip => CaseOptions {
-                solvers: faulty(Fault::PrimalSignFlip),
-                ..CaseOptions::default()
-            },
-            Control::WrongSignMeasure => measures(WRONG_SIGN_GY),
-            Control::WrongSignGxLmo => measures(WRONG_SIGN_GX_LMO),
-            Control::NoSmoothingH => measures(NO_SMOOTHING_H),
-            Control::UnderstatedConstants => CaseOptions {
+            CheckControl::WrongSignMeasure => measures(WRONG_SIGN_GY),
+            CheckControl::WrongSignGxLmo => measures(WRONG_SIGN_GX_LMO),
+            CheckControl::NoSmoothingH => measures(NO_SMOOTHING_H),
+            CheckControl::UnderstatedConstants => CaseOptions {
                 understate: Some(UNDERSTATE_FACTOR),
                 ..CaseOptions::default()
             },
@@ -135,14 +121,14 @@ impl Control {
     }
 }
 
-impl std::str::FromStr for Control {
+impl std::str::FromStr for CheckControl {
     type Err = crate::Error;
-    fn from_str(s: &str) -> crate::Result<Control> {
-        Control::ALL
+    fn from_str(s: &str) -> crate::Result<CheckControl> {
+        CheckControl::ALL
             .into_iter()
             .find(|c| c.name() == s)
             .ok_or_else(|| {
-                let names: Vec<&str> = Control::ALL.iter().map(|c| c.name()).collect();
+                let names: Vec<&str> = CheckControl::ALL.iter().map(|c| c.name()).collect();
                 crate::Error::invalid(
                     "--control",
                     format!("unknown control {s:?} (one of: {})", names.join(", ")),

@@ -7,6 +7,7 @@
 //! assert_eq!(Algorithm::parse("po-lmo"), Some(Algorithm::PoLmo));
 //! assert_eq!(Algorithm::PoLmo.oracles(), (Oracle::Po, Oracle::Lmo));
 //! assert_eq!(Algorithm::LmoLmo.label(), "alg:fw-fw");
+//! assert_eq!((Algorithm::LmoPo.title(), Algorithm::LmoPo.number()), ("LMO-PO", 2));
 //! // sigma of G_X^PO: tau_0 for PO-LMO, 1 for the LMO-primal algorithms
 //! assert_eq!(Algorithm::PoLmo.default_sigma(0.1), 0.1);
 //! assert_eq!(Algorithm::LmoPo.default_sigma(0.1), BASELINE_SIGMA);
@@ -51,6 +52,22 @@ impl Algorithm {
             Algorithm::LmoLmo => "lmo-lmo",
             Algorithm::LmoPo => "lmo-po",
             Algorithm::PoLmo => "po-lmo",
+        }
+    }
+    /// The paper's name (`LMO-LMO`: the caption of the algorithm, L496; Figure 1, Table 3).
+    pub const fn title(&self) -> &'static str {
+        match self {
+            Algorithm::LmoLmo => "LMO-LMO",
+            Algorithm::LmoPo => "LMO-PO",
+            Algorithm::PoLmo => "PO-LMO",
+        }
+    }
+    /// The paper's number (Algorithm 1, 2, 3).
+    pub const fn number(&self) -> u8 {
+        match self {
+            Algorithm::LmoLmo => 1,
+            Algorithm::LmoPo => 2,
+            Algorithm::PoLmo => 3,
         }
     }
     /// The paper's label of the algorithm.

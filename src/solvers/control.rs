@@ -7,7 +7,7 @@
 //! | `constant-tau` | a schedule: `tau_t = tau_0` for every t |
 //! | `tau-exponent+D`, `beta-exponent+D` | a schedule: the exponent shifted ([`Control::schedules`]) |
 //! | `extra-projection` | a wrapper around the solver: one projection onto X per iteration, result unused |
-//! | `gamma-unclipped`, `beta-ignored`, `primal-sign-flip`, `dual-at-next-x` | the solver's one hook, [`StepDefect`] |
+//! | `gamma-unclipped`, `beta-ignored`, `primal-sign-flip`, `dual-at-next-x` | the solver's one step hook |
 //! | `dual-step-doubled`, `stale-gradient`, `clip-not-project`, `dual-skip-odd` | the same hook |
 //! | `tau-scale*K`, `tau-offset+S`, `offset+S`, `beta-scale*K`, `big-a*K` | a schedule: another constant or index offset ([`Control::schedules`]) |
 //! | `start-other` | the job's start point ([`other_start`]) |
@@ -20,7 +20,7 @@
 //!
 //! The last four change quantities that exist only inside one iteration (the gradient buffers,
 //! the point where the dual gradient is taken, the short step's clipping): no wrapper can reach
-//! them without copying the step, so they sit behind [`DualSmoothing::with_step_defect`].
+//! them without copying the step, so they sit behind the solver's one step hook (`DualSmoothing::with_step_fault`).
 //!
 //! ```
 //! use saddlefw::solvers::{Control, Fault};
@@ -35,44 +35,14 @@
 //! ```
 
 use super::defaults::RunSchedules;
+pub use super::fault::Fault;
 use super::schedule::{PoLmoTau, Schedule};
 use super::smoothing::DualSmoothing;
-pub use super::smoothing::StepDefect;
 use super::{Solver, StepInfo};
 use crate::problems::SaddleProblem;
 use crate::{Error, Result};
 use std::fmt;
 use std::str::FromStr;
-
-/// Deliberately broken variants of one step, for negative controls. `Fault::None` is the
-/// algorithm as printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Fault {
-    #[default]
-    None,
-    /// `gamma_t` without the `min{., 1}`.
-    GammaUnclipped,
-    /// `beta_t` left out of the dual gradient (the step still reports it).
-    BetaIgnored,
-    /// Primal step in the ascent direction (sign error).
-    PrimalSignFlip,
-    /// Dual gradient taken at `(x_{t+1}, y_t)` instead of `(x_t, y_t)`.
-    DualAtNextX,
-    /// One extra projection onto X per iteration (result unused): an oracle-count violation.
-    ExtraProjection,
-    /// A constant primal step `tau_0` instead of `tau_t`.
-    ConstantTau,
-    /// The dual step doubled: the short step with curvature `(Lyy + beta_t)/2` (still clipped
-    /// to 1), the projected step `2/(Lyy + beta_t)`.
-    DualStepDoubled,
-    /// The primal gradient taken at the previous iterate, `grad_x L(x_{t-1}, y_t)`.
-    StaleGradient,
-    /// A projected step clipped at the set's boundary along the step instead of projected
-    /// ([`super::steps::clipped_step`]; LMO-PO's dual and PO-LMO's primal step).
-    ClipNotProject,
-    /// The dual update skipped at every odd t (`y_{t+1} = y_t`).
-    DualSkipOdd,
-}
 
 /// A broken variant of one of Algorithms 1-3 (the `control` of a
 /// [`super::spec::SolverSpec`]).
@@ -182,7 +152,7 @@ impl Control {
     pub fn apply(self, solver: DualSmoothing) -> Box<dyn Solver> {
         match self {
             Control::Fault(f) => with_fault(solver, f),
-            Control::FloatOrder => Box::new(solver.with_step_defect(StepDefect::FloatOrder)),
+            Control::FloatOrder => Box::new(solver.with_float_order()),
             _ => Box::new(solver),
         }
     }
@@ -236,14 +206,14 @@ pub fn with_fault(solver: DualSmoothing, fault: Fault) -> Box<dyn Solver> {
             inner: solver,
             scratch: Vec::new(),
         }),
-        Fault::GammaUnclipped => Box::new(solver.with_step_defect(StepDefect::GammaUnclipped)),
-        Fault::BetaIgnored => Box::new(solver.with_step_defect(StepDefect::BetaIgnored)),
-        Fault::PrimalSignFlip => Box::new(solver.with_step_defect(StepDefect::PrimalSignFlip)),
-        Fault::DualAtNextX => Box::new(solver.with_step_defect(StepDefect::DualAtNextX)),
-        Fault::DualStepDoubled => Box::new(solver.with_step_defect(StepDefect::DualStepDoubled)),
-        Fault::StaleGradient => Box::new(solver.with_step_defect(StepDefect::StaleGradient)),
-        Fault::ClipNotProject => Box::new(solver.with_step_defect(StepDefect::ClipNotProject)),
-        Fault::DualSkipOdd => Box::new(solver.with_step_defect(StepDefect::DualSkipOdd)),
+        Fault::GammaUnclipped
+        | Fault::BetaIgnored
+        | Fault::PrimalSignFlip
+        | Fault::DualAtNextX
+        | Fault::DualStepDoubled
+        | Fault::StaleGradient
+        | Fault::ClipNotProject
+        | Fault::DualSkipOdd => Box::new(solver.with_step_fault(fault)),
     }
 }
 
@@ -287,17 +257,7 @@ impl Solver for ExtraProjection {
 impl fmt::Display for Control {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Control::Fault(Fault::None) => write!(f, "none"),
-            Control::Fault(Fault::ConstantTau) => write!(f, "constant-tau"),
-            Control::Fault(Fault::BetaIgnored) => write!(f, "beta-ignored"),
-            Control::Fault(Fault::DualAtNextX) => write!(f, "dual-at-next-x"),
-            Control::Fault(Fault::PrimalSignFlip) => write!(f, "primal-sign-flip"),
-            Control::Fault(Fault::GammaUnclipped) => write!(f, "gamma-unclipped"),
-            Control::Fault(Fault::ExtraProjection) => write!(f, "extra-projection"),
-            Control::Fault(Fault::DualStepDoubled) => write!(f, "dual-step-doubled"),
-            Control::Fault(Fault::StaleGradient) => write!(f, "stale-gradient"),
-            Control::Fault(Fault::ClipNotProject) => write!(f, "clip-not-project"),
-            Control::Fault(Fault::DualSkipOdd) => write!(f, "dual-skip-odd"),
+            Control::Fault(fault) => f.write_str(fault.name()),
             Control::TauExponent(d) => write!(f, "tau-exponent{d:+}"),
             Control::BetaExponent(d) => write!(f, "beta-exponent{d:+}"),
             Control::TauScale(k) => write!(f, "tau-scale*{k}"),

@@ -14,7 +14,7 @@
 //! | [`sp_fw`], [`r_pdcg`], [`cg_rpga`], [`agp`] | the baselines |
 //! | [`registry`] | name -> constructor, per-iteration oracle profiles, `saddlefw list` data |
 //! | [`spec`] | what to build ([`SolverSpec`]): the one construction path into the registry |
-//! | [`control`] | negative controls of Algorithms 1-3 ([`Control`], [`Fault`]), applied from outside the step where possible |
+//! | [`control`] | negative controls of Algorithms 1-3 ([`Control`], [`Fault`], the one vocabulary of broken steps, declared in `fault`), applied from outside the step where possible |
 //!
 //! ```
 //! use saddlefw::generators::GeneratorSpec;
@@ -36,6 +36,7 @@ pub mod boroun;
 pub mod cg_rpga;
 pub mod control;
 pub mod defaults;
+mod fault;
 pub mod options;
 pub mod r_pdcg;
 pub mod registry;
@@ -50,7 +51,7 @@ pub use options::Options;
 pub use registry::build_spec;
 pub use registry::{AlgorithmInfo, BuildFn, Built, OracleProfile};
 pub use schedule::Schedule;
-pub use smoothing::{DualSmoothing, Oracle, StepDefect};
+pub use smoothing::{DualSmoothing, Oracle};
 pub use spec::SolverSpec;
 
 use crate::problems::SaddleProblem;

@@ -18,12 +18,12 @@ use super::defaults::RunSchedules;
 pub use super::options::Options;
 use super::r_pdcg::{r_pdcg, RPdcgParams};
 use super::schedule::GSpec;
-use super::smoothing::{DualSmoothing, PaperAlgorithm};
+use super::smoothing::DualSmoothing;
 use super::sp_fw::SpFw;
 use super::spec::SolverSpec;
 use super::Solver;
 use crate::counting::OracleCounts;
-use crate::paper::{Oracle, BASELINE_SIGMA};
+use crate::paper::{Algorithm, Oracle, BASELINE_SIGMA};
 use crate::problems::SaddleProblem;
 use crate::{Error, Result};
 use std::sync::RwLock;
@@ -128,7 +128,7 @@ pub struct AlgorithmInfo {
     pub accepts: &'static [&'static str],
     build: fn(&dyn SaddleProblem, &Options) -> Result<Built>,
     /// Set for Algorithms 1-3: the one kind of algorithm a negative control applies to.
-    paper: Option<PaperAlgorithm>,
+    paper: Option<Algorithm>,
 }
 
 /// A constructor of a registry entry: builds the solver for a problem from the validated
@@ -251,8 +251,8 @@ const PAPER_FLAGS: &[&str] = &[
 const HORIZON_FLAGS: &[&str] = &["--tau0", "--beta0", "--horizon"];
 
 /// The registry entry of one of the paper's Algorithms 1-3: name, label, provenance and oracle
-/// profile are the algorithm's identity ([`PaperAlgorithm`]); only the title is the registry's.
-const fn paper_entry(alg: PaperAlgorithm, title: &'static str) -> AlgorithmInfo {
+/// profile are the algorithm's identity ([`Algorithm`]); only the title is the registry's.
+const fn paper_entry(alg: Algorithm, title: &'static str) -> AlgorithmInfo {
     let (primal, dual) = alg.oracles();
     AlgorithmInfo {
         name: alg.name(),
@@ -262,9 +262,9 @@ const fn paper_entry(alg: PaperAlgorithm, title: &'static str) -> AlgorithmInfo 
         profile: OracleProfile::of(primal, dual),
         accepts: PAPER_FLAGS,
         build: match alg {
-            PaperAlgorithm::LmoLmo => |p, o| build_paper(PaperAlgorithm::LmoLmo, p, o, None),
-            PaperAlgorithm::LmoPo => |p, o| build_paper(PaperAlgorithm::LmoPo, p, o, None),
-            PaperAlgorithm::PoLmo => |p, o| build_paper(PaperAlgorithm::PoLmo, p, o, None),
+            Algorithm::LmoLmo => |p, o| build_paper(Algorithm::LmoLmo, p, o, None),
+            Algorithm::LmoPo => |p, o| build_paper(Algorithm::LmoPo, p, o, None),
+            Algorithm::PoLmo => |p, o| build_paper(Algorithm::PoLmo, p, o, None),
         },
         paper: Some(alg),
     }
@@ -285,17 +285,11 @@ const fn profile(lmo_x: u64, lmo_y: u64, proj_x: u64, proj_y: u64) -> OracleProf
 /// ones).
 pub static ALGORITHMS: [AlgorithmInfo; 7] = [
     paper_entry(
-        PaperAlgorithm::LmoLmo,
+        Algorithm::LmoLmo,
         "Algorithm 1: LMO on X and on Y, dual dynamic smoothing",
     ),
-    paper_entry(
-        PaperAlgorithm::LmoPo,
-        "Algorithm 2: LMO on X, projection on Y",
-    ),
-    paper_entry(
-        PaperAlgorithm::PoLmo,
-        "Algorithm 3: projection on X, LMO on Y",
-    ),
+    paper_entry(Algorithm::LmoPo, "Algorithm 2: LMO on X, projection on Y"),
+    paper_entry(Algorithm::PoLmo, "Algorithm 3: projection on X, LMO on Y"),
     AlgorithmInfo {
         name: "sp-fw",
         title: "SP-FW baseline: joint Frank-Wolfe step 2/(t+2)",
@@ -419,7 +413,7 @@ fn horizon_note(k: usize, mu: f64) -> String {
 ///
 /// [`resolve_paper`]: super::defaults::resolve_paper
 fn build_paper(
-    alg: PaperAlgorithm,
+    alg: Algorithm,
     p: &dyn SaddleProblem,
     o: &Options,
     control: Option<Control>,

@@ -181,6 +181,20 @@ impl PoLmoTau {
 }
 
 impl Schedule {
+    /// The experiments' printed form `scale (num/(t+shift))^exponent` (claims.md 6.1, 6.2;
+    /// the theorems' schedules shifted and rescaled, 6.5 item 15) as `Shifted { c = scale
+    /// num^exponent, s = shift, a = exponent }`, or `Zero` when `scale = 0`.
+    pub fn power_law(scale: f64, num: f64, shift: f64, exponent: f64) -> Schedule {
+        if scale == 0.0 {
+            Schedule::Zero
+        } else {
+            Schedule::Shifted {
+                c: scale * num.powf(exponent),
+                s: shift,
+                a: exponent,
+            }
+        }
+    }
     /// The value at iteration t.
     pub fn at(&self, t: usize) -> f64 {
         match *self {

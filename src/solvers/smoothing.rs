@@ -36,43 +36,21 @@ use crate::problems::{Constants, SaddleProblem};
 use crate::sets::RankOne;
 use crate::{Error, Result};
 
-pub use crate::paper::{Algorithm as PaperAlgorithm, Oracle};
-
-/// The one hook for negative controls inside the step ([`super::control`], which applies every
-/// control): defects of quantities that exist only within one iteration (the gradient buffers,
-/// the point of the dual gradient, the short step's clipping), which no wrapper around the
-/// solver can reach without copying the step. `StepDefect::None` is the algorithm as printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum StepDefect {
-    #[default]
-    None,
-    /// [`Fault::GammaUnclipped`](super::control::Fault::GammaUnclipped).
-    GammaUnclipped,
-    /// [`Fault::BetaIgnored`](super::control::Fault::BetaIgnored).
-    BetaIgnored,
-    /// [`Fault::PrimalSignFlip`](super::control::Fault::PrimalSignFlip).
-    PrimalSignFlip,
-    /// [`Fault::DualAtNextX`](super::control::Fault::DualAtNextX).
-    DualAtNextX,
-    /// [`Fault::DualStepDoubled`](super::control::Fault::DualStepDoubled).
-    DualStepDoubled,
-    /// [`Fault::StaleGradient`](super::control::Fault::StaleGradient).
-    StaleGradient,
-    /// [`Fault::ClipNotProject`](super::control::Fault::ClipNotProject).
-    ClipNotProject,
-    /// [`Fault::DualSkipOdd`](super::control::Fault::DualSkipOdd).
-    DualSkipOdd,
-    /// [`Control::FloatOrder`](super::control::Control::FloatOrder): the same update with its
-    /// floating-point operations in another order (a legitimate variant, not a defect).
-    FloatOrder,
-}
+use super::fault::Fault;
+use crate::paper::Algorithm;
+pub use crate::paper::Oracle;
 
 /// Algorithms 1-3 (see the module documentation).
 pub struct DualSmoothing {
-    algorithm: PaperAlgorithm,
+    algorithm: Algorithm,
     tau: Schedule,
     beta: Schedule,
-    defect: StepDefect,
+    /// The one hook for negative controls inside the step ([`super::control`] applies every
+    /// control): a fault inside one iteration (`constant-tau` and `extra-projection` are applied
+    /// outside and ignored here), or the
+    /// legitimate `float-order` variant. `Fault::None` and `false`: the algorithm as printed.
+    fault: Fault,
+    float_order: bool,
     lyy: f64,
     x: Vec<f64>,
     y: Vec<f64>,
@@ -98,7 +76,7 @@ impl DualSmoothing {
     /// Errors when `max{beta_t, mu} > 0` fails (a zero `beta` with `mu = 0`), when a schedule is
     /// out of its domain, or when an LMO-PO dual step `1/(Lyy + beta_t)` would be infinite.
     pub fn new(
-        algorithm: PaperAlgorithm,
+        algorithm: Algorithm,
         tau: Schedule,
         beta: Schedule,
         constants: &Constants,
@@ -125,7 +103,8 @@ impl DualSmoothing {
             algorithm,
             tau,
             beta,
-            defect: StepDefect::None,
+            fault: Fault::None,
+            float_order: false,
             lyy: constants.lyy,
             x: Vec::new(),
             y: Vec::new(),
@@ -142,20 +121,26 @@ impl DualSmoothing {
     }
     /// Algorithm 1 (`alg:fw-fw`).
     pub fn lmo_lmo(tau: Schedule, beta: Schedule, constants: &Constants) -> Result<Self> {
-        Self::new(PaperAlgorithm::LmoLmo, tau, beta, constants)
+        Self::new(Algorithm::LmoLmo, tau, beta, constants)
     }
     /// Algorithm 2 (`alg:fw-proj`).
     pub fn lmo_po(tau: Schedule, beta: Schedule, constants: &Constants) -> Result<Self> {
-        Self::new(PaperAlgorithm::LmoPo, tau, beta, constants)
+        Self::new(Algorithm::LmoPo, tau, beta, constants)
     }
     /// Algorithm 3 (`alg:proj-fw`).
     pub fn po_lmo(tau: Schedule, beta: Schedule, constants: &Constants) -> Result<Self> {
-        Self::new(PaperAlgorithm::PoLmo, tau, beta, constants)
+        Self::new(Algorithm::PoLmo, tau, beta, constants)
     }
-    /// Injects a deliberate defect into the step (negative controls only; applied by
+    /// Injects a fault inside the step (negative controls only, applied by
     /// [`super::control`]).
-    pub fn with_step_defect(mut self, defect: StepDefect) -> Self {
-        self.defect = defect;
+    pub(super) fn with_step_fault(mut self, fault: Fault) -> Self {
+        self.fault = fault;
+        self
+    }
+    /// The same update with its floating-point operations in another order (the `float-order`
+    /// control, a legitimate variant).
+    pub(super) fn with_float_order(mut self) -> Self {
+        self.float_order = true;
         self
     }
     /// The same algorithm with another primal schedule (the `constant-tau` control).
@@ -164,7 +149,7 @@ impl DualSmoothing {
         self
     }
     /// Which algorithm this is.
-    pub fn algorithm(&self) -> PaperAlgorithm {
+    pub fn algorithm(&self) -> Algorithm {
         self.algorithm
     }
     /// The primal step schedule.
@@ -203,7 +188,7 @@ impl Solver for DualSmoothing {
         self.g = vec![0.0; dy];
         self.by = vec![0.0; dy];
         self.by2 = vec![0.0; dy];
-        self.x_prev = if self.defect == StepDefect::StaleGradient {
+        self.x_prev = if self.fault == Fault::StaleGradient {
             x0.to_vec()
         } else {
             Vec::new()
@@ -211,10 +196,10 @@ impl Solver for DualSmoothing {
     }
     fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
         let (primal, dual) = self.algorithm.oracles();
-        let defect = self.defect;
+        let fault = self.fault;
         let beta = self.beta.at(t);
         let tau_raw = self.tau.at(t);
-        if defect == StepDefect::StaleGradient {
+        if fault == Fault::StaleGradient {
             // the primal gradient at (x_{t-1}, y_t), the dual one at (x_t, y_t)
             p.grad_x(&self.x_prev, &self.y, &mut self.gx);
             p.grad_y(&self.x, &self.y, &mut self.gy);
@@ -225,13 +210,13 @@ impl Solver for DualSmoothing {
                 Oracle::Po => p.grads(&self.x, &self.y, &mut self.gx, &mut self.gy),
             }
         }
-        if defect == StepDefect::PrimalSignFlip {
+        if fault == Fault::PrimalSignFlip {
             self.gx.iter_mut().for_each(|v| *v = -*v);
         }
         let tau = match primal {
             Oracle::Lmo => {
                 let tau = tau_raw.clamp(0.0, 1.0);
-                if defect == StepDefect::FloatOrder {
+                if self.float_order {
                     steps::fw_step_reordered(p.x_set(), &mut self.x, &self.gx, tau, &mut self.bx);
                 } else {
                     steps::primal_fw_step(
@@ -247,7 +232,8 @@ impl Solver for DualSmoothing {
             }
             Oracle::Po => {
                 po_step(
-                    self.defect,
+                    self.fault,
+                    self.float_order,
                     p.x_set(),
                     &mut self.x,
                     &self.gx,
@@ -257,15 +243,15 @@ impl Solver for DualSmoothing {
                 tau_raw
             }
         };
-        if defect == StepDefect::DualAtNextX {
+        if fault == Fault::DualAtNextX {
             p.grad_y(&self.x, &self.y, &mut self.gy);
         }
-        let beta_in_gradient = if defect == StepDefect::BetaIgnored {
+        let beta_in_gradient = if fault == Fault::BetaIgnored {
             0.0
         } else {
             beta
         };
-        if defect == StepDefect::FloatOrder {
+        if self.float_order {
             steps::smoothed_gradient_reordered(
                 &self.gy,
                 &self.y,
@@ -277,10 +263,10 @@ impl Solver for DualSmoothing {
             steps::smoothed_gradient(&self.gy, &self.y, &self.y0, beta_in_gradient, &mut self.g);
         }
         let mut curvature = self.lyy + beta;
-        if defect == StepDefect::DualStepDoubled {
+        if fault == Fault::DualStepDoubled {
             curvature *= 0.5;
         }
-        if defect == StepDefect::DualSkipOdd && t % 2 == 1 {
+        if fault == Fault::DualSkipOdd && t % 2 == 1 {
             return StepInfo {
                 tau,
                 beta,
@@ -293,14 +279,15 @@ impl Solver for DualSmoothing {
                 &mut self.y,
                 &self.g,
                 curvature,
-                defect != StepDefect::GammaUnclipped,
+                fault != Fault::GammaUnclipped,
                 &mut self.by,
                 &mut self.by2,
             ),
             Oracle::Po => {
                 let gamma = 1.0 / curvature;
                 po_step(
-                    self.defect,
+                    self.fault,
+                    self.float_order,
                     p.y_set(),
                     &mut self.y,
                     &self.g,
@@ -331,16 +318,19 @@ impl Solver for DualSmoothing {
 
 /// The projected step `x <- PO(x + s d)`, or its `clip-not-project` / `float-order` variant.
 fn po_step(
-    defect: StepDefect,
+    fault: Fault,
+    float_order: bool,
     set: &dyn crate::sets::ConvexSet,
     x: &mut [f64],
     d: &[f64],
     s: f64,
     z: &mut [f64],
 ) {
-    match defect {
-        StepDefect::ClipNotProject => steps::clipped_step(set, x, d, s, z),
-        StepDefect::FloatOrder => steps::po_step_fused(set, x, d, s, z),
-        _ => steps::po_step(set, x, d, s, z),
+    if fault == Fault::ClipNotProject {
+        steps::clipped_step(set, x, d, s, z)
+    } else if float_order {
+        steps::po_step_fused(set, x, d, s, z)
+    } else {
+        steps::po_step(set, x, d, s, z)
     }
 }

@@ -20,7 +20,7 @@
 
 use super::control::Control;
 use super::options::Options;
-use super::smoothing::PaperAlgorithm;
+use crate::paper::Algorithm;
 
 /// What to build: one of the registry's algorithms, the overrides of its defaults (the typed
 /// `run` options; `None` fields keep the theorem-case defaults) and an optional negative
@@ -45,7 +45,7 @@ impl SolverSpec {
         }
     }
     /// One of Algorithms 1-3 with its defaults.
-    pub fn paper(algorithm: PaperAlgorithm) -> Self {
+    pub fn paper(algorithm: Algorithm) -> Self {
         Self::new(algorithm.name())
     }
     /// With these overrides.

@@ -857,7 +857,7 @@ pub fn saddlefw(args: &[&str]) -> Out {
 pub fn record_paper_run<'a>(
     case: &saddlefw::invariants::check::CaseSpec,
     inst: &'a Instance,
-    alg: saddlefw::solvers::smoothing::PaperAlgorithm,
+    alg: saddlefw::paper::Algorithm,
     horizon: usize,
 ) -> saddlefw::invariants::context::RunCtx<'a> {
     use saddlefw::invariants::case::build_run;

@@ -317,10 +317,10 @@ fn agp_tau_by_hand() {
 fn general_convex_convergence_schedule_boundaries() {
     use saddlefw::invariants::check::case_spec;
     use saddlefw::invariants::context::PowerSchedule;
-    use saddlefw::solvers::smoothing::PaperAlgorithm;
+    use saddlefw::paper::Algorithm;
     let case = case_spec(3, 8);
     let inst = case.instance.generate().unwrap();
-    let mut run = crate::common::record_paper_run(&case, &inst, PaperAlgorithm::LmoLmo, 2);
+    let mut run = crate::common::record_paper_run(&case, &inst, Algorithm::LmoLmo, 2);
     let extra = saddlefw::invariants::find("general-convex-convergence")
         .unwrap()
         .hyp
@@ -646,14 +646,14 @@ fn erratum_description_states_the_side_of_the_bound() {
 #[test]
 fn recorded_po_lmo_run_measures_with_sigma_tau_0() {
     use saddlefw::invariants::check::case_spec;
-    use saddlefw::solvers::smoothing::PaperAlgorithm;
+    use saddlefw::paper::Algorithm;
     let case = case_spec(3, 8);
     let inst = case.instance.generate().unwrap();
-    let run = crate::common::record_paper_run(&case, &inst, PaperAlgorithm::PoLmo, 3);
+    let run = crate::common::record_paper_run(&case, &inst, Algorithm::PoLmo, 3);
     let tau0 = run.steps[0].info.tau;
     assert!(tau0 > 0.0 && tau0 != 1.0, "tau_0 = {tau0}");
     assert_eq!(run.sigma, tau0);
-    let run = crate::common::record_paper_run(&case, &inst, PaperAlgorithm::LmoLmo, 3);
+    let run = crate::common::record_paper_run(&case, &inst, Algorithm::LmoLmo, 3);
     assert_eq!(run.sigma, 1.0);
 }
 
