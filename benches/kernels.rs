@@ -64,8 +64,12 @@ fn bench_problem(c: &mut Criterion, label: &str, inst: &Instance, e: Experiment)
     let warm = warm_up_iterations(label);
     let measurement = if label == "dl" { 3 } else { 6 };
     let mut names = Vec::new();
-    let all: Vec<&'static str> = solvers(e, p, true).iter().map(|s| s.name()).collect();
-    for name in all {
+    let all: Vec<String> = solvers(e, p, true)
+        .iter()
+        .map(|s| s.name().to_string())
+        .collect();
+    for name in &all {
+        let name = name.as_str();
         if !c_filter_matches(label, name) {
             continue;
         }

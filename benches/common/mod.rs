@@ -128,7 +128,7 @@ pub fn solvers(e: Experiment, p: &dyn SaddleProblem, with_baselines: bool) -> Ve
 /// Inputs of the oracle calls of one iteration of `solver` at its current state, prepared
 /// outside the timed region, so that [`Kernels::run`] times only the unavoidable work.
 pub struct Kernels {
-    name: &'static str,
+    name: String,
     x: Vec<f64>,
     y: Vec<f64>,
     gx: Vec<f64>,
@@ -155,7 +155,7 @@ impl Kernels {
         inst: &Instance,
         tau: f64,
     ) -> Kernels {
-        let name = solver.name();
+        let name = solver.name().to_string();
         let profile = registry::ALGORITHMS
             .iter()
             .find(|a| a.name == name)
