@@ -579,3 +579,73 @@ fn envelopes_follow_the_declared_smoothing_constant() {
         "the entry's C must not bound a 10 C run: ratio {hidden}"
     );
 }
+
+/// DualSmoothing that claims a positive beta_t where it steps with the entry's.
+struct Claims(DualSmoothing);
+impl Solver for Claims {
+    fn name(&self) -> &str {
+        "claims-beta"
+    }
+    fn init(&mut self, p: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
+        self.0.init(p, x0, y0)
+    }
+    fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
+        self.0.step(p, t)
+    }
+    fn x(&self) -> &[f64] {
+        self.0.x()
+    }
+    fn y(&self) -> &[f64] {
+        self.0.y()
+    }
+    fn beta_at(&self, _t: usize) -> f64 {
+        0.1
+    }
+}
+
+/// Where the theorem sets beta_t = 0 (`lmo-lmo/c-sc/dual`), a solver reporting beta_t = 0 has
+/// declared nothing: its beta_t check is not a declaration, so it cannot make the schedule gate
+/// pass (issue 34, item 6). Negative control: a solver that reports a positive beta_t there
+/// fails the gate.
+#[test]
+fn a_zero_smoothing_is_not_a_declaration() {
+    let id = "lmo-lmo/c-sc/dual";
+    let sizes = TierConfig {
+        seeds: 1,
+        t_max: 512,
+        dim_x: 6,
+        dim_y: 4,
+    };
+    let run = |claim: bool| {
+        RateCheck::builtin(id)
+            .sizes(sizes)
+            .hard_instances(false)
+            .solver_fn("beta-zero", move |req: &SolverRequest| {
+                let s = DualSmoothing::lmo_lmo(req.schedule.tau, req.schedule.beta, req.constants)?;
+                Ok(if claim {
+                    Box::new(Claims(s)) as Box<dyn Solver>
+                } else {
+                    Box::new(Hidden(s))
+                })
+            })
+            .run()
+            .unwrap()
+    };
+    let out = run(false);
+    let e = entry(&out.report, id);
+    let beta = e.instances[0]
+        .schedule
+        .iter()
+        .find(|s| s.name == "beta_t")
+        .unwrap();
+    assert!(!beta.declared && beta.holds, "{beta:?}");
+    assert_ne!(e.gates.schedule, GateStatus::Fail);
+    let out = run(true);
+    let e = entry(&out.report, id);
+    assert_eq!(
+        e.gates.schedule,
+        GateStatus::Fail,
+        "{:?}",
+        e.instances[0].schedule
+    );
+}

@@ -1,6 +1,22 @@
 //! RUN.json files (`saddlefw run`) as [`RunSummary`] records for the runs page
 //! (`saddlefw report RUN.json... --out FILE.html`), plotted with one
 //! [`RunMeasure`].
+//!
+//! ```
+//! use saddlefw::generators::GeneratorSpec;
+//! use saddlefw::harness::{run, RunConfig};
+//! use saddlefw::paper::measure::RunMeasure;
+//! use saddlefw::report::runs::summary;
+//! use saddlefw::solvers::registry;
+//! let inst = "quadratic/c-sc:dx=4,dy=3,seed=2".parse::<GeneratorSpec>().unwrap().generate().unwrap();
+//! let mut built = registry::build("lmo-lmo", inst.problem.as_ref(), &Default::default()).unwrap();
+//! let trace = run(&inst, built.solver.as_mut(), &RunConfig::new(16));
+//! let s = summary(&trace, RunMeasure::Stationarity);
+//! // G_X^LMO + G_Y at t + 1 = 1, 2, 3, 5, 9, 17 (the checkpoints)
+//! let points = &s.by_iteration.unwrap().points;
+//! assert_eq!(points.iter().map(|p| p.0).collect::<Vec<_>>(), [1.0, 2.0, 3.0, 5.0, 9.0, 17.0]);
+//! assert!(points.iter().all(|p| p.1.is_finite()));
+//! ```
 
 use super::{RunSummary, Series};
 use crate::paper::measure::RunMeasure;

@@ -172,7 +172,18 @@ fn check_named(
     };
     let Some(b) = b else {
         return match used.iter().find(|(_, v)| *v != 0.0) {
-            None => mk(None, None, true, format!("{name} = 0 as the theorem sets")),
+            // 0 where the theorem sets 0 is what a solver that reports nothing says too:
+            // nothing to check, so not a declaration (issue 34, item 6: a check that cannot
+            // fail is not reported as passing)
+            None => ScheduleCheck {
+                declared: false,
+                ..mk(
+                    None,
+                    None,
+                    true,
+                    format!("{name} = 0 as the theorem sets (nothing to check)"),
+                )
+            },
             Some((t, v)) => mk(
                 None,
                 None,
