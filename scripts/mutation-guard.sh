@@ -21,6 +21,12 @@ MUTANTS=(
   "src/solvers/steps.rs|        ratio.min(1.0)|        ratio|solvers::short_step_guards"
 )
 
+# the binary as built from the unmutated source (restored at the end: the mutants are built
+# into the same target directory)
+bin="${CARGO_TARGET_DIR:-target}/release/saddlefw"
+bin_backup="$(mktemp)"
+cp "$bin" "$bin_backup"
+
 backup=""
 restore() {
   if [ -n "$backup" ] && [ -f "$backup" ]; then
@@ -57,10 +63,9 @@ for m in "${MUTANTS[@]}"; do
   fi
   restore
 done
-# The mutants were built into target/release (the binary and the test binary): rebuild from the
-# restored source, so nothing after the guard (or a user of this checkout) runs a mutant.
-if ! cargo test --release -q --test main --no-run >/dev/null 2>&1; then
-  echo "mutation guard: the restored source does not build" >&2
-  failed=1
-fi
+# The mutants were built into target/release: the binary is put back as built from the
+# unmutated source (what runs after the guard), without a rebuild (about 45 s on 2 cores); the
+# restored sources are newer than the mutated test binary, so the next cargo test rebuilds it.
+cp "$bin_backup" "$bin"
+rm -f "$bin_backup"
 exit "$failed"

@@ -25,7 +25,8 @@ pub struct ExportOptions {
     pub config: Option<TierConfig>,
     /// The stored hardest instances (`None`: random instances only).
     pub hard: Option<HardSource>,
-    /// Also a confirmation job per hard job ([`plan::with_confirmations`]).
+    /// Also a confirmation job per hard job: the same instance at 16 times its horizon
+    /// (`ID__confirm`, kind `hard-confirm`).
     pub confirmation: bool,
 }
 

@@ -50,7 +50,7 @@ pub struct PlannedJob {
     /// Why the job cannot be exported (`None`: it can).
     pub not_exported: Option<String>,
     /// A hard job's confirmation run at [`CONFIRM_FACTOR`] times its horizon
-    /// ([`with_confirmations`]).
+    /// (`with_confirmations`).
     pub confirmation: bool,
 }
 
