@@ -132,7 +132,7 @@ fn h_t_follows_the_solvers_own_smoothing() {
 }
 
 /// A solver factory of `algorithm` stepping with `factor` times the entry's beta_t constant,
-/// declared to the harness, or with its smoothing hidden (`hide`, see [`Hidden`]).
+/// declared to the harness, or with its smoothing hidden (`hide`: it reports beta_t = 0, see [`Reports`]).
 fn scaled_beta(
     algorithm: fn(Schedule, Schedule, &Constants) -> saddlefw::Result<DualSmoothing>,
     factor: f64,
@@ -145,18 +145,19 @@ fn scaled_beta(
         };
         let s = algorithm(req.schedule.tau, beta, req.constants)?;
         Ok(if hide {
-            Box::new(Hidden(s)) as Box<dyn Solver>
+            Box::new(Reports(s, 0.0)) as Box<dyn Solver>
         } else {
             Box::new(s)
         })
     }
 }
 
-/// DualSmoothing with its smoothing hidden from the harness (`beta_at` = 0).
-struct Hidden(DualSmoothing);
-impl Solver for Hidden {
-    fn name(&self) -> &'static str {
-        "hidden"
+/// DualSmoothing that reports `beta_at` = `.1` to the harness whatever it steps with: 0 hides
+/// its smoothing, a positive value claims one it does not use.
+struct Reports(DualSmoothing, f64);
+impl Solver for Reports {
+    fn name(&self) -> &str {
+        "reports"
     }
     fn init(&mut self, p: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
         self.0.init(p, x0, y0)
@@ -169,6 +170,9 @@ impl Solver for Hidden {
     }
     fn y(&self) -> &[f64] {
         self.0.y()
+    }
+    fn beta_at(&self, _t: usize) -> f64 {
+        self.1
     }
 }
 
@@ -580,29 +584,6 @@ fn envelopes_follow_the_declared_smoothing_constant() {
     );
 }
 
-/// DualSmoothing that claims a positive beta_t where it steps with the entry's.
-struct Claims(DualSmoothing);
-impl Solver for Claims {
-    fn name(&self) -> &str {
-        "claims-beta"
-    }
-    fn init(&mut self, p: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
-        self.0.init(p, x0, y0)
-    }
-    fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
-        self.0.step(p, t)
-    }
-    fn x(&self) -> &[f64] {
-        self.0.x()
-    }
-    fn y(&self) -> &[f64] {
-        self.0.y()
-    }
-    fn beta_at(&self, _t: usize) -> f64 {
-        0.1
-    }
-}
-
 /// Where the theorem sets beta_t = 0 (`lmo-lmo/c-sc/dual`), a solver reporting beta_t = 0 has
 /// declared nothing: its beta_t check is not a declaration, so it cannot make the schedule gate
 /// pass (issue 34, item 6). Negative control: a solver that reports a positive beta_t there
@@ -623,9 +604,9 @@ fn a_zero_smoothing_is_not_a_declaration() {
             .solver_fn("beta-zero", move |req: &SolverRequest| {
                 let s = DualSmoothing::lmo_lmo(req.schedule.tau, req.schedule.beta, req.constants)?;
                 Ok(if claim {
-                    Box::new(Claims(s)) as Box<dyn Solver>
+                    Box::new(Reports(s, 0.1)) as Box<dyn Solver>
                 } else {
-                    Box::new(Hidden(s))
+                    Box::new(Reports(s, 0.0))
                 })
             })
             .run()
