@@ -365,24 +365,18 @@ impl Outcome {
     }
     /// Every failed gate, entry by entry.
     pub fn failures(&self) -> Vec<GateFailure> {
-        let mut out = Vec::new();
-        for e in &self.report.entries {
-            for gate in &e.failed_gates {
-                out.push(self.failure(e, gate));
-            }
-        }
-        out
+        self.failures_in(|e| &e.failed_gates)
     }
     /// Failed gates that are reported but do not fail their entry (`reported_gates`: the
     /// reference question where it does not gate, `hard-mhat`), entry by entry.
     pub fn reported(&self) -> Vec<GateFailure> {
-        let mut out = Vec::new();
-        for e in &self.report.entries {
-            for gate in &e.reported_gates {
-                out.push(self.failure(e, gate));
-            }
-        }
-        out
+        self.failures_in(|e| &e.reported_gates)
+    }
+    /// The gates `list` names for each entry, as failures, entry by entry.
+    fn failures_in(&self, list: impl Fn(&verify::EntryResult) -> &Vec<String>) -> Vec<GateFailure> {
+        (self.report.entries.iter())
+            .flat_map(|e| list(e).iter().map(move |g| self.failure(e, g)))
+            .collect()
     }
     fn failure(&self, e: &verify::EntryResult, gate: &str) -> GateFailure {
         let (detail, instances) = match gate.strip_prefix("hard-") {

@@ -106,7 +106,7 @@ fn theorems() -> Vec<saddlefw::theorems::TheoremEntry> {
 #[test]
 fn h_t_follows_the_solvers_own_smoothing() {
     let id = "lmo-lmo/c-c/dual";
-    let build = |hide: bool| scaled_beta(DualSmoothing::lmo_lmo, 2.0, hide);
+    let build = |hide: bool| scaled_beta(DualSmoothing::lmo_lmo, 2.0, hide.then_some(0.0));
     let sizes = TierConfig {
         seeds: 1,
         t_max: 512,
@@ -131,12 +131,13 @@ fn h_t_follows_the_solvers_own_smoothing() {
     }
 }
 
-/// A solver factory of `algorithm` stepping with `factor` times the entry's beta_t constant,
-/// declared to the harness, or with its smoothing hidden (`hide`: it reports beta_t = 0, see [`Reports`]).
+/// A solver factory of `algorithm` stepping with `factor` times the entry's beta_t constant:
+/// declared to the harness (`reports` = `None`), or reporting `beta_at` = `v` whatever it steps
+/// with (`Some(v)`, see [`Reports`]: 0 hides its smoothing).
 fn scaled_beta(
     algorithm: fn(Schedule, Schedule, &Constants) -> saddlefw::Result<DualSmoothing>,
     factor: f64,
-    hide: bool,
+    reports: Option<f64>,
 ) -> impl Fn(&SolverRequest) -> saddlefw::Result<Box<dyn Solver>> + Send + Sync + 'static {
     move |req: &SolverRequest| {
         let beta = match req.schedule.beta {
@@ -144,12 +145,26 @@ fn scaled_beta(
             other => other,
         };
         let s = algorithm(req.schedule.tau, beta, req.constants)?;
-        Ok(if hide {
-            Box::new(Reports(s, 0.0)) as Box<dyn Solver>
-        } else {
-            Box::new(s)
+        Ok(match reports {
+            Some(v) => Box::new(Reports(s, v)) as Box<dyn Solver>,
+            None => Box::new(s),
         })
     }
+}
+
+/// `RateCheck` of `id` at `sizes` on the random instances only, with `factory`.
+fn random_only(
+    id: &str,
+    sizes: TierConfig,
+    name: &'static str,
+    factory: impl Fn(&SolverRequest) -> saddlefw::Result<Box<dyn Solver>> + Send + Sync + 'static,
+) -> Outcome {
+    RateCheck::builtin(id)
+        .sizes(sizes)
+        .hard_instances(false)
+        .solver_fn(name, factory)
+        .run()
+        .unwrap()
 }
 
 /// DualSmoothing that reports `beta_at` = `.1` to the harness whatever it steps with: 0 hides
@@ -559,7 +574,7 @@ fn the_verify_page_shows_the_calibration() {
 #[test]
 fn envelopes_follow_the_declared_smoothing_constant() {
     let id = "lmo-po/nc-c/dual";
-    let build = |hide: bool| scaled_beta(DualSmoothing::lmo_po, 10.0, hide);
+    let build = |hide: bool| scaled_beta(DualSmoothing::lmo_po, 10.0, hide.then_some(0.0));
     let sizes = TierConfig {
         seeds: 2,
         t_max: 16384,
@@ -567,12 +582,7 @@ fn envelopes_follow_the_declared_smoothing_constant() {
         dim_y: 10,
     };
     let ratio = |hide: bool| {
-        let out = RateCheck::builtin(id)
-            .sizes(sizes)
-            .hard_instances(false)
-            .solver_fn("beta-x10", build(hide))
-            .run()
-            .unwrap();
+        let out = random_only(id, sizes, "beta-x10", build(hide));
         entry(&out.report, id).envelope_ratio.unwrap()
     };
     let declared = ratio(false);
@@ -597,20 +607,15 @@ fn a_zero_smoothing_is_not_a_declaration() {
         dim_x: 6,
         dim_y: 4,
     };
+    // the entry's own beta_t (= 0), reporting 0 or a positive beta_t it does not use
     let run = |claim: bool| {
-        RateCheck::builtin(id)
-            .sizes(sizes)
-            .hard_instances(false)
-            .solver_fn("beta-zero", move |req: &SolverRequest| {
-                let s = DualSmoothing::lmo_lmo(req.schedule.tau, req.schedule.beta, req.constants)?;
-                Ok(if claim {
-                    Box::new(Reports(s, 0.1)) as Box<dyn Solver>
-                } else {
-                    Box::new(Reports(s, 0.0))
-                })
-            })
-            .run()
-            .unwrap()
+        let reports = if claim { 0.1 } else { 0.0 };
+        random_only(
+            id,
+            sizes,
+            "beta-zero",
+            scaled_beta(DualSmoothing::lmo_lmo, 1.0, Some(reports)),
+        )
     };
     let out = run(false);
     let e = entry(&out.report, id);

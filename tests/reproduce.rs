@@ -19,6 +19,18 @@ fn saddlefw(args: &[&str], dir: &Path) -> Output {
         .unwrap()
 }
 
+/// Runs a printed `saddlefw ...` command in `dir`; it must exit 0.
+#[track_caller]
+fn runs_as_printed(cmd: &str, dir: &Path) {
+    let o = run_printed(cmd, dir);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{cmd}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 /// `saddlefw verify --tier quick ARGS --out DIR/NAME`: its exit code and verify.json.
 fn verify(dir: &Path, name: &str, args: &[&str]) -> (i32, Value) {
     let mut all = vec!["-q", "verify", "--tier", "quick", "--out", name];
@@ -72,13 +84,7 @@ fn every_reproduce_line_runs_as_printed() {
         .iter()
         .any(|c| c.contains("'po-lmo(") && c.contains("--sigma")));
     for cmd in &lines {
-        let o = run_printed(cmd, dir.path());
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{cmd}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        runs_as_printed(cmd, dir.path());
     }
     // the last one run (a hard instance: they come last per entry) wrote the run it names
     let run: Value =
@@ -411,13 +417,7 @@ fn the_console_answers_the_three_questions_and_prints_a_reproduce_command() {
         .find_map(|l| l.trim_start().strip_prefix("reproduce: "))
         .unwrap_or_else(|| panic!("no reproduce line: {out}"));
     assert!(cmd.contains("hard:lmo-lmo/c-sc+sc/"), "{cmd}");
-    let o = run_printed(cmd, dir.path());
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{cmd}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    runs_as_printed(cmd, dir.path());
     // negative control: the faithful run has no failed answer and no reproduce line
     let (code, out) = console("faithful", &[]);
     assert_eq!(code, 0, "{out}");

@@ -228,6 +228,28 @@ pub struct EntryResult {
     pub tightness: Option<hard::TightnessRecord>,
 }
 
+impl EntryResult {
+    /// A command that reruns saddlefw's own solver of the entry on the run that decided it:
+    /// the stored hard instance when a `hard-*` gate failed, else the first instance of the
+    /// binding family (the slowest), else the first instance (`None` without one).
+    pub fn reproduce_command(&self) -> Option<&str> {
+        let hard = self.hard.as_ref().map(|h| h.reproduce.as_str());
+        let hard_failed = self.failed_gates.iter().any(|g| g.starts_with("hard-"));
+        let binding = self
+            .instances
+            .iter()
+            .find(|r| Some(&r.family) == self.binding_family.as_ref())
+            .or(self.instances.first())
+            .map(|r| r.reproduce.as_str());
+        let pick = if hard_failed {
+            hard.or(binding)
+        } else {
+            binding.or(hard)
+        };
+        pick.filter(|c| !c.is_empty())
+    }
+}
+
 /// The result of `verify`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerifyReport {
