@@ -69,7 +69,7 @@ impl OracleCounts {
 
 /// A set whose LMO and projection calls are counted.
 #[derive(Debug)]
-pub struct CountingSet<'a> {
+pub(crate) struct CountingSet<'a> {
     inner: &'a dyn ConvexSet,
     lmo: AtomicU64,
     proj: AtomicU64,
@@ -85,11 +85,11 @@ impl<'a> CountingSet<'a> {
         }
     }
     /// LMO calls so far.
-    pub fn lmo_calls(&self) -> u64 {
+    pub(crate) fn lmo_calls(&self) -> u64 {
         self.lmo.load(Ordering::Relaxed)
     }
     /// Projection calls so far.
-    pub fn projection_calls(&self) -> u64 {
+    pub(crate) fn projection_calls(&self) -> u64 {
         self.proj.load(Ordering::Relaxed)
     }
 }

@@ -95,7 +95,7 @@ pub fn json_error(input: &str, e: &serde_json::Error, field: Option<&str>) -> Er
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Checks that every value is finite; `what` names the input in the error.
-pub fn ensure_finite(what: &str, values: &[f64]) -> Result<()> {
+pub(crate) fn ensure_finite(what: &str, values: &[f64]) -> Result<()> {
     match values.iter().position(|v| !v.is_finite()) {
         None => Ok(()),
         Some(i) => Err(Error::invalid(
@@ -107,7 +107,7 @@ pub fn ensure_finite(what: &str, values: &[f64]) -> Result<()> {
 
 /// A count flag (`--iters`, `--jobs`, ...): at least 1, else
 /// `invalid FLAG: must be at least 1, got V`.
-pub fn positive_count(flag: &str, v: i64) -> Result<usize> {
+pub(crate) fn positive_count(flag: &str, v: i64) -> Result<usize> {
     if v >= 1 {
         Ok(v as usize)
     } else {
@@ -117,7 +117,7 @@ pub fn positive_count(flag: &str, v: i64) -> Result<usize> {
 
 /// A number flag (`--time-limit`, `--sigma`, ...): finite and > 0, else
 /// `invalid FLAG: must be a finite number > 0, got V`.
-pub fn finite_positive(flag: &str, v: f64) -> Result<f64> {
+pub(crate) fn finite_positive(flag: &str, v: f64) -> Result<f64> {
     if v.is_finite() && v > 0.0 {
         Ok(v)
     } else {

@@ -205,7 +205,7 @@ pub fn check_outputs(
 /// `path` with `suffix` appended to its file name (`verify.json` -> `verify.json.journal`):
 /// the names a command writes beside a record ([`crate::journal::journal_path`],
 /// [`crate::resume::checkpoint_path`]), all checked by [`check_outputs`].
-pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_os_string();
     name.push(suffix);
     PathBuf::from(name)
@@ -214,7 +214,7 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// The files directly in `dir` (none when it cannot be read): the inputs a command reads from
 /// a fixture directory, for [`check_outputs`] (every file, whatever its name: none may be
 /// replaced by an output).
-pub fn files_in(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn files_in(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
@@ -342,7 +342,7 @@ pub fn exit_removing_temp_files(code: i32) -> ! {
 /// Writes `path` atomically through `write`, which streams into a new temporary file beside it
 /// (registered like [`write_atomic`]'s, so a signal removes it); the file is flushed and
 /// renamed into place only when `write` succeeds. Errors name the path and `write`/`rename`.
-pub fn write_streamed(
+pub(crate) fn write_streamed(
     path: &Path,
     write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> Result<()> {

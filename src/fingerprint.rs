@@ -61,7 +61,7 @@ pub fn sha256(bytes: &[u8]) -> String {
 /// shortest round-trip form. A file re-indented or with its keys reordered has the same
 /// canonical text (the export writes its JSON files in this form, so [`sha256`] of the file
 /// as written is also the hash of its content). `None` when `bytes` is not JSON.
-pub fn canonical_json(bytes: &[u8]) -> Option<String> {
+pub(crate) fn canonical_json(bytes: &[u8]) -> Option<String> {
     serde_json::from_slice::<serde_json::Value>(bytes)
         .ok()
         .map(|v| v.to_string())
@@ -119,7 +119,7 @@ impl Inputs {
     }
 
     /// Adds the switch `option` (given: it changes the result and no other field records it).
-    pub fn switch(mut self, option: &str, given: bool) -> Inputs {
+    pub(crate) fn switch(mut self, option: &str, given: bool) -> Inputs {
         if given {
             self.0.push(Input {
                 option: option.into(),
@@ -132,7 +132,7 @@ impl Inputs {
 
     /// The path of the input named by `option` when the record has one, after checking that
     /// its content is still the recorded one (a merge reads the shards' inputs again).
-    pub fn reread(
+    pub(crate) fn reread(
         &self,
         record: &str,
         location: &str,

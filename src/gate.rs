@@ -283,7 +283,7 @@ impl RateCheck {
 const BUILTIN_SOURCE: &str = "built-in theorem table";
 
 /// A factory from a closure ([`RateCheck::solver_fn`]).
-pub struct FnFactory<F> {
+pub(crate) struct FnFactory<F> {
     name: String,
     build: F,
 }

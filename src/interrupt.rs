@@ -81,7 +81,7 @@ pub fn exit_code() -> Option<i32> {
 }
 
 /// The signal's name, e.g. `SIGINT` (its number for others).
-pub fn signal_name(signal: i32) -> String {
+pub(crate) fn signal_name(signal: i32) -> String {
     match signal {
         1 => "SIGHUP".into(),
         2 => "SIGINT".into(),

@@ -236,7 +236,7 @@ pub fn run_cpu_time_s() -> Option<f64> {
 /// `--jobs N`: at least 1 (None: the default), capped at
 /// [`MAX_JOBS_PER_CORE`] per core (the runners also cap it at their
 /// number of jobs).
-pub fn positive_jobs(jobs: Option<i64>) -> crate::error::Result<Option<usize>> {
+pub(crate) fn positive_jobs(jobs: Option<i64>) -> crate::error::Result<Option<usize>> {
     match jobs {
         Some(n) if n < 1 => Err(crate::error::Error::invalid(
             "--jobs",

@@ -203,7 +203,7 @@ pub fn norm(a: &[f64]) -> f64 {
 /// Euclidean norm without overflow or underflow: [`norm`] where its squares stay in range
 /// (the result is then the same bits), otherwise `m ||a / m||` with `m = max |a_i|` (a vector of
 /// entries `1e155` has `||a||^2 = inf`, one of `1e-170` has `||a||^2 = 0`).
-pub fn norm_robust(a: &[f64]) -> f64 {
+pub(crate) fn norm_robust(a: &[f64]) -> f64 {
     let n = norm(a);
     if n.is_finite() && n > 1e-140 {
         return n;
@@ -227,14 +227,14 @@ pub fn dist(a: &[f64], b: &[f64]) -> f64 {
 
 /// `y += alpha * x`.
 #[inline]
-pub fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
+pub(crate) fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
     for (yi, xi) in y.iter_mut().zip(x) {
         *yi += alpha * xi;
     }
 }
 
 /// `out = A x` for a row-major `rows x cols` matrix `a`.
-pub fn matvec(a: &[f64], rows: usize, cols: usize, x: &[f64], out: &mut [f64]) {
+pub(crate) fn matvec(a: &[f64], rows: usize, cols: usize, x: &[f64], out: &mut [f64]) {
     debug_assert_eq!(a.len(), rows * cols);
     for (i, o) in out.iter_mut().enumerate().take(rows) {
         *o = dot(&a[i * cols..(i + 1) * cols], x);
@@ -517,7 +517,7 @@ fn complete_orthonormal(m: &mut [f64], n: usize, k: usize, missing: &[usize]) {
 
 /// Largest eigenvalue magnitude (spectral norm) of a symmetric matrix, and its smallest
 /// eigenvalue, via the Jacobi SVD and Rayleigh signs. Accurate to a few ulps of `||A||_2`.
-pub fn sym_extreme_eigs(a: &[f64], n: usize) -> (f64, f64) {
+pub(crate) fn sym_extreme_eigs(a: &[f64], n: usize) -> (f64, f64) {
     let e = sym_eigenvalues(a, n);
     let lmin = e.iter().cloned().fold(f64::INFINITY, f64::min);
     let norm2 = e.iter().map(|x| x.abs()).fold(0.0, f64::max);

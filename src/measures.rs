@@ -58,7 +58,7 @@ pub fn gx_lmo<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], y: &[f64]) -> f64 {
 }
 
 /// `G_X^LMO` from a precomputed `grad_x L(x, y)`.
-pub fn gx_lmo_from_grad<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], gx: &[f64]) -> f64 {
+pub(crate) fn gx_lmo_from_grad<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], gx: &[f64]) -> f64 {
     let mut v = vec![0.0; x.len()];
     p.x_set().lmo(gx, &mut v);
     gx.iter()
@@ -76,7 +76,12 @@ pub fn gx_po<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], y: &[f64], sigma: f64)
 }
 
 /// `G_X^PO` from a precomputed `grad_x L(x, y)`.
-pub fn gx_po_from_grad<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], gx: &[f64], sigma: f64) -> f64 {
+pub(crate) fn gx_po_from_grad<P: SaddleProblem + ?Sized>(
+    p: &P,
+    x: &[f64],
+    gx: &[f64],
+    sigma: f64,
+) -> f64 {
     assert!(sigma > 0.0, "G_X^PO needs sigma > 0");
     let z: Vec<f64> = x.iter().zip(gx).map(|(x, g)| x - sigma * g).collect();
     let mut pz = vec![0.0; x.len()];
@@ -262,7 +267,7 @@ pub fn evaluate<P: SaddleProblem + ?Sized>(
 
 /// serde for f64 fields of the JSON records: non-finite values are written as null and read
 /// back as NaN.
-pub mod nan_null {
+pub(crate) mod nan_null {
     use serde::{Deserialize, Deserializer, Serializer};
     /// Writes a finite `v` as a number, anything else as null.
     pub fn serialize<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -277,7 +282,9 @@ pub mod nan_null {
         f64::NAN
     }
     /// Reads a number, or null as NaN.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<f64, D::Error> {
         Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
     }
 }

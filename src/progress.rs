@@ -105,7 +105,7 @@ impl Jobs {
     }
 
     /// Runs `f` with the bar hidden (for a command that prints between jobs).
-    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+    pub(crate) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         self.bar.suspend(f)
     }
 

@@ -21,6 +21,7 @@ mod envelopes;
 mod experiment_problems;
 mod experiments;
 mod fit;
+mod forwarding;
 mod fuzz;
 mod interrupt;
 mod invariants;

@@ -1,17 +1,23 @@
 //! The public surface is a listing kept in the repository (issue 36): `tests/public_api.txt`
-//! names every public item reachable from the crate root (kind and path: modules, functions,
-//! types, traits, constants, statics, re-exports, and the `pub fn`s of inherent impls), and the
-//! test fails when the sources' surface differs from it. After a deliberate change, write the
-//! new listing with `SADDLEFW_BLESS=1 cargo test --release --test main public_api` and commit it
-//! with the change, so that a review sees the surface change. Negative control: a `pub fn`
-//! added to a copy of the sources (and one removed) must make the listings differ.
+//! names every public item a user can reach from the crate root (kind and path: modules,
+//! functions, types, traits, constants, statics, the `pub fn`s and `pub const`s of inherent
+//! impls, and each public re-export), and the test fails when the sources' surface differs from
+//! it. After a deliberate change, write the new listing with
+//! `SADDLEFW_BLESS=1 cargo test --release --test main public_api` and commit it with the change,
+//! so that a review sees the surface change. Negative control: public items added to a copy of
+//! the sources (one with `&[u8]` in its signature, one re-exported out of a private module) must
+//! appear in the listing, and a module made private must leave it.
 //!
-//! Rules (read from the sources as text, comments and strings stripped by
-//! `tests/modules.rs`'s `strip`): a module is public when every `mod` from the crate root to it is `pub`
-//! (`pub(crate)`, `pub(super)` and plain `mod` are not); an item is public when it is declared
-//! `pub` directly in a public module's body (file or inline `pub mod name { ... }`); a method is
-//! public when it is a `pub fn` of an inherent `impl` in a public module. Macros and fields are
-//! not listed.
+//! Rules (read from the sources as text, comments and strings stripped by `tests/modules.rs`'s
+//! `strip`; a statement ends at `;`, `{` or `}` outside brackets and parentheses, its leading
+//! attributes are skipped): `pub` is public, `pub(crate)`, `pub(super)`, `pub(in ..)` and none
+//! are not. A module exports its `pub` child modules and items and what its `pub use`s name
+//! (a glob: everything the named module exports), wherever that is declared; the surface is what
+//! the crate root exports, transitively through exported modules. Each item is listed once:
+//! at its declaring module's path when that module is public and exports it, else at its
+//! shortest re-export path; the `pub` members of an inherent `impl` (in any module, its type
+//! path resolved through that module's `use`s) are listed under their type's path. Macros,
+//! fields, variants, trait members and items inside macro invocations are not listed.
 
 use crate::modules::{src_files, strip};
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,46 +40,204 @@ fn module_files() -> BTreeMap<String, String> {
         .collect()
 }
 
-/// The public items of one module's source: `kind path` lines, and the public child modules
-/// declared by `pub mod name;` (to be read from their own files).
-fn items_of(module: &str, src: &str, out: &mut BTreeSet<String>, children: &mut Vec<String>) {
-    let code = strip(src);
-    let join = |m: &str, name: &str| {
-        if m.is_empty() {
-            name.to_string()
-        } else {
-            format!("{m}::{name}")
+/// What one module declares, read from its source text (comments and strings stripped).
+#[derive(Default)]
+struct Decls {
+    /// child modules (`mod name;` or inline): name, public
+    mods: Vec<(String, bool)>,
+    /// items declared in the module's body: kind, name, public
+    items: Vec<(String, String, bool)>,
+    /// one entry per path a `use` declaration binds: the path, the bound name (`None` for a
+    /// glob), public
+    uses: Vec<(Vec<String>, Option<String>, bool)>,
+    /// inherent impls: the type's path as written, and its public `fn`s and `const`s (kind, name)
+    impls: Vec<(Vec<String>, Vec<(String, String)>)>,
+}
+
+/// The leading attributes of a statement (`#[..]`, `#![..]`, nested brackets included) removed.
+fn strip_attrs(mut text: &str) -> &str {
+    loop {
+        text = text.trim_start();
+        let Some(rest) = text.strip_prefix("#!").or_else(|| text.strip_prefix('#')) else {
+            return text;
+        };
+        if !rest.trim_start().starts_with('[') {
+            return text;
         }
+        let mut depth = 0;
+        let mut end = rest.len();
+        for (k, c) in rest.char_indices() {
+            match c {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = k + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        text = &rest[end..];
+    }
+}
+
+/// The visibility of a statement: public (`pub` only; `pub(crate)`, `pub(super)`, `pub(in ..)`
+/// and none are not) and the rest.
+fn visibility(text: &str) -> (bool, &str) {
+    if let Some(rest) = text.strip_prefix("pub") {
+        let rest = rest.trim_start();
+        if let Some(inner) = rest.strip_prefix('(') {
+            let close = inner.find(')').map_or(inner.len(), |k| k + 1);
+            return (false, inner[close..].trim_start());
+        }
+        if text[3..].starts_with(char::is_whitespace) {
+            return (true, rest);
+        }
+    }
+    (false, text)
+}
+
+/// The kind and name an item statement declares (`fn f`, `const fn f` as `fn`, `static mut S`,
+/// `extern "C" fn`, `unsafe trait`), after its visibility.
+fn item(text: &str) -> Option<(String, String)> {
+    let mut words = text.split_whitespace().peekable();
+    while words
+        .peek()
+        .is_some_and(|w| ["const", "unsafe", "async", "extern", "default"].contains(w))
+    {
+        let w = words.next()?;
+        if w == "const" && words.peek() != Some(&"fn") {
+            // `const NAME`: the kind itself
+            return named("const", words.next()?);
+        }
+    }
+    let kind = words.next()?;
+    let mut name = words.next()?;
+    if kind == "static" && name == "mut" {
+        name = words.next()?;
+    }
+    if ![
+        "fn", "struct", "enum", "trait", "static", "type", "union", "mod",
+    ]
+    .contains(&kind)
+    {
+        return None;
+    }
+    named(kind, name)
+}
+
+fn named(kind: &str, word: &str) -> Option<(String, String)> {
+    let name: String = word
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty() && name != "_").then(|| (kind.to_string(), name))
+}
+
+/// The paths a use tree binds: `a::{b, c::d as e, f::*, self}` -> (`a::b`, b), (`a::c::d`, e),
+/// (`a::f`, glob), (`a`, a).
+fn use_tree(tree: &str, prefix: &[String], out: &mut Vec<(Vec<String>, Option<String>)>) {
+    let tree = tree.trim().trim_start_matches("::");
+    let segs = |s: &str| -> Vec<String> {
+        let mut p = prefix.to_vec();
+        p.extend(s.split("::").filter(|s| !s.is_empty()).map(str::to_string));
+        p
     };
-    // statements split at `;`, `{` and `}`, with the brace depth and the open blocks tracked
+    if let Some(open) = tree.find('{') {
+        let head = segs(tree[..open].trim_end_matches("::"));
+        let body = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+        let (mut depth, mut start) = (0, 0);
+        for (k, c) in body.char_indices().chain([(body.len(), ',')]) {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    if !body[start..k].trim().is_empty() {
+                        use_tree(&body[start..k], &head, out);
+                    }
+                    start = k + 1;
+                }
+                _ => {}
+            }
+        }
+        return;
+    }
+    let (path, alias) = match tree.split_once(" as ") {
+        Some((p, a)) => (p.trim(), Some(a.trim().to_string())),
+        None => (tree, None),
+    };
+    if path == "*" || path.ends_with("::*") {
+        out.push((
+            segs(path.trim_end_matches('*').trim_end_matches("::")),
+            None,
+        ));
+        return;
+    }
+    let mut p = segs(path);
+    if p.last().is_some_and(|s| s == "self") {
+        p.pop();
+    }
+    let name = alias.or_else(|| p.last().cloned());
+    if name.as_deref() != Some("_") {
+        out.push((p, name));
+    }
+}
+
+/// Reads one module's source into `out` (its inline modules under their own paths).
+fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
+    let code = strip(src);
     enum Block {
-        /// a public inline module body: its path
+        /// a module body: its path
         Module(String),
-        /// an inherent impl in a public module: the type's path
-        Impl(String),
+        /// an inherent impl: its module and its index in that module's `impls`
+        Impl(String, usize),
         Other,
     }
+    out.entry(module.to_string()).or_default();
     let mut stack: Vec<Block> = vec![Block::Module(module.to_string())];
     let mut stmt = String::new();
+    // depth inside `(`/`[` (and braces within them): no statement ends there
+    let mut inner = 0usize;
     for ch in code.chars() {
+        if inner > 0 {
+            match ch {
+                '(' | '[' | '{' => inner += 1,
+                ')' | ']' | '}' => inner -= 1,
+                _ => {}
+            }
+            stmt.push(ch);
+            continue;
+        }
         match ch {
+            '(' | '[' => {
+                inner = 1;
+                stmt.push(ch);
+            }
+            '{' if visibility(strip_attrs(&stmt)).1.starts_with("use ") => {
+                inner = 1; // a use tree's braces
+                stmt.push(ch);
+            }
             ';' | '{' => {
                 let words: Vec<&str> = stmt.split_whitespace().collect();
-                let text = words.join(" ");
+                let joined = words.join(" ");
+                let (public, text) = visibility(strip_attrs(&joined));
+                let opens = ch == '{';
                 let block = match stack.last() {
-                    Some(Block::Module(m)) => {
-                        let m = m.clone();
-                        declaration(&m, &text, ch == '{', out, children, &join)
-                    }
-                    Some(Block::Impl(ty)) => {
-                        if let Some(name) = pub_item(&text, "fn") {
-                            out.insert(format!("method {ty}::{name}"));
+                    Some(Block::Module(m)) => statement(m, public, text, opens, out),
+                    Some(Block::Impl(m, k)) => {
+                        if let Some((kind, name)) = item(text).filter(|_| public) {
+                            if kind == "fn" || kind == "const" {
+                                let decls = out.get_mut(m).expect("the impl's module");
+                                decls.impls[*k].1.push((kind, name));
+                            }
                         }
                         Block::Other
                     }
                     _ => Block::Other,
                 };
-                if ch == '{' {
+                if opens {
                     stack.push(block);
                 }
                 stmt.clear();
@@ -86,30 +250,29 @@ fn items_of(module: &str, src: &str, out: &mut BTreeSet<String>, children: &mut 
         }
     }
 
-    /// A statement of a public module's body: records a public item; the block it opens.
-    fn declaration(
+    /// A statement of a module's body: records what it declares; the block it opens.
+    fn statement(
         m: &str,
+        public: bool,
         text: &str,
         opens: bool,
-        out: &mut BTreeSet<String>,
-        children: &mut Vec<String>,
-        join: &dyn Fn(&str, &str) -> String,
+        out: &mut BTreeMap<String, Decls>,
     ) -> Block {
-        let text = text.rsplit(']').next().unwrap_or(text).trim(); // attributes
-        if let Some(name) = pub_item(text, "mod") {
-            let path = join(m, &name);
-            out.insert(format!("mod {path}"));
-            if opens {
-                return Block::Module(path);
-            }
-            children.push(path);
+        let decls = out.get_mut(m).expect("the module");
+        if let Some(tree) = text.strip_prefix("use ") {
+            let mut paths = Vec::new();
+            use_tree(tree, &[], &mut paths);
+            decls
+                .uses
+                .extend(paths.into_iter().map(|(p, n)| (p, n, public)));
             return Block::Other;
         }
-        if (text.starts_with("impl ") || text.starts_with("impl<"))
-            && opens
-            && !text.contains(" for ")
-        {
-            // `impl<T: X> path::Type<T> where ...`: the type's last path segment
+        let text = text.strip_prefix("unsafe ").unwrap_or(text);
+        if (text.starts_with("impl ") || text.starts_with("impl<")) && opens {
+            if text.split_whitespace().any(|w| w == "for") {
+                return Block::Other; // a trait impl
+            }
+            // `impl<T: X> path::Type<T> where ...`: the type's path
             let mut rest = &text[4..];
             if rest.starts_with('<') {
                 let mut depth = 0;
@@ -130,70 +293,249 @@ fn items_of(module: &str, src: &str, out: &mut BTreeSet<String>, children: &mut 
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
                 .collect();
-            let name = head.rsplit("::").next().unwrap_or(&head).to_string();
-            return Block::Impl(join(m, &name));
-        }
-        for kind in [
-            "fn", "struct", "enum", "trait", "const", "static", "type", "union",
-        ] {
-            if let Some(name) = pub_item(text, kind) {
-                out.insert(format!("{kind} {}", join(m, &name)));
+            if head.is_empty() {
+                return Block::Other;
             }
+            let path = head.split("::").map(str::to_string).collect();
+            decls.impls.push((path, Vec::new()));
+            return Block::Impl(m.to_string(), decls.impls.len() - 1);
         }
-        if let Some(tree) = text.strip_prefix("pub use ") {
-            if !opens {
-                out.insert(format!("use {m}: {tree}"));
+        let Some((kind, name)) = item(text) else {
+            return Block::Other;
+        };
+        if kind == "mod" {
+            decls.mods.push((name.clone(), public));
+            if opens {
+                let path = join(m, &name);
+                out.entry(path.clone()).or_default();
+                return Block::Module(path);
             }
+            return Block::Other;
         }
+        decls.items.push((kind, name, public));
         Block::Other
     }
 }
 
-/// `name` when `text` declares a `pub` item of `kind` (`pub fn name`, `pub const fn name`,
-/// `pub unsafe fn`, `pub async fn`, `pub static mut`); not for `pub(crate)` and the like.
-fn pub_item(text: &str, kind: &str) -> Option<String> {
-    let rest = text.strip_prefix("pub ")?;
-    let mut words = rest.split_whitespace().peekable();
-    while let Some(w) = words.peek() {
-        if ["const", "unsafe", "async", "extern"].contains(w) && *w != kind {
-            words.next();
-            if words.peek().is_some_and(|w| w.starts_with('"')) {
-                words.next();
-            }
-        } else {
-            break;
-        }
+fn join(m: &str, name: &str) -> String {
+    if m.is_empty() {
+        name.to_string()
+    } else {
+        format!("{m}::{name}")
     }
-    if words.next()? != kind {
-        return None;
-    }
-    let mut name = words.next()?;
-    if kind == "const" && name == "fn" {
-        return None; // `pub const fn`
-    }
-    if kind == "static" && name == "mut" {
-        name = words.next()?;
-    }
-    let name: String = name
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect();
-    (!name.is_empty()).then_some(name)
 }
 
-/// The public surface of a set of module sources (module path -> text), one line per item.
+/// What a path names: a module (its path) or an item (kind, module, name).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Target {
+    Module(String),
+    Item(String, String, String),
+}
+
+/// Recursion bound of the resolution (a glob cycle is not an error in Rust).
+const DEPTH: usize = 12;
+
+/// What `name` means inside module `m`: its child modules, items, imports and glob imports.
+fn lookup(all: &BTreeMap<String, Decls>, m: &str, name: &str, depth: usize) -> Vec<Target> {
+    let Some(d) = all.get(m).filter(|_| depth < DEPTH) else {
+        return Vec::new();
+    };
+    let mut found: Vec<Target> = d
+        .mods
+        .iter()
+        .filter(|(c, _)| c == name)
+        .map(|(c, _)| Target::Module(join(m, c)))
+        .collect();
+    found.extend(
+        d.items
+            .iter()
+            .filter(|(_, n, _)| n == name)
+            .map(|(k, n, _)| Target::Item(k.clone(), m.to_string(), n.clone())),
+    );
+    for (path, bound, _) in &d.uses {
+        if bound.as_deref() == Some(name) {
+            found.extend(resolve(all, m, path, depth + 1));
+        }
+    }
+    if found.is_empty() {
+        for (path, bound, _) in &d.uses {
+            if bound.is_none() {
+                for t in resolve(all, m, path, depth + 1) {
+                    if let Target::Module(q) = t {
+                        found.extend(lookup(all, &q, name, depth + 1));
+                    }
+                }
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// What a path written in module `from` names (`crate::`, `self::`, `super::` or relative);
+/// nothing for a path outside the crate (`std::..`).
+fn resolve(
+    all: &BTreeMap<String, Decls>,
+    from: &str,
+    segs: &[String],
+    depth: usize,
+) -> Vec<Target> {
+    let Some(first) = segs.first().filter(|_| depth < DEPTH) else {
+        return Vec::new();
+    };
+    let parent = |m: &str| {
+        m.rsplit_once("::")
+            .map_or(String::new(), |(p, _)| p.to_string())
+    };
+    let mut rest = &segs[1..];
+    let mut here = match first.as_str() {
+        "crate" => vec![Target::Module(String::new())],
+        "self" => vec![Target::Module(from.to_string())],
+        "super" => {
+            let mut m = parent(from);
+            while rest.first().is_some_and(|s| s == "super") {
+                m = parent(&m);
+                rest = &rest[1..];
+            }
+            vec![Target::Module(m)]
+        }
+        name => lookup(all, from, name, depth + 1),
+    };
+    for seg in rest {
+        here = here
+            .iter()
+            .filter_map(|t| match t {
+                Target::Module(q) => Some(lookup(all, q, seg, depth + 1)),
+                Target::Item(..) => None, // a variant or an associated item
+            })
+            .flatten()
+            .collect();
+    }
+    here
+}
+
+/// What module `m` makes public: its `pub` child modules and items, and what its `pub use`s
+/// name (a glob: everything its module exports). Name, target.
+fn exports(all: &BTreeMap<String, Decls>, m: &str, depth: usize) -> Vec<(String, Target)> {
+    let Some(d) = all.get(m).filter(|_| depth < DEPTH) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, Target)> = d
+        .mods
+        .iter()
+        .filter(|(_, public)| *public)
+        .map(|(c, _)| (c.clone(), Target::Module(join(m, c))))
+        .collect();
+    out.extend(
+        d.items
+            .iter()
+            .filter(|(.., public)| *public)
+            .map(|(k, n, _)| {
+                let t = Target::Item(k.clone(), m.to_string(), n.clone());
+                (n.clone(), t)
+            }),
+    );
+    for (path, bound, public) in &d.uses {
+        if !public {
+            continue;
+        }
+        for t in resolve(all, m, path, depth + 1) {
+            match (bound, t) {
+                (Some(name), t) => out.push((name.clone(), t)),
+                (None, Target::Module(q)) => out.extend(exports(all, &q, depth + 1)),
+                (None, Target::Item(..)) => {} // an enum's variants
+            }
+        }
+    }
+    out
+}
+
+/// The public surface of a set of module sources (module path -> text), one line per item:
+/// `kind path` for every module, item and inherent-impl `fn`/`const` a user can name, each
+/// at one path (where it is declared when that module is public, else its shortest
+/// re-export), and `use path = source` for every public re-export.
 fn surface(files: &BTreeMap<String, String>) -> Vec<String> {
-    let mut out = BTreeSet::new();
+    let mut all = BTreeMap::new();
+    for (m, src) in files {
+        parse(m, src, &mut all);
+    }
+    let mut lines = BTreeSet::new();
+    // modules by their public path, declared `pub mod` chains first
+    let mut module_path: BTreeMap<String, String> = BTreeMap::new();
     let mut todo = vec![String::new()];
     while let Some(m) = todo.pop() {
-        let Some(src) = files.get(&m) else {
+        module_path.insert(m.clone(), m.clone());
+        if let Some(d) = all.get(&m) {
+            todo.extend(d.mods.iter().filter(|(_, p)| *p).map(|(c, _)| join(&m, c)));
+        }
+    }
+    let mut defs: BTreeMap<(String, String, String), Vec<String>> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([String::new()]);
+    let mut seen = BTreeSet::new();
+    while let Some(m) = queue.pop_front() {
+        if !seen.insert(m.clone()) {
+            continue;
+        }
+        let here = module_path[&m].clone();
+        let Some(d) = all.get(&m) else {
             continue; // a `pub mod` declared in a file this listing does not find
         };
-        let mut children = Vec::new();
-        items_of(&m, src, &mut out, &mut children);
-        todo.extend(children);
+        for (path, bound, public) in &d.uses {
+            if *public {
+                let name = bound.as_deref().unwrap_or("*");
+                lines.insert(format!("use {} = {}", join(&here, name), path.join("::")));
+            }
+        }
+        for (name, t) in exports(&all, &m, 0) {
+            match t {
+                Target::Module(q) => {
+                    let path = module_path
+                        .entry(q.clone())
+                        .or_insert_with(|| join(&here, &name))
+                        .clone();
+                    lines.insert(format!("mod {path}"));
+                    queue.push_back(q);
+                }
+                Target::Item(k, dm, n) => {
+                    defs.entry((k, dm, n)).or_default().push(join(&here, &name))
+                }
+            }
+        }
     }
-    out.into_iter().map(|l| format!("saddlefw {l}")).collect()
+    // each item at one path: where it is declared if public there, else its shortest alias
+    let mut listed: BTreeMap<(String, String), String> = BTreeMap::new();
+    for ((kind, dm, name), paths) in &defs {
+        let home = module_path.get(dm).map(|p| join(p, name));
+        let path = match home.filter(|h| paths.contains(h)) {
+            Some(h) => h,
+            None => paths
+                .iter()
+                .min_by_key(|p| (p.matches("::").count(), p.to_string()))
+                .expect("one path")
+                .clone(),
+        };
+        lines.insert(format!("{kind} {path}"));
+        if ["struct", "enum", "union"].contains(&kind.as_str()) {
+            listed.insert((dm.clone(), name.clone()), path);
+        }
+    }
+    // inherent impls, wherever they are written, under their type's path
+    for (m, d) in &all {
+        for (ty, members) in &d.impls {
+            for t in resolve(&all, m, ty, 0) {
+                if let Target::Item(_, dm, n) = t {
+                    if let Some(path) = listed.get(&(dm, n)) {
+                        for (kind, member) in members {
+                            let kind = if kind == "fn" { "method" } else { "const" };
+                            lines.insert(format!("{kind} {path}::{member}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    lines.into_iter().map(|l| format!("saddlefw {l}")).collect()
 }
 
 #[test]
@@ -222,31 +564,56 @@ fn the_public_surface_matches_its_listing() {
     );
 }
 
-/// Negative control: a public function added to a copy of the sources, one removed, a private
-/// item and a `pub(crate)` one, and an item of a private module.
+/// Negative control: public items added to a copy of the sources (a function taking `&[u8]`,
+/// one with an attribute and an array type, a method, a type re-exported out of a private
+/// module) must each appear in the listing; private, `pub(crate)` and unreachable ones must not.
 #[test]
 fn negative_control_an_added_public_item_changes_the_listing() {
     let files = module_files();
     let before = surface(&files);
     let mut added = files.clone();
     added.get_mut("gate").expect("src/gate.rs").push_str(
-        "\n/// doc\npub fn injected_item() {}\npub(crate) fn hidden() {}\nfn private() {}\n",
+        "\n/// doc\npub fn injected_item(bytes: &[u8]) -> usize { bytes.len() }\n\
+         #[must_use]\npub fn injected_array(a: [u8; 4]) -> [u8; 2] { [a[0], a[1]] }\n\
+         pub(crate) fn hidden() {}\nfn private() {}\nmod private_mod { pub struct Hidden; \
+         impl Hidden { pub fn reached(&self, b: &[u8]) {} } pub fn unreached() {} }\n\
+         pub use private_mod::Hidden as Reexported;\n",
     );
     let after = surface(&added);
     let new: Vec<&String> = after.iter().filter(|l| !before.contains(l)).collect();
-    assert_eq!(new, vec!["saddlefw fn gate::injected_item"]);
+    assert_eq!(
+        new,
+        vec![
+            "saddlefw fn gate::injected_array",
+            "saddlefw fn gate::injected_item",
+            "saddlefw method gate::Reexported::reached",
+            "saddlefw struct gate::Reexported",
+            "saddlefw use gate::Reexported = private_mod::Hidden",
+        ]
+    );
+    let removed = surface(&BTreeMap::from([(
+        String::new(),
+        files[""].replace("pub mod fingerprint;", "mod fingerprint;"),
+    )]));
+    assert!(!removed.iter().any(|l| l.contains("fingerprint")));
     // synthetic sources: the rules one by one
     let synthetic: BTreeMap<String, String> = [
         (
             "",
-            "pub mod a;\nmod b;\npub(crate) mod c;\npub mod inline { pub fn f() {} fn g() {} }\npub use a::S;",
+            "#![allow(x)]\npub mod a;\nmod b;\npub(crate) mod c;\npub mod inline { pub fn f() {} fn g() {} }\n\
+             pub use a::S;\npub use b::{Glob as G, *};\nmod d;\npub use d::*;",
         ),
         (
             "a",
-            "pub struct S;\nimpl S { pub fn new() -> S { S } fn private(&self) {} pub(crate) fn c(&self) {} }\nimpl Clone for S { fn clone(&self) -> S { S } }\npub const fn k() -> u8 { 1 }\npub trait T { fn m(&self); }\n// pub fn commented() {}\nconst X: &str = \"pub fn in_string() {}\";",
+            "pub struct S;\nimpl S { pub fn new() -> S { S } fn private(&self) {} pub(crate) fn c(&self) {} \
+             pub const K: [u8; 2] = [0; 2]; }\nimpl Clone for S { fn clone(&self) -> S { S } }\n\
+             pub const fn k() -> u8 { 1 }\npub trait T { fn m(&self); }\n// pub fn commented() {}\n\
+             const X: &str = \"pub fn in_string() {}\";\npub fn hash(bytes: &[u8]) -> [u8; 8] { [0; 8] }\n\
+             #[derive(Debug)]\npub(crate) struct Crate;\npub static TABLE: &[&str] = &[\"a\"];",
         ),
-        ("b", "pub fn unreachable() {}"),
+        ("b", "pub struct Glob;\npub(crate) fn not_exported() {}"),
         ("c", "pub fn crate_only() {}"),
+        ("d", "pub enum E { A }\nuse crate::a::S;\nimpl S { pub fn from_d(&self, x: &[f64]) {} }"),
     ]
     .into_iter()
     .map(|(m, s)| (m.to_string(), s.to_string()))
@@ -254,14 +621,23 @@ fn negative_control_an_added_public_item_changes_the_listing() {
     assert_eq!(
         surface(&synthetic),
         vec![
+            "saddlefw const a::S::K",
+            "saddlefw enum E",
+            "saddlefw fn a::hash",
             "saddlefw fn a::k",
             "saddlefw fn inline::f",
+            "saddlefw method a::S::from_d",
             "saddlefw method a::S::new",
             "saddlefw mod a",
             "saddlefw mod inline",
+            "saddlefw static a::TABLE",
+            "saddlefw struct G",
             "saddlefw struct a::S",
             "saddlefw trait a::T",
-            "saddlefw use : a::S",
+            "saddlefw use * = b",
+            "saddlefw use * = d",
+            "saddlefw use G = b::Glob",
+            "saddlefw use S = a::S",
         ]
     );
 }

@@ -26,7 +26,7 @@
 pub mod panel;
 mod table;
 
-pub use panel::{role, variants, Panel, Role, Variant};
+pub use panel::{role, variants, Role, Variant};
 pub use table::{markdown, Calibration, Cell, PowerRow};
 
 use crate::theorems::TheoremEntry;

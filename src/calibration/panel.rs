@@ -21,7 +21,7 @@ use std::fmt;
 /// Which panel a variant is judged in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Panel {
+pub(crate) enum Panel {
     /// Inside the theorems' hypotheses: every gate must pass it.
     Legitimate,
     /// Outside them: at least one entry of its algorithm must fail it.

@@ -86,7 +86,7 @@ impl Cell {
         format!("{tag} {verdict}{m}")
     }
     /// Whether it failed through the measures (a gate other than the schedule check).
-    pub fn caught_by_measures(&self) -> bool {
+    pub(crate) fn caught_by_measures(&self) -> bool {
         self.failed_gates
             .iter()
             .any(|g| g.strip_prefix("hard-").unwrap_or(g) != "schedule")
@@ -258,7 +258,7 @@ impl Calibration {
     }
     /// Faulty variants (per algorithm) that no entry caught and that are not listed as
     /// leaving the rates intact.
-    pub fn power_gaps(&self) -> Vec<&PowerRow> {
+    pub(crate) fn power_gaps(&self) -> Vec<&PowerRow> {
         self.power
             .iter()
             .filter(|p| p.caught_by.is_empty() && p.not_rate_changing.is_none())

@@ -28,7 +28,7 @@ pub struct CalibrateArgs {
 
 /// `saddlefw calibrate`: exit 1 when a legitimate variant fails a gate or a faulty one that
 /// changes a rate is caught by no entry of its algorithm.
-pub fn cmd_calibrate(args: CalibrateArgs) -> Result<i32> {
+pub(crate) fn cmd_calibrate(args: CalibrateArgs) -> Result<i32> {
     let variants =
         args.variants
             .as_deref()

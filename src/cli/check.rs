@@ -61,7 +61,7 @@ pub struct CheckArgs {
 }
 
 /// Runs `saddlefw check`.
-pub fn cmd_check(args: CheckArgs) -> Result<i32> {
+pub(crate) fn cmd_check(args: CheckArgs) -> Result<i32> {
     use crate::invariants;
     if args.list {
         if args.markdown {
@@ -132,7 +132,7 @@ pub fn cmd_check(args: CheckArgs) -> Result<i32> {
 /// Where `check --out OUT` writes: a path ending in `.json` is the JSON file itself, with the
 /// page beside it (`CHECK.json` and `CHECK.html`); any other path is a directory receiving
 /// `CHECK.json` and `index.html`, like `verify --out DIR`.
-pub fn check_output_paths(out: &Path) -> (PathBuf, PathBuf) {
+pub(crate) fn check_output_paths(out: &Path) -> (PathBuf, PathBuf) {
     let is_json = out
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));

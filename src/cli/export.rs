@@ -43,7 +43,7 @@ pub struct ExportArgs {
 }
 
 /// `saddlefw export`.
-pub fn cmd_export(args: ExportArgs) -> Result<i32> {
+pub(crate) fn cmd_export(args: ExportArgs) -> Result<i32> {
     let tier: Tier = args.tier.parse()?;
     if tier == Tier::Test {
         return Err(Error::invalid(

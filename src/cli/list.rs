@@ -7,7 +7,7 @@ use crate::solvers::registry;
 use crate::solvers::schedule::{self, Schedule};
 
 /// `saddlefw list`.
-pub fn cmd_list() -> Result<i32> {
+pub(crate) fn cmd_list() -> Result<i32> {
     outln!("algorithms (--algo):");
     for a in registry::algorithms() {
         outln!("  {:<8} {}  [{}]", a.name, a.title, a.source);

@@ -30,14 +30,20 @@ use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 
 pub use crate::error::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
-pub use check::{check_output_paths, cmd_check, CheckArgs};
-pub use export::{cmd_export, ExportArgs};
-pub use list::cmd_list;
-pub use merge::{cmd_merge, MergeArgs};
-pub use report::{cmd_report, ReportArgs};
-pub use run::{cmd_run, load_problem, RunArgs, RunPlan};
-pub use verify::{cmd_verify, VerifyArgs};
-pub use verify_iterates::{cmd_verify_iterates, VerifyIteratesArgs};
+pub use check::CheckArgs;
+pub(crate) use check::{check_output_paths, cmd_check};
+pub(crate) use export::cmd_export;
+pub use export::ExportArgs;
+pub(crate) use list::cmd_list;
+pub(crate) use merge::{cmd_merge, MergeArgs};
+pub(crate) use report::cmd_report;
+pub use report::ReportArgs;
+pub(crate) use run::cmd_run;
+pub use run::{load_problem, RunArgs, RunPlan};
+pub(crate) use verify::cmd_verify;
+pub use verify::VerifyArgs;
+pub(crate) use verify_iterates::cmd_verify_iterates;
+pub use verify_iterates::VerifyIteratesArgs;
 
 /// The top-level help after the subcommand list.
 const MAIN_AFTER_HELP: &str = "\
@@ -66,7 +72,7 @@ Progress is drawn on stderr when it is a terminal (never in pipes or CI logs); -
 /// paper's inequalities and rates.
 #[derive(Debug, Parser)]
 #[command(name = "saddlefw", version, about, after_help = MAIN_AFTER_HELP)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// No progress display on stderr; `run` prints nothing on success, `verify` only its
     /// summary line.
     #[arg(long, short = 'q', global = true)]

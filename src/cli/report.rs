@@ -21,7 +21,7 @@ pub struct ReportArgs {
 }
 
 /// `saddlefw report`.
-pub fn cmd_report(args: ReportArgs) -> Result<i32> {
+pub(crate) fn cmd_report(args: ReportArgs) -> Result<i32> {
     let measure: crate::paper::measure::RunMeasure = args.measure.parse()?;
     crate::files::check_outputs(&args.runs, "--out", &args.out, &[args.out.clone()])?;
     let mut runs = Vec::new();

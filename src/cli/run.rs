@@ -196,7 +196,7 @@ pub fn load_problem(arg: &str, seed: Option<u64>) -> Result<(Instance, String)> 
 }
 
 /// `saddlefw run`.
-pub fn cmd_run(plan: RunPlan) -> Result<i32> {
+pub(crate) fn cmd_run(plan: RunPlan) -> Result<i32> {
     let problem_file = Path::new(&plan.problem);
     let inputs: Vec<PathBuf> = problem_file
         .is_file()

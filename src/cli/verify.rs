@@ -81,7 +81,7 @@ pub struct VerifyArgs {
 }
 
 /// `saddlefw verify`.
-pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
+pub(crate) fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     use crate::verify::{self, Tier, VerifyOptions};
     let tier: Tier = args.tier.parse()?;
     if tier == Tier::Test {

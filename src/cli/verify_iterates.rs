@@ -31,7 +31,7 @@ pub struct VerifyIteratesArgs {
 }
 
 /// `saddlefw verify-iterates`.
-pub fn cmd_verify_iterates(args: VerifyIteratesArgs) -> Result<i32> {
+pub(crate) fn cmd_verify_iterates(args: VerifyIteratesArgs) -> Result<i32> {
     use crate::iterates::{verify_iterates, JudgeOptions};
     let jobs = crate::jobs::positive_jobs(args.jobs)?;
     crate::files::check_outputs(

@@ -364,7 +364,7 @@ impl Csr {
     }
 
     /// Largest absolute column sum `||A||_1` (operator 1-norm).
-    pub fn norm_1(&self) -> f64 {
+    pub(crate) fn norm_1(&self) -> f64 {
         let mut s = vec![0.0; self.n_cols];
         for (&j, &v) in self.indices.iter().zip(&self.values) {
             s[j as usize] += v.abs();
@@ -373,14 +373,14 @@ impl Csr {
     }
 
     /// Largest absolute row sum `||A||_inf` (operator infinity-norm).
-    pub fn norm_inf(&self) -> f64 {
+    pub(crate) fn norm_inf(&self) -> f64 {
         (0..self.n_rows)
             .map(|i| self.row(i).1.iter().map(|v| v.abs()).sum::<f64>())
             .fold(0.0, f64::max)
     }
 
     /// Multiplies row `i` by `s[i]`.
-    pub fn scale_rows(&mut self, s: &[f64]) {
+    pub(crate) fn scale_rows(&mut self, s: &[f64]) {
         assert_eq!(s.len(), self.n_rows);
         for (i, &si) in s.iter().enumerate() {
             let r = self.indptr[i]..self.indptr[i + 1];
@@ -389,7 +389,7 @@ impl Csr {
     }
 
     /// Multiplies column `j` by `s[j]`.
-    pub fn scale_cols(&mut self, s: &[f64]) {
+    pub(crate) fn scale_cols(&mut self, s: &[f64]) {
         assert_eq!(s.len(), self.n_cols);
         for (v, &j) in self.values.iter_mut().zip(&self.indices) {
             *v *= s[j as usize];
@@ -397,7 +397,7 @@ impl Csr {
     }
 
     /// The sub-matrix made of the given rows, in the given order (same number of columns).
-    pub fn select_rows(&self, rows: &[usize]) -> Csr {
+    pub(crate) fn select_rows(&self, rows: &[usize]) -> Csr {
         let mut indptr = Vec::with_capacity(rows.len() + 1);
         indptr.push(0);
         let nnz: usize = rows
@@ -436,7 +436,7 @@ const _: () = assert!(BLOCKS_PER_THREAD >= 2 && BLOCKS_PER_THREAD % 2 == 0);
 
 /// Splits the row-major `out` (rows of `width` values) into the disjoint slices of the
 /// consecutive row ranges `blocks` (which must start at row 0 and follow each other).
-pub fn split_rows<'a, T>(
+pub(crate) fn split_rows<'a, T>(
     mut out: &'a mut [T],
     blocks: &[Range<usize>],
     width: usize,

@@ -97,7 +97,7 @@ pub const RCV1: KnownDataset = KnownDataset {
 };
 
 /// The data folder: `$SADDLEFW_DATA_DIR` when set and non-empty, else [`DEFAULT_DATA_DIR`].
-pub fn data_dir() -> PathBuf {
+pub(crate) fn data_dir() -> PathBuf {
     match std::env::var_os(DATA_DIR_ENV) {
         Some(d) if !d.is_empty() => PathBuf::from(d),
         _ => PathBuf::from(DEFAULT_DATA_DIR),

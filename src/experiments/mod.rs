@@ -395,7 +395,7 @@ fn constants(plan: &Plan, src: &Source) -> Result<ConstantsReport> {
 /// [`run_resumed`] with the runs of `reuse`, appending every finished run to a journal at
 /// `journal` (`(path, seconds between syncs)`, [`crate::journal`]) when given: an
 /// experiment killed by SIGKILL keeps its finished runs.
-pub fn run_journaled(
+pub(crate) fn run_journaled(
     plan: &Plan,
     reuse: Option<resume::Reuse>,
     journal: Option<(&Path, f64)>,

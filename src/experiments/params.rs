@@ -303,7 +303,7 @@ pub const DL_CG_RPGA: BorounParams = BorounParams {
 
 /// Robust, R-PDCG: `tau = 10/K^(3/4)`, `mu = 0`, K = 1e4 (L3261) — listed although R-PDCG is
 /// reported not applicable (L750, Table 3 N/A).
-pub const ROBUST_R_PDCG: BorounParams = BorounParams {
+pub(crate) const ROBUST_R_PDCG: BorounParams = BorounParams {
     horizon: 1e4,
     tau: Schedule::Anytime { c: 10.0, a: 0.75 },
     mu: Schedule::Anytime { c: 0.0, a: 0.0 },
@@ -425,10 +425,10 @@ pub fn lambda(lambda_prime: f64, n: usize) -> f64 {
 }
 
 /// DL time limit per algorithm: 300 s ("We also run each algorithms 300 seconds", L3258).
-pub const DL_TIME_LIMIT_S: f64 = 300.0;
+pub(crate) const DL_TIME_LIMIT_S: f64 = 300.0;
 /// Robust time limit per algorithm: **not stated** by the paper (claims.md 6.5 item 13); the
 /// DL value is used as the documented default (Table 3 speaks of one "time limit").
-pub const ROBUST_TIME_LIMIT_S: f64 = 300.0;
+pub(crate) const ROBUST_TIME_LIMIT_S: f64 = 300.0;
 
 /// One row of Table 3 (`table:iters`, L758-775): iterations completed within the time limit;
 /// `None` is the paper's N/A.
@@ -511,7 +511,7 @@ impl Which {
         }
     }
     /// The data set of a robust experiment.
-    pub fn dataset(&self) -> Option<data::KnownDataset> {
+    pub(crate) fn dataset(&self) -> Option<data::KnownDataset> {
         match self {
             Which::Dl => None,
             Which::News20 => Some(data::NEWS20),
@@ -520,7 +520,7 @@ impl Which {
     }
     /// Default time limit per algorithm: 300 s (DL: L3258; robust: not stated by the paper,
     /// the DL value is used, [`ROBUST_TIME_LIMIT_S`]).
-    pub fn default_time_limit(&self) -> f64 {
+    pub(crate) fn default_time_limit(&self) -> f64 {
         match self {
             Which::Dl => DL_TIME_LIMIT_S,
             _ => ROBUST_TIME_LIMIT_S,

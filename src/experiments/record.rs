@@ -249,7 +249,7 @@ impl RunRecord {
     }
 
     /// From a finished harness trace.
-    pub fn from_trace(alg: Method, trace: &Trace, parameters: Vec<String>) -> Self {
+    pub(crate) fn from_trace(alg: Method, trace: &Trace, parameters: Vec<String>) -> Self {
         let oracle = alg.primal_oracle();
         let (status, detail) = match &trace.status {
             Status::Completed => (RunStatus::Completed, None),
@@ -344,7 +344,7 @@ impl RunRecord {
 
     /// Iterations per second of solver time (wall clock, measurements excluded); None without
     /// solver time.
-    pub fn iterations_per_second(&self) -> Option<f64> {
+    pub(crate) fn iterations_per_second(&self) -> Option<f64> {
         (self.wall_time_s > 0.0).then(|| self.iterations as f64 / self.wall_time_s)
     }
 

@@ -203,7 +203,10 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// Reads a LIBSVM file (plain or bzip2), hashing what was read; `known` gives the reference
 /// digest. A missing file is an error that says where to get the data set.
-pub fn read_dataset(path: &Path, known: &KnownDataset) -> Result<(Dataset, DataDescription)> {
+pub(crate) fn read_dataset(
+    path: &Path,
+    known: &KnownDataset,
+) -> Result<(Dataset, DataDescription)> {
     let name = path.display().to_string();
     if !path.exists() {
         return Err(Error::invalid(

@@ -18,7 +18,7 @@ use crate::report::{ClaimVerdict, RunSummary, Table3Column};
 use crate::solvers::registry::primal_oracle;
 
 /// The claim of Table 3 in the paper's words.
-pub const ITERATION_CLAIM: &str =
+pub(crate) const ITERATION_CLAIM: &str =
     "LMO on the primal allows more iterations than PO within the same time";
 
 /// A run whose thread got less than this share of a CPU ran on a contended machine: its Table 3
@@ -27,7 +27,7 @@ pub const ITERATION_CLAIM: &str =
 pub const CONTENDED_SHARE: f64 = 0.9;
 
 /// The experiment algorithm called `name` (case-insensitive, `_` for `-`).
-pub fn experiment_algorithm(name: &str) -> Option<Method> {
+pub(crate) fn experiment_algorithm(name: &str) -> Option<Method> {
     let norm = name.trim().to_ascii_uppercase().replace('_', "-");
     Method::ALL.into_iter().find(|a| a.name() == norm)
 }
@@ -46,7 +46,7 @@ pub fn paper_iterations(experiment: &str, algorithm: &str) -> Option<u64> {
 }
 
 /// Whether Table 3 has a column for `experiment`.
-pub fn has_table3_column(experiment: &str) -> bool {
+pub(crate) fn has_table3_column(experiment: &str) -> bool {
     matches!(
         experiment.to_ascii_lowercase().as_str(),
         "dl" | "rcv1" | "news20"

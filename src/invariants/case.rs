@@ -33,7 +33,7 @@ pub use crate::solvers::SolverSpec;
 /// A paper algorithm with its theorem-case schedule, `C` and `b` of `beta_t = C (t+1)^-b`
 /// overridden when given, optionally broken by an injected [`Fault`] (negative controls: the
 /// solver still claims the algorithm's structure).
-pub fn paper_variant(
+pub(crate) fn paper_variant(
     alg: Algorithm,
     beta0: Option<f64>,
     b: Option<f64>,
@@ -214,7 +214,7 @@ pub fn combos() -> Vec<Combo> {
 }
 
 /// SplitMix64: the stable hash used to derive per-case seeds (documented, never DefaultHasher).
-pub fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

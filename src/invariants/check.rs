@@ -26,9 +26,10 @@
 //! assert_eq!((inst.x0.len(), inst.y0.len()), (dx, dy));
 //! ```
 
+pub(crate) use super::case::mix;
 use super::case::{build_run, describe, paper_variant};
 pub use super::case::{
-    case_spec, combos, default_solvers, make_spec, mix, CaseOptions, CaseSpec, Combo, InstanceSpec,
+    case_spec, combos, default_solvers, make_spec, CaseOptions, CaseSpec, Combo, InstanceSpec,
     SolverSpec, DEFAULT_HORIZON, POINTS_PER_CASE,
 };
 use super::check_report::assemble;
@@ -49,7 +50,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
 /// The largest `--cases` of one check (about a day of work on one core).
-pub const MAX_CASES: usize = 1_000_000;
+pub(crate) const MAX_CASES: usize = 1_000_000;
 
 /// A random point context for an instance: projections of Gaussian vectors, `beta` and
 /// `beta' <= beta` (0 allowed when mu > 0), `sigma > sigma'`.

@@ -16,7 +16,7 @@
 //! assert!(fit_power(&bent, &betas).is_none());
 //! ```
 
-use crate::linalg::{dist, dot, norm};
+use crate::linalg::{dist, dot};
 use crate::measures;
 use crate::paper::Oracle;
 use crate::problems::{Assumptions, Constants, Interval, SaddleProblem};
@@ -41,7 +41,7 @@ pub struct MeasureSet {
 }
 
 /// `(problem, x, y, beta, y0) -> H`.
-pub type HFn = fn(&dyn SaddleProblem, &[f64], &[f64], f64, &[f64]) -> Interval;
+pub(crate) type HFn = fn(&dyn SaddleProblem, &[f64], &[f64], f64, &[f64]) -> Interval;
 
 fn m_gy(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> Interval {
     measures::gy(p, x, y)
@@ -110,7 +110,13 @@ pub fn grad_x(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> Vec<f64> {
 }
 
 /// `grad_y L_beta(x, y) = grad_y L(x,y) - beta (y - y0)`.
-pub fn grad_y_beta(p: &dyn SaddleProblem, x: &[f64], y: &[f64], beta: f64, y0: &[f64]) -> Vec<f64> {
+pub(crate) fn grad_y_beta(
+    p: &dyn SaddleProblem,
+    x: &[f64],
+    y: &[f64],
+    beta: f64,
+    y0: &[f64],
+) -> Vec<f64> {
     let mut g = vec![0.0; y.len()];
     p.grad_y(x, y, &mut g);
     for i in 0..g.len() {
@@ -174,7 +180,7 @@ impl Structure {
         dual: Some(Oracle::Lmo),
     };
     /// The paper's algorithm with this structure (Algorithms 1-3), if any.
-    pub fn paper_algorithm(&self) -> Option<crate::paper::Algorithm> {
+    pub(crate) fn paper_algorithm(&self) -> Option<crate::paper::Algorithm> {
         use crate::paper::Algorithm;
         Algorithm::ALL.into_iter().find(|a| {
             let (p, d) = a.oracles();
@@ -520,7 +526,7 @@ impl<'a> RunCtx<'a> {
         self.snaps.windows(2).all(|w| w[1].beta <= w[0].beta)
     }
     /// `tau_{t+1} <= tau_t` for every recorded t.
-    pub fn tau_nonincreasing(&self) -> bool {
+    pub(crate) fn tau_nonincreasing(&self) -> bool {
         self.steps
             .windows(2)
             .all(|w| w[1].info.tau <= w[0].info.tau)
@@ -621,11 +627,6 @@ impl Hyp {
     }
 }
 
-/// Euclidean norm (re-exported for the check modules).
-pub fn nrm(v: &[f64]) -> f64 {
-    norm(v)
-}
-
 /// Which iterate sequences an invariant is about (`def:cg-seq`, `def:pg-seq`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Seq {
@@ -689,7 +690,7 @@ pub struct Hyp {
 }
 
 /// The empty hypothesis set (used with struct update syntax in the registry).
-pub const NO_HYP: Hyp = Hyp {
+pub(crate) const NO_HYP: Hyp = Hyp {
     text: "A1",
     seq: Seq::Any,
     a2: false,

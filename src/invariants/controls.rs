@@ -56,7 +56,7 @@ pub enum CheckControl {
 }
 
 /// The factor of [`CheckControl::UnderstatedConstants`]: `Lxx` and `Lyx` reported 10 times too small.
-pub const UNDERSTATE_FACTOR: f64 = 0.1;
+pub(crate) const UNDERSTATE_FACTOR: f64 = 0.1;
 
 impl CheckControl {
     /// All controls (the order of `--help` and `saddlefw list`).

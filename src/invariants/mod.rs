@@ -90,7 +90,7 @@ pub mod witness;
 
 pub use check::{run_check, CheckReport};
 pub use check_report::{verify_page_tables, VERIFY_PAGE_CHECK_CASES};
-pub use context::{Hyp, MeasureSet, PointCtx, RunCtx, Seq, XStar, EXACT_MEASURES, NO_HYP};
+pub use context::{Hyp, MeasureSet, PointCtx, RunCtx, Seq, XStar, EXACT_MEASURES};
 pub use invariant::{Check, Invariant};
 pub use model::{Eval, Kind, Scope, ABS_TOL, REL_TOL};
 

@@ -70,7 +70,7 @@ impl<'r> Tr<'r> {
         dot(&self.s.gx, &d)
     }
     /// `sqrt(2 H_t/(beta_t + mu))` (the bound on e_t from `lemma:calculus` (i)).
-    pub fn e_bound(&self) -> f64 {
+    pub(crate) fn e_bound(&self) -> f64 {
         (2.0 * self.s.h.max(0.0) / (self.b + self.mu)).sqrt()
     }
 }

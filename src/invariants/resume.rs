@@ -128,7 +128,7 @@ impl Resume {
 
     /// Starts the journal at `path` (every finished job is appended; synced every `every_s`
     /// seconds) with the recorded jobs; `total` jobs in all.
-    pub fn start_journal(
+    pub(crate) fn start_journal(
         &mut self,
         path: &Path,
         (cases, seed, control, shard): (usize, u64, Option<&str>, Option<Shard>),

@@ -38,7 +38,7 @@ impl ExportOptions {
 }
 
 /// What the user must report, in words (the manifest's `report`).
-pub const REPORT_RULE: &str = "every iterate t = 0, 1, ..., t_last of each job, one JSON line per t in order, into the job's iterates file";
+pub(crate) const REPORT_RULE: &str = "every iterate t = 0, 1, ..., t_last of each job, one JSON line per t in order, into the job's iterates file";
 
 /// Writes the export of `opts` into `dir`; the manifest is written last (atomically), so a
 /// directory with a manifest is complete.

@@ -96,11 +96,6 @@ impl<R: BufRead> IterateReader<R> {
         self.line_no
     }
 
-    /// The `t` the next iterate must have.
-    pub fn next_t(&self) -> u64 {
-        self.next_t
-    }
-
     /// An input error at the current line.
     pub fn error(&self, reason: impl Into<String>) -> Error {
         Error::input(&self.input, format!("line {}", self.line_no), reason)

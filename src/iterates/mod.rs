@@ -59,7 +59,7 @@ mod reference;
 mod replay;
 
 pub use differential::{compare_factory, compare_iterates, FactoryJobs};
-pub use export::{export, ExportOptions, REPORT_RULE};
+pub use export::{export, ExportOptions};
 pub use judge::{load, verify_iterates, JudgeOptions, ReplayFactory};
 pub use plan::{plan, select, JobSource, PlannedJob};
 pub use reference::write_reference_iterates;

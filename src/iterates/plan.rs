@@ -81,7 +81,7 @@ impl PlannedJob {
 /// fails at the horizon (a legitimate schedule constant can move the transient past T); an
 /// export with them (`saddlefw export --confirmation-jobs`) lets `verify-iterates` decide that
 /// gate as `verify` does.
-pub fn with_confirmations(mut jobs: Vec<PlannedJob>) -> Vec<PlannedJob> {
+pub(crate) fn with_confirmations(mut jobs: Vec<PlannedJob>) -> Vec<PlannedJob> {
     let confirm: Vec<PlannedJob> = jobs
         .iter()
         .filter(|j| j.is_hard())

@@ -227,7 +227,7 @@ pub enum EnvelopeKind {
 
 impl EnvelopeKind {
     /// The algorithm and side the bound is about.
-    pub fn of_case(self) -> (Algorithm, Side) {
+    pub(crate) fn of_case(self) -> (Algorithm, Side) {
         use EnvelopeKind::*;
         match self {
             Alg1NcPrimal | Alg1ConvexPrimal => (Algorithm::LmoLmo, Side::Primal),
@@ -341,7 +341,7 @@ impl TheoremEntry {
             .collect()
     }
     /// True when the entry's theorem is marked as shown wrong.
-    pub fn is_disputed(&self) -> bool {
+    pub(crate) fn is_disputed(&self) -> bool {
         self.disputed.is_some()
     }
 }

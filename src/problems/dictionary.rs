@@ -95,7 +95,7 @@ use std::sync::Mutex;
 const CERT_MARGIN: f64 = 1e-10;
 
 /// The largest matrix of a DL instance, in entries (50 million f64: 400 MB).
-pub const MAX_MATRIX_ENTRIES: usize = 50_000_000;
+pub(crate) const MAX_MATRIX_ENTRIES: usize = 50_000_000;
 
 /// Dimensions and parameters of the DL instance; the defaults are the paper's
 /// (`subsec:DL-imple`, L3255): n = 500, m = 100, p = 50, l = 5, q = 60, n' = 103,

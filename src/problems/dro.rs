@@ -121,7 +121,7 @@ mod scaling_serde {
     pub fn serialize<S: Serializer>(s: &Scaling, ser: S) -> Result<S::Ok, S::Error> {
         ser.serialize_str(&s.to_string())
     }
-    pub fn deserialize<'de, D: Deserializer<'de>>(de: D) -> Result<Scaling, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(de: D) -> Result<Scaling, D::Error> {
         let s = String::deserialize(de)?;
         s.parse().map_err(serde::de::Error::custom)
     }

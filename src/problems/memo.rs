@@ -135,7 +135,7 @@ pub struct Carried {
 
 impl Carried {
     /// Whether the products belong to `x` and are younger than [`CHAIN_RESYNC`] moves.
-    pub fn usable_at(&self, x: &[f64], threads: usize) -> bool {
+    pub(crate) fn usable_at(&self, x: &[f64], threads: usize) -> bool {
         self.age < CHAIN_RESYNC
             && (self.bits.matches(x) || self.key.is_some_and(|k| k == Fingerprint::of(x, threads)))
     }
@@ -152,7 +152,7 @@ impl Carried {
     /// Whether the products may be moved: a `step_grads` call came before and the move `fits`
     /// them, and they would still be younger than [`CHAIN_RESYNC`] moves after it; otherwise
     /// they are dropped (the next step restarts them: moving them first was wasted work).
-    pub fn may_move(&mut self, fits: bool) -> bool {
+    pub(crate) fn may_move(&mut self, fits: bool) -> bool {
         let ok = std::mem::take(&mut self.ready) && fits && self.age + 1 < CHAIN_RESYNC;
         if !ok {
             self.forget();

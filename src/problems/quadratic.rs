@@ -32,7 +32,7 @@ use std::sync::{Mutex, OnceLock};
 
 /// Symmetry / PSD tolerance relative to the matrix's scale (contract: 1e-12): the largest
 /// entry for symmetry, `||C||_2` for PSD (and `||A||_2` for convexity in x).
-pub const SYM_TOL: f64 = 1e-12;
+pub(crate) const SYM_TOL: f64 = 1e-12;
 
 /// A quadratic saddle problem with dense row-major matrices.
 #[derive(Debug)]

@@ -30,17 +30,18 @@ pub mod model;
 pub mod plot;
 pub mod runs;
 
-pub use html::{check_page, experiment_page, runs_page, verify_page, verify_page_with};
+pub(crate) use html::verify_page_with;
+pub use html::{check_page, experiment_page, runs_page, verify_page};
 pub use model::*;
 
 /// Whether XML 1.0 forbids `c` in a document (control characters other than tab, newline and
 /// carriage return, and the non-characters U+FFFE, U+FFFF).
-pub fn xml_forbidden(c: char) -> bool {
+pub(crate) fn xml_forbidden(c: char) -> bool {
     (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{FFFE}' || c == '\u{FFFF}'
 }
 
 /// Replaces the characters XML forbids with U+FFFD, so any text can go into an SVG.
-pub fn xml_clean(text: &str) -> String {
+pub(crate) fn xml_clean(text: &str) -> String {
     text.chars()
         .map(|c| if xml_forbidden(c) { '\u{FFFD}' } else { c })
         .collect()

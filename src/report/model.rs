@@ -14,7 +14,7 @@
 //! assert!((f.value_at(100.0) - 0.1).abs() < 1e-12);
 //! ```
 
-use crate::problems::{Constants, Instance};
+use crate::problems::Constants;
 use serde::{Deserialize, Serialize};
 
 /// How a series wants to be drawn. `Auto` lets the plot choose from the series' role.
@@ -94,21 +94,7 @@ pub struct InstanceInfo {
     pub assumptions: Vec<String>,
 }
 
-impl InstanceInfo {
-    /// Fills the record from a core instance (constants and assumptions as certified there).
-    pub fn from_instance(instance: &Instance, params: Option<String>) -> Self {
-        let p = &instance.problem;
-        InstanceInfo {
-            family: instance.family.clone(),
-            dim_x: p.x_set().dim(),
-            dim_y: p.y_set().dim(),
-            seed: instance.seed,
-            params,
-            constants: p.constants(),
-            assumptions: p.assumptions().setting().assumption_names(),
-        }
-    }
-}
+impl InstanceInfo {}
 
 /// issue 10: the hardest instance found for one entry and how tight the theorem's rate looks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -257,7 +243,7 @@ pub struct CheckTables {
 /// The differential comparison of a verify page (`verify-iterates --against ALGO`,
 /// `RateCheck::against`): one row per job, filled by `verify::differential`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct DifferentialTable {
+pub(crate) struct DifferentialTable {
     /// The algorithm compared with, e.g. `lmo-po (alg:fw-proj)`.
     pub against: String,
     /// The tolerance and the chaos horizon, in words.
@@ -269,7 +255,7 @@ pub struct DifferentialTable {
 
 /// One job of a [`DifferentialTable`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct DifferentialRow {
+pub(crate) struct DifferentialRow {
     pub job: String,
     pub spec: String,
     /// `agrees`, `departs` or `not-compared`.
@@ -313,7 +299,7 @@ pub struct RunSummary {
 
 /// The algorithms of the paper itself; every other algorithm is a baseline and must carry a
 /// provenance.
-pub const PAPER_ALGORITHMS: [&str; 3] = ["LMO-LMO", "LMO-PO", "PO-LMO"];
+pub(crate) const PAPER_ALGORITHMS: [&str; 3] = ["LMO-LMO", "LMO-PO", "PO-LMO"];
 
 /// Whether `algorithm` is a baseline (not one of the paper's Algorithms 1-3).
 pub fn is_baseline(algorithm: &str) -> bool {
@@ -422,7 +408,7 @@ fn machine_description() -> String {
 }
 
 /// Current UTC time as `YYYY-MM-DD HH:MM UTC` (no time-zone database needed).
-pub fn utc_now() -> String {
+pub(crate) fn utc_now() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

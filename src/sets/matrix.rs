@@ -131,7 +131,7 @@ impl NuclearBall {
     }
     /// Nuclear norm of a flat `rows x cols` matrix (faer's singular values; NaN when they fail
     /// to converge, i.e. for non-finite input).
-    pub fn nuclear_norm(&self, z: &[f64]) -> f64 {
+    pub(crate) fn nuclear_norm(&self, z: &[f64]) -> f64 {
         match crate::linalg::mat(z, self.rows, self.cols).singular_values() {
             Ok(s) => s.iter().sum(),
             Err(_) => f64::NAN,

@@ -41,7 +41,7 @@ use crate::problems::{Constants, SaddleProblem};
 use crate::{Error, Result};
 
 /// Provenance string (RUN.json "provenance").
-pub const PROVENANCE: &str = "RECONSTRUCTED: Xu et al. 2023 Algorithm 1 (box unread); alternating updates VERIFIED (abstract), x first then y at x_{k+1} RECONSTRUCTED; Thm 3.1 (mu > 0) / Thm 3.2 (mu = 0) parameter values VERIFIED-2ND (paper.tex L3256-3261); regulariser centred at y0 GUESSED; k starts at 1; baselines.md Sec. 4";
+pub(crate) const PROVENANCE: &str = "RECONSTRUCTED: Xu et al. 2023 Algorithm 1 (box unread); alternating updates VERIFIED (abstract), x first then y at x_{k+1} RECONSTRUCTED; Thm 3.1 (mu > 0) / Thm 3.2 (mu = 0) parameter values VERIFIED-2ND (paper.tex L3256-3261); regulariser centred at y0 GUESSED; k starts at 1; baselines.md Sec. 4";
 
 /// `eta_bar = rho_bar = 0.05` (the citing paper's DL values).
 pub const ETA_BAR: f64 = 0.05;
@@ -117,7 +117,7 @@ impl AgpParams {
     }
 
     /// The regularisation `c_k` as a schedule in t = k - 1: `19/(20 rho_bar) (t+1)^(-1/4)`.
-    pub fn c_schedule(&self) -> Schedule {
+    pub(crate) fn c_schedule(&self) -> Schedule {
         match *self {
             AgpParams::Concave { rho_bar, .. } => Schedule::Anytime {
                 c: 19.0 / (20.0 * rho_bar),

@@ -30,7 +30,7 @@ use crate::problems::SaddleProblem;
 
 /// The dual step rule.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum DualRule {
+pub(crate) enum DualRule {
     /// R-PDCG: `u = LMO_Y(-g_k)`, `y_{k+1} = y_k + sigma_k (u - y_k)` with candidate A,
     /// `sigma_k = min{1, alpha_Y ||g_k|| / (4 (L_yy + mu))}` (GUESSED, baselines.md 2.3).
     CgStronglyConvex { alpha: f64 },

@@ -38,7 +38,7 @@ use crate::problems::Constants;
 use crate::{Error, Result};
 
 /// Provenance string (RUN.json "provenance").
-pub const PROVENANCE: &str = "RECONSTRUCTED: Boroun et al. 2023 Algorithm 2 (box unread); dual-then-primal order GUESSED (alternative: simultaneous); sigma = 2/(Lyy + mu_bar) VERIFIED-2ND with mu_bar = mu + problem mu GUESSED (alternative reading: sigma = 1/mu); tau, mu, K values VERIFIED-2ND (paper.tex L3257, L3261); baselines.md Sec. 3";
+pub(crate) const PROVENANCE: &str = "RECONSTRUCTED: Boroun et al. 2023 Algorithm 2 (box unread); dual-then-primal order GUESSED (alternative: simultaneous); sigma = 2/(Lyy + mu_bar) VERIFIED-2ND with mu_bar = mu + problem mu GUESSED (alternative reading: sigma = 1/mu); tau, mu, K values VERIFIED-2ND (paper.tex L3257, L3261); baselines.md Sec. 3";
 
 /// CG-RPGA parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]

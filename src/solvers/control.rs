@@ -88,7 +88,7 @@ impl Control {
     ];
 
     /// The variants without a parameter that are not faults.
-    pub const PLAIN: [Control; 2] = [Control::StartOther, Control::FloatOrder];
+    pub(crate) const PLAIN: [Control; 2] = [Control::StartOther, Control::FloatOrder];
 
     /// The schedules as the control alters them: the exponent shifts change them, every other
     /// control leaves them as given.

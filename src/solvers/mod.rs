@@ -49,7 +49,7 @@ pub mod steps;
 pub use control::{Control, Fault};
 pub use options::Options;
 pub use registry::build_spec;
-pub use registry::{AlgorithmInfo, BuildFn, Built, OracleProfile};
+pub use registry::{AlgorithmInfo, Built, OracleProfile};
 pub use schedule::Schedule;
 pub use smoothing::{DualSmoothing, Oracle};
 pub use spec::SolverSpec;

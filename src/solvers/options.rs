@@ -37,7 +37,7 @@ pub struct Options {
 
 impl Options {
     /// `constants` when given, else the problem's certified constants.
-    pub fn constants_for(&self, p: &dyn SaddleProblem) -> crate::problems::Constants {
+    pub(crate) fn constants_for(&self, p: &dyn SaddleProblem) -> crate::problems::Constants {
         self.constants.unwrap_or_else(|| p.constants())
     }
 }

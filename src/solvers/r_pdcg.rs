@@ -36,7 +36,7 @@ use crate::problems::Constants;
 use crate::{Error, Result};
 
 /// Provenance string (RUN.json "provenance").
-pub const PROVENANCE: &str = "RECONSTRUCTED: Boroun et al. 2023 Algorithm 1 (box unread); dual-then-primal order GUESSED (alternative: simultaneous); sigma_k = min{1, alpha ||g||/(4(Lyy+mu))} GUESSED (candidate A); tau, mu, K values VERIFIED-2ND (paper.tex L3257, L3261); baselines.md Sec. 2";
+pub(crate) const PROVENANCE: &str = "RECONSTRUCTED: Boroun et al. 2023 Algorithm 1 (box unread); dual-then-primal order GUESSED (alternative: simultaneous); sigma_k = min{1, alpha ||g||/(4(Lyy+mu))} GUESSED (candidate A); tau, mu, K values VERIFIED-2ND (paper.tex L3257, L3261); baselines.md Sec. 2";
 
 /// R-PDCG parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -133,7 +133,7 @@ pub struct AlgorithmInfo {
 
 /// A constructor of a registry entry: builds the solver for a problem from the validated
 /// options.
-pub type BuildFn = fn(&dyn SaddleProblem, &Options) -> Result<Built>;
+pub(crate) type BuildFn = fn(&dyn SaddleProblem, &Options) -> Result<Built>;
 
 impl AlgorithmInfo {
     /// The primal block's oracle, read from the profile (a projection per iteration or not).

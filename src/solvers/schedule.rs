@@ -77,7 +77,7 @@ pub struct PoLmoTau {
 }
 
 /// `f = 3/4`: the factor of the PO-LMO schedules with a strongly convex Y (Assumption 2).
-pub const PO_LMO_FACTOR_SC_Y: f64 = 0.75;
+pub(crate) const PO_LMO_FACTOR_SC_Y: f64 = 0.75;
 
 impl PoLmoTau {
     /// Validates the parameters (`f, A > 0`; `a, b, C, Lxx, Lyx, mu >= 0`; `C > 0` or `mu > 0`).
@@ -171,7 +171,7 @@ impl PoLmoTau {
 
     /// Which appendix constant the analysis with this factor needs: G_2 for `f = 3/4`
     /// (strongly convex Y), G_1 otherwise.
-    pub fn g_kind(&self) -> GKind {
+    pub(crate) fn g_kind(&self) -> GKind {
         if self.factor == PO_LMO_FACTOR_SC_Y {
             GKind::G2
         } else {

@@ -35,7 +35,7 @@ use super::{Solver, StepInfo};
 use crate::problems::SaddleProblem;
 
 /// Provenance string (RUN.json "provenance").
-pub const PROVENANCE: &str = "VERIFIED: Gidel et al. 2017 Algorithm 2 = plain SP-FW, simultaneous joint FW step (authors' code lesteve/SPFW); step 2/(t+2) from t = 0 VERIFIED-2ND (paper.tex L3257); baselines.md Sec. 1";
+pub(crate) const PROVENANCE: &str = "VERIFIED: Gidel et al. 2017 Algorithm 2 = plain SP-FW, simultaneous joint FW step (authors' code lesteve/SPFW); step 2/(t+2) from t = 0 VERIFIED-2ND (paper.tex L3257); baselines.md Sec. 1";
 
 /// SP-FW with `gamma_t = 2/(t+2)`.
 #[derive(Debug, Default)]

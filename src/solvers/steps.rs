@@ -193,7 +193,13 @@ pub fn dual_lmo_step(
 
 /// [`fw_step`] with its operations in another order: `x <- x + s (v - x)` instead of
 /// `(1 - s) x + s v` (the same point in exact arithmetic).
-pub fn fw_step_reordered(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, v: &mut [f64]) {
+pub(crate) fn fw_step_reordered(
+    set: &dyn ConvexSet,
+    x: &mut [f64],
+    d: &[f64],
+    s: f64,
+    v: &mut [f64],
+) {
     set.lmo(d, v);
     for (xi, vi) in x.iter_mut().zip(v.iter()) {
         *xi += s * (vi - *xi);
@@ -201,7 +207,13 @@ pub fn fw_step_reordered(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, 
 }
 
 /// [`smoothed_gradient`] with its operations in another order: `(g - beta y) + beta y0`.
-pub fn smoothed_gradient_reordered(gy: &[f64], y: &[f64], y0: &[f64], beta: f64, out: &mut [f64]) {
+pub(crate) fn smoothed_gradient_reordered(
+    gy: &[f64],
+    y: &[f64],
+    y0: &[f64],
+    beta: f64,
+    out: &mut [f64],
+) {
     for (((o, g), yi), y0i) in out.iter_mut().zip(gy).zip(y).zip(y0) {
         *o = (g - beta * yi) + beta * y0i;
     }
@@ -209,7 +221,7 @@ pub fn smoothed_gradient_reordered(gy: &[f64], y: &[f64], y0: &[f64], beta: f64,
 
 /// [`po_step`] with the step `x + s d` formed by a fused multiply-add (one rounding instead of
 /// two).
-pub fn po_step_fused(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, z: &mut [f64]) {
+pub(crate) fn po_step_fused(set: &dyn ConvexSet, x: &mut [f64], d: &[f64], s: f64, z: &mut [f64]) {
     for ((zi, xi), di) in z.iter_mut().zip(x.iter()).zip(d) {
         *zi = s.mul_add(*di, *xi);
     }

@@ -43,9 +43,9 @@ use std::mem::MaybeUninit;
 pub const LANCZOS_MIN_ORDER: usize = 40;
 /// The shift above the Ritz value, relative to `||A||_F`: the certified distance of the
 /// returned eigenvalue from `lambda_max`, apart from the factorisation's rounding.
-pub const SHIFT_REL: f64 = 1.0 / (1u64 << 40) as f64;
+pub(crate) const SHIFT_REL: f64 = 1.0 / (1u64 << 40) as f64;
 /// Largest accepted residual `||A u - lambda u||`, relative to `||A||_F`.
-pub const RESIDUAL_TOL: f64 = 1e-13;
+pub(crate) const RESIDUAL_TOL: f64 = 1e-13;
 /// Lanczos residual `|beta_j s_j|` (relative to `||A||_F`) at which the Ritz value may be
 /// taken for the factorisation's certificate: its error is then about the square over the gap,
 /// far below [`SHIFT_REL`].

@@ -214,7 +214,7 @@ impl HardSpec {
         }
     }
     /// Compact one-line parameter text (for tables).
-    pub fn params_text(&self) -> String {
+    pub(crate) fn params_text(&self) -> String {
         match &self.params {
             Family::Generator { spec } => spec.clone(),
             Family::Face(f) => {

@@ -129,7 +129,7 @@ impl HardFixture {
         Self::parse(&name, &text)
     }
     /// The fixture of a search winner.
-    pub fn from_winner(
+    pub(crate) fn from_winner(
         entry: &TheoremEntry,
         w: &Winner,
         s: &EntrySearch,
@@ -280,7 +280,7 @@ impl HardSource {
     }
 
     /// How reports name the fixture file `file`.
-    pub fn path_of(&self, file: &str) -> String {
+    pub(crate) fn path_of(&self, file: &str) -> String {
         match self {
             HardSource::Builtin => format!("fixtures/hard/{file}"),
             HardSource::Dir(d) => d.join(file).display().to_string(),

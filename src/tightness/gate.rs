@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 /// `hard-mhat` rests on one short run per entry; it becomes gating once the search stores
 /// longer-horizon hard runs with several seeds. (The search only stores instances on which
 /// the real solvers pass it too.)
-pub const HARD_REPORT_ONLY: &[&str] = &["hard-mhat"];
+pub(crate) const HARD_REPORT_ONLY: &[&str] = &["hard-mhat"];
 
 /// The entries of `selected` with a stored hardest instance that `opts`'s solver covers.
 fn hard_jobs<'a>(

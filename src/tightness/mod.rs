@@ -34,11 +34,12 @@ pub mod search;
 pub use crate::verify::hard::{report_tightness, HardResult, TightnessRecord};
 pub use cli::{cmd_tighten, TightenArgs};
 pub use families::{Family, HardSpec};
+pub use fixture::HARD_PROBLEM_PREFIX;
 pub use fixture::{
     builtin, default_dir, fixture_file, load_dir, problem_fixture, BelowRate, HardFixture,
-    HardSource, SearchRecord, FIXTURE_FORMAT, HARD_PROBLEM_PREFIX,
+    HardSource, SearchRecord, FIXTURE_FORMAT,
 };
-pub use gate::{attach, table, HARD_REPORT_ONLY};
+pub use gate::{attach, table};
 
 use crate::theorems::TheoremEntry;
 use crate::verify::controls::Control;
@@ -58,7 +59,7 @@ pub fn evaluate(
 }
 
 /// [`evaluate`] and the instance's [`natural_scale`].
-pub fn evaluate_scaled(
+pub(crate) fn evaluate_scaled(
     entry: &TheoremEntry,
     spec: &HardSpec,
     t_max: u64,
@@ -68,7 +69,7 @@ pub fn evaluate_scaled(
 }
 
 /// [`evaluate_scaled`] with the solver `factory` builds (a user's solver on the hard instance).
-pub fn evaluate_with(
+pub(crate) fn evaluate_with(
     entry: &TheoremEntry,
     spec: &HardSpec,
     t_max: u64,

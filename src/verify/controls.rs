@@ -40,7 +40,7 @@ pub use crate::solvers::control::{Control, Fault};
 /// The entry's schedule (resolved into the solvers' schedule types) as `control` alters
 /// it ([`Control::schedules`]): the exponent shifts change it, every other control leaves it as
 /// the theorem states.
-pub fn controlled_schedules(
+pub(crate) fn controlled_schedules(
     entry: &TheoremEntry,
     k: &Constants,
     control: Option<Control>,

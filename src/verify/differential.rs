@@ -86,7 +86,7 @@ pub fn first_departure(
 
 /// [`first_departure`] with the tolerance times `scale` (the chaos horizon's is
 /// [`HORIZON_FRACTION`]).
-pub fn first_departure_scaled(
+pub(crate) fn first_departure_scaled(
     t: u64,
     yours: (&[f64], &[f64]),
     reference: (&[f64], &[f64]),
@@ -304,7 +304,7 @@ impl Differential {
         s
     }
     /// The page's table ([`crate::report::DifferentialTable`]).
-    pub fn report_table(&self) -> crate::report::DifferentialTable {
+    pub(crate) fn report_table(&self) -> crate::report::DifferentialTable {
         crate::report::DifferentialTable {
             against: format!("{} ({})", self.against.name(), self.against.label()),
             rule: format!(
@@ -329,7 +329,7 @@ impl Differential {
 
 impl super::VerifyReport {
     /// Adds the differential comparison; a job that departs fails the report.
-    pub fn attach_differential(&mut self, d: Differential) {
+    pub(crate) fn attach_differential(&mut self, d: Differential) {
         self.failed |= d.departs;
         self.differential = Some(d);
     }

@@ -55,7 +55,7 @@ pub fn run_resumed(
 /// [`run`], reusing the jobs `log` holds and recording the finished ones in it. A stop
 /// requested by a signal ([`crate::interrupt`]) lets running jobs finish and starts no other:
 /// the report then holds the completed jobs and says so (`interrupted`; no gate).
-pub fn run_logged(
+pub(crate) fn run_logged(
     table: &[TheoremEntry],
     opts: &VerifyOptions,
     log: &resume::JobLog,

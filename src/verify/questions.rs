@@ -164,7 +164,7 @@ impl Answers {
 
 /// The console's block of the three questions: per question, entries per answer and whether
 /// it gates; then each failed entry's answers and the command that reproduces its run.
-pub fn console_block(entries: &[super::EntryResult]) -> String {
+pub(crate) fn console_block(entries: &[super::EntryResult]) -> String {
     let answered: Vec<(&super::EntryResult, &Answers)> = entries
         .iter()
         .filter_map(|e| e.answers.as_ref().map(|a| (e, a)))

@@ -24,7 +24,7 @@ use crate::problems::Constants;
 use crate::theorems::{Aggregate, Sigma, TheoremEntry};
 
 /// The program name the commands start with.
-pub const PROGRAM: &str = "saddlefw";
+pub(crate) const PROGRAM: &str = "saddlefw";
 
 /// `s` as one shell word: unchanged when it holds only characters no shell splits or expands
 /// (letters, digits, `_ . / : = , + @ % -`), else in single quotes.

@@ -232,7 +232,7 @@ impl EntryResult {
     /// A command that reruns saddlefw's own solver of the entry on the run that decided it:
     /// the stored hard instance when a `hard-*` gate failed, else the first instance of the
     /// binding family (the slowest), else the first instance (`None` without one).
-    pub fn reproduce_command(&self) -> Option<&str> {
+    pub(crate) fn reproduce_command(&self) -> Option<&str> {
         let hard = self.hard.as_ref().map(|h| h.reproduce.as_str());
         let hard_failed = self.failed_gates.iter().any(|g| g.starts_with("hard-"));
         let binding = self

@@ -157,7 +157,7 @@ impl JobLog {
     }
 
     /// The finished jobs of a journal (checked against `opts`'s arguments and `inputs`).
-    pub fn from_journal(
+    pub(crate) fn from_journal(
         input: &str,
         header: &Header,
         lines: Vec<Finished>,
@@ -205,14 +205,14 @@ impl JobLog {
     }
 
     /// The inputs of this run (those of the journal it writes).
-    pub fn with_inputs(mut self, inputs: Inputs) -> JobLog {
+    pub(crate) fn with_inputs(mut self, inputs: Inputs) -> JobLog {
         self.inputs = inputs;
         self
     }
 
     /// Starts the journal at `path` (every finished job is appended; synced every `every_s`
     /// seconds) with the jobs reused so far; `total` jobs in all.
-    pub fn start_journal(
+    pub(crate) fn start_journal(
         &mut self,
         path: &Path,
         opts: &VerifyOptions,

@@ -77,7 +77,7 @@ pub fn check_tau(entry: &Schedule, used: &[(usize, f64)]) -> Option<ScheduleChec
 /// Largest relative residual of the PO-LMO step's form (below: inside the hypotheses).
 /// Index offsets and any `A, C > 0` leave at most about 2e-4 over `[T/16, T]` at the quick
 /// horizon; an exponent shifted by 0.1 leaves at least about 8e-3 for the table's schedules.
-pub const PO_LMO_FORM_TOL: f64 = 1e-3;
+pub(crate) const PO_LMO_FORM_TOL: f64 = 1e-3;
 
 /// `theorem:proj-fw-convergence` (claims.md 2.3): `tau_t = f [A (t+1)^a + 5 Lxx/2 + K (t+1)^b]^-1`
 /// with the theorem's `f`, `a`, `b` and free `A > 0`, `K = 13 Lyx^2/(2C) >= 0` (with `C = 0`:

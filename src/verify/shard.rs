@@ -126,7 +126,7 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
 }
 
 /// [`merge`] of shards of a run of `table` (a user's theorem file, `verify --theorems`).
-pub fn merge_table(
+pub(crate) fn merge_table(
     shards: Vec<VerifyReport>,
     table: &[crate::theorems::TheoremEntry],
     opts: &VerifyOptions,

@@ -38,5 +38,6 @@ mod verify;
 pub use self::check::check_page;
 pub use self::experiment::experiment_page;
 pub use self::format::{fmt_num, verdict_badge};
-pub use self::runs::{provenance_tag, runs_page};
-pub use self::verify::{verify_page, verify_page_with};
+pub use self::runs::runs_page;
+pub use self::verify::verify_page;
+pub(crate) use self::verify::verify_page_with;

@@ -24,7 +24,7 @@ fn run_legend(r: &RunSummary) -> String {
 
 /// The weakest confidence label in a provenance string (GUESSED < RECONSTRUCTED <
 /// VERIFIED-2ND < VERIFIED, baselines.md), or its first words when it names none.
-pub fn provenance_tag(provenance: &str) -> String {
+pub(crate) fn provenance_tag(provenance: &str) -> String {
     ["GUESSED", "RECONSTRUCTED", "VERIFIED-2ND", "VERIFIED"]
         .iter()
         .find(|k| provenance.contains(*k))

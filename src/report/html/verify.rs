@@ -89,7 +89,7 @@ pub fn verify_page(
 }
 
 /// [`verify_page`] with the differential comparison's table after the summary, when given.
-pub fn verify_page_with(
+pub(crate) fn verify_page_with(
     meta: &Meta,
     entries: &[RateEntry],
     invariants: &[InvariantRow],

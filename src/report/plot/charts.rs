@@ -82,7 +82,7 @@ fn theorem_exponent(entry: &RateEntry) -> String {
 }
 
 /// Default plot size.
-pub const PLOT_SIZE: (u32, u32) = (640, 400);
+pub(crate) const PLOT_SIZE: (u32, u32) = (640, 400);
 
 /// The log-log rate plot of an entry: the quantity against T per seed (thin), the median
 /// (bold), the fitted line over its window, the theorem's slope anchored at the median's value

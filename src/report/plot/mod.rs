@@ -36,13 +36,10 @@ mod ticks;
 
 pub use self::charts::{
     algorithms_plot, fmt_exponent, local_slope_plot, quantity_axis_label, rate_plot,
-    tightness_plot, TightnessPoint, PLOT_SIZE,
 };
+pub use self::charts::{tightness_plot, TightnessPoint};
 pub use self::clip::clip_polyline;
 pub use self::figure::{Axis, Figure, Layer, PlotOutput, Scale, Shape};
-pub use self::pen::{
-    algorithm_pen, Dash, Marker, Pen, ENVELOPE_PEN, FIT_PEN, MEDIAN_PEN, PALETTE, REFERENCE_PEN,
-    SEED_PEN, WINDOW_PEN,
-};
+pub use self::pen::{algorithm_pen, Dash, Marker, Pen};
 pub use self::render::render;
 pub use self::ticks::{pow10_label, ticks};

@@ -46,7 +46,7 @@ impl Pen {
 }
 
 /// Thin, light lines: one per seed.
-pub const SEED_PEN: Pen = Pen {
+pub(crate) const SEED_PEN: Pen = Pen {
     color: (120, 150, 190),
     width: 1,
     dash: Dash::Solid,
@@ -54,15 +54,15 @@ pub const SEED_PEN: Pen = Pen {
     opacity: 0.75,
 };
 /// The median over seeds: bold, dark, with markers.
-pub const MEDIAN_PEN: Pen = Pen::new((8, 48, 107), 3, Dash::Solid, Marker::Circle);
+pub(crate) const MEDIAN_PEN: Pen = Pen::new((8, 48, 107), 3, Dash::Solid, Marker::Circle);
 /// The least-squares fit over its window: medium tone, solid.
-pub const FIT_PEN: Pen = Pen::new((213, 94, 0), 3, Dash::Solid, Marker::NoMarker);
+pub(crate) const FIT_PEN: Pen = Pen::new((213, 94, 0), 3, Dash::Solid, Marker::NoMarker);
 /// The theorem's slope: black, dashed.
-pub const REFERENCE_PEN: Pen = Pen::new((0, 0, 0), 2, Dash::Dashed, Marker::NoMarker);
+pub(crate) const REFERENCE_PEN: Pen = Pen::new((0, 0, 0), 2, Dash::Dashed, Marker::NoMarker);
 /// The explicit envelope bound(T): dotted, with open markers.
-pub const ENVELOPE_PEN: Pen = Pen::new((0, 130, 90), 2, Dash::Dotted, Marker::OpenCircle);
+pub(crate) const ENVELOPE_PEN: Pen = Pen::new((0, 130, 90), 2, Dash::Dotted, Marker::OpenCircle);
 /// Shading of the fit window.
-pub const WINDOW_PEN: Pen = Pen {
+pub(crate) const WINDOW_PEN: Pen = Pen {
     color: (255, 200, 120),
     width: 0,
     dash: Dash::Solid,
@@ -71,7 +71,7 @@ pub const WINDOW_PEN: Pen = Pen {
 };
 
 /// Eight pens that differ in colour (Okabe-Ito), dash pattern and marker.
-pub const PALETTE: [Pen; 8] = [
+pub(crate) const PALETTE: [Pen; 8] = [
     Pen::new((213, 94, 0), 2, Dash::Solid, Marker::Circle),
     Pen::new((0, 114, 178), 2, Dash::Solid, Marker::Square),
     Pen::new((0, 158, 115), 2, Dash::Dashed, Marker::Diamond),

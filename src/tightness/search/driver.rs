@@ -5,7 +5,7 @@ use super::proposals::{mutate, sample};
 use super::records::{Candidate, EntrySearch, SearchConfig, Winner};
 use super::scoring::{candidate, winner_record, winner_record_with};
 use crate::fit::Verdict;
-use crate::theorems::{Measure, TheoremEntry};
+use crate::theorems::TheoremEntry;
 use crate::tightness::families::HardSpec;
 use crate::tightness::HardFixture;
 use crate::{Error, Result};
@@ -57,7 +57,7 @@ fn confirm(entry: &TheoremEntry, specs: &[HardSpec], cfg: &SearchConfig) -> Resu
 
 /// Runs the search for one entry (module doc). `incumbent` (the stored instance) competes in
 /// the confirmation stage.
-pub fn search_entry(
+pub(crate) fn search_entry(
     entry: &TheoremEntry,
     cfg: &SearchConfig,
     incumbent: Option<&HardSpec>,
@@ -225,10 +225,4 @@ pub fn search(
     };
     // the candidates of a batch are the jobs: as many as the workers (search_entry)
     crate::verify::with_jobs(cfg.jobs, usize::MAX, run)?
-}
-
-/// Whether an entry's quantity is G^Opt (needs an exact f*: every convex hard instance has
-/// one through its known saddle).
-pub fn needs_f_star(entry: &TheoremEntry) -> bool {
-    entry.quantity.measure == Measure::GapOpt
 }

@@ -72,10 +72,7 @@ mod proposals;
 mod records;
 mod scoring;
 
-pub use self::driver::{needs_f_star, search, search_entry};
+pub use self::driver::search;
 pub use self::proposals::{mutate, sample};
-pub use self::records::{Candidate, EntrySearch, SearchConfig, Winner, CONFIRM_TOL};
-pub use self::scoring::{
-    drift, failed_gates, score, score_with, winner_record, winner_record_with, MIN_SPAN_DECADES,
-    PLATEAU, TREND_TOL,
-};
+pub use self::records::{EntrySearch, SearchConfig, Winner, CONFIRM_TOL};
+pub use self::scoring::{drift, failed_gates, score, MIN_SPAN_DECADES, PLATEAU, TREND_TOL};

@@ -16,17 +16,17 @@ fn pick<T: Copy>(rng: &mut ChaCha8Rng, v: &[T]) -> T {
 
 /// Parameter ranges of the prior and of the mutations: (lo, hi) for log-uniform parameters.
 mod range {
-    pub const PUSH: (f64, f64) = (1e-3, 2.0);
-    pub const Y_RADIUS: (f64, f64) = (0.3, 30.0);
-    pub const CURV: (f64, f64) = (1e-3, 3.0);
-    pub const COND: (f64, f64) = (1.0, 100.0);
-    pub const NEG_SCALE: (f64, f64) = (0.01, 1.0);
-    pub const KAPPA: (f64, f64) = (0.01, 2.0);
-    pub const PERIODS: (f64, f64) = (0.1, 3.0);
-    pub const LYX: (f64, f64) = (0.1, 10.0);
-    pub const MU: (f64, f64) = (1e-3, 1.0);
-    pub const DX: (usize, usize) = (3, 40);
-    pub const DY: (usize, usize) = (2, 20);
+    pub(crate) const PUSH: (f64, f64) = (1e-3, 2.0);
+    pub(crate) const Y_RADIUS: (f64, f64) = (0.3, 30.0);
+    pub(crate) const CURV: (f64, f64) = (1e-3, 3.0);
+    pub(crate) const COND: (f64, f64) = (1.0, 100.0);
+    pub(crate) const NEG_SCALE: (f64, f64) = (0.01, 1.0);
+    pub(crate) const KAPPA: (f64, f64) = (0.01, 2.0);
+    pub(crate) const PERIODS: (f64, f64) = (0.1, 3.0);
+    pub(crate) const LYX: (f64, f64) = (0.1, 10.0);
+    pub(crate) const MU: (f64, f64) = (1e-3, 1.0);
+    pub(crate) const DX: (usize, usize) = (3, 40);
+    pub(crate) const DY: (usize, usize) = (2, 20);
 }
 
 /// A random candidate for `setting` (module doc, "Procedure").

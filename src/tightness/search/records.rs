@@ -47,7 +47,7 @@ impl Default for SearchConfig {
 
 /// One evaluated candidate.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub spec: HardSpec,
     /// Observed exponent (usable fits only).
     pub p_hat: Option<f64>,

@@ -30,7 +30,11 @@ pub fn score(run: &InstanceRun, scale: f64) -> std::result::Result<f64, String> 
 /// [`score`]; with `strict = false` only the floor, plateau and completion guards apply
 /// (the fallback for entries whose quantity never has a stable window, e.g. an oscillating
 /// last iterate: its late-half fit is flagged unstable and never confirmed).
-pub fn score_with(run: &InstanceRun, scale: f64, strict: bool) -> std::result::Result<f64, String> {
+pub(crate) fn score_with(
+    run: &InstanceRun,
+    scale: f64,
+    strict: bool,
+) -> std::result::Result<f64, String> {
     if run.status != "completed" {
         return Err("run did not complete".into());
     }
@@ -168,7 +172,7 @@ fn first_words(s: &str) -> String {
 
 /// The record of a spec at `horizon`, confirmed at `confirm_factor * horizon` (None when the
 /// fit is not usable at `horizon`).
-pub fn winner_record(
+pub(crate) fn winner_record(
     entry: &TheoremEntry,
     spec: &HardSpec,
     horizon: u64,
@@ -179,7 +183,7 @@ pub fn winner_record(
 
 /// [`winner_record`] under the strict or the loose guards ([`score_with`]); a loose record
 /// is never confirmed.
-pub fn winner_record_with(
+pub(crate) fn winner_record_with(
     entry: &TheoremEntry,
     spec: &HardSpec,
     horizon: u64,
