@@ -161,12 +161,11 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;
     let fingerprint = inputs_of(&args)?;
     let mut log = match &args.resume {
-        Some(dir) => verify::resume::JobLog::read(dir, &table, &opts, &fingerprint)?,
-        None => verify::resume::JobLog::new(),
-    }
-    .with_inputs(fingerprint.clone());
-    let journal = crate::journal::journal_path(&args.out.join("verify.json"));
-    log.start_journal(&journal, &opts, verify::job_count(&table, &opts)?, every)?;
+        Some(dir) => verify::resume::read(dir, &table, &opts, fingerprint.clone())?,
+        None => crate::ledger::Ledger::new(verify::resume::identity(&opts, fingerprint.clone())),
+    };
+    let total = verify::job_count(&table, &opts)?;
+    log.start_journal(&args.out.join("verify.json"), total, every)?;
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
     let mut report = verify::run_logged(&table, &opts, &log)?;
     report.inputs = fingerprint;
@@ -215,3 +214,4 @@ fn inputs_of(args: &VerifyArgs) -> Result<crate::fingerprint::Inputs> {
     }
     Ok(inputs)
 }
+
