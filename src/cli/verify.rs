@@ -121,7 +121,11 @@ pub fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     }
     inputs.extend(args.theorems.clone());
     let table = match &args.theorems {
-        Some(f) => crate::paper::user::load(f)?,
+        Some(f) => {
+            let table = crate::paper::user::load(f)?;
+            t_min_below_horizon(f, &table, tier)?;
+            table
+        }
         None => crate::theorems::builtin(),
     };
     crate::files::check_outputs(
@@ -215,3 +219,23 @@ fn inputs_of(args: &VerifyArgs) -> Result<crate::fingerprint::Inputs> {
     Ok(inputs)
 }
 
+/// Refuses a claim of the theorem file `file` that starts at or after the tier's horizon
+/// (`T_min >= T_max`): nothing this run measures speaks about it (an input error, not a fail).
+fn t_min_below_horizon(
+    file: &std::path::Path,
+    table: &[crate::theorems::TheoremEntry],
+    tier: crate::verify::Tier,
+) -> Result<()> {
+    let t_max = tier.config().t_max;
+    match table.iter().find(|e| e.t_min >= t_max) {
+        None => Ok(()),
+        Some(e) => Err(Error::input(
+            file.display().to_string(),
+            format!("entry {}: T_min", e.id),
+            format!(
+                "{} is not below the horizon T_max = {t_max} of --tier {tier}: the run measures nothing the claim speaks about (lower T_min, or use a tier with a longer horizon)",
+                e.t_min
+            ),
+        )),
+    }
+}
