@@ -19,6 +19,7 @@
 //! ```
 //! use saddlefw::ledger::{Journaled, Ledger};
 //! use saddlefw::resume::Identity;
+//! #[derive(Debug)]
 //! struct Squares;
 //! impl Journaled for Squares {
 //!     const COMMAND: &'static str = "squares";

@@ -16,6 +16,12 @@
 //!
 //! The rules of the merge are those of every command ([`crate::ledger::shard`]); this module
 //! says what a verify shard's results are: the run of an entry on a family and seed.
+//!
+//! ```
+//! use saddlefw::verify::shard::{select, Shard};
+//! let s: Shard = "2/3".parse().unwrap();
+//! assert_eq!(select((0..7).collect(), Some(s)), vec![1, 4]);
+//! ```
 
 use super::{judge_entry, InstanceRun, VerifyOptions, VerifyReport};
 pub use crate::ledger::shard::{check_labels, select, Shard};
