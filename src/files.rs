@@ -163,6 +163,19 @@ pub fn check_outputs(
     outputs: &[PathBuf],
 ) -> Result<()> {
     let given_shown = given.display().to_string();
+    // a directory option (the outputs are inside `given`) naming a file, or a path under one
+    if !outputs.iter().any(|o| o == given) {
+        if let Some(file) = given.ancestors().find(|a| a.is_file()) {
+            return Err(Error::input(
+                given_shown,
+                option,
+                format!(
+                    "{} is a file, not a directory: give a directory (the outputs are written inside it)",
+                    file.display()
+                ),
+            ));
+        }
+    }
     // every name a command writes beside a file: its journal and its checkpoint file
     let outputs: Vec<PathBuf> = outputs
         .iter()

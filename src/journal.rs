@@ -35,9 +35,10 @@
 //! // a line cut short by SIGKILL is not a job
 //! let (h, jobs): (Header, Vec<u32>) = parse("j", &(text.clone() + "[3, 4")).unwrap();
 //! assert_eq!((h.total, jobs), (3, vec![1, 2]));
-//! let none = Inputs::default();
-//! assert!(h.check("j", "verify", &[("--tier", "quick".into())], &none).is_ok());
-//! let e = h.check("j", "verify", &[("--tier", "full".into())], &none).unwrap_err();
+//! use saddlefw::resume::Identity;
+//! let work = |tier: &str| Identity::current(vec![("--tier", tier.into())], Inputs::default());
+//! assert!(h.check_command("j", "verify").is_ok() && work("quick").accept("j", &h.identity()).is_ok());
+//! let e = work("full").accept("j", &h.identity()).unwrap_err();
 //! assert!(e.to_string().contains("recorded with --tier quick, this run has full"), "{e}");
 //! // a complete line that is not a job is an error naming the line
 //! let e = parse::<u32>("j", &(text.clone() + "oops\n")).unwrap_err();
@@ -115,44 +116,34 @@ impl Header {
         crate::fingerprint::short_hash(serde_json::to_string(self).expect("serialises").as_bytes())
     }
 
-    /// Refuses the journal `input` unless this build wrote it for `command` with the same
-    /// `arguments` ([`crate::resume::check_identity`]) and inputs of the same content.
-    pub fn check(
-        &self,
-        input: &str,
-        command: &str,
-        arguments: &[(&str, String)],
-        inputs: &crate::fingerprint::Inputs,
-    ) -> Result<()> {
-        if self.command != command {
-            return Err(Error::input(
-                input,
-                "--resume",
-                format!("the journal of `{}`, not of `{command}`", self.command),
-            ));
+    /// The work the journal belongs to.
+    pub fn identity(&self) -> crate::resume::Identity {
+        crate::resume::Identity {
+            build: self.build.clone(),
+            arguments: self.arguments.clone(),
+            inputs: self.inputs.clone(),
         }
-        let recorded = |name: &str| {
-            self.arguments
-                .iter()
-                .find(|(n, _)| n == name)
-                .map_or_else(|| "(none)".to_string(), |(_, v)| v.clone())
-        };
-        let pairs: Vec<(&str, String, String)> = arguments
-            .iter()
-            .map(|(n, v)| (*n, recorded(n), v.clone()))
-            .collect();
-        crate::resume::check_identity(
+    }
+
+    /// Refuses the journal `input` unless it is of `command`.
+    pub fn check_command(&self, input: &str, command: &str) -> Result<()> {
+        if self.command == command {
+            return Ok(());
+        }
+        Err(Error::input(
             input,
-            &self.build,
-            &crate::build_info::Build::current().to_string(),
-            &pairs,
-        )?;
-        self.inputs.check(input, "--resume", inputs)
+            "--resume",
+            format!("the journal of `{}`, not of `{command}`", self.command),
+        ))
     }
 }
 
-/// What to do about a refused job line `n`.
+/// What to do about a refused line `n` (1: the header).
 fn way_on(n: usize) -> String {
+    if n <= 1 {
+        return "delete the journal to resume from the record beside it, or run without --resume"
+            .into();
+    }
     format!("journals are written by saddlefw only: delete line {n} and the lines after it to run those jobs again, or run without --resume")
 }
 
@@ -192,9 +183,13 @@ pub fn parse<T: DeserializeOwned>(input: &str, text: &str) -> Result<(Header, Ve
     let mut lines: Vec<&str> = text.split('\n').collect();
     // the part after the last newline: empty, or a line the kill cut short
     lines.pop();
-    let first = lines
-        .first()
-        .ok_or_else(|| Error::input(input, "line 1", "no header line (an empty journal)"))?;
+    let first = lines.first().ok_or_else(|| {
+        Error::input(
+            input,
+            "line 1",
+            format!("no header line (an empty journal); {}", way_on(1)),
+        )
+    })?;
     let at = |n: usize| format!("line {n}");
     let version = |v: &serde_json::Value| v.get("version").and_then(|v| v.as_u64());
     if let Ok(old) = serde_json::from_str::<serde_json::Value>(first) {
@@ -202,10 +197,13 @@ pub fn parse<T: DeserializeOwned>(input: &str, text: &str) -> Result<(Header, Ve
         return Err(Error::input(
             input,
             at(1),
-            format!(
-                "a saddlefw-journal version {:?}: this build reads version {VERSION} (run without --resume)",
-                version(&old)
-            ),
+            match version(&old) {
+                Some(v) => format!(
+                    "a saddlefw-journal version {v}: this build reads version {VERSION}; {}",
+                    way_on(1)
+                ),
+                None => format!("not a saddlefw-journal header; {}", way_on(1)),
+            },
         ));
     }
     let first = checked(input, 1, first)?;
@@ -216,8 +214,10 @@ pub fn parse<T: DeserializeOwned>(input: &str, text: &str) -> Result<(Header, Ve
             input,
             at(1),
             format!(
-                "format {:?} version {}: this build reads {FORMAT} version {VERSION} (run without --resume)",
-                header.format, header.version
+                "format {:?} version {}: this build reads {FORMAT} version {VERSION}; {}",
+                header.format,
+                header.version,
+                way_on(1)
             ),
         ));
     }

@@ -177,6 +177,7 @@ pub mod invariants;
 pub mod iterates;
 pub mod jobs;
 pub mod journal;
+pub mod ledger;
 pub mod linalg;
 pub mod measures;
 pub mod paper;

@@ -76,26 +76,60 @@ pub fn check_identity(
     Ok(())
 }
 
-/// [`check_identity`] of a record written by `recorded_build` with the arguments `was`
-/// against this build and this run's arguments `now` (the same names in the same order: what
-/// each command's `arguments` function returns).
-pub fn check_arguments(
-    input: &str,
-    recorded_build: &str,
-    was: Vec<(&str, String)>,
-    now: Vec<(&str, String)>,
-) -> Result<()> {
-    let pairs: Vec<(&str, String, String)> = was
-        .into_iter()
-        .zip(now)
-        .map(|((name, was), (_, now))| (name, was, now))
-        .collect();
-    check_identity(
-        input,
-        recorded_build,
-        &crate::build_info::Build::current().to_string(),
-        &pairs,
-    )
+/// What a run's results were made from: the build, the job-defining arguments (`(name,
+/// value)`, in the command's order) and the content of its inputs ([`crate::fingerprint`]).
+/// A journal's header, a record and a shard each say it; `--resume` and `merge` reuse
+/// results only of the same identity ([`Identity::accept`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// The build ([`crate::build_info::Build`], as text).
+    pub build: String,
+    /// The job-defining arguments.
+    pub arguments: Vec<(String, String)>,
+    /// The inputs' content hashes.
+    pub inputs: crate::fingerprint::Inputs,
+}
+
+impl Identity {
+    /// The work of this build with `arguments` and `inputs`.
+    pub fn current(arguments: Vec<(&str, String)>, inputs: crate::fingerprint::Inputs) -> Self {
+        Identity::recorded(&crate::build_info::Build::current(), arguments, inputs)
+    }
+
+    /// The work a record written by `build` says it did.
+    pub fn recorded(
+        build: &crate::build_info::Build,
+        arguments: Vec<(&str, String)>,
+        inputs: crate::fingerprint::Inputs,
+    ) -> Self {
+        Identity {
+            build: build.to_string(),
+            arguments: arguments
+                .into_iter()
+                .map(|(n, v)| (n.to_string(), v))
+                .collect(),
+            inputs,
+        }
+    }
+
+    /// Refuses `was` (read from `input`) unless it is this work: the same build
+    /// ([`check_identity`]), every argument of this run recorded with the same value, inputs
+    /// of the same content.
+    pub fn accept(&self, input: &str, was: &Identity) -> Result<()> {
+        let recorded = |name: &str| {
+            was.arguments
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or_else(|| "(none)".to_string(), |(_, v)| v.clone())
+        };
+        let pairs: Vec<(&str, String, String)> = self
+            .arguments
+            .iter()
+            .map(|(n, v)| (n.as_str(), recorded(n), v.clone()))
+            .collect();
+        check_identity(input, &was.build, &self.build, &pairs)?;
+        was.inputs.check(input, "--resume", &self.inputs)
+    }
 }
 
 /// The interruption of a record: which signal stopped it and how far it got.

@@ -431,3 +431,115 @@ fn a_file_size_limit_is_an_error_line_and_leaves_no_temporary() {
     assert_eq!(tmp, 0, "a temporary was left");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// The theorem file of the example with `edit` applied to its JSON text, written to `path`.
+fn edited_theorems(path: &Path, edit: impl Fn(&str) -> String) -> PathBuf {
+    let text = std::fs::read_to_string(fixture("fixtures/user-theorems/sqrt-step.json")).unwrap();
+    let edited = edit(&text);
+    assert_ne!(edited, text, "the edit applies");
+    std::fs::write(path, edited).unwrap();
+    path.to_path_buf()
+}
+
+/// The unclear messages (item 7), each now one line `error: INPUT: LOCATION: REASON`
+/// with exit 2, through the binary: export's `--out` naming a file, a manifest given where
+/// its directory is expected, `t: 0.0` in an iterate file, a manifest whose cases were edited,
+/// a schedule typo and `T_min` above the horizon in a theorem file, and refused corrupt
+/// journals (which say the way on). The controls: the export and the example theorem file
+/// as written are accepted.
+#[test]
+fn unclear_messages_are_one_clear_line() {
+    let d = scratch("messages");
+    let export = |out: &Path| {
+        saddlefw(&[
+            "export",
+            "--cases",
+            "lmo-lmo/c-sc+sc/",
+            "--no-hard",
+            "-q",
+            "--out",
+            s(out),
+        ])
+    };
+    let file = d.join("afile");
+    std::fs::write(&file, "kept").unwrap();
+    usage_error(
+        &export(&file),
+        &["afile: --out: ", "afile is a file, not a directory"],
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+    let exp = d.join("exp");
+    assert_eq!(export(&exp).code, 0, "the control");
+    let out = d.join("o");
+    let verify_iterates =
+        |dir: &Path| saddlefw(&["verify-iterates", s(dir), "-q", "--out", s(&out)]);
+    usage_error(
+        &verify_iterates(&exp.join("manifest.json")),
+        &[
+            "manifest.json: DIR: a file, not a directory",
+            "give the export directory",
+        ],
+    );
+    // an index written as a float (serde said "expected u64")
+    let manifest = json(&exp.join("manifest.json"));
+    let iterates = exp.join(manifest["jobs"][0]["iterates"].as_str().unwrap());
+    std::fs::write(&iterates, "{\"t\": 0.0, \"x\": [], \"y\": []}\n").unwrap();
+    usage_error(
+        &verify_iterates(&exp),
+        &[
+            "iterates.jsonl: line 1: t: ",
+            "expected a whole number",
+            "without a decimal point",
+        ],
+    );
+    // the manifest's cases edited (blamed on a version before)
+    let mut edited = manifest.clone();
+    edited["cases"] = "lmo-lmo/c-sc".into();
+    std::fs::write(exp.join("manifest.json"), edited.to_string()).unwrap();
+    usage_error(
+        &verify_iterates(&exp),
+        &[
+            "manifest.json: jobs[",
+            "the manifest was edited",
+            "export again",
+        ],
+    );
+    // theorem files: a schedule typo (serde said "untagged enum ScheduleSpec"), T_min at or
+    // above the horizon (a failed run, exit 1, before)
+    let verify = |theorems: &Path| {
+        saddlefw(&[
+            "verify",
+            "--theorems",
+            s(theorems),
+            "-q",
+            "--out",
+            s(&d.join("v")),
+        ])
+    };
+    let typo = edited_theorems(&d.join("typo.json"), |t| {
+        t.replacen("\"b\": 0", "\"bb\": 0", 1)
+    });
+    usage_error(
+        &verify(&typo),
+        &["field schedule", "unknown field `bb`", "a schedule is"],
+    );
+    let late = edited_theorems(&d.join("late.json"), |t| {
+        t.replacen("\"p\": \"1/4\",", "\"p\": \"1/4\", \"T_min\": 500000,", 1)
+    });
+    usage_error(
+        &verify(&late),
+        &[
+            "late.json: entry ",
+            "T_min: 500000 is not below the horizon T_max = 16384",
+        ],
+    );
+    // corrupt journals say what to do
+    let cj = d.join("cj");
+    std::fs::create_dir_all(&cj).unwrap();
+    for text in ["", "garbage\n", "{\"format\": \"saddlefw-journal\"}\n"] {
+        std::fs::write(cj.join("CHECK.json.journal"), text).unwrap();
+        let o = saddlefw(&["check", "--cases", "3", "--out", s(&cj), "--resume", s(&cj)]);
+        usage_error(&o, &["CHECK.json.journal: line 1: ", "delete the journal"]);
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -2,7 +2,8 @@
 //! every finished job to a journal beside their record (`RECORD.journal`), so a killed run
 //! keeps them and `--resume DIR` finishes it with the same final files as an uninterrupted run
 //! (apart from timings); a journal of other work is refused with the reason. Also: verify
-//! stopped among its stored hardest instances, and `tighten --resume`.
+//! stopped among its stored hardest instances, `tighten --resume`, and the cells of the
+//! matrix long command x signal that no other test covers (issue 35).
 //!
 //! As in tests/interrupt.rs (whose helpers these are), a signal is sent only once the journal
 //! shows the progress wanted; nothing depends on timing.
@@ -276,4 +277,145 @@ fn tighten_interrupted_or_killed_then_resumed_equals_an_uninterrupted_search() {
         resumed["entries"][0], record["entries"][0],
         "entry 1 reused as recorded"
     );
+}
+
+/// The stored hardest instances of the LMO-PO c-sc entries in a directory of their own: the
+/// `--hard DIR` of [`every_long_command_resumes_to_the_uninterrupted_run_under_each_signal`].
+fn hard_dir(dir: &Path) -> std::path::PathBuf {
+    let hard = dir.join("HARD");
+    std::fs::create_dir_all(&hard).unwrap();
+    let builtin = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hard");
+    for e in std::fs::read_dir(builtin).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        if name.starts_with("lmo-po-c-sc-") {
+            std::fs::copy(&p, hard.join(name)).unwrap();
+        }
+    }
+    hard
+}
+
+/// Issue 35, acceptance 2, the cells of the matrix (long command x SIGINT, SIGTERM, SIGKILL)
+/// not tested elsewhere: each command below, stopped by its signals in turn (the first run,
+/// then each resumed run, once its journal holds a job more than the record it resumed), then
+/// resumed to the end, ends with the uninterrupted run's record apart from `time` keys. The other cells: verify x INT, TERM
+/// (tests/interrupt.rs), KILL (above); verify --theorems x KILL (tests/records.rs); check,
+/// experiment and tighten x INT (tests/interrupt.rs and above) and KILL (above).
+#[test]
+fn every_long_command_resumes_to_the_uninterrupted_run_under_each_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let theorems =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/user-theorems/sqrt-step.json");
+    let hard = hard_dir(dir.path());
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let (theorems, hard) = (s(&theorems), s(&hard));
+    let rows: [(&str, Cmd, &str, &[&str]); 5] = [
+        (
+            "verify --theorems",
+            cmd(&["verify", "--theorems", &theorems, "--jobs", "1", "-q"]),
+            "verify.json",
+            &["-INT", "-TERM"],
+        ),
+        (
+            "verify --hard DIR",
+            cmd(&[
+                "verify",
+                "--cases",
+                "lmo-po/c-sc/",
+                "--hard",
+                &hard,
+                "--jobs",
+                "1",
+                "-q",
+            ]),
+            "verify.json",
+            &["-INT", "-TERM", "-KILL"],
+        ),
+        (
+            "check",
+            cmd(&["check", "--cases", "20", "--jobs", "1", "-q"]),
+            "CHECK.json",
+            &["-TERM"],
+        ),
+        (
+            // bounded by iterations, not time: the runs are reproducible
+            "experiment",
+            small_experiment("1000").with(&["--iters", ITERS]),
+            "experiment.json",
+            &["-TERM"],
+        ),
+        ("tighten", small_tighten(), "tighten.json", &["-TERM"]),
+    ];
+    for (i, (name, command, record, signals)) in rows.iter().enumerate() {
+        let full = dir.path().join(format!("{i}-full"));
+        let o = command.out(&full).run();
+        assert!(o.code == 0 || o.code == 1, "{name}: {}", o.stderr);
+        let full_code = o.code;
+        let whole = without_timings(&json(&full.join(record)));
+        // the signals one after the other on the same work: each resumed run is stopped again
+        // once its journal holds a job more than the record it resumed
+        let part = dir.path().join(format!("{i}-part"));
+        let journal = journal_of(&part.join(record));
+        let mut done = 0;
+        for (k, signal) in signals.iter().enumerate() {
+            let run = match k {
+                0 => command.out(&part),
+                _ => command.out(&part).resume(&part),
+            };
+            let (code, err) = run.interrupt(signal, |_| journal_jobs(&journal) > done);
+            if *signal == "-KILL" {
+                assert_eq!(code, None, "{name} {signal}: {err}");
+                done = journal_jobs(&journal);
+                continue;
+            }
+            let want = if *signal == "-INT" { 130 } else { 143 };
+            assert_eq!(code, Some(want), "{name} {signal}: {err}");
+            let stopped = json(&part.join(record));
+            let recorded = stopped["interrupted"]["done"].as_u64();
+            let recorded = recorded.unwrap_or_else(|| panic!("{name} {signal}: {stopped}"));
+            assert!(recorded as usize > done, "{name} {signal}: {stopped}");
+            done = recorded as usize;
+        }
+        let o = command.out(&part).resume(&part).run();
+        assert_eq!(o.code, full_code, "{name}: {}", o.stderr);
+        assert!(!journal.exists(), "{name}: the journal is removed");
+        let resumed = json(&part.join(record));
+        assert!(resumed.get("interrupted").is_none(), "{name}");
+        assert_eq!(deterministic(&resumed), deterministic(&whole), "{name}");
+    }
+}
+
+/// A record without its timings, and for experiment.json without the claims' verdicts (judged
+/// per CPU second: README, "Formats"; the existing experiment tests check that they are
+/// judged on the final runs).
+fn deterministic(v: &serde_json::Value) -> serde_json::Value {
+    let mut v = without_timings(v);
+    if let Some(claims) = v.get_mut("claims").and_then(|c| c.as_array_mut()) {
+        for c in claims {
+            c.as_object_mut()
+                .unwrap()
+                .retain(|k, _| k != "holds" && k != "evidence");
+        }
+    }
+    v
+}
+
+/// Iterations of each run of the experiment of the matrix (a few tenths of a second each).
+const ITERS: &str = "20000";
+
+/// A `tighten` of four entries, small enough for the matrix: evaluations bound it.
+fn small_tighten() -> Cmd {
+    cmd(&[
+        "tighten",
+        "--cases",
+        "lmo-po/c-",
+        "--budget",
+        "100000",
+        "--max-evals",
+        "3",
+        "--horizon",
+        "256",
+        "--jobs",
+        "1",
+    ])
 }

@@ -9,6 +9,7 @@ import json
 import os
 import sys
 
+# (seconds_per_iteration: the name of time_per_iteration_s in recordings made before issue 35)
 EXPERIMENT_RUN_DROP = {"iterations", "paper_iterations", "seconds_per_iteration", "cpu_time_s",
                        "oracle_calls", "checkpoints", "status", "status_detail"}
 EXPERIMENT_CLAIM_DROP = {"holds", "evidence", "verdict"}

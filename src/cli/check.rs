@@ -93,15 +93,15 @@ pub(crate) fn cmd_check(args: CheckArgs) -> Result<i32> {
     let cases = args.cases as usize;
     let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;
     let control_name = control.map(|c| c.name());
+    let work = invariants::resume::identity(cases, args.seed, control_name, shard);
     let mut resume = match &args.resume {
-        Some(p) => invariants::resume::Resume::read(p, cases, args.seed, control_name, shard)?,
-        None => invariants::resume::Resume::default(),
+        Some(p) => invariants::resume::read(p, work)?,
+        None => crate::ledger::Ledger::new(work),
     };
     if let Some(out) = &args.out {
         let (json, _) = check_output_paths(out);
         let total = cases + invariants::witness::witness_cases()?.len();
-        let what = (cases, args.seed, control_name, shard);
-        resume.start_journal(&crate::journal::journal_path(&json), what, total, every)?;
+        resume.start_journal(&json, total, every)?;
     }
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
     let mut report =

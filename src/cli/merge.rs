@@ -137,7 +137,7 @@ pub fn cmd_merge(args: MergeArgs) -> Result<i32> {
 /// (the stored hardest instances run once, in the merge; shards skip them) and their
 /// `--baselines` file, each read again and checked to be unchanged. `baselines` (merge's
 /// own flag) must agree with the shards' when they recorded one. `first` names the first
-/// shard in errors (the shards are checked to agree with it by [`crate::verify::shard`]).
+/// shard in errors (the shards are checked to agree with it by [`crate::ledger::shard::gather`]).
 fn merge_options(
     shards: &[crate::verify::VerifyReport],
     first: &str,

@@ -121,7 +121,11 @@ pub(crate) fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     }
     inputs.extend(args.theorems.clone());
     let table = match &args.theorems {
-        Some(f) => crate::paper::user::load(f)?,
+        Some(f) => {
+            let table = crate::paper::user::load(f)?;
+            t_min_below_horizon(f, &table, tier)?;
+            table
+        }
         None => crate::theorems::builtin(),
     };
     crate::files::check_outputs(
@@ -161,12 +165,11 @@ pub(crate) fn cmd_verify(args: VerifyArgs) -> Result<i32> {
     let every = crate::resume::interval("--checkpoint-every", args.checkpoint_every)?;
     let fingerprint = inputs_of(&args)?;
     let mut log = match &args.resume {
-        Some(dir) => verify::resume::JobLog::read(dir, &table, &opts, &fingerprint)?,
-        None => verify::resume::JobLog::new(),
-    }
-    .with_inputs(fingerprint.clone());
-    let journal = crate::journal::journal_path(&args.out.join("verify.json"));
-    log.start_journal(&journal, &opts, verify::job_count(&table, &opts)?, every)?;
+        Some(dir) => verify::resume::read(dir, &table, &opts, fingerprint.clone())?,
+        None => crate::ledger::Ledger::new(verify::resume::identity(&opts, fingerprint.clone())),
+    };
+    let total = verify::job_count(&table, &opts)?;
+    log.start_journal(&args.out.join("verify.json"), total, every)?;
     crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
     let mut report = verify::run_logged(&table, &opts, &log)?;
     report.inputs = fingerprint;
@@ -214,4 +217,25 @@ fn inputs_of(args: &VerifyArgs) -> Result<crate::fingerprint::Inputs> {
         inputs = inputs.file("--baselines", f)?;
     }
     Ok(inputs)
+}
+
+/// Refuses a claim of the theorem file `file` that starts at or after the tier's horizon
+/// (`T_min >= T_max`): nothing this run measures speaks about it (an input error, not a fail).
+fn t_min_below_horizon(
+    file: &std::path::Path,
+    table: &[crate::theorems::TheoremEntry],
+    tier: crate::verify::Tier,
+) -> Result<()> {
+    let t_max = tier.config().t_max;
+    match table.iter().find(|e| e.t_min >= t_max) {
+        None => Ok(()),
+        Some(e) => Err(Error::input(
+            file.display().to_string(),
+            format!("entry {}: T_min", e.id),
+            format!(
+                "{} is not below the horizon T_max = {t_max} of --tier {tier}: the run measures nothing the claim speaks about (lower T_min, or use a tier with a longer horizon)",
+                e.t_min
+            ),
+        )),
+    }
 }

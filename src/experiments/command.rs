@@ -252,7 +252,8 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
         r
     } else {
         crate::interrupt::stop_at(crate::interrupt::Boundary::Iteration);
-        run_or_resume(&plan, resume.as_deref(), &journal, every)?
+        let reuse = resume.as_deref().map(super::resume::Reuse::Dir);
+        super::run_journaled(&plan, reuse, Some((&out.join("experiment.json"), every)))?
     };
     super::write(&record, &out)?;
     if !rerender {
@@ -300,31 +301,4 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
         outln!("  wrote {}", out.join("index.html").display());
     }
     Ok(crate::error::EXIT_OK)
-}
-
-/// Runs the plan, reusing with `--resume DIR` the finished runs of `DIR`'s journal when there
-/// is one (a killed run), else of `DIR/experiment.json`; finished runs go to `journal`.
-fn run_or_resume(
-    plan: &Plan,
-    resume: Option<&std::path::Path>,
-    journal: &std::path::Path,
-    every: f64,
-) -> Result<super::record::ExperimentRecord> {
-    let Some(dir) = resume else {
-        return super::run_journaled(plan, None, Some((journal, every)));
-    };
-    let path = dir.join("experiment.json");
-    let old = crate::journal::journal_path(&path);
-    match crate::journal::read(&old)? {
-        Some((header, runs)) => {
-            let reuse = super::resume::Reuse::Journal(old.display().to_string(), header, runs);
-            super::run_journaled(plan, Some(reuse), Some((journal, every)))
-        }
-        None => {
-            let recorded = super::record::ExperimentRecord::read(&path)?;
-            let name = path.display().to_string();
-            let reuse = super::resume::Reuse::Record(&name, &recorded);
-            super::run_journaled(plan, Some(reuse), Some((journal, every)))
-        }
-    }
 }

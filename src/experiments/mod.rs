@@ -392,9 +392,9 @@ fn constants(plan: &Plan, src: &Source) -> Result<ConstantsReport> {
     })
 }
 
-/// [`run_resumed`] with the runs of `reuse`, appending every finished run to a journal at
-/// `journal` (`(path, seconds between syncs)`, [`crate::journal`]) when given: an
-/// experiment killed by SIGKILL keeps its finished runs.
+/// [`run_resumed`] with the runs of `reuse`, appending every finished run to the journal of
+/// the record `journal` (`(path of experiment.json, seconds between syncs)`,
+/// [`crate::ledger`]) when given: an experiment killed by SIGKILL keeps its finished runs.
 pub(crate) fn run_journaled(
     plan: &Plan,
     reuse: Option<resume::Reuse>,
@@ -412,13 +412,10 @@ pub(crate) fn run_journaled(
         sigma,
         data: &data,
     };
-    let finished = match reuse {
-        Some(r) => r.finished(&work)?,
-        None => Default::default(),
-    };
-    let journal = journal
-        .map(|(path, every)| resume::start_journal(path, &work, &finished, every))
-        .transpose()?;
+    let mut ledger = resume::ledger(reuse, &work)?;
+    if let Some((record, every)) = journal {
+        ledger.start_journal(record, plan.algorithms.len(), every)?;
+    }
     let consts = constants(plan, &src)?;
 
     let display = crate::progress::Lines::new(plan.progress, plan.time_limit_s);
@@ -432,16 +429,13 @@ pub(crate) fn run_journaled(
                 let Some(&alg) = plan.algorithms.get(i) else {
                     break;
                 };
-                let rec = match finished.get(alg.registry_name()) {
+                let rec = match ledger.get(&alg.registry_name().to_string()) {
                     Some(done) => done.clone(),
                     None if crate::interrupt::requested() => resume::not_started(alg),
                     None => {
                         let rec = run_one(plan, &src, alg, sigma, &display);
-                        if let Some(j) = journal
-                            .as_ref()
-                            .filter(|_| rec.status != RunStatus::Interrupted)
-                        {
-                            j.append(&rec);
+                        if rec.status != RunStatus::Interrupted {
+                            ledger.done(&rec);
                         }
                         rec
                     }

@@ -11,7 +11,7 @@
 //!            "expected_sha256", "matches_reference", "scaling", "rows", "seed", "n", "d", "k", "nnz", "dl", "description"},
 //!   "constants": {"certified": {..}, "paper": {..}, "passed_to_parameter_formulas": {..}, "sampled": {..} | null},
 //!   "runs": [{"algorithm": "LMO-PO", "registry_name": "lmo-po", "primal_oracle": "lmo", "measure": "G_X^LMO + G_Y",
-//!             "iterations", "wall_time_s", "measure_time_s", "seconds_per_iteration", "cpu_time_s",
+//!             "iterations", "wall_time_s", "measure_time_s", "time_per_iteration_s", "cpu_time_s",
 //!             "threads" (only when above 1),
 //!             "status": "time_limit" | "completed" | "diverged" | "skipped" | "not_applicable" | "failed" | "interrupted",
 //!             "status_detail", "provenance", "provenance_detail", "schedule", "parameters": [..],
@@ -196,7 +196,10 @@ pub struct RunRecord {
     pub iterations: usize,
     pub wall_time_s: f64,
     pub measure_time_s: f64,
-    pub seconds_per_iteration: Option<f64>,
+    /// Solver seconds per iteration (`seconds_per_iteration` in records written before issue
+    /// 35: a varying field's name contains `time`).
+    #[serde(alias = "seconds_per_iteration")]
+    pub time_per_iteration_s: Option<f64>,
     /// CPU time the run's threads got while it ran (solver and measures; the run's thread and
     /// the helper threads of its kernels, [`crate::jobs::run_cpu_time_s`]: the
     /// thread CPU clock on Unix, None elsewhere). Far below `threads (wall_time_s +
@@ -233,7 +236,7 @@ impl RunRecord {
             iterations: 0,
             wall_time_s: 0.0,
             measure_time_s: 0.0,
-            seconds_per_iteration: None,
+            time_per_iteration_s: None,
             cpu_time_s: None,
             threads: 1,
             status,
@@ -278,7 +281,7 @@ impl RunRecord {
             iterations: trace.iterations,
             wall_time_s: trace.wall_time_s,
             measure_time_s: trace.measure_time_s,
-            seconds_per_iteration: (trace.iterations > 0)
+            time_per_iteration_s: (trace.iterations > 0)
                 .then(|| trace.wall_time_s / trace.iterations as f64),
             cpu_time_s: None,
             threads: 1,

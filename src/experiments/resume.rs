@@ -1,4 +1,4 @@
-//! `experiment --resume DIR` and interrupted experiments: the runs of an `experiment.json`
+//! `experiment --resume DIR` and interrupted experiments ([`crate::ledger`]): the runs of an `experiment.json`
 //! written by this build with the same arguments are reused, except those whose status is
 //! `interrupted` (stopped by a signal, or not started because of it), which run again.
 //! Each algorithm's run is independent of the others (its own solver on the same data), so
@@ -18,8 +18,10 @@
 use super::params::Method;
 use super::record::{ExperimentRecord, RunRecord, RunStatus};
 use super::source::DataDescription;
+use crate::ledger::Ledger;
+use crate::resume::Identity;
 use crate::Result;
-use std::collections::BTreeMap;
+use std::path::Path;
 
 /// The arguments of an experiment that decide its runs (what a resumed record must share).
 #[derive(Debug, Clone)]
@@ -71,9 +73,8 @@ fn identity(
     ]
 }
 
-/// Refuses `record` (read from `input`) unless this build wrote it for the same experiment,
-/// time limit, iteration cap, algorithms, sigma and data as `work`.
-pub fn check_record(input: &str, record: &ExperimentRecord, work: &Work) -> Result<()> {
+/// The work `record` says it did, and its runs that finished.
+fn recorded(record: &ExperimentRecord) -> (Identity, Vec<RunRecord>) {
     let algorithms: Vec<String> = record
         .runs
         .iter()
@@ -91,36 +92,60 @@ pub fn check_record(input: &str, record: &ExperimentRecord, work: &Work) -> Resu
         version: record.meta.version.clone(),
         git_commit: record.meta.git_commit.clone(),
     };
-    crate::resume::check_arguments(input, &build.to_string(), was, arguments(work))
+    let finished = record
+        .runs
+        .iter()
+        .filter(|r| r.status != RunStatus::Interrupted)
+        .cloned()
+        .collect();
+    // the data file's content is an argument: its sha256 is in the DataDescription
+    (
+        Identity::recorded(&build, was, Default::default()),
+        finished,
+    )
 }
 
-/// Where the runs an experiment reuses come from (`experiment --resume DIR`).
+/// Refuses `record` (read from `input`) unless this build wrote it for the same experiment,
+/// time limit, iteration cap, algorithms, sigma and data as `work`.
+pub fn check_record(input: &str, record: &ExperimentRecord, work: &Work) -> Result<()> {
+    let now = Identity::current(arguments(work), Default::default());
+    now.accept(input, &recorded(record).0)
+}
+
+/// `experiment`'s jobs for the [`crate::ledger`]: an algorithm's run, by registry name.
+#[derive(Debug)]
+pub struct Experiment;
+
+impl crate::ledger::Journaled for Experiment {
+    const COMMAND: &'static str = "experiment";
+    type Key = String;
+    type Result = RunRecord;
+    fn key(r: &RunRecord) -> String {
+        r.registry_name.clone()
+    }
+}
+
+/// Where the runs an experiment reuses come from.
 #[derive(Debug)]
 pub enum Reuse<'a> {
     /// An `experiment.json` (`(name, record)`): its runs that finished.
     Record(&'a str, &'a ExperimentRecord),
-    /// A journal (`(name, header, finished runs)`, [`crate::journal`]).
-    Journal(String, crate::journal::Header, Vec<RunRecord>),
+    /// `experiment --resume DIR`: `DIR`'s journal, else `DIR/experiment.json`.
+    Dir(&'a Path),
 }
 
-impl Reuse<'_> {
-    /// The finished runs by registry name, once the source is checked against `work`.
-    pub fn finished(self, work: &Work) -> Result<BTreeMap<String, RunRecord>> {
-        let runs = match self {
-            Reuse::Record(name, record) => {
-                check_record(name, record, work)?;
-                record.runs.clone()
-            }
-            Reuse::Journal(name, header, runs) => {
-                header.check(&name, "experiment", &arguments(work), &Default::default())?;
-                runs
-            }
-        };
-        Ok(runs
-            .into_iter()
-            .filter(|r| r.status != RunStatus::Interrupted)
-            .map(|r| (r.registry_name.clone(), r))
-            .collect())
+/// The finished runs of `work` that `reuse` holds, in a ledger.
+pub fn ledger(reuse: Option<Reuse>, work: &Work) -> Result<Ledger<Experiment>> {
+    let now = Identity::current(arguments(work), Default::default());
+    match reuse {
+        None => Ok(Ledger::new(now)),
+        Some(Reuse::Record(name, record)) => {
+            let (was, runs) = recorded(record);
+            Ledger::new(now).reuse(name, &was, runs)
+        }
+        Some(Reuse::Dir(dir)) => Ledger::resume(now, &dir.join("experiment.json"), |name, text| {
+            Ok(recorded(&ExperimentRecord::parse(name, text)?))
+        }),
     }
 }
 
@@ -134,27 +159,4 @@ pub fn not_started(alg: Method) -> RunRecord {
             crate::interrupt::describe().unwrap_or_else(|| "a stop request".into())
         ),
     )
-}
-
-/// Starts the journal at `path` of the experiment `work` (one line per finished run, the
-/// `finished` ones first), synced every `every_s` seconds ([`crate::journal`]).
-pub fn start_journal(
-    path: &std::path::Path,
-    work: &Work,
-    finished: &BTreeMap<String, RunRecord>,
-    every_s: f64,
-) -> Result<crate::journal::Journal> {
-    let arguments = arguments(work)
-        .into_iter()
-        .map(|(n, v)| (n.to_string(), v))
-        .collect();
-    // the data file's content is an argument: its sha256 is in the DataDescription
-    let header = crate::journal::Header::new(
-        "experiment",
-        arguments,
-        Default::default(),
-        work.algorithms.len(),
-    );
-    let carried: Vec<&RunRecord> = finished.values().collect();
-    crate::journal::Journal::create(path, &header, &carried, every_s)
 }

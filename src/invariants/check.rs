@@ -37,13 +37,13 @@ pub use super::check_report::{CheckReport, Erratum, ErratumStatus, InvariantRepo
 use super::check_shard::job_count;
 pub use super::check_shard::merge_shards;
 use super::context::{MeasureSet, PointCtx, RunCtx, RunSpec};
-pub use super::tally::{CaseResult, CheckShard, JobTallies, Recorded, Tally, Violation, Worst};
+pub use super::tally::{CaseResult, CheckShard, JobTallies, Tally, Violation, Worst};
 use super::{registry, Check, Eval, Invariant};
+use crate::ledger::shard::Shard;
 use crate::paper::Algorithm;
 use crate::problems::{Instance, Interval};
 use crate::sets::ConvexSet;
 use crate::solvers::Fault;
-use crate::verify::shard::Shard;
 use crate::{Error, Result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -284,8 +284,9 @@ pub fn run_check_shard(
     run_check_resumed(cases, seed, opts, threads, shard, None)
 }
 
-/// [`run_check_shard`] that reuses the jobs recorded in `resume` (the record's name and its
-/// tallies by job index, `check --resume`) and, when `resume` is given,
+/// [`run_check_shard`] that reuses the jobs recorded in `resume` (the check's
+/// [`crate::ledger::Ledger`]: `check --resume`, [`super::resume::read`]), appends the others
+/// to its journal when it has one and, when `resume` is given,
 /// stops at the next job boundary on a first signal ([`crate::interrupt`]): the report then
 /// counts the completed jobs, carries their tallies (as shard 1/1 when unsharded) and sets
 /// [`CheckReport::interrupted`].
@@ -295,7 +296,7 @@ pub fn run_check_resumed(
     opts: &CaseOptions,
     threads: usize,
     shard: Option<Shard>,
-    resume: Option<&dyn Recorded>,
+    resume: Option<&crate::ledger::Ledger<super::resume::Check>>,
 ) -> Result<CheckReport> {
     if cases == 0 || cases > MAX_CASES {
         return Err(Error::invalid(
@@ -306,12 +307,12 @@ pub fn run_check_resumed(
     let reg = registry();
     let witnesses = super::witness::witness_cases()?;
     let total = job_count(cases, witnesses.len());
-    let mine: Vec<usize> = crate::verify::shard::select((0..total).collect(), shard);
+    let mine: Vec<usize> = crate::ledger::shard::select((0..total).collect(), shard);
     let threads = worker_threads(threads, mine.len());
     let jobs = crate::progress::Jobs::new("check", mine.len() as u64);
     let run_job = |p: usize| -> Option<Result<CaseResult>> {
         if let Some(resume) = resume {
-            if let Some(jt) = resume.recorded(p) {
+            if let Some(jt) = resume.get(&p) {
                 jobs.done();
                 return Some(jt.clone().into_result(&reg, resume.input()));
             }
@@ -342,7 +343,7 @@ pub fn run_check_resumed(
         };
         if let (Some(resume), Ok(r)) = (resume, &r) {
             if resume.journaling() {
-                resume.finished(JobTallies::of(p, &reg, r.clone()));
+                resume.done(&JobTallies::of(p, &reg, r.clone()));
             }
         }
         Some(r)

@@ -4,104 +4,70 @@
 use super::case::DEFAULT_HORIZON;
 use super::check_report::{assemble, CheckReport};
 use super::registry;
-use super::tally::{CaseResult, CheckShard};
-use crate::verify::shard::Shard;
+use super::resume::ShardFile;
+use super::tally::CaseResult;
+use crate::ledger::shard::{gather, Part};
+use crate::resume::Identity;
 use crate::{Error, Result};
-use serde::Deserialize;
-
-/// What [`merge_shards`] reads from a shard's CHECK.json (other fields are ignored).
-#[derive(Debug, Deserialize)]
-struct ShardFile {
-    #[serde(default)]
-    build: crate::build_info::Build,
-    cases: usize,
-    seed: u64,
-    horizon: usize,
-    shard: Option<CheckShard>,
-    #[serde(default)]
-    interrupted: Option<crate::resume::Interruption>,
-}
 
 /// Merges the CHECK.json outputs of shards `1..=N` of one `saddlefw check --shard I/N` run
 /// (`(name, text)` pairs, the name used in errors) into the report of the unsharded run:
 /// byte-identical JSON, because the jobs' tallies are folded in job order as a single
-/// machine folds them. Missing, duplicate or mismatched shards are refused.
+/// machine folds them. Missing, duplicate or mismatched shards are refused
+/// ([`crate::ledger::shard::gather`]).
 pub fn merge_shards(inputs: &[(String, String)]) -> Result<CheckReport> {
     let reg = registry();
-    let mut parsed = Vec::new();
+    let witnesses = super::witness::witness_cases()?.len();
+    let mut parts = Vec::new();
+    let mut first = None;
     for (name, text) in inputs {
         let f: ShardFile = crate::files::parse_json(name, text, crate::files::JsonTop::Object)?;
-        let part = f.shard.clone().ok_or_else(|| {
+        let part = f.shard.ok_or_else(|| {
             Error::input(
                 name,
                 "shard",
                 "not a shard output (no \"shard\" field): run `saddlefw check --shard I/N`",
             )
         })?;
-        if let Some(i) = &f.interrupted {
+        // the job list of this check: its length follows from --cases (never from a file)
+        if part.jobs != job_count(f.cases, witnesses) || f.horizon != DEFAULT_HORIZON {
             return Err(Error::input(
                 name,
-                "interrupted",
-                format!("shard {} stopped by {} after {} of {} jobs: finish it with `saddlefw check --resume` first", part.shard, i.signal, i.done, i.total),
+                "settings",
+                format!("shard {} was run with other settings ({} jobs, horizon {}) than this build's check of {} cases", part.shard, part.jobs, f.horizon, f.cases),
             ));
         }
-        parsed.push((name.as_str(), f, part));
-    }
-    let (_, first, _) = parsed
-        .first()
-        .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?;
-    let labels: Vec<Shard> = parsed.iter().map(|(_, _, part)| part.shard).collect();
-    crate::verify::shard::check_labels(&labels)?;
-    let (cases, seed) = (first.cases, first.seed);
-    // the job list of this check: its length follows from --cases (never trusted from a file)
-    let total = job_count(cases, super::witness::witness_cases()?.len());
-    let mut results: std::collections::BTreeMap<usize, CaseResult> = Default::default();
-    for &(name, ref f, ref part) in &parsed {
-        let s = part.shard;
-        if f.build != first.build {
-            return Err(Error::input(
-                name,
-                "build",
-                format!(
-                    "shard {s} was written by another build ({}) than the first ({})",
-                    f.build, first.build
-                ),
-            ));
+        first.get_or_insert((f.cases, f.seed));
+        let arguments = super::resume::arguments(f.cases, f.seed, f.control.as_deref(), None);
+        let mut results = Vec::new();
+        for jt in part.results {
+            results.push((jt.job, jt.into_result(&reg, name)?));
         }
-        if f.cases != cases || f.seed != seed || f.horizon != DEFAULT_HORIZON || part.jobs != total
-        {
-            return Err(Error::input(
-                name,
-                "cases/seed",
-                format!("shard {s} was run with other settings ({} cases, seed {}) than the first ({cases} cases, seed {seed})", f.cases, f.seed),
-            ));
-        }
-        for jt in &part.results {
-            let job = jt.job;
-            if job >= total || !s.takes(job) || results.contains_key(&job) {
-                return Err(Error::input(
-                    name,
-                    format!("job {job}"),
-                    format!("not a job of shard {s}"),
-                ));
-            }
-            results.insert(job, jt.clone().into_result(&reg, name)?);
-        }
+        parts.push(Part {
+            name: name.clone(),
+            shard: part.shard,
+            identity: Identity::recorded(&f.build, arguments, Default::default()),
+            interrupted: f.interrupted,
+            results,
+        });
     }
-    if results.len() != total {
-        let p = (0..total).find(|p| !results.contains_key(p)).unwrap_or(0);
-        return Err(Error::invalid(
-            "merge",
-            format!("job {p} is in no shard output (a truncated file?)"),
-        ));
-    }
-    let done: Vec<(usize, CaseResult)> = results.into_iter().collect();
+    let (cases, seed) = first.ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?;
+    let total = job_count(cases, witnesses);
+    let results = gather(
+        "check",
+        parts,
+        |(job, _)| *job,
+        |&job| (job < total).then_some(job),
+        0..total,
+        |job| format!("job {job}"),
+    )?;
+    let done: Vec<(usize, CaseResult)> = results.into_values().collect();
     Ok(assemble(cases, seed, &reg, &done))
 }
 
 /// The job list of a check: the random cases `0..cases`, then the witness instances. A job's
 /// position in this list is its index; `check --shard I/N` takes the positions `p` with
-/// `p mod N = I - 1` ([`crate::verify::shard::Shard::takes`]).
+/// `p mod N = I - 1` ([`crate::ledger::shard::Shard::takes`]).
 pub(crate) fn job_count(cases: usize, witnesses: usize) -> usize {
     cases.saturating_add(witnesses)
 }

@@ -2,7 +2,7 @@
 //! and the worst case ([`Tally`], [`Worst`]), and the results of one case ([`CaseResult`]).
 
 use super::{registry, Eval, Invariant};
-use crate::verify::shard::Shard;
+use crate::ledger::shard::Shard;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -224,19 +224,6 @@ pub struct CheckShard {
     /// Length of the whole job list (random cases and witnesses).
     pub jobs: usize,
     pub results: Vec<JobTallies>,
-}
-
-/// The jobs a check already has and where it records finished ones (`check --resume` and the
-/// journal: `invariants::resume::Resume`).
-pub trait Recorded: Sync {
-    /// The record's name (for errors).
-    fn input(&self) -> &str;
-    /// The recorded tallies of job `job`.
-    fn recorded(&self, job: usize) -> Option<&JobTallies>;
-    /// Whether finished jobs are recorded ([`Recorded::finished`] is called).
-    fn journaling(&self) -> bool;
-    /// A job finished.
-    fn finished(&self, tallies: JobTallies);
 }
 
 /// The tallies of one job, keyed by invariant name (only the invariants the job touched).

@@ -139,6 +139,8 @@ impl<R: BufRead> IterateReader<R> {
                         "{}: number out of range (beyond f64: every number must be finite)",
                         field_at(text, e.column())
                     ))
+                } else if why.starts_with("invalid type") || why.starts_with("invalid value") {
+                    self.error(wrong_type(text, e.column(), &why))
                 } else {
                     self.error(why)
                 }
@@ -171,6 +173,20 @@ impl<R: BufRead> IterateReader<R> {
             }
         }
         Ok(())
+    }
+}
+
+/// A value of the wrong type at `column` (serde's `why`), in the format's words: the field,
+/// and what it must be.
+fn wrong_type(text: &str, column: usize, why: &str) -> String {
+    let field = field_at(text, column);
+    let why = why
+        .replace("expected u64", "expected a whole number >= 0")
+        .replace("expected f64", "expected a number");
+    if field == "t" {
+        format!("t: {why} (t is the iterate's index: 0, 1, 2, ... written without a decimal point)")
+    } else {
+        format!("{field}: {why}")
     }
 }
 

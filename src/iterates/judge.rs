@@ -125,6 +125,17 @@ pub fn load(
     table: &[TheoremEntry],
     dir: &Path,
 ) -> Result<(Manifest, VerifyOptions, Vec<plan::PlannedJob>)> {
+    if dir.is_file() {
+        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+        return Err(Error::input(
+            dir.display().to_string(),
+            "DIR",
+            format!(
+                "a file, not a directory: give the export directory ({}, which holds manifest.json)",
+                parent.map_or(".".into(), |p| p.display().to_string())
+            ),
+        ));
+    }
     let path = dir.join("manifest.json");
     let name = path.display().to_string();
     let m = Manifest::parse(&name, &crate::files::read_text(&path)?)?;
@@ -176,15 +187,24 @@ pub fn load(
             .zip(&have)
             .position(|(a, b)| a != b)
             .unwrap_or(want.len().min(have.len()));
+        let this = env!("CARGO_PKG_VERSION");
+        let why = if m.saddlefw == this {
+            "the manifest was edited (its tier, cases, sizes or jobs no longer agree)".to_string()
+        } else {
+            format!("it was written by saddlefw {} (this is {this})", m.saddlefw)
+        };
+        let id = |jobs: &[(&str, &str, u64)]| jobs.get(first).map_or("no job", |j| j.0).to_string();
         return Err(Error::input(
             &name,
             format!("jobs[{first}]"),
             format!(
-                "the exported jobs ({}) differ from the jobs this saddlefw plans for tier {} and --cases {:?} ({}): export again with this version",
-                have.len(),
+                "the exported jobs are not those of tier {} with --cases {:?} ({} here, {} planned; {} listed, {} planned): {why}; export again (saddlefw export --out DIR) and rerun your solver",
                 m.tier,
                 m.cases.as_deref().unwrap_or(""),
-                want.len()
+                id(&have),
+                id(&want),
+                have.len(),
+                want.len(),
             ),
         ));
     }

@@ -148,11 +148,29 @@ pub struct PoLmoSchedule {
 /// The parameter schedule a theorem analyses, as the table writes it. It is data only: the
 /// values `tau_t`, `beta_t` come from ONE implementation, the solvers' [`crate::solvers::Schedule`],
 /// through [`ScheduleSpec::resolve`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ScheduleSpec {
     PoLmoAppendix(PoLmoSchedule),
     Poly(PolySchedule),
+}
+
+/// An object with `kind` is the PO-LMO appendix form, any other the `{a, b, C}` form: a typo
+/// is reported by the form meant (`unknown field "bb"`), not as "no variant matched".
+impl<'de> Deserialize<'de> for ScheduleSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        let spec = if v.get("kind").is_some() {
+            PoLmoSchedule::deserialize(v).map(ScheduleSpec::PoLmoAppendix)
+        } else {
+            PolySchedule::deserialize(v).map(ScheduleSpec::Poly)
+        };
+        spec.map_err(|e| {
+            serde::de::Error::custom(format!(
+                "{e} (a schedule is {{\"a\": .., \"b\": .., \"C\": ..}}, or the PO-LMO appendix form with \"kind\", \"factor\", \"A\", \"a\", \"b\", \"C\")"
+            ))
+        })
+    }
 }
 
 impl ScheduleSpec {

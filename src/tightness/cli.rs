@@ -100,14 +100,10 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
         .iter()
         .filter(|e| args.cases.as_deref().map_or(true, |f| e.id.contains(f)))
         .count();
-    let recorded = match &args.resume {
-        Some(dir) => super::resume::read(dir, &arguments, &cfg)?,
-        None => Default::default(),
-    };
+    let mut ledger = super::resume::ledger(args.resume.as_deref(), &arguments, &cfg)?;
     let incumbents = load_dir(&args.fixtures)?;
     let path = args.out.join("tighten.json");
-    let journal =
-        super::resume::start_journal(&path, &arguments, &cfg, &recorded, selected, every)?;
+    ledger.start_journal(&path, selected, every)?;
     outln!(
         "{:<26} {:>6} {:>7} {:>17} {:>6} {:>9} {:<15} {:>7} note",
         "entry",
@@ -148,8 +144,8 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
                 }
             }
         }
-        if !recorded.contains_key(&r.id) {
-            journal.append(r);
+        if ledger.get(&r.id).is_none() {
+            ledger.done(r);
         }
         use std::io::Write;
         let _ = std::io::stdout().flush();
@@ -161,7 +157,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
         args.cases.as_deref(),
         &cfg,
         &incumbents,
-        &recorded,
+        ledger.reused(),
         &mut done,
     )?;
     let interrupted = crate::resume::Interruption::now(results.len(), selected);
@@ -185,7 +181,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
         &path,
         (serde_json::to_string_pretty(&record).expect("serialises") + "\n").as_bytes(),
     )?;
-    journal.remove();
+    ledger.finish();
     outln!("wrote {}", path.display());
     Ok(crate::error::EXIT_OK)
 }

@@ -18,9 +18,11 @@ pub const FIXTURE_FORMAT: &str = "saddlefw-hard-v1";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchRecord {
-    /// Budget per entry (seconds) and the time actually used.
+    /// Budget per entry (seconds) and the time actually used (`elapsed_s` in fixtures
+    /// written before issue 35: a varying field's name contains `time`).
     pub budget_s: f64,
-    pub elapsed_s: f64,
+    #[serde(alias = "elapsed_s")]
+    pub elapsed_time_s: f64,
     /// Candidates evaluated (the candidate sequence is determined by `seed`).
     pub evaluations: usize,
     /// Rejected candidates by reason (floor, unstable window, ...).
@@ -178,7 +180,7 @@ impl HardFixture {
             note,
             search: SearchRecord {
                 budget_s: s.budget_s,
-                elapsed_s: s.elapsed_s,
+                elapsed_time_s: s.elapsed_time_s,
                 evaluations: s.evaluations,
                 rejected: s.rejected.clone(),
                 seed: cfg.seed,

@@ -16,10 +16,10 @@
 //! ```
 
 use super::search::{EntrySearch, SearchConfig};
-use crate::journal::{Header, Journal};
+use crate::ledger::Ledger;
+use crate::resume::Identity;
 use crate::Result;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The arguments of `tighten` beside its [`SearchConfig`] that decide its result.
@@ -80,57 +80,40 @@ pub struct TightenRecord {
     pub interrupted: Option<crate::resume::Interruption>,
 }
 
-/// The entries `tighten --resume DIR` takes as searched: from the journal
-/// `DIR/tighten.json.journal` if there is one, else from `DIR/tighten.json`; either must come
-/// from this build and the same arguments.
-pub fn read(
-    dir: &Path,
-    args: &Arguments,
-    cfg: &SearchConfig,
-) -> Result<BTreeMap<String, EntrySearch>> {
-    let path = dir.join("tighten.json");
-    let journal = crate::journal::journal_path(&path);
-    let now = args.pairs(cfg);
-    let inputs = args.inputs()?;
-    let entries = match crate::journal::read::<EntrySearch>(&journal)? {
-        Some((header, entries)) => {
-            header.check(&journal.display().to_string(), "tighten", &now, &inputs)?;
-            entries
-        }
-        None => {
-            let input = path.display().to_string();
-            let text = crate::files::read_text(&path)?;
-            let r: TightenRecord =
-                crate::files::parse_json(&input, &text, crate::files::JsonTop::Object)?;
-            let was = r.arguments.pairs(&r.config);
-            crate::resume::check_arguments(&input, &r.build.to_string(), was, now)?;
-            r.inputs.check(&input, "--resume", &inputs)?;
-            r.entries
-        }
-    };
-    Ok(entries.into_iter().map(|e| (e.id.clone(), e)).collect())
+/// `tighten`'s jobs for the [`crate::ledger`]: an entry's search, by entry id.
+#[derive(Debug)]
+pub struct Tighten;
+
+impl crate::ledger::Journaled for Tighten {
+    const COMMAND: &'static str = "tighten";
+    type Key = String;
+    type Result = EntrySearch;
+    fn key(r: &EntrySearch) -> String {
+        r.id.clone()
+    }
 }
 
-/// Starts the journal of a search writing `out` (`total` entries; the `recorded` ones first).
-pub fn start_journal(
-    out: &Path,
+/// The work of a search with `args` and `cfg`.
+pub fn identity(args: &Arguments, cfg: &SearchConfig) -> Result<Identity> {
+    Ok(Identity::current(args.pairs(cfg), args.inputs()?))
+}
+
+/// The finished entries of a search: with `--resume DIR`, those of `DIR`'s journal or
+/// `DIR/tighten.json` ([`Ledger::resume`]), which must be of the same build, arguments and
+/// incumbents.
+pub fn ledger(
+    resume: Option<&Path>,
     args: &Arguments,
     cfg: &SearchConfig,
-    recorded: &BTreeMap<String, EntrySearch>,
-    total: usize,
-    every_s: f64,
-) -> Result<Journal> {
-    let arguments = args
-        .pairs(cfg)
-        .into_iter()
-        .map(|(n, v)| (n.to_string(), v))
-        .collect();
-    let header = Header::new("tighten", arguments, args.inputs()?, total);
-    let carried: Vec<&EntrySearch> = recorded.values().collect();
-    Journal::create(
-        &crate::journal::journal_path(out),
-        &header,
-        &carried,
-        every_s,
-    )
+) -> Result<Ledger<Tighten>> {
+    let now = identity(args, cfg)?;
+    let Some(dir) = resume else {
+        return Ok(Ledger::new(now));
+    };
+    Ledger::resume(now, &dir.join("tighten.json"), |input, text| {
+        let r: TightenRecord =
+            crate::files::parse_json(input, text, crate::files::JsonTop::Object)?;
+        let was = Identity::recorded(&r.build, r.arguments.pairs(&r.config), r.inputs);
+        Ok((was, r.entries))
+    })
 }

@@ -35,7 +35,7 @@ pub(crate) fn with_jobs<R: Send>(
 
 /// Runs the selected entries of `table`.
 pub fn run(table: &[TheoremEntry], opts: &VerifyOptions) -> Result<VerifyReport> {
-    run_logged(table, opts, &resume::JobLog::new())
+    run_logged(table, opts, &resume::fresh(opts))
 }
 
 /// [`run`], reusing the jobs that `record` (an earlier report of the same build and
@@ -46,8 +46,8 @@ pub fn run_resumed(
     record: Option<&VerifyReport>,
 ) -> Result<VerifyReport> {
     let log = match record {
-        Some(r) => resume::JobLog::from_record(r, table, opts)?,
-        None => resume::JobLog::new(),
+        Some(r) => resume::from_record(r, table, opts)?,
+        None => resume::fresh(opts),
     };
     run_logged(table, opts, &log)
 }
@@ -68,7 +68,7 @@ pub(crate) fn run_logged(
     let work = || -> Vec<Option<Result<shard::JobRuns>>> {
         jobs.par_iter()
             .map(|(key, j)| {
-                if let Some(done) = log.job(key) {
+                if let Some(done) = resume::job(log, key) {
                     progress.done();
                     return Some(Ok(done.clone()));
                 }
@@ -88,7 +88,7 @@ pub(crate) fn run_logged(
                     return None;
                 }
                 if let Ok(runs) = &r {
-                    log.job_done(key, runs);
+                    resume::job_done(log, key, runs);
                 }
                 progress.done();
                 Some(r)
@@ -120,7 +120,7 @@ pub(crate) fn run_logged(
         let total = jobs.len() + hard_total(gates)?;
         (
             crate::resume::Interruption::by(reason(), done, total),
-            log.hard_runs(),
+            resume::hard_runs(log),
         )
     } else {
         match gates {

@@ -66,7 +66,9 @@
 //! assembly), `instance` ([`record_run`] with a [`SolverFactory`], [`judge_run`]), `judge`
 //! (gates of one entry, notes), `errata` (printed forms), `hard` (the hard-instance data and
 //! the [`hard::AfterJudging`] hook), `results` (what verify.json holds), `report` (its JSON,
-//! table and page view), `shard` (scale-out and merge), `controls` and `source` (the solver
+//! table and page view), `shard` (scale-out and merge), `resume` (`--resume` and the journal:
+//! verify's [`crate::ledger::Journaled`]), `work` (what a run's results were made from),
+//! `controls` and `source` (the solver
 //! under verification), [`reproduce`] (the commands verify.json prints).
 //!
 //! # Determinism and parallelism
@@ -104,6 +106,7 @@ pub mod schedule_check;
 pub mod shard;
 pub mod source;
 mod tier;
+mod work;
 
 pub use instance::*;
 pub use jobs::*;

@@ -14,109 +14,21 @@
 //! saddlefw merge shards/0 shards/1 shards/2 --out reports/verify
 //! ```
 //!
+//! The rules of the merge are those of every command ([`crate::ledger::shard`]); this module
+//! says what a verify shard's results are: the run of an entry on a family and seed.
+//!
 //! ```
-//! use saddlefw::verify::shard::Shard;
+//! use saddlefw::verify::shard::{select, Shard};
 //! let s: Shard = "2/3".parse().unwrap();
-//! assert_eq!((s.index, s.count), (2, 3));
-//! assert!(s.takes(1) && !s.takes(0) && s.takes(4));
-//! assert!("0/3".parse::<Shard>().is_err() && "4/3".parse::<Shard>().is_err());
+//! assert_eq!(select((0..7).collect(), Some(s)), vec![1, 4]);
 //! ```
 
-use super::{judge_entry, VerifyOptions, VerifyReport};
+use super::{judge_entry, InstanceRun, VerifyOptions, VerifyReport};
+pub use crate::ledger::shard::{check_labels, select, Shard};
+use crate::ledger::shard::{gather, Part};
+use crate::theorems::TheoremEntry;
 use crate::{Error, Result};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt;
-use std::str::FromStr;
-
-/// Shard `index` (1-based) of `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    /// Whether the job at `position` of the sorted job list belongs to this shard.
-    pub fn takes(&self, position: usize) -> bool {
-        position % self.count == self.index - 1
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-impl FromStr for Shard {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        let bad = |why: &str| {
-            Error::invalid(
-                "--shard",
-                format!("{s:?}: {why} (expected I/N with 1 <= I <= N)"),
-            )
-        };
-        let (i, n) = s.split_once('/').ok_or_else(|| bad("no '/'"))?;
-        let index: usize = i
-            .trim()
-            .parse()
-            .map_err(|_| bad("I is not a whole number"))?;
-        let count: usize = n
-            .trim()
-            .parse()
-            .map_err(|_| bad("N is not a whole number"))?;
-        if count == 0 || index == 0 || index > count {
-            return Err(bad("out of range"));
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-/// Keeps the items of a sorted job list that belong to `shard` (all of them for `None`).
-pub fn select<T>(jobs: Vec<T>, shard: Option<Shard>) -> Vec<T> {
-    match shard {
-        None => jobs,
-        Some(s) => jobs
-            .into_iter()
-            .enumerate()
-            .filter(|(p, _)| s.takes(*p))
-            .map(|(_, j)| j)
-            .collect(),
-    }
-}
-
-/// Checks the labels of a set of shard outputs (of verify or check): all of one split into N
-/// (the first label's), each index in `1..=N` exactly once. Returns N. The labels come from
-/// files, so N is never used to allocate.
-pub fn check_labels(labels: &[Shard]) -> Result<usize> {
-    let count = labels
-        .first()
-        .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?
-        .count;
-    let mut seen = std::collections::BTreeSet::new();
-    for s in labels {
-        if s.count != count || s.index == 0 || s.index > s.count {
-            return Err(Error::invalid(
-                "merge",
-                format!("shard {s} does not belong to a split into {count}"),
-            ));
-        }
-        if !seen.insert(s.index) {
-            return Err(Error::invalid("merge", format!("shard {s} given twice")));
-        }
-    }
-    if seen.len() != count {
-        // the first index not given (at most labels.len() + 1 candidates)
-        let missing = (1..=count).find(|i| !seen.contains(i)).unwrap_or(count);
-        return Err(Error::invalid(
-            "merge",
-            format!("shard {missing}/{count} is missing"),
-        ));
-    }
-    Ok(count)
-}
 
 /// Merges the outputs of shards `1..=N` of one verify run into the unsharded report.
 /// `opts` supplies the baselines and the gate flags (tier and control come from the shards
@@ -128,59 +40,18 @@ pub fn merge(shards: Vec<VerifyReport>, opts: &VerifyOptions) -> Result<VerifyRe
 /// [`merge`] of shards of a run of `table` (a user's theorem file, `verify --theorems`).
 pub(crate) fn merge_table(
     shards: Vec<VerifyReport>,
-    table: &[crate::theorems::TheoremEntry],
+    table: &[TheoremEntry],
     opts: &VerifyOptions,
 ) -> Result<VerifyReport> {
-    let first = shards
-        .first()
-        .ok_or_else(|| Error::invalid("merge", "no shard outputs given"))?;
-    let labels = shards
-        .iter()
-        .map(|r| {
-            r.shard.ok_or_else(|| {
-                Error::invalid(
-                    "merge",
-                    "an input is not a shard output (no \"shard\" field)",
-                )
-            })
-        })
-        .collect::<Result<Vec<Shard>>>()?;
-    check_labels(&labels)?;
-    for (r, s) in shards.iter().zip(&labels) {
-        if let Some(i) = &r.interrupted {
-            return Err(Error::invalid(
-                "merge",
-                format!(
-                    "shard {s} was interrupted ({} after {} of {} jobs): finish it with `saddlefw verify --shard {s} --resume DIR` first",
-                    i.signal, i.done, i.total
-                ),
-            ));
-        }
-        r.inputs
-            .check(&format!("shard {s}"), "merge", &first.inputs)?;
-        if r.build != first.build {
-            return Err(Error::invalid(
-                "merge",
-                format!(
-                    "shard {s} was written by another build ({}) than the first ({})",
-                    r.build, first.build
-                ),
-            ));
-        }
-        let same = r.tier == first.tier
-            && r.t_max == first.t_max
-            && r.dim_x == first.dim_x
-            && r.dim_y == first.dim_y
-            && r.seeds == first.seeds
-            && r.control == first.control
-            && r.filter == first.filter;
-        if !same {
-            return Err(Error::invalid(
-                "merge",
-                format!("shard {s} was run with other settings (tier, sizes, seeds, control or --cases differ)"),
-            ));
-        }
-    }
+    let Some(first) = shards.first() else {
+        return Err(Error::invalid("merge", "no shard outputs given"));
+    };
+    let cfg = super::TierConfig {
+        seeds: first.seeds.len() as u32,
+        t_max: first.t_max,
+        dim_x: first.dim_x,
+        dim_y: first.dim_y,
+    };
     let mut opts = opts.clone();
     opts.tier = first.tier;
     opts.filter = first.filter.clone();
@@ -191,25 +62,16 @@ pub(crate) fn merge_table(
         ),
         None => None,
     };
-    let mut runs: BTreeMap<String, Vec<super::InstanceRun>> = BTreeMap::new();
-    let mut wall = 0.0f64;
-    for r in &shards {
-        wall = wall.max(r.wall_time_s);
-        for e in &r.entries {
-            runs.entry(e.id.clone())
-                .or_default()
-                .extend(e.instances.iter().cloned());
-        }
-    }
-    let selected: Vec<&crate::theorems::TheoremEntry> = table
+    let (seeds, inputs) = (first.seeds.clone(), first.inputs.clone());
+    let wall = shards.iter().map(|r| r.wall_time_s).fold(0.0, f64::max);
+    let selected: Vec<&TheoremEntry> = table
         .iter()
         .filter(|e| opts.filter.as_deref().map_or(true, |f| e.id.contains(f)))
         .collect();
-    check_runs(&shards, &selected, first)?;
+    let runs = gather_runs(shards, &selected, &cfg)?;
     let mut entries = Vec::new();
     for e in &selected {
-        let mut r = runs.remove(&e.id).unwrap_or_default();
-        r.sort_by(|a, b| (&a.family, a.seed_index).cmp(&(&b.family, b.seed_index)));
+        let r = runs.get(&e.id).cloned().unwrap_or_default();
         entries.push(judge_entry(e, r, &opts)?);
     }
     // the stored hardest instances run once, here (shards skip them)
@@ -224,97 +86,73 @@ pub(crate) fn merge_table(
     }
     super::annotate(&selected, &mut entries, opts.gate_baselines);
     let mut merged = super::assemble(
-        first.tier,
-        first.seeds.clone(),
-        first.t_max,
-        first.dim_x,
-        first.dim_y,
-        &opts,
-        entries,
-        wall,
+        opts.tier, seeds, cfg.t_max, cfg.dim_x, cfg.dim_y, &opts, entries, wall,
     );
     merged.shard = None;
-    merged.inputs = first.inputs.clone();
+    merged.inputs = inputs;
     Ok(merged)
 }
 
-/// Every run of every shard belongs to a job of the shared job list that the shard owns, no
-/// (entry, family, seed) comes twice, and none is missing: a shard file that was edited,
-/// truncated or mislabelled is refused instead of merged into a report with other data.
-fn check_runs(
-    shards: &[VerifyReport],
-    selected: &[&crate::theorems::TheoremEntry],
-    first: &VerifyReport,
-) -> Result<()> {
-    let cfg = super::TierConfig {
-        seeds: first.seeds.len() as u32,
-        t_max: first.t_max,
-        dim_x: first.dim_x,
-        dim_y: first.dim_y,
-    };
-    let position: BTreeMap<(String, String, u32), usize> = super::job_keys(selected, &cfg)
+/// The runs of every selected entry by entry id, in (family, seed) order, from the shards
+/// ([`gather`]: a shard file that was edited, truncated or mislabelled is refused instead of
+/// merged into a report with other data).
+fn gather_runs(
+    shards: Vec<VerifyReport>,
+    selected: &[&TheoremEntry],
+    cfg: &super::TierConfig,
+) -> Result<BTreeMap<String, Vec<InstanceRun>>> {
+    let mut parts = Vec::new();
+    for r in shards {
+        let shard = r.shard.ok_or_else(|| {
+            Error::invalid(
+                "merge",
+                "an input is not a shard output (no \"shard\" field)",
+            )
+        })?;
+        let identity = super::work::recorded_identity(&r);
+        let results: Vec<(String, InstanceRun)> = r
+            .entries
+            .into_iter()
+            .flat_map(|e| e.instances.into_iter().map(move |run| (e.id.clone(), run)))
+            .collect();
+        parts.push(Part {
+            name: format!("shard {shard}"),
+            shard,
+            identity,
+            interrupted: r.interrupted,
+            results,
+        });
+    }
+    let position: BTreeMap<JobKey, usize> = super::job_keys(selected, cfg)
         .into_iter()
         .enumerate()
         .map(|(p, k)| (k, p))
         .collect();
-    let bad = |s: Shard, what: String| Error::invalid("merge", format!("shard {s}: {what}"));
-    let mut seen = std::collections::BTreeSet::new();
-    for r in shards {
-        let s = r.shard.expect("checked above");
-        for e in &r.entries {
-            let entry = selected
-                .iter()
-                .find(|t| t.id == e.id)
-                .ok_or_else(|| bad(s, format!("entry {} is not in this run's selection", e.id)))?;
-            for run in &e.instances {
-                let key = (entry.case.clone(), run.family.clone(), run.seed_index);
-                let p = *position.get(&key).ok_or_else(|| {
-                    bad(
-                        s,
-                        format!(
-                            "{}: family {} seed {} is not a job of this run",
-                            e.id, run.family, run.seed_index
-                        ),
-                    )
-                })?;
-                if !s.takes(p) {
-                    return Err(bad(
-                        s,
-                        format!(
-                            "{}: family {} seed {} is job {p}, which belongs to another shard",
-                            e.id, run.family, run.seed_index
-                        ),
-                    ));
-                }
-                if !seen.insert((e.id.clone(), run.family.clone(), run.seed_index)) {
-                    return Err(bad(
-                        s,
-                        format!(
-                            "{}: family {} seed {} given twice",
-                            e.id, run.family, run.seed_index
-                        ),
-                    ));
-                }
-            }
-        }
+    let case: BTreeMap<&str, &str> = selected
+        .iter()
+        .map(|e| (e.id.as_str(), e.case.as_str()))
+        .collect();
+    let expected = selected.iter().flat_map(|e| {
+        super::families_for(e, cfg)
+            .into_iter()
+            .flat_map(move |f| (0..cfg.seeds).map(move |i| (e.id.clone(), f.label(), i)))
+    });
+    let runs = gather(
+        "verify",
+        parts,
+        |(id, run)| (id.clone(), run.family.clone(), run.seed_index),
+        |(id, family, seed)| {
+            let case = case.get(id.as_str())?.to_string();
+            position.get(&(case, family.clone(), *seed)).copied()
+        },
+        expected,
+        |(id, family, seed)| format!("{id}: family {family} seed {seed}"),
+    )?;
+    let mut by_entry: BTreeMap<String, Vec<InstanceRun>> = BTreeMap::new();
+    for ((id, _, _), (_, run)) in runs {
+        by_entry.entry(id).or_default().push(run);
     }
-    for e in selected {
-        for fam in super::families_for(e, &cfg) {
-            for i in 0..cfg.seeds {
-                if !seen.contains(&(e.id.clone(), fam.label(), i)) {
-                    return Err(Error::invalid(
-                        "merge",
-                        format!(
-                            "{}: the run of family {} seed {i} is in no shard output (a truncated or edited file?)",
-                            e.id,
-                            fam.label()
-                        ),
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
+    Ok(by_entry)
 }
 
 // Jobs recorded in a report (`verify --resume`): jobs are independent, so a job's recorded

@@ -236,12 +236,13 @@ fn sampled_probe_is_measured_on_the_side_it_probed() {
 
 /// A check given recorded jobs reuses them instead of running them again: a recorded tally
 /// marked with a count no run produces comes back in the report unchanged. Campaign 4 miss
-/// `Resume::recorded -> None`, which re-ran every recorded job to the same report (only the
-/// cost told).
+/// `Resume::recorded -> None` (now the check's `ledger::Ledger::get`), which re-ran every
+/// recorded job to the same report (only the cost told).
 #[test]
 fn check_resumed_reuses_its_recorded_jobs() {
     use saddlefw::invariants::check::{run_check_resumed, CaseOptions};
-    use saddlefw::invariants::resume::Resume;
+    use saddlefw::invariants::resume::identity;
+    use saddlefw::ledger::Ledger;
     let shard = Some("1/40".parse().unwrap());
     let opts = CaseOptions::default();
     let fresh = run_check_resumed(2, 0, &opts, 1, shard, None).unwrap();
@@ -251,9 +252,10 @@ fn check_resumed_reuses_its_recorded_jobs() {
     let name = name.clone();
     tally.cases += 1_000_000;
     let marked = tally.cases;
-    let mut resume = Resume::default();
-    resume.input = "marked record".into();
-    resume.recorded = jobs.iter().map(|j| (j.job, j.clone())).collect();
+    let work = identity(2, 0, None, shard);
+    let resume = Ledger::new(work.clone())
+        .reuse("marked record", &work, jobs.clone())
+        .unwrap();
     let again = run_check_resumed(2, 0, &opts, 1, shard, Some(&resume)).unwrap();
     let reused = &again.shard.unwrap().results[0];
     assert_eq!(reused.job, jobs[0].job);

@@ -166,7 +166,7 @@ pub(crate) fn search_entry(
             .iter()
             .map(|c| (c.spec.to_string(), c.p_hat.unwrap_or(f64::NAN)))
             .collect(),
-        elapsed_s: clock.elapsed().as_secs_f64(),
+        elapsed_time_s: clock.elapsed().as_secs_f64(),
         budget_s: cfg.budget_s,
     })
 }

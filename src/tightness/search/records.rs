@@ -140,6 +140,8 @@ pub struct EntrySearch {
     pub rejected: BTreeMap<String, usize>,
     /// The best few eligible candidates at the search horizon (spec text, p_hat).
     pub best: Vec<(String, f64)>,
-    pub elapsed_s: f64,
+    /// Wall-clock seconds of the search (`elapsed_s` in records written before issue 35).
+    #[serde(alias = "elapsed_s")]
+    pub elapsed_time_s: f64,
     pub budget_s: f64,
 }
