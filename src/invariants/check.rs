@@ -286,7 +286,7 @@ pub fn run_check_shard(
 
 /// [`run_check_shard`] that reuses the jobs recorded in `resume` (the record's name and its
 /// tallies by job index, `check --resume`) and, when `resume` is given,
-/// stops at the next job boundary on a first signal ([`crate::interrupt`]): the report then
+/// stops at the next job boundary on a first signal (`crate::interrupt`): the report then
 /// counts the completed jobs, carries their tallies (as shard 1/1 when unsharded) and sets
 /// [`CheckReport::interrupted`].
 pub fn run_check_resumed(
