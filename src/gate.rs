@@ -59,6 +59,17 @@ pub struct RateCheck {
     against: Option<Algorithm>,
     /// An interrupted outcome's report whose finished jobs are reused ([`RateCheck::resume`]).
     resume: Option<VerifyReport>,
+    caller: Caller,
+}
+
+/// The language a failure's `rerun` line is written in ([`RateCheck::caller`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Caller {
+    /// `RateCheck ... .filter("ID").tier(Tier::Quick)` (the default).
+    #[default]
+    Rust,
+    /// `saddlefw.RateCheck(...).filter("ID").tier("quick")` (what the Python package sets).
+    Python,
 }
 
 impl RateCheck {
@@ -78,6 +89,7 @@ impl RateCheck {
             theorems: None,
             against: None,
             resume: None,
+            caller: Caller::Rust,
         }
     }
     /// The built-in entries (the paper's theorem table) whose id contains `filter`
@@ -182,6 +194,11 @@ impl RateCheck {
         self.resume = Some(record);
         self
     }
+    /// The language of the `rerun` line of each [`GateFailure`] (default [`Caller::Rust`]).
+    pub fn caller(mut self, caller: Caller) -> Self {
+        self.caller = caller;
+        self
+    }
     /// The verify options this check runs with (for the CLI and advanced use).
     pub fn options(&self) -> VerifyOptions {
         let mut opts = VerifyOptions::new(self.tier);
@@ -194,8 +211,12 @@ impl RateCheck {
         opts.hard = self
             .hard_on()
             .then(|| crate::tightness::HardSource::Builtin.into());
-        if let Some(b) = &self.baselines {
-            opts.baselines = b.clone();
+        match &self.baselines {
+            Some(b) => opts.baselines = b.clone(),
+            // the stored exponents are the quick tier's: at the test tier or other sizes there
+            // is no reference exponent to compare with (the reference question is n/a)
+            None if self.tier == Tier::Test || self.sizes.is_some() => opts.baselines.clear(),
+            None => {}
         }
         opts.gate_baselines = self.reference_regression.unwrap_or(match &self.solver {
             None => self.tier.baseline_gated() && self.seed == 0,
@@ -236,6 +257,7 @@ impl RateCheck {
             report.attach_differential(d);
         }
         Ok(Outcome {
+            caller: self.caller,
             solver: opts.factory().name(),
             source: self.source.clone(),
             verify_command: self.verify_command(&opts),
@@ -311,6 +333,7 @@ pub struct Outcome {
     pub source: String,
     /// The `saddlefw verify` command of this check without `--cases`, when one runs it.
     verify_command: Option<String>,
+    caller: Caller,
 }
 
 /// One failed gate of one entry.
@@ -391,8 +414,10 @@ impl Outcome {
             None => (
                 own_run(e, &instances),
                 format!(
-                    "RateCheck ... .filter({:?}).tier(Tier::{:?}) with solver {:?} (entries: {}); the reproduce line runs saddlefw's own solver of the entry on the instance",
-                    e.id, self.report.tier, self.solver, self.source
+                    "{} with solver {:?} (entries: {}); the reproduce line runs saddlefw's own solver of the entry on the instance",
+                    rerun_call(self.caller, &e.id, self.report.tier),
+                    self.solver,
+                    self.source
                 ),
             ),
         };
@@ -653,5 +678,16 @@ where
     }
     fn y(&self) -> &[f64] {
         &self.y
+    }
+}
+
+/// The call that reruns the check of entry `id` at `tier`, in the caller's language.
+fn rerun_call(caller: Caller, id: &str, tier: Tier) -> String {
+    match caller {
+        Caller::Rust => format!("RateCheck ... .filter({id:?}).tier(Tier::{tier:?})"),
+        Caller::Python => format!(
+            "saddlefw.RateCheck(...).filter({id:?}).tier({:?})",
+            format!("{tier:?}").to_lowercase()
+        ),
     }
 }

@@ -196,6 +196,21 @@ fn bad_specs_schedules_flags_and_commands_are_usage_errors() {
     ] {
         usage_error(&run(bad, out, &[]), &needles);
     }
+    // an entry filter that selects nothing names the filter and what ids look like
+    usage_error(
+        &saddlefw(&[
+            "verify",
+            "--cases",
+            "lmo-lmo/zz",
+            "--out",
+            dir.path().join("v").to_str().unwrap(),
+        ]),
+        &[
+            "entry filter (--cases",
+            "\"lmo-lmo/zz\"",
+            "lmo-lmo/nc-c/primal",
+        ],
+    );
     for (flag, value, needles) in [
         (
             "--tau-schedule",

@@ -363,6 +363,12 @@ fn broken_variants_depart_at_the_right_iterate_and_coordinate() {
     assert!(d.jobs[0]
         .describe()
         .starts_with(&format!("departs at t = 5 in x[{i}]: yours {}", -x[i])));
+    // a departure at the first iterates says that a legitimate convention may explain it;
+    // one later (t = 5) does not
+    assert!(!d.jobs[0].describe().contains("index offset"));
+    let mut early = d.jobs[0].clone();
+    early.departure.as_mut().unwrap().t = 1;
+    assert!(early.describe().contains("index offset such as tau_{t+1}"));
 }
 
 /// The verdict rule at the chaos horizon H: a departure before H departs, one at or after H

@@ -404,6 +404,24 @@ fn verify_iterates_refuses_edited_problem_and_schedule_files() {
         "{err}"
     );
     std::fs::write(&manifest_path, &text).unwrap();
+    // a second export into the same directory is refused: its iterates files would be read
+    // as answers to the new jobs' problems; the earlier export is kept as it was
+    let again = run(&[
+        "-q",
+        "export",
+        "--cases",
+        "lmo-lmo/nc-c/primal",
+        "--no-hard",
+        "--out",
+        "exp",
+    ]);
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: exp: --out: holds an earlier export") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&manifest_path).unwrap(), text);
     // an output directory named like an existing file: one line saying so, the file kept
     for args in [
         &[

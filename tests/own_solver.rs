@@ -321,6 +321,75 @@ fn an_algorithm_without_a_solver_asks_for_one() {
     assert!(err.contains("saddlefw::gate"), "{err}");
 }
 
+/// Algorithm 1 whose primal iterate turns NaN from iteration `from` on: a solver that
+/// diverges part way.
+struct Diverging {
+    inner: lmo_lmo::LmoLmo,
+    from: usize,
+    t: usize,
+    nan: Vec<f64>,
+}
+
+impl Solver for Diverging {
+    fn name(&self) -> &str {
+        "example-lmo-lmo"
+    }
+    fn init(&mut self, p: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
+        self.inner.init(p, x0, y0);
+        self.nan = vec![f64::NAN; x0.len()];
+    }
+    fn step(&mut self, p: &dyn SaddleProblem, t: usize) -> StepInfo {
+        self.t = t;
+        self.inner.step(p, t)
+    }
+    fn x(&self) -> &[f64] {
+        if self.t >= self.from {
+            &self.nan
+        } else {
+            self.inner.x()
+        }
+    }
+    fn y(&self) -> &[f64] {
+        self.inner.y()
+    }
+}
+
+/// A hard-instance run that diverges fails `hard-run`, and the failure says why (the
+/// harness's reason: the non-finite iterate and its iteration), not only that no slope was
+/// fitted. Control: the faithful solver's hard run passes on the same entry.
+#[test]
+fn a_diverging_hard_run_fails_hard_run_with_its_reason() {
+    let check = |from: usize| {
+        RateCheck::builtin("lmo-lmo/c-sc+sc/primal")
+            .tier(Tier::Quick)
+            .solver_fn("example-lmo-lmo", move |req: &SolverRequest| {
+                Ok(Box::new(Diverging {
+                    inner: lmo_lmo::LmoLmo::for_job(req, 0.0),
+                    from,
+                    t: 0,
+                    nan: Vec::new(),
+                }))
+            })
+            .run()
+            .unwrap()
+    };
+    let faithful = check(usize::MAX);
+    assert!(faithful.report.entries[0].hard.is_some());
+    faithful.assert_passed();
+    let diverging = check(30);
+    let failures = diverging.failures();
+    let hard_run = failures
+        .iter()
+        .find(|f| f.gate == "hard-run")
+        .unwrap_or_else(|| panic!("hard-run must fail: {failures:#?}"));
+    assert!(
+        hard_run.detail.contains("non-finite") && hard_run.detail.contains("30"),
+        "{hard_run:#?}"
+    );
+    let hard = diverging.report.entries[0].hard.as_ref().unwrap();
+    assert!(hard.run_failure.as_deref().unwrap().contains("non-finite"));
+}
+
 /// The example solver, built by a factory whose caller stops the check after `stop_after`
 /// builds ([`SolverFactory::stop_reason`], what the Python package's Ctrl-C uses).
 struct StopAfter {

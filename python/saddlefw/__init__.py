@@ -49,6 +49,13 @@ __version__ = _native.__version__
 TIERS = ("test", "quick", "full")
 
 
+def _checked_tier(tier: str) -> str:
+    """``tier`` when it is one of :data:`TIERS`; ``ValueError`` at once otherwise (not at ``run``)."""
+    if tier not in TIERS:
+        raise ValueError(f"tier: expected one of {', '.join(TIERS)}, got {tier!r}")
+    return tier
+
+
 class GateFailedError(AssertionError):
     """Raised by :meth:`Outcome.assert_passed`: the message is Rust's ``assert_passed`` panic
     message (every failed gate, entry, instance and a reproducing call)."""
@@ -330,7 +337,7 @@ class RateCheck:
         self._builtin = None if theorems is not None else entries
         self._theorems = os.fspath(theorems) if theorems is not None else None
         self._filter = entries if theorems is not None and entries else None
-        self._tier = tier
+        self._tier = _checked_tier(tier)
         self._solver: Any = None
         self._is_class = True
         self._name: Optional[str] = None
@@ -361,7 +368,7 @@ class RateCheck:
 
     def tier(self, tier: str) -> "RateCheck":
         """``"test"``, ``"quick"`` or ``"full"``: seeds, horizon, dimensions, hard instances."""
-        self._tier = tier
+        self._tier = _checked_tier(tier)
         return self
 
     def sizes(self, seeds: int, t_max: int, dim_x: int, dim_y: int) -> "RateCheck":

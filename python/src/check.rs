@@ -56,7 +56,9 @@ pub fn run_check(
         Some(path) => RateCheck::theorems_file(path).map_err(crate::py_error)?,
         None => RateCheck::builtin(builtin.as_deref().unwrap_or("")),
     };
-    check = check.tier(tier.parse::<Tier>().map_err(crate::py_error)?);
+    check = check
+        .tier(tier.parse::<Tier>().map_err(crate::py_error)?)
+        .caller(saddlefw::gate::Caller::Python);
     if let Some(f) = &filter {
         check = check.filter(f);
     }

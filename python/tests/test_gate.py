@@ -40,6 +40,14 @@ def test_algorithm_1_passes_every_lmo_lmo_entry():
     assert out.timing["steps"] > 0
 
 
+def test_the_reference_question_is_not_applicable_at_the_test_tier():
+    # the stored exponents are the quick tier's: at the test tier nothing is compared with them
+    out = small().solver(SlowedFW).run()
+    a = out.answers["lmo-lmo/c-sc+sc/primal"]
+    assert a.reference.status == "not_applicable", a
+    assert all(f.question != "reference" for f in out.failures + out.reported)
+
+
 def test_the_slowed_variant_fails_the_hard_rate_gate():
     out = saddlefw.RateCheck("lmo-lmo/c-sc+sc/primal", tier="quick").solver(SlowedFW).progress(False).run()
     assert not out.passed
@@ -55,6 +63,9 @@ def test_the_slowed_variant_fails_the_hard_rate_gate():
     # for a user's solver (the reference question)
     assert msg.startswith('solver "SlowedFW" failed 1 gate(s) of built-in theorem table (quick tier, T_max = 16384):')
     assert [(f.gate, f.question) for f in out.reported] == [("hard-baseline", "reference")]
+    # the rerun line is a Python call, not Rust's builder
+    assert 'rerun: saddlefw.RateCheck(...).filter("lmo-lmo/c-sc+sc/primal").tier("quick")' in msg, msg
+    assert "Tier::" not in msg, msg
     for f in out.failures:
         assert f.message in msg and f.entry == "lmo-lmo/c-sc+sc/primal"
         assert f.instances and f.instances[0] == "hard:lmo-lmo/c-sc+sc/primal"  # a run --problem value
@@ -159,8 +170,14 @@ def test_bad_input_raises_value_error_with_the_crates_message(tmp_path):
     assert str(e.value) == (
         f'{bad}: entry 0 (fw-sqrt-step/c-sc/primal): field p: "x": expected a fraction n/d in (0, 4]'
     )
+    # a tier typo is refused where it is written, not at run()
     with pytest.raises(ValueError, match="tier: expected one of test, quick, full"):
-        saddlefw.RateCheck("lmo-lmo/", tier="slow").solver(FW).run()
+        saddlefw.RateCheck("lmo-lmo/", tier="slow")
+    with pytest.raises(ValueError, match="tier: expected one of test, quick, full"):
+        saddlefw.RateCheck("lmo-lmo/").tier("quik")
+    # an entry filter that selects nothing names the filter, not only the CLI's flag
+    with pytest.raises(ValueError, match=r'invalid entry filter.*no theorem entry id contains "lmo-lmo/zz"'):
+        saddlefw.RateCheck("lmo-lmo/zz").solver(FW).run()
     with pytest.raises(ValueError, match="missing.json: file: cannot read"):
         saddlefw.RateCheck(theorems=tmp_path / "missing.json").solver(FW).run()
     with pytest.raises(ValueError, match="no solver"):

@@ -52,6 +52,7 @@ pub(crate) fn cmd_export(args: ExportArgs) -> Result<i32> {
         ));
     }
     crate::files::check_outputs(&[], "--out", &args.out, &[args.out.join("manifest.json")])?;
+    refuse_earlier_export(&args.out)?;
     let opts = ExportOptions {
         tier,
         filter: args.cases.clone(),
@@ -85,4 +86,23 @@ pub(crate) fn cmd_export(args: ExportArgs) -> Result<i32> {
         }
     }
     Ok(crate::error::EXIT_OK)
+}
+
+/// One directory holds one export: iterates files written for an earlier export's jobs would
+/// otherwise sit beside the new problem files, and be read as answers to them.
+fn refuse_earlier_export(out: &std::path::Path) -> Result<()> {
+    for name in ["manifest.json", "jobs"] {
+        let earlier = out.join(name);
+        if earlier.exists() {
+            return Err(Error::input(
+                out.display().to_string(),
+                "--out",
+                format!(
+                    "holds an earlier export ({}): export into a new or empty directory (or remove it first), so that no iterates file of the earlier jobs is read as an answer to the new ones",
+                    earlier.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -58,7 +58,14 @@ pub const DIFF_RULE: &str = "iterate t departs when |yours_i - saddlefw_i| > ato
 /// The chaos horizon, in words (verify.json's `horizon_rule`).
 pub const HORIZON_RULE: &str = "the first t where saddlefw's own run and the same run with its floating-point operations in another order (control float-order) differ by more than 1e-3 times the tolerance in some coordinate; a departure at or after it is not a finding";
 
+/// A departure at or before this iterate usually comes from a convention, not a bug.
+pub const EARLY_DEPARTURE: u64 = 2;
+/// What [`DiffVerdict::Departs`] adds for a departure at the first iterates: the theorems allow
+/// other schedule constants and index offsets, so the rate gates, not this comparison, decide.
+pub const EARLY_HINT: &str = "; a departure at the first iterates often means another convention the theorems allow (an index offset such as tau_{t+1} for tau_t, another schedule constant, another start): your iterates follow another legitimate schedule if the rate gates pass";
+
 /// Where an iterate first departs from the reference beyond the tolerance.
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Departure {
     pub t: u64,
@@ -194,7 +201,8 @@ impl JobDifferential {
         self.reason = None;
     }
 
-    /// One line: the verdict and where.
+    /// One line: the verdict and where (with [`EARLY_HINT`] for a departure at the first
+    /// iterates).
     pub fn describe(&self) -> String {
         let horizon = match self.chaos_horizon {
             Some(h) => format!("saddlefw's own two runs part at t = {h}"),
@@ -208,13 +216,18 @@ impl JobDifferential {
                 format!("not compared: {}", self.reason.as_deref().unwrap_or("-"))
             }
             (DiffVerdict::Departs, Some(d), _) => format!(
-                "departs at t = {} in {}: yours {}, saddlefw's {} (|difference| {:.3e} > {:.1e}; {horizon})",
+                "departs at t = {} in {}: yours {}, saddlefw's {} (|difference| {:.3e} > {:.1e}; {horizon}){}",
                 d.t,
                 d.coordinate,
                 d.yours,
                 d.saddlefw,
                 (d.yours - d.saddlefw).abs(),
-                d.allowed
+                d.allowed,
+                if d.t <= EARLY_DEPARTURE {
+                    EARLY_HINT
+                } else {
+                    ""
+                }
             ),
             (_, _, Some(h)) => format!("agrees until the run is chaotic at t = {h}"),
             _ => format!(

@@ -79,7 +79,7 @@ pub(crate) fn judge_entry(
         mhat: mhat
             .as_ref()
             .map_or(GateStatus::NotApplicable, |m| gate(m.bounded)),
-        baseline: baseline_status(opts, p_hat, baseline),
+        baseline: baseline_status(p_hat, baseline),
         schedule: schedule_gate(&runs),
     };
     // the reference regression gates only when asked (module doc of super::questions)
@@ -282,15 +282,11 @@ fn mhat_summary(
 
 /// The regression check against the stored baseline exponent (computed whenever a baseline
 /// exists; it gates only with `opts.gate_baselines`).
-fn baseline_status(opts: &VerifyOptions, p_hat: Option<f64>, baseline: Option<f64>) -> GateStatus {
-    let _ = opts;
-    match (true, p_hat) {
-        (true, Some(ph)) => match fit::baseline_gate(ph, baseline) {
-            fit::BaselineGate::Fail { .. } => GateStatus::Fail,
-            fit::BaselineGate::Pass { .. } => GateStatus::Pass,
-            fit::BaselineGate::NoBaseline => GateStatus::NotApplicable,
-        },
-        _ => GateStatus::NotApplicable,
+fn baseline_status(p_hat: Option<f64>, baseline: Option<f64>) -> GateStatus {
+    match p_hat.map(|ph| fit::baseline_gate(ph, baseline)) {
+        Some(fit::BaselineGate::Fail { .. }) => GateStatus::Fail,
+        Some(fit::BaselineGate::Pass { .. }) => GateStatus::Pass,
+        Some(fit::BaselineGate::NoBaseline) | None => GateStatus::NotApplicable,
     }
 }
 

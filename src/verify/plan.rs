@@ -70,7 +70,7 @@ pub(crate) fn plan<'a>(table: &'a [TheoremEntry], opts: &VerifyOptions) -> Resul
         .collect();
     if selected.is_empty() {
         return Err(Error::invalid(
-            "--cases",
+            "entry filter (--cases, RateCheck's filter)",
             format!(
                 "no theorem entry id contains {:?} (ids look like lmo-lmo/nc-c/primal)",
                 opts.filter.as_deref().unwrap_or("")
