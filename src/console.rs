@@ -1,11 +1,6 @@
 //! The commands' stdout and stderr: writes that never panic on a closed pipe (the `out!` and
-//! `outln!` macros of the crate go through [`write_stdout`]).
-//!
-//! ```
-//! use saddlefw::console::{write_stderr, write_stdout};
-//! write_stdout(format_args!("a line for stdout\n")); // never panics, even on a closed pipe
-//! write_stderr(format_args!("a line for stderr\n"));
-//! ```
+//! `outln!` macros of the crate go through [`write_stdout`]). Crate-private: the closed pipe is
+//! tested through the binary (`tests/cli_errors.rs`).
 
 /// Writes a command's output to stdout. A failed write (the reader of a pipe went away, as in
 /// `saddlefw list | head -1`, or a full disk) is not an error of the command: the output is

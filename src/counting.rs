@@ -129,7 +129,7 @@ impl ConvexSet for CountingSet<'_> {
     fn strong_convexity(&self) -> Option<f64> {
         self.inner.strong_convexity()
     }
-    fn spec(&self) -> SetSpec {
+    fn spec(&self) -> Option<SetSpec> {
         self.inner.spec()
     }
     fn default_point(&self) -> Vec<f64> {
@@ -226,6 +226,9 @@ impl<'a> Counting<'a> {
 impl SaddleProblem for Counting<'_> {
     fn name(&self) -> String {
         self.inner.name()
+    }
+    fn as_quadratic(&self) -> Option<&crate::problems::Quadratic> {
+        self.inner.as_quadratic()
     }
     fn x_set(&self) -> &dyn ConvexSet {
         &self.x

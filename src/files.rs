@@ -17,7 +17,7 @@
 //!   replaces an existing file.
 //! * **Writes are atomic** ([`write_atomic`]): a temporary file beside the target, then a
 //!   rename. Temporary files in flight are registered, so an interrupting signal removes them
-//!   ([`exit_removing_temp_files`], called by [`crate::interrupt`]) instead of leaving
+//!   ([`exit_removing_temp_files`], called by `crate::interrupt`) instead of leaving
 //!   `.NAME.PID.N.tmp` behind.
 //!
 //! ```
@@ -337,7 +337,7 @@ impl Drop for TempFile {
 
 /// Removes every temporary file [`write_atomic`] has in flight and exits the process with
 /// `code`, holding the registry's lock so that no writer creates another one meanwhile. Called
-/// by the signal handler ([`crate::interrupt`]).
+/// by the signal handler (`crate::interrupt`).
 pub fn exit_removing_temp_files(code: i32) -> ! {
     let list = temp_files();
     for p in list.iter() {
@@ -377,7 +377,7 @@ pub(crate) fn write_streamed(
 /// flushed to disk and renamed over `path`, so a reader never sees a half-written report.
 /// The parent directory is created when missing. The temporary file is removed when writing
 /// fails and, in the binary, when SIGINT, SIGTERM or SIGHUP arrives during the write
-/// ([`crate::interrupt`]). Errors name the path and the operation (`create directory`,
+/// (`crate::interrupt`). Errors name the path and the operation (`create directory`,
 /// `write`, `rename`).
 pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
     let path = path.as_ref();

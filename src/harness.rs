@@ -15,7 +15,7 @@
 //!   iteration and the reason are recorded, checkpoints before it are kept; `inconsistent` when
 //!   a measured iterate has a non-finite measure or a gap below minus the rounding tolerance
 //!   ([`measures::inconsistency`]): the iterate and the measure are recorded, the run stops;
-//!   `interrupted` when a first signal asked the command to stop ([`crate::interrupt`]): the
+//!   `interrupted` when a first signal asked the command to stop (`crate::interrupt`): the
 //!   iterate reached is measured and the run stops there. [`run_watched`] also hands
 //!   out periodic snapshots (status `in_progress`) of a long run.
 //!
@@ -138,7 +138,7 @@ pub struct Watch<'a> {
 }
 
 /// [`run_observed`] with everything a caller can watch ([`Watch`]). A stop requested by a
-/// signal ([`crate::interrupt::stops_runs`]) ends the loop at the next iteration boundary with
+/// signal (`crate::interrupt::stops_runs`) ends the loop at the next iteration boundary with
 /// status `interrupted` (the iterate reached is measured).
 pub fn run_watched(
     problem: &dyn SaddleProblem,

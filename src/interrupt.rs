@@ -13,15 +13,10 @@
 //!   `.NAME.PID.N.tmp` file is left behind.
 //!
 //! [`install`] is called once by the binary ([`crate::cli::main`]); a program using the
-//! library keeps its own signal handling (and may call [`request`] to stop a run). The signals
+//! library keeps its own signal handling (this module is crate-private; the signals are tested
+//! through the binary in `tests/interrupt.rs`). The signals
 //! are received on a thread of their own (`signal-hook`'s iterator, named `saddlefw-signals`),
 //! not in an async-signal handler, so removing files and printing there is ordinary code.
-//!
-//! ```
-//! // what the binary does first (a library user decides for itself); Unix only
-//! assert_eq!(saddlefw::interrupt::install(), cfg!(unix));
-//! assert_eq!(saddlefw::interrupt::exit_code(), None);
-//! ```
 
 use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
 

@@ -54,30 +54,41 @@
 //!                                                                        └─► report (HTML pages)
 //! ```
 //!
+//! ## The documented surface
+//!
+//! * [`prelude`]: what gating a solver needs (`use saddlefw::prelude::*;`); [`gate`] is
+//!   [`gate::RateCheck`], the harness of `saddlefw verify` as a library call.
 //! * [`paper`] is the paper's vocabulary in one low layer: settings and assumptions, the
 //!   identity of Algorithms 1-3 (name, label, oracles, default sigma) and the theorem table
-//!   loaded from `fixtures/theorems.json`. Layout and data flow: `docs/architecture.md`.
+//!   loaded from `fixtures/theorems.json`; [`paper::user`] reads a user's own theorem file.
+//!   [`theorems`] is the same table as the verifier reads it.
+//! * [`problems`] holds the [`SaddleProblem`] trait and the families;
+//!   [`problems::quadratic::QuadraticFile`] reads problem files. [`sets`] holds the
+//!   [`ConvexSet`] trait (a set of your own implements its LMO; projection, membership,
+//!   diameter and modulus are optional) and the built-in sets with their exact oracles.
 //! * [`generators`] builds seeded [`Instance`]s with certified constants from a spec string
-//!   ([`generators::GeneratorSpec`]); [`problems::quadratic::QuadraticFile`] reads problem files.
-//!   [`problems`] holds the [`SaddleProblem`] trait and the families; [`sets`] the constraint
-//!   sets and their oracles.
+//!   ([`generators::GeneratorSpec`]).
 //! * [`solvers`] holds Algorithms 1-3 and the baselines; a solver only steps.
 //!   [`solvers::registry`] names them (`--algo`) and builds them with the theorem's schedule
 //!   ([`solvers::defaults`], read from the theorem table; values in [`solvers::schedule`]).
-//! * [`harness`] is THE run loop: time limit, checkpoints, divergence status, oracle counts
-//!   ([`counting`]); it records a [`trace::Trace`].
 //! * [`measures`] computes the paper's gaps exactly (closed forms or certified intervals).
-//! * [`invariants`] evaluates every inequality of the paper's lemmas on points and runs;
-//!   [`theorems`] is the theorem table, [`fit`] the observed exponents, [`envelopes`] the
-//!   explicit bounds; [`verify`] combines them into gated verdicts.
-//! * [`report`] renders HTML/SVG pages; [`files`] reads, parses (JSON) and atomically writes
-//!   the user's files and refuses an output that would replace an input; [`interrupt`] removes
-//!   in-flight temporary files on SIGINT/SIGTERM; [`progress`] draws progress bars; [`cli`] is
-//!   the command line (exit codes 0/1/2); [`error`] the user-facing errors (input, location,
-//!   reason).
-//! * [`data`] reads LIBSVM data (plain or `.bz2`) into CSR matrices; the experiment problems are
-//!   [`problems::dictionary`] and [`problems::dro`]; [`experiments`] holds the paper's
-//!   experimental parameters.
+//! * [`iterates`] is the file route's format (`saddlefw export`, `verify-iterates`): the
+//!   manifest, the problem and iterate files a solver in any language writes.
+//!
+//! ## Internals
+//!
+//! The other modules (`harness`, `counting`, `trace`, `invariants`, `fit`, `envelopes`,
+//! `verify`, `report`, `cli`, `experiments`, `data`, `linalg`, ...) are `#[doc(hidden)]`: they
+//! are public only for the binary and the crate's own integration tests and benches, with no
+//! stability promise. In brief: `harness` is THE run loop (time limit, checkpoints, divergence
+//! status, oracle counts from `counting`) and records a `trace::Trace`; `invariants`
+//! evaluates every inequality of the paper's lemmas on points and runs; `fit` estimates the
+//! observed exponents, `envelopes` the explicit bounds, and `verify` combines them into gated
+//! verdicts; `report` renders the HTML/SVG pages; `files` reads, parses and atomically writes
+//! the user's files; `cli` is the command line (exit codes 0/1/2); `data` reads LIBSVM data
+//! for the experiment problems ([`problems::dictionary`], [`problems::dro`]) and
+//! `experiments` holds the paper's experimental parameters. Layout and data flow:
+//! `docs/architecture.md`.
 //!
 //! ## Glossary of the paper's symbols
 //!
@@ -125,10 +136,10 @@
 //!   required: `name`, `init`, `step`, `x`, `y`),
 //!   plus one entry of [`solvers::registry::ALGORITHMS`] (name, provenance, oracle profile,
 //!   accepted options, build function); `run`, `list` and the tests pick it up from there.
-//! * **An invariant**: one [`invariants::Invariant`] entry in the module of its lemma family
+//! * **An invariant**: one `invariants::Invariant` entry in the module of its lemma family
 //!   (statement, label, hypotheses, check function) and a negative control in
 //!   `invariants::controls`.
-//! * **A subcommand**: see [`cli`].
+//! * **A subcommand**: see the `cli` module's documentation (`src/cli/mod.rs`).
 
 // Deliberate patterns of numerical code: `!(a < b)` is true for NaN (a failed check must not
 // pass silently), kernels index several arrays with one loop variable, and the certified solves
@@ -157,41 +168,70 @@ macro_rules! outln {
     };
 }
 
-pub mod build_info;
-pub mod calibration;
-pub mod cli;
-pub mod console;
-pub mod counting;
-pub mod data;
-pub mod envelopes;
-pub mod error;
-pub mod experiments;
-pub mod files;
-pub mod fingerprint;
-pub mod fit;
+// The documented surface (see the crate docs).
 pub mod gate;
 pub mod generators;
-pub mod harness;
-pub mod interrupt;
-pub mod invariants;
 pub mod iterates;
-pub mod jobs;
-pub mod journal;
-pub mod ledger;
-pub mod linalg;
 pub mod measures;
 pub mod paper;
 pub mod problems;
-pub mod progress;
-pub mod report;
-pub mod resume;
 pub mod sets;
 pub mod solvers;
-pub mod spectral;
 pub mod theorems;
+
+// Internals: public for the binary, the integration tests and the benches only.
+#[doc(hidden)]
+pub mod build_info;
+#[doc(hidden)]
+pub mod calibration;
+#[doc(hidden)]
+pub mod cli;
+#[doc(hidden)]
+pub mod counting;
+#[doc(hidden)]
+pub mod data;
+#[doc(hidden)]
+pub mod envelopes;
+#[doc(hidden)]
+pub mod error;
+#[doc(hidden)]
+pub mod experiments;
+#[doc(hidden)]
+pub mod files;
+#[doc(hidden)]
+pub mod fingerprint;
+#[doc(hidden)]
+pub mod fit;
+#[doc(hidden)]
+pub mod harness;
+#[doc(hidden)]
+pub mod invariants;
+#[doc(hidden)]
+pub mod jobs;
+#[doc(hidden)]
+pub mod journal;
+#[doc(hidden)]
+pub mod ledger;
+#[doc(hidden)]
+pub mod linalg;
+#[doc(hidden)]
+pub mod progress;
+#[doc(hidden)]
+pub mod report;
+#[doc(hidden)]
+pub mod resume;
+#[doc(hidden)]
+pub mod spectral;
+#[doc(hidden)]
 pub mod tightness;
+#[doc(hidden)]
 pub mod trace;
+#[doc(hidden)]
 pub mod verify;
+
+// Internals nothing outside the library names.
+pub(crate) mod console;
+pub(crate) mod interrupt;
 
 pub use error::{Error, Result};
 pub use problems::{Constants, Instance, Interval, SaddleProblem};

@@ -146,7 +146,7 @@ pub struct Interruption {
 
 impl Interruption {
     /// The interruption of the running command after `done` of `total` jobs, if a stop was
-    /// requested ([`crate::interrupt`]) and jobs remain.
+    /// requested (`crate::interrupt`) and jobs remain.
     pub fn now(done: usize, total: usize) -> Option<Interruption> {
         Interruption::by(crate::interrupt::describe(), done, total)
     }

@@ -78,7 +78,7 @@ pub enum Status {
         tolerance: f64,
     },
     /// A first SIGINT/SIGTERM/SIGHUP stopped the run after `iteration` iterations (iterate
-    /// `iteration` is measured; [`crate::interrupt`]).
+    /// `iteration` is measured; `crate::interrupt`).
     Interrupted { iteration: usize },
     /// A periodic checkpoint file of a run still going at `iteration` (a file left with this
     /// status belongs to a run that was killed; `saddlefw run --checkpoint-every`).

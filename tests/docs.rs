@@ -1,7 +1,10 @@
 //! Documentation gates (issue 9): every public module of the crate carries at least one
 //! runnable doctest (a ``` fence in its `///` or `//!` comments, or in those of its private
 //! submodules, whose info string is empty, `rust` or an edition; `ignore`, `text`, `no_run`,
-//! `json`, ... do not count). `cargo test` then runs them all.
+//! `json`, ... do not count). `cargo test` then runs them all. The rule covers the
+//! `#[doc(hidden)]` internals too (they are public, and their doctests are the integration
+//! code's view of them); the crate-private modules (`console`, `interrupt`) are tested through
+//! the binary instead.
 
 use std::path::{Path, PathBuf};
 

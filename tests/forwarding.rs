@@ -78,18 +78,33 @@ const WRAPPERS: &[(&str, &str, &str, &[(&str, &str)])] = &[
         "src/counting.rs",
         "SaddleProblem for Counting<'_>",
         "problem",
-        &[("as_quadratic", "NOT YET FORWARDED: found by this test; callers ask the instance's problem (export, plan), never the counter")],
+        &[],
     ),
     (
         "src/invariants/controls.rs",
         "SaddleProblem for Understated",
         "problem",
         &[
-            ("step_grads", "the default recomputes through the forwarded `grads`"),
-            ("step_grads_checked", "the default recomputes through the forwarded `grads`"),
-            ("note_fw_move", "with the defaults above there are no incremental products to move"),
-            ("as_quadratic", "the understated constants are not the quadratic file's"),
-            ("assumptions", "derived by the default from the understated constants"),
+            (
+                "step_grads",
+                "the default recomputes through the forwarded `grads`",
+            ),
+            (
+                "step_grads_checked",
+                "the default recomputes through the forwarded `grads`",
+            ),
+            (
+                "note_fw_move",
+                "with the defaults above there are no incremental products to move",
+            ),
+            (
+                "as_quadratic",
+                "the understated constants are not the quadratic file's",
+            ),
+            (
+                "assumptions",
+                "derived by the default from the understated constants",
+            ),
         ],
     ),
     ("src/counting.rs", "ConvexSet for CountingSet", "set", &[]),

@@ -111,7 +111,9 @@ fn quadratic_seeds() -> Vec<String> {
         Box::new(Simplex::new(2, 1.0).unwrap()),
     )
     .unwrap();
-    seeds.push(serde_json::to_string(&q.to_file(&[0.1, -0.2, 0.3], &[0.25, 0.75])).unwrap());
+    seeds.push(
+        serde_json::to_string(&q.to_file(&[0.1, -0.2, 0.3], &[0.25, 0.75]).unwrap()).unwrap(),
+    );
     seeds
 }
 

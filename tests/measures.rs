@@ -625,7 +625,7 @@ fn quadratic_file_round_trips() {
     let mut r = rng(41);
     for t in 0..48 {
         let (q, x0, y0) = random_quadratic(&mut r, t);
-        let text = serde_json::to_string_pretty(&q.to_file(&x0, &y0)).unwrap();
+        let text = serde_json::to_string_pretty(&q.to_file(&x0, &y0).unwrap()).unwrap();
         let back = load_text(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let b = back.problem.as_ref();
         assert_eq!((back.x0.clone(), back.y0.clone()), (x0.clone(), y0.clone()));

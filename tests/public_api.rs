@@ -43,13 +43,13 @@ fn module_files() -> BTreeMap<String, String> {
 /// What one module declares, read from its source text (comments and strings stripped).
 #[derive(Default)]
 struct Decls {
-    /// child modules (`mod name;` or inline): name, public
-    mods: Vec<(String, bool)>,
-    /// items declared in the module's body: kind, name, public
-    items: Vec<(String, String, bool)>,
+    /// child modules (`mod name;` or inline): name, public, `#[doc(hidden)]`
+    mods: Vec<(String, bool, bool)>,
+    /// items declared in the module's body: kind, name, public, `#[doc(hidden)]`
+    items: Vec<(String, String, bool, bool)>,
     /// one entry per path a `use` declaration binds: the path, the bound name (`None` for a
-    /// glob), public
-    uses: Vec<(Vec<String>, Option<String>, bool)>,
+    /// glob), public, `#[doc(hidden)]`
+    uses: Vec<(Vec<String>, Option<String>, bool, bool)>,
     /// inherent impls: the type's path as written, and its public `fn`s and `const`s (kind, name)
     impls: Vec<(Vec<String>, Vec<(String, String)>)>,
 }
@@ -81,6 +81,14 @@ fn strip_attrs(mut text: &str) -> &str {
         }
         text = &rest[end..];
     }
+}
+
+/// Whether the leading attributes of a statement include `#[doc(hidden)]`.
+fn doc_hidden(text: &str) -> bool {
+    let rest = strip_attrs(text);
+    text[..text.len() - rest.len()]
+        .replace(' ', "")
+        .contains("#[doc(hidden)]")
 }
 
 /// The visibility of a statement: public (`pub` only; `pub(crate)`, `pub(super)`, `pub(in ..)`
@@ -223,9 +231,10 @@ fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
                 let words: Vec<&str> = stmt.split_whitespace().collect();
                 let joined = words.join(" ");
                 let (public, text) = visibility(strip_attrs(&joined));
+                let hidden = doc_hidden(&joined);
                 let opens = ch == '{';
                 let block = match stack.last() {
-                    Some(Block::Module(m)) => statement(m, public, text, opens, out),
+                    Some(Block::Module(m)) => statement(m, (public, hidden), text, opens, out),
                     Some(Block::Impl(m, k)) => {
                         if let Some((kind, name)) = item(text).filter(|_| public) {
                             if kind == "fn" || kind == "const" {
@@ -253,7 +262,7 @@ fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
     /// A statement of a module's body: records what it declares; the block it opens.
     fn statement(
         m: &str,
-        public: bool,
+        (public, hidden): (bool, bool),
         text: &str,
         opens: bool,
         out: &mut BTreeMap<String, Decls>,
@@ -264,7 +273,7 @@ fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
             use_tree(tree, &[], &mut paths);
             decls
                 .uses
-                .extend(paths.into_iter().map(|(p, n)| (p, n, public)));
+                .extend(paths.into_iter().map(|(p, n)| (p, n, public, hidden)));
             return Block::Other;
         }
         let text = text.strip_prefix("unsafe ").unwrap_or(text);
@@ -304,7 +313,7 @@ fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
             return Block::Other;
         };
         if kind == "mod" {
-            decls.mods.push((name.clone(), public));
+            decls.mods.push((name.clone(), public, hidden));
             if opens {
                 let path = join(m, &name);
                 out.entry(path.clone()).or_default();
@@ -312,7 +321,7 @@ fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
             }
             return Block::Other;
         }
-        decls.items.push((kind, name, public));
+        decls.items.push((kind, name, public, hidden));
         Block::Other
     }
 }
@@ -343,22 +352,22 @@ fn lookup(all: &BTreeMap<String, Decls>, m: &str, name: &str, depth: usize) -> V
     let mut found: Vec<Target> = d
         .mods
         .iter()
-        .filter(|(c, _)| c == name)
-        .map(|(c, _)| Target::Module(join(m, c)))
+        .filter(|(c, ..)| c == name)
+        .map(|(c, ..)| Target::Module(join(m, c)))
         .collect();
     found.extend(
         d.items
             .iter()
-            .filter(|(_, n, _)| n == name)
-            .map(|(k, n, _)| Target::Item(k.clone(), m.to_string(), n.clone())),
+            .filter(|(_, n, ..)| n == name)
+            .map(|(k, n, ..)| Target::Item(k.clone(), m.to_string(), n.clone())),
     );
-    for (path, bound, _) in &d.uses {
+    for (path, bound, ..) in &d.uses {
         if bound.as_deref() == Some(name) {
             found.extend(resolve(all, m, path, depth + 1));
         }
     }
     if found.is_empty() {
-        for (path, bound, _) in &d.uses {
+        for (path, bound, ..) in &d.uses {
             if bound.is_none() {
                 for t in resolve(all, m, path, depth + 1) {
                     if let Target::Module(q) = t {
@@ -416,34 +425,39 @@ fn resolve(
 }
 
 /// What module `m` makes public: its `pub` child modules and items, and what its `pub use`s
-/// name (a glob: everything its module exports). Name, target.
-fn exports(all: &BTreeMap<String, Decls>, m: &str, depth: usize) -> Vec<(String, Target)> {
+/// name (a glob: everything its module exports). Name, target, and whether the export is
+/// `#[doc(hidden)]` (its declaration, or the `pub use` naming it).
+fn exports(all: &BTreeMap<String, Decls>, m: &str, depth: usize) -> Vec<(String, Target, bool)> {
     let Some(d) = all.get(m).filter(|_| depth < DEPTH) else {
         return Vec::new();
     };
-    let mut out: Vec<(String, Target)> = d
+    let mut out: Vec<(String, Target, bool)> = d
         .mods
         .iter()
-        .filter(|(_, public)| *public)
-        .map(|(c, _)| (c.clone(), Target::Module(join(m, c))))
+        .filter(|(_, public, _)| *public)
+        .map(|(c, _, hidden)| (c.clone(), Target::Module(join(m, c)), *hidden))
         .collect();
     out.extend(
         d.items
             .iter()
-            .filter(|(.., public)| *public)
-            .map(|(k, n, _)| {
+            .filter(|(_, _, public, _)| *public)
+            .map(|(k, n, _, hidden)| {
                 let t = Target::Item(k.clone(), m.to_string(), n.clone());
-                (n.clone(), t)
+                (n.clone(), t, *hidden)
             }),
     );
-    for (path, bound, public) in &d.uses {
+    for (path, bound, public, hidden) in &d.uses {
         if !public {
             continue;
         }
         for t in resolve(all, m, path, depth + 1) {
             match (bound, t) {
-                (Some(name), t) => out.push((name.clone(), t)),
-                (None, Target::Module(q)) => out.extend(exports(all, &q, depth + 1)),
+                (Some(name), t) => out.push((name.clone(), t, *hidden)),
+                (None, Target::Module(q)) => out.extend(
+                    exports(all, &q, depth + 1)
+                        .into_iter()
+                        .map(|(n, t, h)| (n, t, h || *hidden)),
+                ),
                 (None, Target::Item(..)) => {} // an enum's variants
             }
         }
@@ -454,23 +468,44 @@ fn exports(all: &BTreeMap<String, Decls>, m: &str, depth: usize) -> Vec<(String,
 /// The public surface of a set of module sources (module path -> text), one line per item:
 /// `kind path` for every module, item and inherent-impl `fn`/`const` a user can name, each
 /// at one path (where it is declared when that module is public, else its shortest
-/// re-export), and `use path = source` for every public re-export.
+/// re-export; a documented path before a `#[doc(hidden)]` one), and `use path = source` for
+/// every public re-export. A line starts with `saddlefw` when the item is on the documented
+/// surface (what `cargo doc` shows), with `saddlefw-hidden` when its path goes through a
+/// `#[doc(hidden)]` module or the item is hidden itself (the internals); sorted, the
+/// documented lines come first.
 fn surface(files: &BTreeMap<String, String>) -> Vec<String> {
     let mut all = BTreeMap::new();
     for (m, src) in files {
         parse(m, src, &mut all);
     }
+    let line = |hidden: bool, text: String| {
+        let prefix = if hidden {
+            "saddlefw-hidden"
+        } else {
+            "saddlefw"
+        };
+        format!("{prefix} {text}")
+    };
     let mut lines = BTreeSet::new();
-    // modules by their public path, declared `pub mod` chains first
+    // modules by their public path, declared `pub mod` chains first; hidden public paths
     let mut module_path: BTreeMap<String, String> = BTreeMap::new();
-    let mut todo = vec![String::new()];
-    while let Some(m) = todo.pop() {
+    let mut hidden_paths: BTreeSet<String> = BTreeSet::new();
+    let mut todo = vec![(String::new(), false)];
+    while let Some((m, hidden)) = todo.pop() {
         module_path.insert(m.clone(), m.clone());
+        if hidden {
+            hidden_paths.insert(m.clone());
+        }
         if let Some(d) = all.get(&m) {
-            todo.extend(d.mods.iter().filter(|(_, p)| *p).map(|(c, _)| join(&m, c)));
+            todo.extend(
+                d.mods
+                    .iter()
+                    .filter(|(_, p, _)| *p)
+                    .map(|(c, _, h)| (join(&m, c), hidden || *h)),
+            );
         }
     }
-    let mut defs: BTreeMap<(String, String, String), Vec<String>> = BTreeMap::new();
+    let mut defs: BTreeMap<(String, String, String), Vec<(String, bool)>> = BTreeMap::new();
     let mut queue = std::collections::VecDeque::from([String::new()]);
     let mut seen = BTreeSet::new();
     while let Some(m) = queue.pop_front() {
@@ -478,46 +513,62 @@ fn surface(files: &BTreeMap<String, String>) -> Vec<String> {
             continue;
         }
         let here = module_path[&m].clone();
+        let here_hidden = hidden_paths.contains(&here);
         let Some(d) = all.get(&m) else {
             continue; // a `pub mod` declared in a file this listing does not find
         };
-        for (path, bound, public) in &d.uses {
+        for (path, bound, public, hidden) in &d.uses {
             if *public {
                 let name = bound.as_deref().unwrap_or("*");
-                lines.insert(format!("use {} = {}", join(&here, name), path.join("::")));
+                let text = format!("use {} = {}", join(&here, name), path.join("::"));
+                lines.insert(line(here_hidden || *hidden, text));
             }
         }
-        for (name, t) in exports(&all, &m, 0) {
+        for (name, t, hidden) in exports(&all, &m, 0) {
             match t {
                 Target::Module(q) => {
                     let path = module_path
                         .entry(q.clone())
-                        .or_insert_with(|| join(&here, &name))
+                        .or_insert_with(|| {
+                            let path = join(&here, &name);
+                            if here_hidden || hidden {
+                                hidden_paths.insert(path.clone());
+                            }
+                            path
+                        })
                         .clone();
-                    lines.insert(format!("mod {path}"));
+                    lines.insert(line(hidden_paths.contains(&path), format!("mod {path}")));
                     queue.push_back(q);
                 }
-                Target::Item(k, dm, n) => {
-                    defs.entry((k, dm, n)).or_default().push(join(&here, &name))
-                }
+                Target::Item(k, dm, n) => defs
+                    .entry((k, dm, n))
+                    .or_default()
+                    .push((join(&here, &name), here_hidden || hidden)),
             }
         }
     }
-    // each item at one path: where it is declared if public there, else its shortest alias
-    let mut listed: BTreeMap<(String, String), String> = BTreeMap::new();
+    // each item at one path: a documented one if any; there where it is declared if public
+    // there, else its shortest alias
+    let mut listed: BTreeMap<(String, String), (String, bool)> = BTreeMap::new();
     for ((kind, dm, name), paths) in &defs {
+        let hidden = paths.iter().all(|(_, h)| *h);
+        let paths: Vec<&String> = paths
+            .iter()
+            .filter(|(_, h)| *h == hidden)
+            .map(|(p, _)| p)
+            .collect();
         let home = module_path.get(dm).map(|p| join(p, name));
-        let path = match home.filter(|h| paths.contains(h)) {
+        let path = match home.filter(|h| paths.contains(&h)) {
             Some(h) => h,
             None => paths
                 .iter()
                 .min_by_key(|p| (p.matches("::").count(), p.to_string()))
                 .expect("one path")
-                .clone(),
+                .to_string(),
         };
-        lines.insert(format!("{kind} {path}"));
+        lines.insert(line(hidden, format!("{kind} {path}")));
         if ["struct", "enum", "union"].contains(&kind.as_str()) {
-            listed.insert((dm.clone(), name.clone()), path);
+            listed.insert((dm.clone(), name.clone()), (path, hidden));
         }
     }
     // inherent impls, wherever they are written, under their type's path
@@ -525,17 +576,17 @@ fn surface(files: &BTreeMap<String, String>) -> Vec<String> {
         for (ty, members) in &d.impls {
             for t in resolve(&all, m, ty, 0) {
                 if let Target::Item(_, dm, n) = t {
-                    if let Some(path) = listed.get(&(dm, n)) {
+                    if let Some((path, hidden)) = listed.get(&(dm, n)) {
                         for (kind, member) in members {
                             let kind = if kind == "fn" { "method" } else { "const" };
-                            lines.insert(format!("{kind} {path}::{member}"));
+                            lines.insert(line(*hidden, format!("{kind} {path}::{member}")));
                         }
                     }
                 }
             }
         }
     }
-    lines.into_iter().map(|l| format!("saddlefw {l}")).collect()
+    lines.into_iter().collect()
 }
 
 #[test]
@@ -567,6 +618,8 @@ fn the_public_surface_matches_its_listing() {
 /// Negative control: public items added to a copy of the sources (a function taking `&[u8]`,
 /// one with an attribute and an array type, a method, a type re-exported out of a private
 /// module) must each appear in the listing; private, `pub(crate)` and unreachable ones must not.
+/// An item added to a `#[doc(hidden)]` module is listed as hidden, and a documented module
+/// made hidden moves its items to the hidden part, except what a documented module re-exports.
 #[test]
 fn negative_control_an_added_public_item_changes_the_listing() {
     let files = module_files();
@@ -596,12 +649,40 @@ fn negative_control_an_added_public_item_changes_the_listing() {
         files[""].replace("pub mod fingerprint;", "mod fingerprint;"),
     )]));
     assert!(!removed.iter().any(|l| l.contains("fingerprint")));
+    let mut internal = files.clone();
+    internal
+        .get_mut("verify")
+        .expect("src/verify/mod.rs")
+        .push_str("\npub fn injected_internal() {}\n");
+    let after = surface(&internal);
+    let new: Vec<&String> = after.iter().filter(|l| !before.contains(l)).collect();
+    assert_eq!(new, vec!["saddlefw-hidden fn verify::injected_internal"]);
+    let gate_hidden = surface(&BTreeMap::from_iter(files.iter().map(|(m, s)| {
+        let s = if m.is_empty() {
+            s.replace("pub mod gate;", "#[doc(hidden)]\npub mod gate;")
+        } else {
+            s.clone()
+        };
+        (m.clone(), s)
+    })));
+    for l in [
+        "saddlefw-hidden mod gate",
+        "saddlefw-hidden struct gate::FnSolver",
+        "saddlefw struct prelude::RateCheck",
+        "saddlefw method prelude::RateCheck::builtin",
+    ] {
+        assert!(gate_hidden.iter().any(|g| g == l), "{l} not listed");
+    }
+    assert!(!gate_hidden
+        .iter()
+        .any(|g| g.starts_with("saddlefw mod gate")));
     // synthetic sources: the rules one by one
     let synthetic: BTreeMap<String, String> = [
         (
             "",
             "#![allow(x)]\npub mod a;\nmod b;\npub(crate) mod c;\npub mod inline { pub fn f() {} fn g() {} }\n\
-             pub use a::S;\npub use b::{Glob as G, *};\nmod d;\npub use d::*;",
+             pub use a::S;\npub use b::{Glob as G, *};\nmod d;\npub use d::*;\n\
+             #[doc(hidden)]\npub mod h;\npub use h::shown;",
         ),
         (
             "a",
@@ -609,8 +690,10 @@ fn negative_control_an_added_public_item_changes_the_listing() {
              pub const K: [u8; 2] = [0; 2]; }\nimpl Clone for S { fn clone(&self) -> S { S } }\n\
              pub const fn k() -> u8 { 1 }\npub trait T { fn m(&self); }\n// pub fn commented() {}\n\
              const X: &str = \"pub fn in_string() {}\";\npub fn hash(bytes: &[u8]) -> [u8; 8] { [0; 8] }\n\
-             #[derive(Debug)]\npub(crate) struct Crate;\npub static TABLE: &[&str] = &[\"a\"];",
+             #[derive(Debug)]\npub(crate) struct Crate;\npub static TABLE: &[&str] = &[\"a\"];\n\
+             #[doc(hidden)]\npub fn hidden_item() {}",
         ),
+        ("h", "pub struct Inner;\npub fn shown() {}\n#[doc(hidden)]\npub fn own() {}"),
         ("b", "pub struct Glob;\npub(crate) fn not_exported() {}"),
         ("c", "pub fn crate_only() {}"),
         ("d", "pub enum E { A }\nuse crate::a::S;\nimpl S { pub fn from_d(&self, x: &[f64]) {} }"),
@@ -626,6 +709,7 @@ fn negative_control_an_added_public_item_changes_the_listing() {
             "saddlefw fn a::hash",
             "saddlefw fn a::k",
             "saddlefw fn inline::f",
+            "saddlefw fn shown",
             "saddlefw method a::S::from_d",
             "saddlefw method a::S::new",
             "saddlefw mod a",
@@ -638,6 +722,11 @@ fn negative_control_an_added_public_item_changes_the_listing() {
             "saddlefw use * = d",
             "saddlefw use G = b::Glob",
             "saddlefw use S = a::S",
+            "saddlefw use shown = h::shown",
+            "saddlefw-hidden fn a::hidden_item",
+            "saddlefw-hidden fn h::own",
+            "saddlefw-hidden mod h",
+            "saddlefw-hidden struct h::Inner",
         ]
     );
 }

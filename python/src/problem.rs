@@ -309,6 +309,8 @@ impl Problem {
         let Some(file) = self
             .src
             .with(|p| p.as_quadratic().map(|q| q.to_file(x0, y0)))?
+            .transpose()
+            .map_err(crate::py_error)?
         else {
             return Ok(None);
         };

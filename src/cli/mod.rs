@@ -254,7 +254,7 @@ an iterate outside X or Y, or a manifest that does not match this saddlefw (one 
     VerifyIterates(VerifyIteratesArgs),
 }
 
-/// Entry point of the binary: installs the signal handler ([`crate::interrupt`]), parses
+/// Entry point of the binary: installs the signal handler (`crate::interrupt`), parses
 /// `std::env::args_os()` and returns the exit code.
 pub fn main() -> i32 {
     crate::interrupt::install();

@@ -287,7 +287,7 @@ pub fn run_check_shard(
 /// [`run_check_shard`] that reuses the jobs recorded in `resume` (the check's
 /// [`crate::ledger::Ledger`]: `check --resume`, [`super::resume::read`]), appends the others
 /// to its journal when it has one and, when `resume` is given,
-/// stops at the next job boundary on a first signal ([`crate::interrupt`]): the report then
+/// stops at the next job boundary on a first signal (`crate::interrupt`): the report then
 /// counts the completed jobs, carries their tallies (as shard 1/1 when unsharded) and sets
 /// [`CheckReport::interrupted`].
 pub fn run_check_resumed(

@@ -120,7 +120,7 @@ fn write_job(job: &PlannedJob, entry: &TheoremEntry, dir: &Path) -> Result<JobRe
         schedule_sha256: String::new(),
     };
     // canonical form (fingerprint::canonical_json): its hash is also its content's
-    let problem = serde_json::to_value(q.to_file(&inst.x0, &inst.y0))
+    let problem = serde_json::to_value(q.to_file(&inst.x0, &inst.y0)?)
         .expect("serialises")
         .to_string();
     rec.problem_sha256 = sha256(problem.as_bytes());

@@ -164,23 +164,35 @@ impl Quadratic {
         self
     }
 
-    /// Serialises the problem (with a start) in the `saddlefw-quadratic-v1` format.
-    pub fn to_file(&self, x0: &[f64], y0: &[f64]) -> QuadraticFile {
+    /// Serialises the problem (with a start) in the `saddlefw-quadratic-v1` format; an error
+    /// when a set is not one of the built-in sets (its [`ConvexSet::spec`] is `None`).
+    pub fn to_file(&self, x0: &[f64], y0: &[f64]) -> Result<QuadraticFile> {
+        let spec = |which: &str, set: &dyn ConvexSet| {
+            set.spec().ok_or_else(|| {
+                Error::invalid(
+                    which,
+                    format!(
+                        "{} is not a built-in set: a problem file cannot name it",
+                        set.name()
+                    ),
+                )
+            })
+        };
         let rows = |m: &[f64], r: usize, c: usize| -> Vec<Vec<f64>> {
             (0..r).map(|i| m[i * c..(i + 1) * c].to_vec()).collect()
         };
-        QuadraticFile {
+        Ok(QuadraticFile {
             format: FORMAT_V1.to_string(),
             a_mat: rows(&self.a, self.dx, self.dx),
             b_mat: rows(&self.b, self.dy, self.dx),
             c_mat: rows(&self.c, self.dy, self.dy),
             a: self.lin_a.clone(),
             c: self.lin_c.clone(),
-            x_set: self.x_set.spec(),
-            y_set: self.y_set.spec(),
+            x_set: spec("x_set", self.x_set.as_ref())?,
+            y_set: spec("y_set", self.y_set.as_ref())?,
             x0: x0.to_vec(),
             y0: y0.to_vec(),
-        }
+        })
     }
 }
 

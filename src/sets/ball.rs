@@ -86,8 +86,8 @@ impl ConvexSet for L2Ball {
     fn strong_convexity(&self) -> Option<f64> {
         Some(1.0 / self.radius)
     }
-    fn spec(&self) -> SetSpec {
-        SetSpec::L2Ball {
+    fn spec(&self) -> Option<SetSpec> {
+        Some(SetSpec::L2Ball {
             radius: self.radius,
             center: if self.center.iter().all(|&c| c == 0.0) {
                 None
@@ -95,6 +95,6 @@ impl ConvexSet for L2Ball {
                 Some(self.center.clone())
             },
             dim: Some(self.center.len()),
-        }
+        })
     }
 }

@@ -97,12 +97,12 @@ impl ConvexSet for BoxSet {
             None
         }
     }
-    fn spec(&self) -> SetSpec {
-        SetSpec::Box {
+    fn spec(&self) -> Option<SetSpec> {
+        Some(SetSpec::Box {
             lower: spec::Bound::Vector(self.lower.clone()),
             upper: spec::Bound::Vector(self.upper.clone()),
             dim: Some(self.lower.len()),
-        }
+        })
     }
 }
 

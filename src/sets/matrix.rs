@@ -186,12 +186,12 @@ impl ConvexSet for NuclearBall {
             None
         }
     }
-    fn spec(&self) -> SetSpec {
-        SetSpec::NuclearBall {
+    fn spec(&self) -> Option<SetSpec> {
+        Some(SetSpec::NuclearBall {
             rows: self.rows,
             cols: self.cols,
             radius: self.radius,
-        }
+        })
     }
 }
 
@@ -333,11 +333,11 @@ impl ConvexSet for UnitColumns {
             None
         }
     }
-    fn spec(&self) -> SetSpec {
-        SetSpec::UnitColumns {
+    fn spec(&self) -> Option<SetSpec> {
+        Some(SetSpec::UnitColumns {
             rows: self.rows,
             cols: self.cols,
             radius: Some(self.radius),
-        }
+        })
     }
 }

@@ -59,11 +59,11 @@ impl ConvexSet for Simplex {
     fn strong_convexity(&self) -> Option<f64> {
         None
     }
-    fn spec(&self) -> SetSpec {
-        SetSpec::Simplex {
+    fn spec(&self) -> Option<SetSpec> {
+        Some(SetSpec::Simplex {
             scale: Some(self.scale),
             dim: Some(self.n),
-        }
+        })
     }
 }
 
@@ -132,10 +132,10 @@ impl ConvexSet for L1Ball {
             None
         }
     }
-    fn spec(&self) -> SetSpec {
-        SetSpec::L1Ball {
+    fn spec(&self) -> Option<SetSpec> {
+        Some(SetSpec::L1Ball {
             radius: self.radius,
             dim: Some(self.n),
-        }
+        })
     }
 }

@@ -102,9 +102,9 @@ impl ConvexSet for Product {
             None
         }
     }
-    fn spec(&self) -> SetSpec {
-        SetSpec::Product {
-            parts: self.parts.iter().map(|p| p.spec()).collect(),
-        }
+    fn spec(&self) -> Option<SetSpec> {
+        Some(SetSpec::Product {
+            parts: self.parts.iter().map(|p| p.spec()).collect::<Option<_>>()?,
+        })
     }
 }

@@ -28,7 +28,7 @@ pub trait AfterJudging: Send + Sync {
     /// Attaches results to `entries` (one per `selected` entry, same order); may change their
     /// verdicts and notes. Its runs are jobs like the random instances': those `log` holds are
     /// reused, finished ones are recorded in it, and a stop requested by a signal
-    /// ([`crate::interrupt`]) starts no other and attaches nothing ([`Attached::Interrupted`]).
+    /// (`crate::interrupt`) starts no other and attaches nothing ([`Attached::Interrupted`]).
     fn attach(
         &self,
         selected: &[&TheoremEntry],

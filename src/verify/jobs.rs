@@ -53,7 +53,7 @@ pub fn run_resumed(
 }
 
 /// [`run`], reusing the jobs `log` holds and recording the finished ones in it. A stop
-/// requested by a signal ([`crate::interrupt`]) lets running jobs finish and starts no other:
+/// requested by a signal (`crate::interrupt`) lets running jobs finish and starts no other:
 /// the report then holds the completed jobs and says so (`interrupted`; no gate).
 pub(crate) fn run_logged(
     table: &[TheoremEntry],
@@ -206,7 +206,7 @@ pub(crate) fn assemble(
     }
 }
 
-/// Whether no other job may start: a signal asked to stop ([`crate::interrupt`]), or the
+/// Whether no other job may start: a signal asked to stop (`crate::interrupt`), or the
 /// factory's caller did ([`SolverFactory::stop_reason`]).
 pub(crate) fn stop_requested(factory: &dyn SolverFactory) -> bool {
     crate::interrupt::requested() || factory.stop_reason().is_some()

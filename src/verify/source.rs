@@ -91,7 +91,7 @@ pub trait SolverFactory: Send + Sync {
     }
     /// Why the factory's caller asked the check to stop (e.g. `KeyboardInterrupt` in the
     /// Python package), or `None` (the default) to go on. Once it says why, as after a signal
-    /// ([`crate::interrupt`]), no other job starts, and a job that ends afterwards is not kept
+    /// (`crate::interrupt`), no other job starts, and a job that ends afterwards is not kept
     /// (its run may have been cut short): the report holds the jobs finished before, marked
     /// `interrupted` with this reason, and a later run can resume from it
     /// ([`crate::gate::RateCheck::resume`]).

@@ -272,7 +272,7 @@ pub enum Draw {
 
 /// A random point of the set, feasible by construction from its spec (no oracle involved).
 pub fn random_point(set: &dyn ConvexSet, r: &mut ChaCha8Rng, draw: Draw) -> Vec<f64> {
-    point_from_spec(&set.spec(), set.dim(), r, draw)
+    point_from_spec(&set.spec().expect("a built-in set"), set.dim(), r, draw)
 }
 
 fn point_from_spec(spec: &SetSpec, n: usize, r: &mut ChaCha8Rng, draw: Draw) -> Vec<f64> {
@@ -401,7 +401,7 @@ fn point_from_spec(spec: &SetSpec, n: usize, r: &mut ChaCha8Rng, draw: Draw) -> 
 
 /// A point in the relative interior of the set (its centre), from the spec.
 pub fn centre(set: &dyn ConvexSet) -> Vec<f64> {
-    centre_spec(&set.spec(), set.dim())
+    centre_spec(&set.spec().expect("a built-in set"), set.dim())
 }
 
 fn centre_spec(spec: &SetSpec, n: usize) -> Vec<f64> {
@@ -428,7 +428,7 @@ fn centre_spec(spec: &SetSpec, n: usize) -> Vec<f64> {
 /// for simplices, fixed coordinates of degenerate boxes removed), so that
 /// `centre + t v` stays feasible for small t.
 pub fn tangent(set: &dyn ConvexSet, v: &[f64]) -> Vec<f64> {
-    tangent_spec(&set.spec(), v)
+    tangent_spec(&set.spec().expect("a built-in set"), v)
 }
 
 fn tangent_spec(spec: &SetSpec, v: &[f64]) -> Vec<f64> {
@@ -460,7 +460,7 @@ fn tangent_spec(spec: &SetSpec, v: &[f64]) -> Vec<f64> {
 
 /// A pair of points of the set at distance exactly the diameter (constructed from the spec).
 pub fn diameter_pair(set: &dyn ConvexSet) -> (Vec<f64>, Vec<f64>) {
-    pair_spec(&set.spec(), set.dim())
+    pair_spec(&set.spec().expect("a built-in set"), set.dim())
 }
 
 fn pair_spec(spec: &SetSpec, n: usize) -> (Vec<f64>, Vec<f64>) {
@@ -516,7 +516,7 @@ fn pair_spec(spec: &SetSpec, n: usize) -> (Vec<f64>, Vec<f64>) {
 /// The support value `min_{v in U} g^T v`, computed in closed form from the spec (independent
 /// of the LMO code: sorting, norms, and the Jacobi SVD for the nuclear ball).
 pub fn support(set: &dyn ConvexSet, g: &[f64]) -> f64 {
-    support_spec(&set.spec(), g)
+    support_spec(&set.spec().expect("a built-in set"), g)
 }
 
 fn support_spec(spec: &SetSpec, g: &[f64]) -> f64 {
@@ -755,7 +755,9 @@ pub fn value_scale<P: SaddleProblem + ?Sized>(p: &P, x: &[f64], y: &[f64]) -> f6
 /// set's size: radius, scale or bound width plus magnitude). Used instead of
 /// `ConvexSet::contains` where the test must not trust the code under test.
 pub fn member(set: &dyn ConvexSet, z: &[f64], tol: f64) -> bool {
-    z.len() == set.dim() && z.iter().all(|v| v.is_finite()) && member_spec(&set.spec(), z, tol)
+    z.len() == set.dim()
+        && z.iter().all(|v| v.is_finite())
+        && member_spec(&set.spec().expect("a built-in set"), z, tol)
 }
 
 fn member_spec(spec: &SetSpec, z: &[f64], tol: f64) -> bool {
@@ -812,7 +814,7 @@ pub fn has_nuclear(set: &dyn ConvexSet) -> bool {
             _ => false,
         }
     }
-    rec(&set.spec())
+    rec(&set.spec().expect("a built-in set"))
 }
 
 /// Strategy over larger sets (dimension up to a few hundred; matrix sets up to 30 x 30).

@@ -665,7 +665,7 @@ fn f_star_routes_certify_the_saddle_value_by_hand() {
 fn quadratic_file_round_trip_and_refusals_by_field() {
     let p = quad(&A3, &C2);
     let (x0, y0) = ([0.5, -1.0, 0.25], [0.25, 1.0]);
-    let file = p.to_file(&x0, &y0);
+    let file = p.to_file(&x0, &y0).unwrap();
     assert_eq!(file.b_mat, vec![vec![1.0, 2.0, -0.5], vec![-3.0, 0.5, 1.0]]);
     assert_eq!(
         (file.a_mat[1].clone(), file.c_mat.clone()),
@@ -711,14 +711,14 @@ fn quadratic_file_round_trip_and_refusals_by_field() {
     assert!(e.contains("field \"x0\""), "{e}");
     let e = err(&text.replace("\"l2_ball\"", "\"no_such_set\""));
     assert!(e.contains("field \"y_set\""), "{e}");
-    let mut asym = p.to_file(&x0, &y0);
+    let mut asym = p.to_file(&x0, &y0).unwrap();
     asym.a_mat[2][0] = 0.25;
     let e = err(&serde_json::to_string(&asym).unwrap());
     assert!(
         e.contains("A: must be symmetric: A[0][2] = 0 but A[2][0] = 0.25"),
         "{e}"
     );
-    let mut near = p.to_file(&x0, &y0);
+    let mut near = p.to_file(&x0, &y0).unwrap();
     near.c_mat = vec![vec![4e6, 1e6], vec![1e6 + 1e-7, 2e6]];
     assert!(
         near.clone().into_instance("p.json").is_ok(),
@@ -727,11 +727,11 @@ fn quadratic_file_round_trip_and_refusals_by_field() {
     near.c_mat[1][0] = 1e6 + 1e-5;
     let e = near.into_instance("p.json").err().unwrap().to_string();
     assert!(e.contains("C: must be symmetric: C[0][1]"), "{e}");
-    let mut short = p.to_file(&x0, &y0);
+    let mut short = p.to_file(&x0, &y0).unwrap();
     short.b_mat[1].pop();
     let e = short.into_instance("p.json").err().unwrap().to_string();
     assert!(e.contains("B[1]: expected 3 columns, got 2"), "{e}");
-    let mut huge = p.to_file(&x0, &y0);
+    let mut huge = p.to_file(&x0, &y0).unwrap();
     huge.b_mat = vec![vec![1e308; 3]; 2];
     let e = huge.into_instance("p.json").err().unwrap().to_string();
     assert!(e.contains("B: L_yx = inf is not finite"), "{e}");

@@ -1,7 +1,7 @@
 //! SVG plots drawn with `plotters` into a string (no font files needed: text is emitted as
 //! SVG `<text>` and the viewer's sans-serif font renders it).
 //!
-//! One generic renderer, [`render`], draws a [`Figure`] (axes, layers, legend); the public
+//! One generic renderer, [`render()`], draws a [`Figure`] (axes, layers, legend); the public
 //! builders ([`rate_plot`], [`local_slope_plot`], [`algorithms_plot`], [`tightness_plot`])
 //! only choose layers and pens. Log axes work in log10 units internally with ticks at powers
 //! of ten. Values that a log axis cannot show (<= 0) and non-finite values are skipped and

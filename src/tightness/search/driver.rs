@@ -175,7 +175,7 @@ pub(crate) fn search_entry(
 /// `incumbents` (the stored fixtures, by entry id) take part in the confirmation stage;
 /// `done` is called after each entry (progress output, fixture writing). The entries
 /// `recorded` holds (`tighten --resume`) are taken from it, not searched. A stop requested by
-/// a signal ([`crate::interrupt`]) ends the search after the entry in progress.
+/// a signal (`crate::interrupt`) ends the search after the entry in progress.
 pub fn search(
     table: &[TheoremEntry],
     filter: Option<&str>,
