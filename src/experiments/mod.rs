@@ -350,7 +350,8 @@ pub fn run(plan: &Plan) -> Result<ExperimentRecord> {
 }
 
 /// [`run`], reusing the finished runs of `resume` (`(name, record)`: an earlier record of the
-/// same build and arguments, checked by [`resume::check_record`]). A stop requested by a
+/// same build and arguments: its identity, `resume::recorded`, accepted by
+/// [`crate::resume::Identity::accept`]). A stop requested by a
 /// signal (`crate::interrupt`) ends the runs in flight at their next iteration and starts no
 /// other: the record then lists them as `interrupted` and says so (`interrupted`).
 pub fn run_resumed(

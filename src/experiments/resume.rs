@@ -105,13 +105,6 @@ fn recorded(record: &ExperimentRecord) -> (Identity, Vec<RunRecord>) {
     )
 }
 
-/// Refuses `record` (read from `input`) unless this build wrote it for the same experiment,
-/// time limit, iteration cap, algorithms, sigma and data as `work`.
-pub fn check_record(input: &str, record: &ExperimentRecord, work: &Work) -> Result<()> {
-    let now = Identity::current(arguments(work), Default::default());
-    now.accept(input, &recorded(record).0)
-}
-
 /// `experiment`'s jobs for the [`crate::ledger`]: an algorithm's run, by registry name.
 #[derive(Debug)]
 pub struct Experiment;
