@@ -613,8 +613,8 @@ fn check_shards() {
     );
     let mut c = Campaign::new("check", vec![seed], JSON_ALPHABET).with_bom_seeds();
     // an accepted shard is merged (its tallies folded, the real-number grids re-run): about
-    // 70 ms per input on 2 cores, so a tenth of the count
-    c.cases = (fuzz::cases() / 10).max(1);
+    // 70 ms per input on 2 cores, so a 25th of the count (SADDLEFW_FUZZ_CASES for more)
+    c.cases = (fuzz::cases() / 25).max(1);
     c.max_mutations = 6;
     c.run(|b| check_check_shard(&fuzz::text(b)));
 }

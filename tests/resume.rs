@@ -9,7 +9,7 @@
 //! shows the progress wanted; nothing depends on timing.
 
 use crate::interrupt::{
-    check_300, check_signalled, cmd, journal_jobs, journal_of, json, refused, rejudged, run_times,
+    check_100, check_signalled, cmd, journal_jobs, journal_of, json, refused, rejudged, run_times,
     small_experiment, verify_lmo_lmo, without_timings, Cmd,
 };
 use std::path::Path;
@@ -139,7 +139,7 @@ fn verify_stopped_among_the_hard_instances_keeps_the_finished_ones_and_resumes_t
 #[test]
 fn check_killed_resumes_from_its_journal_to_the_same_check_json() {
     let dir = tempfile::tempdir().unwrap();
-    let check = check_300();
+    let check = check_100();
     let (full, part, code, _) = check_signalled(dir.path(), "-KILL", 5);
     assert_eq!(code, None);
     let journal = journal_of(&part);
@@ -227,7 +227,7 @@ fn tighten_interrupted_or_killed_then_resumed_equals_an_uninterrupted_search() {
     let c = full.join("c.json");
     for (command, out) in [
         (verify_lmo_lmo(), &full),
-        (check_300(), &c),
+        (check_100(), &c),
         (tighten(), &full),
     ] {
         refused(
