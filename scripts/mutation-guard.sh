@@ -52,6 +52,7 @@ trap restore EXIT
 failed=0
 k=0
 filters=()
+declare -A applied=()
 for m in "${MUTANTS[@]}"; do
   IFS='|' read -r file old new filter <<<"$m"
   k=$((k + 1))
@@ -66,6 +67,7 @@ for m in "${MUTANTS[@]}"; do
     backups[$file]="$(mktemp)"
     cp "$file" "${backups[$file]}"
   fi
+  applied[$k]=1
   switch="{ static ACTIVE: std::sync::OnceLock<bool> = std::sync::OnceLock::new(); *ACTIVE.get_or_init(|| std::env::var(\"SADDLEFW_MUTANT\").as_deref() == Ok(\"$k\")) }"
   # literal replacement without regex or sed escaping
   OLD="$old" NEW="(if $switch { $new } else { $old })" perl -0pi -e 's/\Q$ENV{OLD}\E/$ENV{NEW}/' "$file"
@@ -91,6 +93,7 @@ k=0
 for m in "${MUTANTS[@]}"; do
   IFS='|' read -r file old new filter <<<"$m"
   k=$((k + 1))
+  [ -n "${applied[$k]:-}" ] || continue # reported above
   start=$SECONDS
   if SADDLEFW_MUTANT=$k cargo test --release -q --test mutation_guard -- "$filter" >/dev/null 2>&1; then
     echo "mutation guard: SURVIVED $file: '$old' -> '$new' (tests: $filter)" >&2
