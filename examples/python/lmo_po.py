@@ -145,22 +145,21 @@ class Quadratic:
         self.y = self.project(y + gy / (self.lyy + beta_t))
 
 
-class LmoPo:
-    """The in-process form: the harness calls `LmoPo(request)` per job, `step()` per iteration."""
+class LmoPo(Quadratic):
+    """The in-process form: the harness calls `LmoPo(request)` per job, `step()` per iteration
+    (`Quadratic.step` at the request's `t`), and reads `x`, `y` after each."""
 
     def __init__(self, req):
         q = req.quadratic()
         if q is None:
             raise ValueError(f"{req.job}: LmoPo runs quadratic instances only (run with "
                              "RateCheck.exportable_only())")
+        super().__init__(q["A"], q["B"], q["C"], q["a"], q["c"], q["x_set"], q["y_set"],
+                         req.x0, req.y0, req.tau, req.beta, req.constants["lyy"])
         self.req = req
-        self.run = Quadratic(q["A"], q["B"], q["C"], q["a"], q["c"], q["x_set"], q["y_set"],
-                             req.x0, req.y0, req.tau, req.beta, req.constants["lyy"])
-        self.x, self.y = self.run.x, self.run.y
 
     def step(self):
-        self.run.step(self.req.t)
-        self.x, self.y = self.run.x, self.run.y
+        super().step(self.req.t)
 
 
 def run_job(export_dir, out_dir, job):
