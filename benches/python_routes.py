@@ -5,7 +5,7 @@ is examples/python/test_lmo_lmo_inprocess.py) and the same jobs (those `saddlefw
 writes: the cosine instances have no file format).
 
     python3 benches/python_routes.py SADDLEFW_BINARY WORK_DIR [--cases lmo-po/] [--jobs N]
-                                     [--algorithm lmo-po|lmo-lmo]
+                                     [--algorithm lmo-po|lmo-lmo] [--rounds N] [--examples DIR]
 
 needs the package installed (`pip install ./python`). It times
 
@@ -20,6 +20,10 @@ the load of a shared machine disturbs less), the bytes of iterate files the file
 and the harness's own cost per `step` call: the in-process wall time minus the time inside the
 user's `step`, over the steps (it includes the measures the harness takes at every iterate),
 and the binding's part of it (GIL, call, copying and checking the iterates).
+
+`--rounds N` runs the pair of routes N times one after the other and also reports the least
+time of each (the machine may be shared); `--examples DIR` takes lmo_po.py from another folder
+(an earlier version of the same solver, for comparing them in the same conditions).
 
 For Algorithm 2 it also times the solver alone: the same NumPy steps on the same exported
 jobs, in one loop, writing nothing. No route that runs the user's Python steps in one
@@ -38,7 +42,6 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "examples", "python"))
 
 
 # `solver` names the route; `build` names the binary's commit (the extension and the binary may
@@ -99,6 +102,52 @@ def du(path):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
 
 
+def file_route(args, script, exp, its, rep):
+    """`saddlefw export` + the script + `saddlefw verify-iterates`: seconds of each, wall and
+    CPU (all child processes), the exit code of verify-iterates."""
+    shutil.rmtree(exp, ignore_errors=True)
+    shutil.rmtree(its, ignore_errors=True)
+    shutil.rmtree(rep, ignore_errors=True)
+    jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+    c0 = cpu_children()
+    t0 = time.perf_counter()
+    subprocess.run([args.saddlefw, "export", "--cases", args.cases, "--tier", "quick", "--out", exp,
+                    "--quiet"], check=True)
+    t1 = time.perf_counter()
+    subprocess.run([sys.executable, os.path.join(args.examples, script), exp, "--out", its],
+                   check=True, stderr=subprocess.DEVNULL)
+    t2 = time.perf_counter()
+    r = subprocess.run([args.saddlefw, "verify-iterates", exp, "--iterates", its, "--out", rep,
+                        "--quiet"] + jobs, stderr=subprocess.DEVNULL)
+    t3 = time.perf_counter()
+    out = {"export": t1 - t0, "script": t2 - t1, "verify": t3 - t2, "wall": t3 - t0,
+           "cpu": cpu_children() - c0, "exit": r.returncode, "bytes": du(its)}
+    print(f"file route: export {out['export']:.1f} s, NumPy solver {out['script']:.1f} s, "
+          f"verify-iterates {out['verify']:.1f} s (exit {r.returncode}): {out['wall']:.1f} s wall, "
+          f"{out['cpu']:.1f} s CPU, iterate files {out['bytes'] / 1e6:.0f} MB", flush=True)
+    return out
+
+
+def in_process(args, Solver, saddlefw, report):
+    """`RateCheck(cases).exportable_only().solver(Solver).run()` and `write(report)`: wall and
+    CPU seconds (all threads of this process) and the outcome."""
+    c4 = time.process_time()
+    t4 = time.perf_counter()
+    check = saddlefw.RateCheck(args.cases, tier="quick").exportable_only().solver(Solver).progress(False)
+    if args.jobs:
+        check.jobs(args.jobs)
+    out = check.run()
+    shutil.rmtree(report, ignore_errors=True)
+    out.write(report)
+    res = {"wall": time.perf_counter() - t4, "cpu": time.process_time() - c4, "outcome": out}
+    tm = out.timing
+    print(f"in process: {res['wall']:.1f} s wall, {res['cpu']:.1f} s CPU "
+          f"({'passed' if out.passed else 'FAILED'}), {tm['steps']} steps, "
+          f"{tm['python_s']:.1f} s inside step (summed over the workers, GIL waits included)",
+          flush=True)
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("saddlefw")
@@ -106,7 +155,13 @@ def main():
     ap.add_argument("--cases", default="lmo-po/")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--algorithm", default="lmo-po", choices=["lmo-po", "lmo-lmo"])
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="route pairs run one after the other; the least of each time counts")
+    ap.add_argument("--examples", default=os.path.join(ROOT, "examples", "python"),
+                    help="the folder of lmo_po.py / lmo_lmo.py (e.g. an earlier version's)")
     args = ap.parse_args()
+    args.examples = os.path.abspath(args.examples)
+    sys.path.insert(0, args.examples)
     import saddlefw
     if args.algorithm == "lmo-po":
         from lmo_po import LmoPo as Solver
@@ -118,49 +173,28 @@ def main():
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     exp, its, rep = (os.path.join(args.work, n) for n in ("exp", "iterates", "file-report"))
-    jobs = ["--jobs", str(args.jobs)] if args.jobs else []
 
-    c0 = cpu_children()
-    t0 = time.perf_counter()
-    subprocess.run([args.saddlefw, "export", "--cases", args.cases, "--tier", "quick", "--out", exp,
-                    "--quiet"], check=True)
-    t1 = time.perf_counter()
-    subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", script), exp,
-                    "--out", its], check=True)
-    t2 = time.perf_counter()
-    r = subprocess.run([args.saddlefw, "verify-iterates", exp, "--iterates", its, "--out", rep,
-                        "--quiet"] + jobs)
-    t3 = time.perf_counter()
-    file_s = t3 - t0
-    file_cpu = cpu_children() - c0
-    print(f"file route: export {t1 - t0:.1f} s, NumPy solver {t2 - t1:.1f} s, verify-iterates "
-          f"{t3 - t2:.1f} s (exit {r.returncode}): {file_s:.1f} s wall, {file_cpu:.1f} s CPU, "
-          f"iterate files {du(its) / 1e6:.0f} MB")
-
-    c4 = time.process_time()
-    t4 = time.perf_counter()
-    check = saddlefw.RateCheck(args.cases, tier="quick").exportable_only().solver(Solver).progress(False)
-    if args.jobs:
-        check.jobs(args.jobs)
-    out = check.run()
-    out.write(os.path.join(args.work, "inprocess-report"))
-    t5 = time.perf_counter()
-    inproc_s = t5 - t4
-    inproc_cpu = time.process_time() - c4
-    tm = out.timing
-    steps = tm["steps"]
-    print(f"in process: {inproc_s:.1f} s wall, {inproc_cpu:.1f} s CPU "
-          f"({'passed' if out.passed else 'FAILED'}), {steps} steps, "
-          f"{tm['python_s']:.1f} s inside step (summed over the workers, GIL waits included)")
-    print(f"ratio file / in-process: {file_s / inproc_s:.2f} (wall), {file_cpu / inproc_cpu:.2f} (CPU)")
+    print(f"{args.examples}/{script}; load average at the start: %.1f %.1f %.1f" % os.getloadavg())
+    files, inprocs = [], []
+    for _ in range(args.rounds):
+        files.append(file_route(args, script, exp, its, rep))
+        inprocs.append(in_process(args, Solver, saddlefw, os.path.join(args.work, "inprocess-report")))
+        print("  ratio file / in-process: %.2f (wall), %.2f (CPU); load average %.1f" % (
+            files[-1]["wall"] / inprocs[-1]["wall"], files[-1]["cpu"] / inprocs[-1]["cpu"],
+            os.getloadavg()[0]), flush=True)
+    fw, fc = min(f["wall"] for f in files), min(f["cpu"] for f in files)
+    iw, ic = min(i["wall"] for i in inprocs), min(i["cpu"] for i in inprocs)
+    print(f"least of {args.rounds}: file route {fw:.1f} s wall, {fc:.1f} s CPU; in process {iw:.1f} s "
+          f"wall, {ic:.1f} s CPU; ratio {fw / iw:.2f} (wall), {fc / ic:.2f} (CPU)")
+    out = inprocs[-1]["outcome"]
     if args.algorithm == "lmo-po":
         a = solver_alone(exp)
         n = a["steps"]
         print(f"solver alone (the same NumPy steps in one loop, nothing written): {a['step_s']:.1f} s "
               f"for {n} steps ({a['step_s'] / n * 1e6:.1f} us per step); its JSON lines: "
               f"{a['json_s']:.1f} s ({a['json_s'] / n * 1e6:.1f} us per step)")
-        print(f"in process / solver alone: {inproc_s / a['step_s']:.2f}; the ratio's bound with one "
-              f"interpreter, file route / solver alone: {file_s / a['step_s']:.2f}")
+        print(f"in process / solver alone: {iw / a['step_s']:.2f}; the ratio's bound with one "
+              f"interpreter, file route / solver alone: {fw / a['step_s']:.2f}")
 
     # the harness's own cost per step call, one worker (no GIL contention): an empty step, and
     # the binding's part of the real solver's step (GIL, call, copying and checking x, y)
@@ -185,6 +219,7 @@ def main():
               f"{(tm['binding_s'] - tm['python_s']) / n * 1e6:.1f} us, harness rest (measures, fits) "
               f"{(w - tm['binding_s']) / n * 1e6:.1f} us")
 
+    print("load average at the end: %.1f %.1f %.1f" % os.getloadavg())
     with open(os.path.join(rep, "verify.json")) as f:
         a = without(json.load(f))
     with open(os.path.join(args.work, "inprocess-report", "verify.json")) as f:
@@ -196,7 +231,7 @@ def main():
             if a.get(k) != b.get(k):
                 print(f"  differs: {k}")
         return 1
-    return 0 if out.passed == (r.returncode == 0) else 1
+    return 0 if out.passed == (files[-1]["exit"] == 0) else 1
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ use crate::problem::Slot;
 use crate::request::{job_name, Request};
 use numpy::{AllowTypeChange, PyArray1, PyArrayLike1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use saddlefw::prelude::{
@@ -326,8 +327,9 @@ fn copy_into(v: &Bound<'_, PyAny>, out: &mut [f64], name: &str, t: Option<usize>
 impl PySolver {
     /// Copies the user's `x`, `y` (attributes of `obj`) into the harness's vectors.
     fn read(&mut self, obj: &Bound<'_, PyAny>, t: Option<usize>) -> PyResult<()> {
-        copy_into(&obj.getattr("x")?, &mut self.x, "x", t)?;
-        copy_into(&obj.getattr("y")?, &mut self.y, "y", t)
+        let py = obj.py();
+        copy_into(&obj.getattr(intern!(py, "x"))?, &mut self.x, "x", t)?;
+        copy_into(&obj.getattr(intern!(py, "y"))?, &mut self.y, "y", t)
     }
 
     /// Iteration t in Python, its iterates read into `self.x`, `self.y`; `Err` with the
@@ -339,7 +341,7 @@ impl PySolver {
             let _open = self.slot.open(p);
             self.request.get().t.store(t, Ordering::Relaxed);
             match &self.kind {
-                Kind::Class(obj) => obj.bind(py).call_method0("step")?,
+                Kind::Class(obj) => obj.bind(py).call_method0(intern!(py, "step"))?,
                 Kind::StepFn { f, x, y } => f.bind(py).call1((self.request.clone_ref(py), x, y))?,
             }
         };
