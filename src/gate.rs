@@ -24,10 +24,15 @@ use crate::paper::Algorithm;
 use crate::problems::SaddleProblem;
 use crate::solvers::{Solver, StepInfo};
 use crate::verify::differential::{DiffVerdict, JobDifferential};
-use crate::verify::{
-    self, SharedFactory, SolverFactory, SolverRequest, Tier, TierConfig, VerifyOptions,
-    VerifyReport,
-};
+use crate::verify::{self, SolverFactory, SolverRequest, Tier, TierConfig, VerifyReport};
+
+pub mod record;
+
+// The input side of the gate's signatures, documented here (they live in internal modules);
+// what a run returns is in [`record`].
+pub use crate::fit::Baselines;
+pub use crate::ledger::shard::Shard;
+pub use crate::verify::{JobRef, RunOrigin, SharedFactory, VerifyOptions};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

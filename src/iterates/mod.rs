@@ -59,6 +59,12 @@ mod reference;
 mod replay;
 
 pub use differential::{compare_factory, compare_iterates, FactoryJobs};
+// The stored hard instances a plan draws from, documented here.
+pub use crate::tightness::families::{
+    Certificate, FaceParams, Family as HardFamily, HardInstance, HardSpec, Landscape, PolySet,
+    Start,
+};
+pub use crate::tightness::fixture::{BelowRate, HardFixture, HardSource, SearchRecord};
 pub use export::{export, ExportOptions};
 pub use judge::{load, verify_iterates, JudgeOptions, ReplayFactory};
 pub use plan::{plan, select, JobSource, PlannedJob};

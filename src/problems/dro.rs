@@ -87,7 +87,9 @@
 use super::memo::{Carried, ForwardKey};
 use super::{Constants, Instance, SaddleProblem, YModel};
 use crate::data::csr::split_rows;
-use crate::data::{read_libsvm, Dataset, LibsvmOptions, Scaling, SparseMatrix};
+use crate::data::{read_libsvm, LibsvmOptions};
+// The data types this module's signatures name, documented here.
+pub use crate::data::{Csr, Dataset, Scaling, SparseMatrix};
 use crate::jobs::run_parts;
 use crate::sets::{ConvexSet, NuclearBall, RankOne, Simplex};
 use crate::{Error, Result};

@@ -27,7 +27,11 @@ pub struct VerifyOptions {
     pub shard: Option<shard::Shard>,
     /// Gates attached after the random instances are judged (composed by the caller: the
     /// stored hardest instances of `crate::tightness`, `Some(HardSource::Builtin.into())`);
-    /// `None` (the default): random instances only.
+    /// `None` (the default): random instances only. Internal: [`RateCheck::hard_instances`]
+    /// sets it.
+    ///
+    /// [`RateCheck::hard_instances`]: crate::gate::RateCheck::hard_instances
+    #[doc(hidden)]
     pub hard: Option<hard::HardGates>,
     /// The solver under verification; `None`: the crate's own ([`EntrySolver`], with
     /// `control`).

@@ -1,0 +1,23 @@
+//! What a rate check returns: the verify record (`verify.json`, [`VerifyReport`], read from
+//! [`Outcome::report`](super::Outcome::report)), one [`EntryResult`] per theorem entry with its
+//! families, runs, gates and verdicts, and the differential comparison of
+//! [`RateCheck::against`](super::RateCheck::against) ([`Differential`], one [`JobDifferential`]
+//! per job). The types live in the crate's internal modules; they are documented here so that
+//! every field of the record has a page.
+
+pub use crate::build_info::Build;
+pub use crate::envelopes::{MhatCheck, PrintedCheck, PrintedForm, WorstRatio};
+pub use crate::fingerprint::{Input, Inputs};
+pub use crate::fit::{
+    CiMethod, Estimate, FitConfig, Fitted, LocalSlope, Ols, ProofRate, SeriesFit, Verdict,
+    WindowRule,
+};
+pub use crate::resume::Interruption;
+pub use crate::verify::differential::{Departure, DiffVerdict, Differential, JobDifferential};
+pub use crate::verify::hard::{Confirmation, HardResult, HardRun, TightnessRecord};
+pub use crate::verify::questions::{Answer, Answers, GateStatus, Question};
+pub use crate::verify::schedule_check::ScheduleCheck;
+pub use crate::verify::{
+    EntryResult, ErratumResult, FamilyResult, Gates, InstanceRun, MhatFamily, MhatSummary,
+    PrintedRun, ProofRateFamily, ProofRateResult, VerifyReport,
+};
