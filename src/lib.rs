@@ -237,7 +237,40 @@ pub use error::{Error, Result};
 pub use problems::{Constants, Instance, Interval, SaddleProblem};
 pub use sets::ConvexSet;
 
-/// What a user of the library needs to gate a solver ([`gate`]): `use saddlefw::prelude::*;`.
+/// What a user of the library needs to run one of the paper's solvers and to gate a solver of
+/// their own ([`gate`]): `use saddlefw::prelude::*;`.
+///
+/// Running Algorithm 1 (`lmo-lmo`, `alg:fw-fw`) with its theorem's schedule on a generated
+/// instance and printing the exact measures: [`run`](prelude::run) is the loop of
+/// `saddlefw run` (it measures iterate `t` with `beta_t = solver.beta_at(t)`, the `y0` the
+/// solver started from and `sigma` = [`BASELINE_SIGMA`](prelude::BASELINE_SIGMA) unless
+/// [`RunConfig`](prelude::RunConfig) says otherwise); [`evaluate`](prelude::evaluate) measures
+/// any point the same way.
+///
+/// ```
+/// use saddlefw::prelude::*;
+///
+/// # fn main() -> Result<()> {
+/// let inst = "quadratic/c-sc+sc:dx=20,dy=10,seed=7".parse::<GeneratorSpec>()?.generate()?;
+/// let mut built = registry::build("lmo-lmo", inst.problem.as_ref(), &Options::default())?;
+/// let trace = run(&inst, built.solver.as_mut(), &RunConfig::new(1000));
+/// for c in &trace.checkpoints {
+///     let m = &c.measures; // measured t = 0, 1, 2, 4, ..., 512 and the last, 1000
+///     println!("t={} beta_t={:.2e} G_X^LMO={:.3e} G_Y={:.3e} H_t={:.3e}", c.t, c.beta, m.gx_lmo, m.gy, m.h);
+/// }
+/// // the last iterate measured by hand, as the loop does
+/// let last = trace.checkpoints.last().unwrap();
+/// let s = built.solver.as_ref();
+/// let beta = s.beta_at(last.t);
+/// let m = evaluate(inst.problem.as_ref(), s.x(), s.y(), beta, &inst.y0, BASELINE_SIGMA);
+/// assert_eq!((last.t, trace.sigma), (1000, BASELINE_SIGMA));
+/// assert!((m.gx_lmo - last.measures.gx_lmo).abs() <= 1e-9 * m.scale);
+/// assert!((m.h - last.measures.h).abs() <= 1e-9 * m.scale);
+/// # Ok(())
+/// # }
+/// ```
+///
+/// Gating a solver of your own: see the crate's front page and [`gate`].
 ///
 /// Nothing here shadows std: [`Result`] has a defaulted error type, so a user's own
 /// `Result<T, E>` still compiles, and a solver factory reads the entry's schedule
@@ -272,12 +305,18 @@ pub use sets::ConvexSet;
 /// }
 /// ```
 pub mod prelude {
+    pub use crate::gate::record::Trace;
     pub use crate::gate::{step_fn, GateFailure, Outcome, RateCheck};
+    pub use crate::generators::GeneratorSpec;
+    pub use crate::harness::{run, RunConfig};
+    pub use crate::measures::{evaluate, PointMeasures};
     pub use crate::paper::theorems::{ScheduleSpec, TheoremEntry};
     pub use crate::paper::Algorithm;
+    pub use crate::paper::BASELINE_SIGMA;
     pub use crate::problems::{Constants, Instance, SaddleProblem};
     pub use crate::sets::ConvexSet;
     pub use crate::solvers::defaults::RunSchedules;
+    pub use crate::solvers::{registry, Options};
     pub use crate::solvers::{Schedule, Solver, StepInfo};
     pub use crate::verify::{SolverFactory, SolverRequest, Tier, TierConfig};
     pub use crate::{Error, Result};

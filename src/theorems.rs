@@ -23,8 +23,7 @@ pub use crate::solvers::defaults::RunSchedules;
 
 use crate::error::{Error, Result};
 use crate::fit::log_checkpoints;
-// The checkpoints [`quantity_series`] reads, documented here.
-pub use crate::trace::Checkpoint;
+use crate::trace::Checkpoint;
 
 /// Checkpoints per decade used by [`quantity_series`].
 pub const CHECKPOINTS_PER_DECADE: u32 = 10;

@@ -13,7 +13,7 @@
 use crate::public_api::{analyse, module_files, resolve, Owner, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The paths a signature's text names (`crate::trace::Trace`, `Vec`, `T`), lifetimes left out.
+/// The paths a signature's text names (`crate::fit::Baselines`, `Vec`, `T`), lifetimes left out.
 fn paths_in(sig: &str) -> Vec<Vec<String>> {
     let c: Vec<char> = sig.chars().collect();
     let ident = |c: char| c.is_alphanumeric() || c == '_';
@@ -116,37 +116,37 @@ fn negative_control_a_hidden_type_in_a_documented_signature_is_reported() {
     let before = hidden_in_signatures(&files);
     let mut added = files.clone();
     added.get_mut("gate").expect("src/gate.rs").push_str(
-        "\npub fn injected_fn(c: &crate::trace::RunConstants) -> usize { 0 }\n\
-         pub struct InjectedS { pub field: Vec<crate::trace::Status>, private: crate::trace::Trace }\n\
-         impl InjectedS { pub fn method(&self) -> Option<crate::trace::Trace> { None } \
-         #[doc(hidden)] pub fn hidden(&self) -> crate::trace::Trace { todo!() } }\n\
-         pub trait InjectedT { fn member(&self, r: crate::trace::CheckpointRule); }\n\
-         pub enum InjectedE { A, B(crate::trace::RunConstants), C { run: crate::trace::Trace } }\n\
-         pub type InjectedA = crate::trace::CheckpointRule;\n",
+        "\npub fn injected_fn(c: &crate::report::plot::Dash) -> usize { 0 }\n\
+         pub struct InjectedS { pub field: Vec<crate::report::plot::Marker>, private: crate::report::plot::Shape }\n\
+         impl InjectedS { pub fn method(&self) -> Option<crate::report::plot::Shape> { None } \
+         #[doc(hidden)] pub fn hidden(&self) -> crate::report::plot::Shape { todo!() } }\n\
+         pub trait InjectedT { fn member(&self, r: crate::report::plot::Scale); }\n\
+         pub enum InjectedE { A, B(crate::report::plot::Dash), C { run: crate::report::plot::Shape } }\n\
+         pub type InjectedA = crate::report::plot::Scale;\n",
     );
     let after = hidden_in_signatures(&added);
     let new: Vec<&String> = after.iter().filter(|l| !before.contains(l)).collect();
     assert_eq!(
         new,
         vec![
-            "gate::InjectedA: crate::trace::CheckpointRule (trace::CheckpointRule)",
-            "gate::InjectedE: crate::trace::RunConstants (trace::RunConstants)",
-            "gate::InjectedE: crate::trace::Trace (trace::Trace)",
-            "gate::InjectedS: crate::trace::Status (trace::Status)",
-            "gate::InjectedS::method: crate::trace::Trace (trace::Trace)",
-            "gate::InjectedT: crate::trace::CheckpointRule (trace::CheckpointRule)",
-            "gate::injected_fn: crate::trace::RunConstants (trace::RunConstants)",
+            "gate::InjectedA: crate::report::plot::Scale (report::plot::figure::Scale)",
+            "gate::InjectedE: crate::report::plot::Dash (report::plot::pen::Dash)",
+            "gate::InjectedE: crate::report::plot::Shape (report::plot::figure::Shape)",
+            "gate::InjectedS: crate::report::plot::Marker (report::plot::pen::Marker)",
+            "gate::InjectedS::method: crate::report::plot::Shape (report::plot::figure::Shape)",
+            "gate::InjectedT: crate::report::plot::Scale (report::plot::figure::Scale)",
+            "gate::injected_fn: crate::report::plot::Dash (report::plot::pen::Dash)",
         ]
     );
     let mut reexported = added.clone();
     reexported
         .get_mut("gate")
         .expect("src/gate.rs")
-        .push_str("\npub use crate::trace::CheckpointRule;\n");
+        .push_str("\npub use crate::report::plot::Scale;\n");
     let after = hidden_in_signatures(&reexported);
     assert!(
-        !after.iter().any(|l| l.contains("CheckpointRule")),
+        !after.iter().any(|l| l.contains("plot::Scale")),
         "{after:#?}"
     );
-    assert!(after.iter().any(|l| l.contains("trace::RunConstants")));
+    assert!(after.iter().any(|l| l.contains("plot::Dash")));
 }

@@ -1,9 +1,14 @@
-//! What a rate check returns: the verify record (`verify.json`, [`VerifyReport`], read from
+//! The records a run and a rate check return, documented here (the types live in the crate's
+//! internal modules) so that every field has a page.
+//!
+//! A run ([`crate::prelude::run`], `saddlefw run`) returns a [`Trace`] (`RUN.json`): its
+//! [`RunConstants`], [`Status`], oracle counts and one [`Checkpoint`] per measured iterate.
+//!
+//! A rate check returns the verify record (`verify.json`, [`VerifyReport`], read from
 //! [`Outcome::report`](super::Outcome::report)), one [`EntryResult`] per theorem entry with its
 //! families, runs, gates and verdicts, and the differential comparison of
 //! [`RateCheck::against`](super::RateCheck::against) ([`Differential`], one [`JobDifferential`]
-//! per job). The types live in the crate's internal modules; they are documented here so that
-//! every field of the record has a page.
+//! per job).
 
 pub use crate::build_info::Build;
 pub use crate::envelopes::{MhatCheck, PrintedCheck, PrintedForm, WorstRatio};
@@ -13,6 +18,7 @@ pub use crate::fit::{
     WindowRule,
 };
 pub use crate::resume::Interruption;
+pub use crate::trace::{Checkpoint, CheckpointRule, RunConstants, Status, Trace};
 pub use crate::verify::differential::{Departure, DiffVerdict, Differential, JobDifferential};
 pub use crate::verify::hard::{Confirmation, HardResult, HardRun, TightnessRecord};
 pub use crate::verify::questions::{Answer, Answers, GateStatus, Question};

@@ -64,7 +64,7 @@ pub use crate::tightness::families::{
     Certificate, FaceParams, Family as HardFamily, HardInstance, HardSpec, Landscape, PolySet,
     Start,
 };
-pub use crate::tightness::fixture::{BelowRate, HardFixture, HardSource, SearchRecord};
+pub use crate::tightness::{BelowRate, HardFixture, HardSource, SearchRecord};
 pub use export::{export, ExportOptions};
 pub use judge::{load, verify_iterates, JudgeOptions, ReplayFactory};
 pub use plan::{plan, select, JobSource, PlannedJob};
