@@ -46,13 +46,21 @@
 //!
 //! ```text
 //! generator spec / problem file ─► Instance ─┐
-//!                solver registry ─► Solver  ─┴─► harness::run ─► Trace (RUN.json)
+//!                solver registry ─► Solver  ─┴─► run loop ─► Trace (RUN.json)
 //!                                                     │
 //!   saddlefw run ─────────────────────────────────────┤ one run
-//!   saddlefw check:  invariants::run_check ──────────┤ many runs + points ─► CheckReport (CHECK.json)
-//!   saddlefw verify: theorems::builtin() ─► verify::run ─► fit + envelopes ─► VerifyReport (verify.json)
+//!   saddlefw check:  invariant suite ────────────────┤ many runs + points ─► CHECK.json
+//!   saddlefw verify: theorem table ─► verify driver ─► fit + envelopes ─► VerifyReport (verify.json)
 //!                                                                        └─► report (HTML pages)
 //! ```
+//!
+//! From the library: [`GeneratorSpec`](generators::GeneratorSpec) builds the [`Instance`],
+//! [`solvers::registry`] the solver, [`prelude::run`] is the run loop and returns a
+//! [`Trace`](gate::record::Trace) (example in [`prelude`]); [`theorems`] is the theorem table
+//! and [`gate::RateCheck`] the verify driver, returning a
+//! [`VerifyReport`](gate::record::VerifyReport) in its [`Outcome`](gate::Outcome). The run
+//! loop, the invariant suite and the driver themselves live in the internal modules `harness`,
+//! `invariants` and `verify`.
 //!
 //! ## The documented surface
 //!
@@ -104,7 +112,7 @@
 //! | `tau_t` | primal step (`(t+1)^-a` in the theorems) | `eq:fw-fw-stepsize` |
 //! | `beta_t` | dual smoothing (`C (t+1)^-b`, or 0 when `mu > 0`) | `eq:fL:mu` |
 //! | `gamma_t` | dual step (short step clipped to `[0,1]`, or `1/(L_yy + beta_t)`) | `def:cg-seq`, `def:pg-seq` |
-//! | `L_beta = L - beta/2 ||y - y0||^2` | smoothed payoff, reference `y0` = initial dual iterate | `eq:fL:mu` |
+//! | `L_beta = L - beta/2 \|\|y - y0\|\|^2` | smoothed payoff, reference `y0` = initial dual iterate | `eq:fL:mu` |
 //! | `f(x) = max_y L(x, y)`, `f_beta` | primal function and its smoothing | `eq:primal` |
 //! | `y*_beta(x)` | maximiser of `L_beta(x, .)` | `eq:fL:mu` |
 //! | `H_t = f_t(x_t) - L_t(x_t, y_t)` | dual suboptimality of the smoothed problem | `eq:H_t` |
@@ -112,11 +120,14 @@
 //!
 //! ## Extending
 //!
-//! * **A set**: one file in `src/sets/` implementing [`ConvexSet`] (exact LMO with deterministic
-//!   ties, projection, membership, diameter, `strong_convexity`), plus one variant of
-//!   [`sets::SetSpec`] (the compiler then asks for its arms in `build`, `kind` and `fixed_dim`)
-//!   and one entry of [`sets::SetSpec::KINDS`] (a test compares that list with the enum, and
-//!   `saddlefw list` prints it).
+//! * **A set**, in your own crate: implement [`ConvexSet`] for your type (its LMO is required;
+//!   projection, membership, diameter and modulus are optional; example in [`sets`]) and use
+//!   it in your own [`SaddleProblem`]. As a contribution to saddlefw, so that specs and
+//!   `saddlefw list` name it: one file in `src/sets/` implementing [`ConvexSet`] (exact LMO
+//!   with deterministic ties, projection, membership, diameter, `strong_convexity`), plus one
+//!   variant of [`sets::SetSpec`] (the compiler then asks for its arms in `build`, `kind` and
+//!   `fixed_dim`) and one entry of [`sets::SetSpec::KINDS`] (a test compares that list with
+//!   the enum, and `saddlefw list` prints it).
 //! * **A problem family**: one file in `src/problems/` implementing [`SaddleProblem`] with
 //!   certified constants; expose a [`problems::YModel`] when `L` is linear or isotropic-quadratic
 //!   in `y` to get closed-form inner solutions; override [`SaddleProblem::step_grads`] and

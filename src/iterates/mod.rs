@@ -17,7 +17,7 @@
 //!   every iterate checked: format, start point, feasibility within [`FEASIBILITY_TOL`]).
 //! * [`differential`]: `verify-iterates --against ALGO` and `RateCheck::against`, the
 //!   iterate-by-iterate comparison with saddlefw's own solver ([`compare_iterates`],
-//!   [`compare_factory`]; the rule in [`crate::verify::differential`]).
+//!   [`compare_factory`]; the rule in `crate::verify::differential`).
 //! * `reference`: the crate's own iterates in the same files ([`write_reference_iterates`],
 //!   `export --write-iterates`).
 //!

@@ -108,7 +108,7 @@ pub struct DroConfig {
     pub radius: f64,
     /// lambda' (the penalty is `(lambda'/2) ||y - 1_n/n||^2`, i.e. lambda = lambda'/(2n^2)).
     pub lambda_prime: f64,
-    /// Feature scaling applied after subsampling (see [`crate::data`]).
+    /// Feature scaling applied after subsampling (see `crate::data`).
     #[serde(with = "scaling_serde")]
     pub scaling: Scaling,
     /// Use only this many rows, drawn by [`Dataset::subsample`] with `seed` (reduced runs).

@@ -61,7 +61,7 @@ impl Built {
 }
 
 /// Oracle calls per iteration: the algorithm's definition, checked against the counts of the
-/// counting wrapper ([`crate::counting`]).
+/// counting wrapper (`crate::counting`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OracleProfile {
     pub lmo_x: u64,
