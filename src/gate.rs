@@ -16,7 +16,7 @@
 //! |---|---|
 //! | a [`Solver`] (your type, or [`step_fn`] around a closure) and a factory ([`RateCheck::solver_fn`]) | [`Outcome`]: the verify report, [`Outcome::failures`], [`Outcome::assert_passed`], [`Outcome::write`] |
 //! | entries: [`RateCheck::builtin`] (by id filter) or your own ([`RateCheck::theorems_file`], [`crate::paper::user`]) | the same gates, hard instances, envelopes as `saddlefw verify` |
-//! | a reimplementation of one of Algorithms 1-3: [`RateCheck::against`] | where its iterates first depart from saddlefw's ([`Outcome::departures`], `crate::verify::differential`) |
+//! | a reimplementation of one of Algorithms 1-3: [`RateCheck::against`] | where its iterates first depart from saddlefw's ([`Outcome::departures`], [`record::Differential`]) |
 
 use crate::error::{Error, Result};
 use crate::paper::theorems::TheoremEntry;
@@ -138,7 +138,7 @@ impl RateCheck {
     }
     /// Stored exponents to compare with (`p_hat >= baseline - 0.1`), e.g. your solver's own
     /// from an earlier run ([`VerifyReport::baselines`]); they gate (the reference
-    /// regression, `crate::verify::questions`) unless
+    /// regression, [`record::Answers`]) unless
     /// [`RateCheck::reference_regression`]`(false)`. Without them a solver of yours is compared
     /// with the crate's stored exponents, reported but not gating.
     pub fn baselines(mut self, baselines: crate::fit::Baselines) -> Self {
@@ -178,7 +178,7 @@ impl RateCheck {
             build,
         })
     }
-    /// Differential mode (`crate::verify::differential`): also run saddlefw's own
+    /// Differential mode ([`record::Differential`]): also run saddlefw's own
     /// `algorithm` on every job's instance, schedule and start, and report where the iterates
     /// of the solver under verification first depart from it (iterate t, coordinate, both
     /// values; tolerance `1e-9 + 1e-6 |saddlefw's|`), before the run's chaos horizon. A job

@@ -96,7 +96,7 @@ impl fmt::Debug for HardGates {
 ///
 /// | gate | fails when |
 /// |---|---|
-/// | `hard-rate` | the rate verdict of `crate::fit::judge` on the hard run is FAIL (`ci_high < p - tol`, interval from the run's regression standard error) at the fixture's horizon T *and* on the confirmation run at `CONFIRM_FACTOR`` T` (a slope that recovers by then was pre-asymptotic: the theorems allow any constants and offsets, and with them the transient moves) |
+/// | `hard-rate` | the rate verdict of `crate::fit::judge` on the hard run is FAIL (`ci_high < p - tol`, interval from the run's regression standard error) at the fixture's horizon T *and* on the confirmation run at `CONFIRM_FACTOR T` (a slope that recovers by then was pre-asymptotic: the theorems allow any constants and offsets, and with them the transient moves) |
 /// | `hard-run` | the hard run diverged or its quantity could not be formed or fitted (a run whose quantity is at the rounding floor throughout is not fitted and passes: not slow) |
 /// | `hard-envelope`, `hard-mhat` | as the random instances' `envelope` and `mhat` gates |
 /// | `hard-baseline` | `p_hat < stored p_hat - 0.1` (`crate::fit::BASELINE_MARGIN`): the run is deterministic, so a drop comes from a code change |
