@@ -1,4 +1,4 @@
-//! A counting wrapper of a problem: the run loop hands solvers only a [`Counting`] view, so
+//! A counting wrapper of a problem: the run loop hands solvers only a `Counting` view, so
 //! oracle calls are counted, not self-reported. `x_set()` / `y_set()` return counting views
 //! of the sets (LMO and projection calls per set); gradient and value evaluations are counted
 //! too, as are inner solves (`y_star`, `f`, `min_x`), which no solver should need. Counters
@@ -25,7 +25,7 @@ use crate::sets::{ConvexSet, RankOne, SetSpec};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-/// Oracle calls made through a [`Counting`] wrapper (RUN.json "oracle_calls").
+/// Oracle calls made through a `Counting` wrapper (RUN.json "oracle_calls").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct OracleCounts {
     pub lmo_x: u64,

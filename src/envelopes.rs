@@ -12,13 +12,13 @@
 //! | LMO-PO NC primal (rows 9, 10) | rigorous chain (5.5): `lemma:common-upper-bounds` (2) + `lemma:telescoping` (2) | explicit given `Fmax` |
 //! | LMO-PO C-C primal (row 11) | `lemma:fw-proj-convex-concave` with `sum_{t<=T} e_{t-1} <= Dy + sqrt(B_e(T-1))` (5.6 chain) | explicit |
 //! | LMO-PO C-SC primal (row 12) | 5.7 corrected (D22, Lyy -> Lyx) | explicit |
-//! | PO-LMO (rows 13-19) | none (only O(.), D12): use [`m_hat`] of the quantity | — |
+//! | PO-LMO (rows 13-19) | none (only O(.), D12): use `m_hat` of the quantity | — |
 //!
 //! With an empirical M the envelope is not a proof of the theorem: it checks the *rest* of the
-//! chain (everything except the existence of a finite M), and [`mhat_bounded`] checks that the
+//! chain (everything except the existence of a finite M), and `mhat_bounded` checks that the
 //! empirical M stops growing. `Fmax = max_X |f|` must be a certified upper bound.
 //!
-//! # Empirical constants ([`m_hat`], [`mhat_bounded`])
+//! # Empirical constants (`m_hat`, `mhat_bounded`)
 //! `M_hat(T) = max_{t<=T} v_t (t+1)^c / log(t+2)^k` with `v = H` (LMO-LMO: `lemma:compact-ht`
 //! c = (2a-b)/3 or 2a/3, `lemma:compact-sc-ht` c = a-b or a; k = 1 in the a = 1, C = 0 branches)
 //! or `v` = the bounded quantity with c = p (PO-LMO). "Stays bounded": the log-log slope of
@@ -456,7 +456,7 @@ pub fn mhat_bounded(m: &[(u64, f64)]) -> Option<MhatCheck> {
     })
 }
 
-/// [`mhat_bounded`] over the last decade of the horizon, the points with
+/// `mhat_bounded` over the last decade of the horizon, the points with
 /// `t >= t_last / 10` (the `mhat` gate of `verify` and its printed twins): a transient that
 /// ended before `t_last / 10` is not held against the constant. `None` for fewer than 2 points.
 pub fn mhat_bounded_last_decade(m: &[(u64, f64)]) -> Option<MhatCheck> {
@@ -478,7 +478,7 @@ pub fn mhat_bounded_last_decade(m: &[(u64, f64)]) -> Option<MhatCheck> {
 /// | [`FwProjDualMu`](PrintedForm::FwProjDualMu) | `lmo-po/nc-sc/dual`, `lmo-po/c-sc/dual` | `W_T/(mu^3 T)` (5.5, 5.7) |
 /// | [`FwProjConvexGOpt`](PrintedForm::FwProjConvexGOpt) | `lmo-po/c-c/primal` | 5.6 printed `G^Opt` (D9, 7.19) |
 /// | [`FwProjConvexScGOpt`](PrintedForm::FwProjConvexScGOpt) | `lmo-po/c-sc/primal` | 5.7 printed (`rho` in the first term, `Lyx Lyy`: D22, 7.20) |
-/// | [`AdaptiveDualNoLog`](PrintedForm::AdaptiveDualNoLog) | `lmo-lmo/c-sc/dual`, `lmo-lmo/c-sc+sc/dual` | `G_Y(x_T,y_T) <= M/(T+1)^c` without `log(T+2)` (D1, D2, 7.15): existential M, checked as "`M_hat` of the quantity with log power 0 stays bounded" ([`mhat_bounded`]) |
+/// | [`AdaptiveDualNoLog`](PrintedForm::AdaptiveDualNoLog) | `lmo-lmo/c-sc/dual`, `lmo-lmo/c-sc+sc/dual` | `G_Y(x_T,y_T) <= M/(T+1)^c` without `log(T+2)` (D1, D2, 7.15): existential M, checked as "`M_hat` of the quantity with log power 0 stays bounded" (`mhat_bounded`) |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PrintedForm {
@@ -494,10 +494,10 @@ pub enum PrintedForm {
 /// How a printed form is checked.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PrintedCheck {
-    /// Explicit constants: `quantity_T <= bound(T)` at every checkpoint ([`printed_series`]).
+    /// Explicit constants: `quantity_T <= bound(T)` at every checkpoint (`printed_series`).
     Explicit,
     /// Existential constant: `M_hat` of the quantity with exponent `c` and no log factor stays
-    /// bounded ([`m_hat`], [`mhat_bounded`]).
+    /// bounded (`m_hat`, `mhat_bounded`).
     Bounded { c: f64 },
 }
 

@@ -16,7 +16,7 @@
 //! |---|---|
 //! | a [`Solver`] (your type, or [`step_fn`] around a closure) and a factory ([`RateCheck::solver_fn`]) | [`Outcome`]: the verify report, [`Outcome::failures`], [`Outcome::assert_passed`], [`Outcome::write`] |
 //! | entries: [`RateCheck::builtin`] (by id filter) or your own ([`RateCheck::theorems_file`], [`crate::paper::user`]) | the same gates, hard instances, envelopes as `saddlefw verify` |
-//! | a reimplementation of one of Algorithms 1-3: [`RateCheck::against`] | where its iterates first depart from saddlefw's ([`Outcome::departures`], [`crate::verify::differential`]) |
+//! | a reimplementation of one of Algorithms 1-3: [`RateCheck::against`] | where its iterates first depart from saddlefw's ([`Outcome::departures`], [`record::Differential`]) |
 
 use crate::error::{Error, Result};
 use crate::paper::theorems::TheoremEntry;
@@ -24,10 +24,15 @@ use crate::paper::Algorithm;
 use crate::problems::SaddleProblem;
 use crate::solvers::{Solver, StepInfo};
 use crate::verify::differential::{DiffVerdict, JobDifferential};
-use crate::verify::{
-    self, SharedFactory, SolverFactory, SolverRequest, Tier, TierConfig, VerifyOptions,
-    VerifyReport,
-};
+use crate::verify::{self, SolverFactory, SolverRequest, Tier, TierConfig, VerifyReport};
+
+pub mod record;
+
+// The input side of the gate's signatures, documented here (they live in internal modules);
+// what a run returns is in [`record`].
+pub use crate::fit::Baselines;
+pub use crate::ledger::shard::Shard;
+pub use crate::verify::{JobRef, RunOrigin, SharedFactory, VerifyOptions};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -133,7 +138,7 @@ impl RateCheck {
     }
     /// Stored exponents to compare with (`p_hat >= baseline - 0.1`), e.g. your solver's own
     /// from an earlier run ([`VerifyReport::baselines`]); they gate (the reference
-    /// regression, [`crate::verify::questions`]) unless
+    /// regression, [`record::Answers`]) unless
     /// [`RateCheck::reference_regression`]`(false)`. Without them a solver of yours is compared
     /// with the crate's stored exponents, reported but not gating.
     pub fn baselines(mut self, baselines: crate::fit::Baselines) -> Self {
@@ -173,7 +178,7 @@ impl RateCheck {
             build,
         })
     }
-    /// Differential mode ([`crate::verify::differential`]): also run saddlefw's own
+    /// Differential mode ([`record::Differential`]): also run saddlefw's own
     /// `algorithm` on every job's instance, schedule and start, and report where the iterates
     /// of the solver under verification first depart from it (iterate t, coordinate, both
     /// values; tolerance `1e-9 + 1e-6 |saddlefw's|`), before the run's chaos horizon. A job

@@ -1,7 +1,7 @@
 //! THE run loop: iteration, time limit, checkpoints, measures, oracle counts and run status,
 //! for every solver.
 //!
-//! * The solver only ever sees a [`Counting`] view of the problem: oracle calls are counted,
+//! * The solver only ever sees a `Counting` view of the problem: oracle calls are counted,
 //!   not self-reported. Measures use the unwrapped problem, so they are not counted.
 //! * Checkpoints ([`CheckpointRule`]): `log2` measures t = 0, 1, 2, 4, 8, ... and the last
 //!   iterate; `all` measures every t. Checkpoint t holds

@@ -46,13 +46,21 @@
 //!
 //! ```text
 //! generator spec / problem file ─► Instance ─┐
-//!                solver registry ─► Solver  ─┴─► harness::run ─► Trace (RUN.json)
+//!                solver registry ─► Solver  ─┴─► run loop ─► Trace (RUN.json)
 //!                                                     │
 //!   saddlefw run ─────────────────────────────────────┤ one run
-//!   saddlefw check:  invariants::run_check ──────────┤ many runs + points ─► CheckReport (CHECK.json)
-//!   saddlefw verify: theorems::builtin() ─► verify::run ─► fit + envelopes ─► VerifyReport (verify.json)
+//!   saddlefw check:  invariant suite ────────────────┤ many runs + points ─► CHECK.json
+//!   saddlefw verify: theorem table ─► verify driver ─► fit + envelopes ─► VerifyReport (verify.json)
 //!                                                                        └─► report (HTML pages)
 //! ```
+//!
+//! From the library: [`GeneratorSpec`](generators::GeneratorSpec) builds the [`Instance`],
+//! [`solvers::registry`] the solver, [`prelude::run`] is the run loop and returns a
+//! [`Trace`](gate::record::Trace) (example in [`prelude`]); [`theorems`] is the theorem table
+//! and [`gate::RateCheck`] the verify driver, returning a
+//! [`VerifyReport`](gate::record::VerifyReport) in its [`Outcome`](gate::Outcome). The run
+//! loop, the invariant suite and the driver themselves live in the internal modules `harness`,
+//! `invariants` and `verify`.
 //!
 //! ## The documented surface
 //!
@@ -104,7 +112,7 @@
 //! | `tau_t` | primal step (`(t+1)^-a` in the theorems) | `eq:fw-fw-stepsize` |
 //! | `beta_t` | dual smoothing (`C (t+1)^-b`, or 0 when `mu > 0`) | `eq:fL:mu` |
 //! | `gamma_t` | dual step (short step clipped to `[0,1]`, or `1/(L_yy + beta_t)`) | `def:cg-seq`, `def:pg-seq` |
-//! | `L_beta = L - beta/2 ||y - y0||^2` | smoothed payoff, reference `y0` = initial dual iterate | `eq:fL:mu` |
+//! | `L_beta = L - beta/2 \|\|y - y0\|\|^2` | smoothed payoff, reference `y0` = initial dual iterate | `eq:fL:mu` |
 //! | `f(x) = max_y L(x, y)`, `f_beta` | primal function and its smoothing | `eq:primal` |
 //! | `y*_beta(x)` | maximiser of `L_beta(x, .)` | `eq:fL:mu` |
 //! | `H_t = f_t(x_t) - L_t(x_t, y_t)` | dual suboptimality of the smoothed problem | `eq:H_t` |
@@ -112,11 +120,14 @@
 //!
 //! ## Extending
 //!
-//! * **A set**: one file in `src/sets/` implementing [`ConvexSet`] (exact LMO with deterministic
-//!   ties, projection, membership, diameter, `strong_convexity`), plus one variant of
-//!   [`sets::SetSpec`] (the compiler then asks for its arms in `build`, `kind` and `fixed_dim`)
-//!   and one entry of [`sets::SetSpec::KINDS`] (a test compares that list with the enum, and
-//!   `saddlefw list` prints it).
+//! * **A set**, in your own crate: implement [`ConvexSet`] for your type (its LMO is required;
+//!   projection, membership, diameter and modulus are optional; example in [`sets`]) and use
+//!   it in your own [`SaddleProblem`]. As a contribution to saddlefw, so that specs and
+//!   `saddlefw list` name it: one file in `src/sets/` implementing [`ConvexSet`] (exact LMO
+//!   with deterministic ties, projection, membership, diameter, `strong_convexity`), plus one
+//!   variant of [`sets::SetSpec`] (the compiler then asks for its arms in `build`, `kind` and
+//!   `fixed_dim`) and one entry of [`sets::SetSpec::KINDS`] (a test compares that list with
+//!   the enum, and `saddlefw list` prints it).
 //! * **A problem family**: one file in `src/problems/` implementing [`SaddleProblem`] with
 //!   certified constants; expose a [`problems::YModel`] when `L` is linear or isotropic-quadratic
 //!   in `y` to get closed-form inner solutions; override [`SaddleProblem::step_grads`] and
@@ -237,7 +248,40 @@ pub use error::{Error, Result};
 pub use problems::{Constants, Instance, Interval, SaddleProblem};
 pub use sets::ConvexSet;
 
-/// What a user of the library needs to gate a solver ([`gate`]): `use saddlefw::prelude::*;`.
+/// What a user of the library needs to run one of the paper's solvers and to gate a solver of
+/// their own ([`gate`]): `use saddlefw::prelude::*;`.
+///
+/// Running Algorithm 1 (`lmo-lmo`, `alg:fw-fw`) with its theorem's schedule on a generated
+/// instance and printing the exact measures: [`run`](prelude::run) is the loop of
+/// `saddlefw run` (it measures iterate `t` with `beta_t = solver.beta_at(t)`, the `y0` the
+/// solver started from and `sigma` = [`BASELINE_SIGMA`](prelude::BASELINE_SIGMA) unless
+/// [`RunConfig`](prelude::RunConfig) says otherwise); [`evaluate`](prelude::evaluate) measures
+/// any point the same way.
+///
+/// ```
+/// use saddlefw::prelude::*;
+///
+/// # fn main() -> Result<()> {
+/// let inst = "quadratic/c-sc+sc:dx=20,dy=10,seed=7".parse::<GeneratorSpec>()?.generate()?;
+/// let mut built = registry::build("lmo-lmo", inst.problem.as_ref(), &Options::default())?;
+/// let trace = run(&inst, built.solver.as_mut(), &RunConfig::new(1000));
+/// for c in &trace.checkpoints {
+///     let m = &c.measures; // measured t = 0, 1, 2, 4, ..., 512 and the last, 1000
+///     println!("t={} beta_t={:.2e} G_X^LMO={:.3e} G_Y={:.3e} H_t={:.3e}", c.t, c.beta, m.gx_lmo, m.gy, m.h);
+/// }
+/// // the last iterate measured by hand, as the loop does
+/// let last = trace.checkpoints.last().unwrap();
+/// let s = built.solver.as_ref();
+/// let beta = s.beta_at(last.t);
+/// let m = evaluate(inst.problem.as_ref(), s.x(), s.y(), beta, &inst.y0, BASELINE_SIGMA);
+/// assert_eq!((last.t, trace.sigma), (1000, BASELINE_SIGMA));
+/// assert!((m.gx_lmo - last.measures.gx_lmo).abs() <= 1e-9 * m.scale);
+/// assert!((m.h - last.measures.h).abs() <= 1e-9 * m.scale);
+/// # Ok(())
+/// # }
+/// ```
+///
+/// Gating a solver of your own: see the crate's front page and [`gate`].
 ///
 /// Nothing here shadows std: [`Result`] has a defaulted error type, so a user's own
 /// `Result<T, E>` still compiles, and a solver factory reads the entry's schedule
@@ -272,12 +316,18 @@ pub use sets::ConvexSet;
 /// }
 /// ```
 pub mod prelude {
+    pub use crate::gate::record::Trace;
     pub use crate::gate::{step_fn, GateFailure, Outcome, RateCheck};
+    pub use crate::generators::GeneratorSpec;
+    pub use crate::harness::{run, RunConfig};
+    pub use crate::measures::{evaluate, PointMeasures};
     pub use crate::paper::theorems::{ScheduleSpec, TheoremEntry};
     pub use crate::paper::Algorithm;
+    pub use crate::paper::BASELINE_SIGMA;
     pub use crate::problems::{Constants, Instance, SaddleProblem};
     pub use crate::sets::ConvexSet;
     pub use crate::solvers::defaults::RunSchedules;
+    pub use crate::solvers::{registry, Options};
     pub use crate::solvers::{Schedule, Solver, StepInfo};
     pub use crate::verify::{SolverFactory, SolverRequest, Tier, TierConfig};
     pub use crate::{Error, Result};

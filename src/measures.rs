@@ -6,7 +6,7 @@
 //! | `G_Y` (`gap:y`) | `max_u L(x,u) - L(x,y)` | `f(x)` (closed form or certified) |
 //! | `G_Y^LMO` (L510) | `max_u grad_y L^T (u - y)` | one LMO on Y |
 //! | `G_X^LMO` (`gap:fw`) | `max_v grad_x L^T (x - v)` | one LMO on X |
-//! | `G_X^PO` (`gap:proj`) | `||(PO_X(x - sigma grad_x L) - x)/sigma||` | one projection |
+//! | `G_X^PO` (`gap:proj`) | `\|\|(PO_X(x - sigma grad_x L) - x)/sigma\|\|` | one projection |
 //! | `G^Dual` (L437) | `max_u L(xbar,u) - min_v L(v,ybar)` | two certified inner solves (A3) |
 //! | `G^Opt` (`gap:opt`) | `f(x) - min_X f` | `f(x)` and the problem's certified `f*` |
 //! | `H_t` (`eq:H_t`) | `L_t(x, y*_t(x)) - L_t(x, y)` | `f_beta(x)` with reference `y0` |

@@ -77,7 +77,7 @@ pub fn check_identity(
 }
 
 /// What a run's results were made from: the build, the job-defining arguments (`(name,
-/// value)`, in the command's order) and the content of its inputs ([`crate::fingerprint`]).
+/// value)`, in the command's order) and the content of its inputs (`crate::fingerprint`).
 /// A journal's header, a record and a shard each say it; `--resume` and `merge` reuse
 /// results only of the same identity ([`Identity::accept`]).
 #[derive(Debug, Clone, PartialEq, Eq)]

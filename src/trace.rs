@@ -306,7 +306,7 @@ impl Trace {
         let text = crate::files::read_text(path)?;
         Trace::from_json(&text, &name)
     }
-    /// Writes RUN.json atomically ([`crate::files::write_atomic`]).
+    /// Writes RUN.json atomically (`crate::files::write_atomic`).
     pub fn write(&self, path: &Path) -> Result<()> {
         let mut s = self.to_json();
         s.push('\n');

@@ -35,6 +35,7 @@ mod own_solver;
 mod prelude;
 mod problems;
 mod public_api;
+mod public_signatures;
 mod rates;
 mod records;
 mod report;

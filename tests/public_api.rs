@@ -27,7 +27,7 @@ const SNAPSHOT: &str = "tests/public_api.txt";
 
 /// Every file under `src/` by its module path (`""` for lib.rs, `solvers::registry`), the
 /// binary left out.
-fn module_files() -> BTreeMap<String, String> {
+pub(crate) fn module_files() -> BTreeMap<String, String> {
     src_files()
         .into_iter()
         .filter(|(rel, _)| rel != "main.rs")
@@ -42,7 +42,7 @@ fn module_files() -> BTreeMap<String, String> {
 
 /// What one module declares, read from its source text (comments and strings stripped).
 #[derive(Default)]
-struct Decls {
+pub(crate) struct Decls {
     /// child modules (`mod name;` or inline): name, public, `#[doc(hidden)]`
     mods: Vec<(String, bool, bool)>,
     /// items declared in the module's body: kind, name, public, `#[doc(hidden)]`
@@ -51,7 +51,20 @@ struct Decls {
     /// glob), public, `#[doc(hidden)]`
     uses: Vec<(Vec<String>, Option<String>, bool, bool)>,
     /// inherent impls: the type's path as written, and its public `fn`s and `const`s (kind, name)
-    impls: Vec<(Vec<String>, Vec<(String, String)>)>,
+    pub(crate) impls: Vec<(Vec<String>, Vec<(String, String)>)>,
+    /// the signatures of public items, as text: what they belong to, and the text (a `fn`'s
+    /// head up to its body, a `const`'s type, a type alias, a struct's public fields, an enum's
+    /// variants, a trait's members), attributes and visibility removed
+    pub(crate) sigs: Vec<(Owner, String)>,
+}
+
+/// What a signature belongs to: an item of the module (kind, name; a struct's fields, an enum's
+/// variants and a trait's members belong to it) or a public member of an inherent impl (the
+/// impl's index in `impls`, the member's name).
+#[derive(Clone, Debug)]
+pub(crate) enum Owner {
+    Item(String, String),
+    Member(usize, String),
 }
 
 /// The leading attributes of a statement (`#[..]`, `#![..]`, nested brackets included) removed.
@@ -201,6 +214,9 @@ fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
         Module(String),
         /// an inherent impl: its module and its index in that module's `impls`
         Impl(String, usize),
+        /// the body of a public struct, union, enum or trait: its module, kind, name, and the
+        /// position of its opening brace
+        Body(String, String, String, usize),
         Other,
     }
     out.entry(module.to_string()).or_default();
@@ -208,7 +224,7 @@ fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
     let mut stmt = String::new();
     // depth inside `(`/`[` (and braces within them): no statement ends there
     let mut inner = 0usize;
-    for ch in code.chars() {
+    for (pos, ch) in code.char_indices() {
         if inner > 0 {
             match ch {
                 '(' | '[' | '{' => inner += 1,
@@ -234,13 +250,46 @@ fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
                 let hidden = doc_hidden(&joined);
                 let opens = ch == '{';
                 let block = match stack.last() {
-                    Some(Block::Module(m)) => statement(m, (public, hidden), text, opens, out),
+                    Some(Block::Module(m)) => {
+                        let m = m.clone();
+                        let block = statement(&m, (public, hidden), text, opens, out);
+                        let declared = item(text).filter(|_| public && !hidden);
+                        match declared {
+                            Some((kind, name))
+                                if kind != "mod" && matches!(block, Block::Other) =>
+                            {
+                                let bodied = ["struct", "union", "enum", "trait"];
+                                if opens && bodied.contains(&kind.as_str()) {
+                                    Block::Body(m, kind, name, pos)
+                                } else {
+                                    let sig = signature(&kind, text);
+                                    let decls = out.get_mut(&m).expect("the module");
+                                    decls.sigs.push((Owner::Item(kind, name), sig));
+                                    block
+                                }
+                            }
+                            _ => block,
+                        }
+                    }
                     Some(Block::Impl(m, k)) => {
                         if let Some((kind, name)) = item(text).filter(|_| public) {
                             if kind == "fn" || kind == "const" {
                                 let decls = out.get_mut(m).expect("the impl's module");
-                                decls.impls[*k].1.push((kind, name));
+                                decls.impls[*k].1.push((kind.clone(), name.clone()));
+                                if !hidden {
+                                    let sig = signature(&kind, text);
+                                    decls.sigs.push((Owner::Member(*k, name), sig));
+                                }
                             }
+                        }
+                        Block::Other
+                    }
+                    Some(Block::Body(m, kind, name, _)) if kind == "trait" => {
+                        // a trait's members are public with the trait
+                        if let Some((k, _)) = item(text).filter(|_| !hidden) {
+                            let owner = Owner::Item(kind.clone(), name.clone());
+                            let decls = out.get_mut(m).expect("the module");
+                            decls.sigs.push((owner, signature(&k, text)));
                         }
                         Block::Other
                     }
@@ -252,7 +301,14 @@ fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
                 stmt.clear();
             }
             '}' => {
-                stack.pop();
+                if let Some(Block::Body(m, kind, name, start)) = stack.pop() {
+                    if kind != "trait" {
+                        let body = code[start + 1..pos].split_whitespace().collect::<Vec<_>>();
+                        let sig = fields(&kind, &body.join(" "));
+                        let decls = out.get_mut(&m).expect("the module");
+                        decls.sigs.push((Owner::Item(kind, name), sig));
+                    }
+                }
                 stmt.clear();
             }
             _ => stmt.push(ch),
@@ -326,6 +382,73 @@ fn parse(module: &str, src: &str, out: &mut BTreeMap<String, Decls>) {
     }
 }
 
+/// The parts of `text` between top-level commas (outside brackets, parentheses, braces and
+/// angle brackets; the `>` of `->` and `=>` closes nothing).
+fn split_top(text: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut prev) = (0i32, 0, ' ');
+    let mut out = Vec::new();
+    for (k, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            '>' if prev == '-' || prev == '=' => {}
+            ')' | ']' | '}' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&text[start..k]);
+                start = k + 1;
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    out.push(&text[start..]);
+    out.into_iter().filter(|p| !p.trim().is_empty()).collect()
+}
+
+/// The signature of an item statement (visibility and attributes removed): a `const`'s or a
+/// `static`'s type without its value, a tuple struct's public fields, else the whole text (a
+/// `fn`'s head, a type alias).
+fn signature(kind: &str, text: &str) -> String {
+    match kind {
+        "const" | "static" => {
+            let c: Vec<char> = text.chars().collect();
+            let standalone = |k: usize| {
+                c[k] == '='
+                    && !matches!(c.get(k + 1), Some('=' | '>'))
+                    && !(k > 0 && matches!(c[k - 1], '=' | '<' | '>' | '!'))
+            };
+            match (0..c.len()).find(|&k| standalone(k)) {
+                Some(k) => c[..k].iter().collect(),
+                None => text.to_string(),
+            }
+        }
+        "struct" | "union" => match (text.find('('), text.rfind(')')) {
+            (Some(open), Some(close)) if open < close => fields(kind, &text[open + 1..close]),
+            _ => String::new(),
+        },
+        _ => text.to_string(),
+    }
+}
+
+/// The public part of a struct's or union's fields (named or tuple: the `pub` ones not
+/// `#[doc(hidden)]`), or of an enum's variants (their fields, the variants' names and values
+/// left out), joined by `, `.
+fn fields(kind: &str, body: &str) -> String {
+    let mut out = Vec::new();
+    for part in split_top(body) {
+        if doc_hidden(part.trim()) {
+            continue;
+        }
+        let text = strip_attrs(part.trim());
+        if kind == "enum" {
+            let rest = text.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
+            out.push(rest.split(" = ").next().unwrap_or(rest).to_string());
+        } else if let (true, rest) = visibility(text) {
+            out.push(rest.to_string());
+        }
+    }
+    out.join(", ")
+}
+
 fn join(m: &str, name: &str) -> String {
     if m.is_empty() {
         name.to_string()
@@ -336,7 +459,7 @@ fn join(m: &str, name: &str) -> String {
 
 /// What a path names: a module (its path) or an item (kind, module, name).
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
-enum Target {
+pub(crate) enum Target {
     Module(String),
     Item(String, String, String),
 }
@@ -384,7 +507,7 @@ fn lookup(all: &BTreeMap<String, Decls>, m: &str, name: &str, depth: usize) -> V
 
 /// What a path written in module `from` names (`crate::`, `self::`, `super::` or relative);
 /// nothing for a path outside the crate (`std::..`).
-fn resolve(
+pub(crate) fn resolve(
     all: &BTreeMap<String, Decls>,
     from: &str,
     segs: &[String],
@@ -474,6 +597,22 @@ fn exports(all: &BTreeMap<String, Decls>, m: &str, depth: usize) -> Vec<(String,
 /// `#[doc(hidden)]` module or the item is hidden itself (the internals); sorted, the
 /// documented lines come first.
 fn surface(files: &BTreeMap<String, String>) -> Vec<String> {
+    analyse(files).lines
+}
+
+/// The surface of a set of module sources and what it was computed from.
+pub(crate) struct Analysis {
+    /// the listing ([`surface`])
+    pub(crate) lines: Vec<String>,
+    /// each module's declarations
+    pub(crate) all: BTreeMap<String, Decls>,
+    /// each exported item (kind, declaring module, name): its listed path and whether it is
+    /// hidden (no documented path reaches it)
+    pub(crate) items: BTreeMap<(String, String, String), (String, bool)>,
+}
+
+/// [`surface`], with the declarations and the listed items.
+pub(crate) fn analyse(files: &BTreeMap<String, String>) -> Analysis {
     let mut all = BTreeMap::new();
     for (m, src) in files {
         parse(m, src, &mut all);
@@ -550,6 +689,7 @@ fn surface(files: &BTreeMap<String, String>) -> Vec<String> {
     // each item at one path: a documented one if any; there where it is declared if public
     // there, else its shortest alias
     let mut listed: BTreeMap<(String, String), (String, bool)> = BTreeMap::new();
+    let mut items = BTreeMap::new();
     for ((kind, dm, name), paths) in &defs {
         let hidden = paths.iter().all(|(_, h)| *h);
         let paths: Vec<&String> = paths
@@ -567,6 +707,10 @@ fn surface(files: &BTreeMap<String, String>) -> Vec<String> {
                 .to_string(),
         };
         lines.insert(line(hidden, format!("{kind} {path}")));
+        items.insert(
+            (kind.clone(), dm.clone(), name.clone()),
+            (path.clone(), hidden),
+        );
         if ["struct", "enum", "union"].contains(&kind.as_str()) {
             listed.insert((dm.clone(), name.clone()), (path, hidden));
         }
@@ -586,7 +730,11 @@ fn surface(files: &BTreeMap<String, String>) -> Vec<String> {
             }
         }
     }
-    lines.into_iter().collect()
+    Analysis {
+        lines: lines.into_iter().collect(),
+        all,
+        items,
+    }
 }
 
 #[test]

@@ -196,11 +196,11 @@ impl Csr {
     /// `out = A B` for a dense row-major `B` of shape `n_cols x k`; `out` is row-major
     /// `n_rows x k` and is overwritten.
     ///
-    /// Each output row is accumulated in registers, up to [`TILE`] columns per pass over the
+    /// Each output row is accumulated in registers, up to `TILE` columns per pass over the
     /// row's non-zeros (a tile width fixed at compile time, so the lanes are unrolled into
     /// independent accumulators): per non-zero one contiguous load of the `B` row's tile and a
     /// multiply-add per lane, no load/store of the output. It runs inside
-    /// [`crate::linalg::simd`]: vectorised for the CPU at hand, the same bits on every path.
+    /// `crate::linalg::simd`: vectorised for the CPU at hand, the same bits on every path.
     pub fn mul_dense(&self, b: &[f64], k: usize, out: &mut [f64]) {
         self.mul_dense_rows(0..self.n_rows, b, k, out)
     }
@@ -240,7 +240,7 @@ impl Csr {
     }
 
     /// [`Self::mul_dense_threads`], and whether every entry of `out` came out finite: each block
-    /// checks its rows in runs of [`CHECK_ENTRIES`] entries right after computing them, while
+    /// checks its rows in runs of `CHECK_ENTRIES` entries right after computing them, while
     /// they are still in the core's cache, instead of a pass over the whole of `out` afterwards
     /// (10 MB per NEWS20 gradient, about 0.24 ms out of cache on one thread or two). The same
     /// bits as [`Self::mul_dense`]; the check costs a little even when nobody reads it.
@@ -286,12 +286,12 @@ impl Csr {
     }
 
     /// The blocks of rows a product with `k` columns is cut into for `threads` threads: all
-    /// rows for one thread or less than two blocks' work ([`MIN_BLOCK_WORK`] multiply-adds),
+    /// rows for one thread or less than two blocks' work (`MIN_BLOCK_WORK` multiply-adds),
     /// else contiguous blocks that shrink along the rows (handed out in order to whichever
-    /// thread is free, [`crate::jobs::run_parts`]). Each block takes `1 / (threads *
+    /// thread is free, `crate::jobs::run_parts`). Each block takes `1 / (threads *
     /// BLOCKS_PER_THREAD / 2)` of the non-zeros still left (rounded up to a row boundary), and
     /// every block but the last at least `1 / (threads * BLOCKS_PER_THREAD * 4)` of all
-    /// non-zeros and [`MIN_BLOCK_WORK`] multiply-adds, so the threads finish within a small
+    /// non-zeros and `MIN_BLOCK_WORK` multiply-adds, so the threads finish within a small
     /// block of each other. Enough work for two blocks usually gives several, but rows without
     /// non-zeros or one heavy row may still give one. Depends only on the matrix, `threads` and
     /// `k`, never on timing.

@@ -1,13 +1,13 @@
-//! Differential mode (issue 34, scope 5): the runs behind [`crate::verify::differential`] (the
+//! Differential mode (issue 34, scope 5): the runs behind `crate::verify::differential` (the
 //! rule, the tolerance, the verdicts and the records are there).
 //!
 //! Every job is run three times in lockstep from the same start `(x0, y0)` with the entry's
 //! schedule: yours (an iterate file's [`Replay`], or the solver of a `RateCheck` factory),
-//! saddlefw's `against` ([`build_solver`]: the one implementation of Algorithms 1-3), and
+//! saddlefw's `against` (`build_solver`: the one implementation of Algorithms 1-3), and
 //! saddlefw's `against` with its floating-point operations in another order
 //! ([`Control::FloatOrder`]). Iterates `t = 0, 1, ...` are compared until yours departs from
 //! saddlefw's, or saddlefw's two runs part (the chaos horizon:
-//! [`crate::verify::differential::HORIZON_FRACTION`] of the tolerance), or `t_last`.
+//! `crate::verify::differential::HORIZON_FRACTION` of the tolerance), or `t_last`.
 //!
 //! * [`compare_iterates`]: `saddlefw verify-iterates DIR --against ALGO` (the export's jobs,
 //!   their iterate files);
@@ -66,7 +66,7 @@ pub struct Lockstep {
     /// The first departure of yours from saddlefw's run.
     pub departure: Option<Departure>,
     /// The first departure of saddlefw's second run (another operation order) from its first
-    /// beyond [`HORIZON_FRACTION`] of the tolerance: the chaos horizon.
+    /// beyond `HORIZON_FRACTION` of the tolerance: the chaos horizon.
     pub horizon: Option<Departure>,
 }
 

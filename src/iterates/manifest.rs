@@ -106,7 +106,7 @@ pub struct JobRecord {
     pub schedule: String,
     pub iterates: String,
     /// `sha256:HEX` of the problem and schedule files as exported
-    /// ([`crate::fingerprint::sha256`]); `verify-iterates` refuses a file whose content differs.
+    /// (`crate::fingerprint::sha256`); `verify-iterates` refuses a file whose content differs.
     pub problem_sha256: String,
     pub schedule_sha256: String,
 }

@@ -17,7 +17,7 @@
 //!   every iterate checked: format, start point, feasibility within [`FEASIBILITY_TOL`]).
 //! * [`differential`]: `verify-iterates --against ALGO` and `RateCheck::against`, the
 //!   iterate-by-iterate comparison with saddlefw's own solver ([`compare_iterates`],
-//!   [`compare_factory`]; the rule in [`crate::verify::differential`]).
+//!   [`compare_factory`]; the rule in `crate::verify::differential`).
 //! * `reference`: the crate's own iterates in the same files ([`write_reference_iterates`],
 //!   `export --write-iterates`).
 //!
@@ -59,6 +59,12 @@ mod reference;
 mod replay;
 
 pub use differential::{compare_factory, compare_iterates, FactoryJobs};
+// The stored hard instances a plan draws from, documented here.
+pub use crate::tightness::families::{
+    Certificate, FaceParams, Family as HardFamily, HardInstance, HardSpec, Landscape, PolySet,
+    Start,
+};
+pub use crate::tightness::{BelowRate, HardFixture, HardSource, SearchRecord};
 pub use export::{export, ExportOptions};
 pub use judge::{load, verify_iterates, JudgeOptions, ReplayFactory};
 pub use plan::{plan, select, JobSource, PlannedJob};

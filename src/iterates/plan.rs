@@ -49,7 +49,7 @@ pub struct PlannedJob {
     pub source: JobSource,
     /// Why the job cannot be exported (`None`: it can).
     pub not_exported: Option<String>,
-    /// A hard job's confirmation run at [`CONFIRM_FACTOR`] times its horizon
+    /// A hard job's confirmation run at `CONFIRM_FACTOR` times its horizon
     /// (`with_confirmations`).
     pub confirmation: bool,
 }
@@ -77,7 +77,7 @@ impl PlannedJob {
 }
 
 /// `jobs` followed by one confirmation job per hard job: the same instance at
-/// [`CONFIRM_FACTOR`] times the horizon, id `ID__confirm`. `verify` runs it when `hard-rate`
+/// `CONFIRM_FACTOR` times the horizon, id `ID__confirm`. `verify` runs it when `hard-rate`
 /// fails at the horizon (a legitimate schedule constant can move the transient past T); an
 /// export with them (`saddlefw export --confirmation-jobs`) lets `verify-iterates` decide that
 /// gate as `verify` does.

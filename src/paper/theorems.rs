@@ -230,7 +230,7 @@ pub enum Side {
 }
 
 /// Which closed-form bound of claims.md Sec. 5 an entry's envelope evaluates (its chain of
-/// lemmas is in [`crate::envelopes`]): the table's `bound` field.
+/// lemmas is in the internal `envelopes` module): the table's `bound` field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EnvelopeKind {
@@ -288,7 +288,7 @@ pub struct TheoremEntry {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bound: Option<EnvelopeKind>,
     /// A user entry's explicit envelope ([`crate::paper::user`]); the built-in envelopes live
-    /// in [`crate::envelopes`].
+    /// in the internal `envelopes` module.
     #[serde(
         skip_serializing_if = "Option::is_none",
         serialize_with = "formula_text"

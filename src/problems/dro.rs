@@ -87,7 +87,9 @@
 use super::memo::{Carried, ForwardKey};
 use super::{Constants, Instance, SaddleProblem, YModel};
 use crate::data::csr::split_rows;
-use crate::data::{read_libsvm, Dataset, LibsvmOptions, Scaling, SparseMatrix};
+use crate::data::{read_libsvm, LibsvmOptions};
+// The data types this module's signatures name, documented here.
+pub use crate::data::{Csr, Dataset, Scaling, SparseMatrix};
 use crate::jobs::run_parts;
 use crate::sets::{ConvexSet, NuclearBall, RankOne, Simplex};
 use crate::{Error, Result};
@@ -106,7 +108,7 @@ pub struct DroConfig {
     pub radius: f64,
     /// lambda' (the penalty is `(lambda'/2) ||y - 1_n/n||^2`, i.e. lambda = lambda'/(2n^2)).
     pub lambda_prime: f64,
-    /// Feature scaling applied after subsampling (see [`crate::data`]).
+    /// Feature scaling applied after subsampling (see `crate::data`).
     #[serde(with = "scaling_serde")]
     pub scaling: Scaling,
     /// Use only this many rows, drawn by [`Dataset::subsample`] with `seed` (reduced runs).

@@ -94,7 +94,7 @@ pub trait SaddleProblem: Send + Sync {
     /// [`SaddleProblem::step_grads`], and whether `gx` came out finite when the problem checked
     /// it while writing it (DRO's `A^T R`, run by run of rows in cache); `None` (the default)
     /// when it did not, and the caller checks `gx` itself. The harness's oracle counter
-    /// ([`crate::counting::Counting`]) calls this and takes the report as given, so that a
+    /// (the run loop's internal counting wrapper) calls this and takes the report as given, so that a
     /// problem with long gradients saves it a pass over them. An override must report `gx`
     /// exactly as it returns it, and `step_grads` should then call it (as DRO's does), so that
     /// both give the same gradients; a `step_grads` that calls this default would recurse.

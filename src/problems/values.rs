@@ -60,13 +60,21 @@ impl Interval {
 /// strong-convexity modulus alpha of Y (Assumption 2) and the diameters (1 (i)).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Constants {
+    /// `L_xx`: Lipschitz constant of `grad_x L` in `x` (Assumption 1 (iv)).
     pub lxx: f64,
+    /// `L_yx`: Lipschitz constant of `grad_y L` in `x` (and of `grad_x L` in `y`).
     pub lyx: f64,
+    /// `L_yy`: Lipschitz constant of `grad_y L` in `y`.
     pub lyy: f64,
+    /// `mu`: strong concavity of `L(x, .)` (Assumption 1 (ii)); 0 when merely concave.
     pub mu: f64,
-    /// `None` when Y is not strongly convex.
+    /// `alpha`: strong-convexity modulus of the set Y (Assumption 2); `None` when Y is not
+    /// strongly convex.
     pub alpha: Option<f64>,
+    /// `D_X`: the diameter of X (Assumption 1 (i)), not its dimension (`RUN.json` writes it
+    /// as `diam_x`; its `dx` is the dimension).
     pub dx: f64,
+    /// `D_Y`: the diameter of Y (`diam_y` in `RUN.json`, whose `dy` is the dimension).
     pub dy: f64,
 }
 

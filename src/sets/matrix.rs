@@ -8,10 +8,10 @@ use std::sync::Mutex;
 /// The nuclear-norm ball `{X in R^{rows x cols} : ||X||_* <= radius}`.
 ///
 /// LMO: `-r u_1 v_1^T` with `(u_1, v_1)` the top singular pair of the gradient by the Gram
-/// matrix of the short side ([`crate::spectral::gram_top_pair`]: one `k^2 N` product and an
+/// matrix of the short side (`crate::spectral::gram_top_pair`: one `k^2 N` product and an
 /// `O(k^3)` top eigenpair; relative residual a few ulps, no gap dependence, no warm start).
 /// Projection: singular values by the Gram route with a guarded fast path and a Jacobi-finished
-/// accurate path ([`crate::spectral::project_nuclear`]), then projection of the singular values
+/// accurate path (`crate::spectral::project_nuclear`), then projection of the singular values
 /// onto `{s >= 0, sum s <= r}`. Scratch space is kept between calls (no allocation per call).
 /// Diameter `2r` (Frobenius). Not strongly convex unless `rows == 1` or `cols == 1`, where it
 /// is an l2 ball (alpha = 1/r).
@@ -67,7 +67,7 @@ impl NuclearBall {
         self.radius
     }
     /// Runs the Gram products of both oracles on up to `threads` threads (bitwise the same
-    /// results for any count; [`crate::spectral::GRAM_BLOCK`]).
+    /// results for any count; `crate::spectral::GRAM_BLOCK`).
     pub fn set_threads(&mut self, threads: usize) {
         self.work
             .get_mut()

@@ -5,10 +5,10 @@
 //! |---|---|---|---|
 //! | [`Simplex`] `{x >= 0, sum x = s}` | vertex `s e_i` | sort + threshold | none (polytope, flat faces) |
 //! | [`L1Ball`] | vertex `-r sign(g_i) e_i` | l1 projection | none (polytope) |
-//! | [`L2Ball`] | `c - r g/||g||` | radial | `1/r` (tight: `2/r` fails) |
+//! | [`L2Ball`] | `c - r g/\|\|g\|\|` | radial | `1/r` (tight: `2/r` fails) |
 //! | [`BoxSet`] | coordinate-wise bound | clip | none for dim >= 2; `2/(u-l)` for an interval |
 //! | [`NuclearBall`] | `-r u_1 v_1^T` | SVD + l1 projection of singular values | none unless a dimension is 1 (then an l2 ball) |
-//! | [`UnitColumns`] | column-wise `-g_j/||g_j||` | column-wise radial | none unless one column (then an l2 ball) |
+//! | [`UnitColumns`] | column-wise `-g_j/\|\|g_j\|\|` | column-wise radial | none unless one column (then an l2 ball) |
 //! | [`Product`] | blockwise | blockwise | none for two or more factors (flat across blocks) |
 //!
 //! Oracles write into caller buffers so the hot loop does not allocate. Matrix-valued sets use

@@ -2,7 +2,7 @@
 //! baselines SP-FW, AGP, R-PDCG, CG-RPGA (provenance in `../shared/spec/baselines.md`).
 //!
 //! A solver only steps: it never times, measures, prints or decides when to stop. The one run
-//! loop in [`crate::harness`] drives it.
+//! loop ([`prelude::run`](crate::prelude::run), `saddlefw run`) drives it.
 //!
 //! | module | content |
 //! |---|---|

@@ -22,7 +22,8 @@ use super::smoothing::DualSmoothing;
 use super::sp_fw::SpFw;
 use super::spec::SolverSpec;
 use super::Solver;
-use crate::counting::OracleCounts;
+// The oracle counts an [`OracleProfile`] checks, documented here.
+pub use crate::counting::OracleCounts;
 use crate::paper::{Algorithm, Oracle, BASELINE_SIGMA};
 use crate::problems::SaddleProblem;
 use crate::{Error, Result};
@@ -60,7 +61,7 @@ impl Built {
 }
 
 /// Oracle calls per iteration: the algorithm's definition, checked against the counts of the
-/// counting wrapper ([`crate::counting`]).
+/// counting wrapper (`crate::counting`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OracleProfile {
     pub lmo_x: u64,
@@ -133,7 +134,7 @@ pub struct AlgorithmInfo {
 
 /// A constructor of a registry entry: builds the solver for a problem from the validated
 /// options.
-pub(crate) type BuildFn = fn(&dyn SaddleProblem, &Options) -> Result<Built>;
+pub type BuildFn = fn(&dyn SaddleProblem, &Options) -> Result<Built>;
 
 impl AlgorithmInfo {
     /// The primal block's oracle, read from the profile (a projection per iteration or not).

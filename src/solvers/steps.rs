@@ -5,7 +5,7 @@
 //! | [`fw_step`] | `x <- x + s (LMO_U(d) - x)` | SP-FW; R-PDCG and CG-RPGA primal; [`primal_fw_step`]: primal step of `alg:fw-fw`, `alg:fw-proj` |
 //! | [`po_step`] | `x <- PO_U(x + s d)` | primal step of `alg:proj-fw` (`s = -tau_t`, `d = grad_x L`); dual step of `alg:fw-proj`; AGP; CG-RPGA dual |
 //! | [`smoothed_gradient`] | `g = grad_y L(x,y) - beta (y - y0)` | `grad_y L_beta` (`eq:fL:mu`) |
-//! | [`short_step`] | `gamma_t = min{g^T(u-y)/((Lyy+beta_t)||u-y||^2), 1}` | `alg:fw-fw`, `alg:proj-fw` |
+//! | [`short_step`] | `gamma_t = min{g^T(u-y)/((Lyy+beta_t)\|\|u-y\|\|^2), 1}` | `alg:fw-fw`, `alg:proj-fw` |
 //! | [`dual_lmo_step`] | `u = LMO_Y(-g)`, `y <- y + gamma_t (u - y)` | dual step of `alg:fw-fw`, `alg:proj-fw` |
 //!
 //! Moves are written as convex combinations `(1-s) x + s v`, which equal `x + s (v - x)` and

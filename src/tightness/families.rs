@@ -201,7 +201,7 @@ pub const FAMILIES: &[(&str, &str)] = &[
 ];
 
 impl HardSpec {
-    /// `face-quadratic`, `face-cosine` or `generator:FAMILY` (see [`FAMILIES`]).
+    /// `face-quadratic`, `face-cosine` or `generator:FAMILY` (see `FAMILIES`).
     pub fn family_name(&self) -> String {
         match &self.params {
             Family::Face(f) => match f.landscape {

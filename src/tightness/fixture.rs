@@ -67,14 +67,14 @@ pub struct HardFixture {
     pub ci: [f64; 2],
     pub window: [u64; 2],
     pub local_slopes: Vec<(u64, u64, f64)>,
-    /// Exponent at the confirmation horizon (module doc of [`super::search`]).
+    /// Exponent at the confirmation horizon (module doc of `super::search`).
     pub confirm_horizon: u64,
     pub confirm_p_hat: Option<f64>,
     pub confirmed: bool,
     /// Worst quantity/envelope ratio (entries with an explicit envelope, claims.md Sec. 5).
     pub envelope_ratio: Option<f64>,
     /// True when the instance proves the paper wrong: slower than the rate at both horizons
-    /// and above the detailed theorem's explicit envelope ([`super::search::Winner::proves_violation`]).
+    /// and above the detailed theorem's explicit envelope (`super::search::Winner::proves_violation`).
     /// The entry is then reported disputed with this instance.
     pub violated: bool,
     /// The slowest candidate that decayed slower than `T^-p` on the search horizon without
@@ -251,7 +251,7 @@ pub fn builtin() -> BTreeMap<String, HardFixture> {
 /// Where `verify` takes the stored hardest instances from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HardSource {
-    /// The fixtures built into the binary ([`builtin`]): the default.
+    /// The fixtures built into the binary (`builtin`): the default.
     Builtin,
     /// A directory of fixtures (`verify --hard DIR`); it must exist.
     Dir(PathBuf),
@@ -272,7 +272,7 @@ impl HardSource {
     }
 
     /// The `saddlefw run --problem` value that rebuilds the stored hardest instance of
-    /// `entry`: `hard:ENTRY` for the built-in fixtures ([`HARD_PROBLEM_PREFIX`]), the fixture
+    /// `entry`: `hard:ENTRY` for the built-in fixtures (`HARD_PROBLEM_PREFIX`), the fixture
     /// file's path for a directory (`run --problem` reads a fixture file too).
     pub fn problem_spec(&self, entry: &str) -> String {
         match self {

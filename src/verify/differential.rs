@@ -15,7 +15,7 @@
 //!   instances they grow geometrically). saddlefw runs its own solver a second time with its
 //!   floating-point operations in another order (`Control::FloatOrder`, the calibration
 //!   panel's `float-order`); the first t where its two runs differ by more than
-//!   [`HORIZON_FRACTION`] (1e-3) times the tolerance is the job's chaos horizon H. Past H the
+//!   `HORIZON_FRACTION` (1e-3) times the tolerance is the job's chaos horizon H. Past H the
 //!   reference is not defined beyond rounding. The fraction is a margin: a reimplementation
 //!   rounds differently from both runs (NumPy's products, another projection), and measured
 //!   on faithful NumPy reimplementations of Algorithms 1-3 its differences ran up to about 50
@@ -92,7 +92,7 @@ pub fn first_departure(
 }
 
 /// [`first_departure`] with the tolerance times `scale` (the chaos horizon's is
-/// [`HORIZON_FRACTION`]).
+/// `HORIZON_FRACTION`).
 pub(crate) fn first_departure_scaled(
     t: u64,
     yours: (&[f64], &[f64]),
@@ -201,7 +201,7 @@ impl JobDifferential {
         self.reason = None;
     }
 
-    /// One line: the verdict and where (with [`EARLY_HINT`] for a departure at the first
+    /// One line: the verdict and where (with `EARLY_HINT` for a departure at the first
     /// iterates).
     pub fn describe(&self) -> String {
         let horizon = match self.chaos_horizon {
@@ -247,11 +247,11 @@ pub struct Differential {
     pub yours: String,
     pub rtol: f64,
     pub atol: f64,
-    /// [`HORIZON_FRACTION`].
+    /// `HORIZON_FRACTION`.
     pub horizon_fraction: f64,
-    /// [`DIFF_RULE`].
+    /// `DIFF_RULE`.
     pub rule: String,
-    /// [`HORIZON_RULE`].
+    /// `HORIZON_RULE`.
     pub horizon_rule: String,
     pub jobs: Vec<JobDifferential>,
     /// Jobs per verdict.

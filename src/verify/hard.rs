@@ -96,10 +96,10 @@ impl fmt::Debug for HardGates {
 ///
 /// | gate | fails when |
 /// |---|---|
-/// | `hard-rate` | the rate verdict of [`crate::fit::judge`] on the hard run is FAIL (`ci_high < p - tol`, interval from the run's regression standard error) at the fixture's horizon T *and* on the confirmation run at [`CONFIRM_FACTOR`]` T` (a slope that recovers by then was pre-asymptotic: the theorems allow any constants and offsets, and with them the transient moves) |
+/// | `hard-rate` | the rate verdict of `crate::fit::judge` on the hard run is FAIL (`ci_high < p - tol`, interval from the run's regression standard error) at the fixture's horizon T *and* on the confirmation run at `CONFIRM_FACTOR T` (a slope that recovers by then was pre-asymptotic: the theorems allow any constants and offsets, and with them the transient moves) |
 /// | `hard-run` | the hard run diverged or its quantity could not be formed or fitted (a run whose quantity is at the rounding floor throughout is not fitted and passes: not slow) |
 /// | `hard-envelope`, `hard-mhat` | as the random instances' `envelope` and `mhat` gates |
-/// | `hard-baseline` | `p_hat < stored p_hat - 0.1` ([`crate::fit::BASELINE_MARGIN`]): the run is deterministic, so a drop comes from a code change |
+/// | `hard-baseline` | `p_hat < stored p_hat - 0.1` (`crate::fit::BASELINE_MARGIN`): the run is deterministic, so a drop comes from a code change |
 ///
 /// A stored violation (`HardFixture::violated` of `crate::tightness`) that reproduces does
 /// not gate: the entry is reported `disputed`, with the instance, never hidden.
@@ -112,7 +112,7 @@ pub struct HardResult {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub problem: String,
     /// A command that runs saddlefw's own solver of the entry on the instance with the
-    /// entry's schedule up to the horizon ([`super::reproduce::run_command`]).
+    /// entry's schedule up to the horizon (`super::reproduce::run_command`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reproduce: String,
     pub family: String,
@@ -140,7 +140,7 @@ pub struct HardResult {
     /// `hard-rate` and `hard-mhat` do not apply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub po_lmo_g: Option<crate::solvers::schedule::GReport>,
-    /// The run at [`CONFIRM_FACTOR`] times the horizon, made when the rate fails at the
+    /// The run at `CONFIRM_FACTOR` times the horizon, made when the rate fails at the
     /// horizon (`hard-rate` fails only when it fails there too).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirmation: Option<Confirmation>,

@@ -23,19 +23,23 @@ pub struct VerifyOptions {
     pub control: Option<Control>,
     /// Overrides of the tier's sizes (tests).
     pub config: Option<TierConfig>,
-    /// Run only this part of the job list ([`shard`]).
+    /// Run only this part of the job list (`shard`).
     pub shard: Option<shard::Shard>,
     /// Gates attached after the random instances are judged (composed by the caller: the
     /// stored hardest instances of `crate::tightness`, `Some(HardSource::Builtin.into())`);
-    /// `None` (the default): random instances only.
+    /// `None` (the default): random instances only. Internal: [`RateCheck::hard_instances`]
+    /// sets it.
+    ///
+    /// [`RateCheck::hard_instances`]: crate::gate::RateCheck::hard_instances
+    #[doc(hidden)]
     pub hard: Option<hard::HardGates>,
-    /// The solver under verification; `None`: the crate's own ([`EntrySolver`], with
+    /// The solver under verification; `None`: the crate's own (`EntrySolver`, with
     /// `control`).
     pub solver: Option<SharedFactory>,
     /// Run the confirmation of every hard instance at `CONFIRM_FACTOR T`, also where the rate
     /// passes at T (the calibration measures both margins; no verdict changes).
     pub confirm_all: bool,
-    /// The master seed of the random families ([`super::tier::derived_seed`]); 0, the
+    /// The master seed of the random families (`super::tier::derived_seed`); 0, the
     /// default, gives the instances verify has always run.
     pub seed: u64,
 }

@@ -16,6 +16,7 @@ impl VerifyReport {
     /// Writes `DIR/verify.json` and `DIR/index.html` of the report (atomically), as
     /// `saddlefw verify --out DIR` does; the page also shows `checks`, the invariant table and
     /// errata of a small `check` run (`invariants::verify_page_tables`, which the caller runs).
+    #[doc(hidden)] // the binary's: its tables are internal
     pub fn write_outputs(&self, out: &Path, checks: &CheckTables) -> Result<(PathBuf, PathBuf)> {
         crate::files::create_dir_all(out)?;
         let json_path = out.join("verify.json");
@@ -172,6 +173,7 @@ pub fn without_timings(v: &serde_json::Value) -> serde_json::Value {
 
 impl VerifyReport {
     /// The records the HTML report renders ([`crate::report::verify_page`]).
+    #[doc(hidden)] // the report's: its records are internal
     pub fn rate_entries(&self) -> Vec<RateEntry> {
         self.entries.iter().map(rate_entry).collect()
     }

@@ -19,7 +19,7 @@ pub struct InstanceRun {
     /// The generator spec (reproduces the instance: `saddlefw run --problem SPEC`).
     pub spec: String,
     /// A command that runs saddlefw's own solver of the entry on this instance with the
-    /// entry's schedule, as the verify run did ([`super::reproduce::run_command`]; empty when
+    /// entry's schedule, as the verify run did (`super::reproduce::run_command`; empty when
     /// none does).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reproduce: String,
@@ -46,7 +46,7 @@ pub struct InstanceRun {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub printed: Vec<PrintedRun>,
     /// The smoothing the run used, checked against the entry's hypotheses
-    /// ([`super::schedule_check`]).
+    /// (`super::schedule_check`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schedule: Vec<super::schedule_check::ScheduleCheck>,
     /// PO-LMO appendix schedule: `G_1` or `G_2` over `t < T_max` (the analysis needs it
@@ -79,7 +79,7 @@ pub struct Gates {
     pub envelope: GateStatus,
     pub mhat: GateStatus,
     pub baseline: GateStatus,
-    /// The smoothing the solver used is one the theorem allows ([`super::schedule_check`]).
+    /// The smoothing the solver used is one the theorem allows (`super::schedule_check`).
     #[serde(default = "not_applicable")]
     pub schedule: GateStatus,
 }
@@ -190,7 +190,7 @@ pub struct EntryResult {
     /// regression where it does not gate).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reported_gates: Vec<String>,
-    /// The three questions answered apart ([`super::questions`]).
+    /// The three questions answered apart (`super::questions`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answers: Option<super::questions::Answers>,
     /// Worst quantity/envelope over all runs, where claims.md Sec. 5 gives an envelope.
@@ -206,7 +206,7 @@ pub struct EntryResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errata: Vec<ErratumResult>,
     /// The report-only check against the proven rate `O(T^-p log^k T)`, `k` = the proven log
-    /// power ([`fit::judge_proven`]); never a gate.
+    /// power (`fit::judge_proven`); never a gate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proof_rate: Option<ProofRateResult>,
     pub mhat: Option<MhatSummary>,
@@ -220,7 +220,7 @@ pub struct EntryResult {
     pub disputed: Option<crate::theorems::Disputed>,
     /// Sum of the wall times of the entry's runs (a run serves both entries of a case).
     pub time_s: f64,
-    /// The gates on the stored hardest instance ([`crate::tightness::attach`]).
+    /// The gates on the stored hardest instance (`crate::tightness::attach`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hard: Option<hard::HardResult>,
     /// How tight the theorem's rate looks (slowest observed exponent, random or hard).
@@ -279,7 +279,7 @@ pub struct VerifyReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<String>,
     /// Set on the output of `verify --shard I/N`: partial results, to be merged
-    /// ([`shard::merge`]); its verdicts are not gates.
+    /// (`shard::merge`); its verdicts are not gates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<shard::Shard>,
     /// The name of a user's solver under verification ([`VerifyOptions::solver`](super::options::VerifyOptions::solver)); absent for
@@ -287,7 +287,7 @@ pub struct VerifyReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
     /// The iterate-by-iterate comparison with saddlefw's own solver, when asked for
-    /// (`verify-iterates --against ALGO`, `RateCheck::against`; [`super::differential`]).
+    /// (`verify-iterates --against ALGO`, `RateCheck::against`; `super::differential`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub differential: Option<super::differential::Differential>,
     /// Set when a signal stopped the run before every job was done: the report holds the
@@ -300,7 +300,7 @@ pub struct VerifyReport {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hard_runs: Vec<hard::HardRun>,
     /// The input files it was made from (`--hard DIR`, `--baselines`, `--theorems`, and
-    /// `--no-hard`; [`crate::fingerprint`]): `--resume` and `merge` refuse other inputs.
+    /// `--no-hard`; `crate::fingerprint`): `--resume` and `merge` refuse other inputs.
     /// Absent when only built-in data was used.
     #[serde(default, skip_serializing_if = "crate::fingerprint::Inputs::is_empty")]
     pub inputs: crate::fingerprint::Inputs,
@@ -377,7 +377,7 @@ pub struct ErratumResult {
     pub name: String,
     pub label: String,
     pub printed_form: String,
-    /// [`ERRATUM_CONFIRMED`], [`PRINTED_HOLDS`], `undefined (REASON)` or `not evaluated (no
+    /// `ERRATUM_CONFIRMED`, `PRINTED_HOLDS`, `undefined (REASON)` or `not evaluated (no
     /// run formed the quantity)`.
     pub status: String,
     /// The run with the worst ratio (or the fastest-growing `M_hat`): generator spec or hard
@@ -392,7 +392,7 @@ pub struct ErratumResult {
     pub worst_ratio: Option<f64>,
     /// Existential-constant forms: the family whose `M_hat` slope interval (log power 0, over
     /// the last decade) lies highest, and that interval; confirmed iff it lies above
-    /// [`envelopes::MHAT_SLOPE_TOL`].
+    /// `envelopes::MHAT_SLOPE_TOL`.
     pub mhat_family: Option<String>,
     pub mhat_slope_ci: Option<[f64; 2]>,
 }

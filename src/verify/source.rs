@@ -2,7 +2,7 @@
 //! machinery and the solver it judges.
 //!
 //! `verify` builds one solver per job (a case on one instance) through a [`SolverFactory`]. The
-//! crate's own implementation of the entry's algorithm is [`EntrySolver`] (optionally broken by
+//! crate's own implementation of the entry's algorithm is `EntrySolver` (optionally broken by
 //! a negative [`Control`]); a user's implementation is any other factory, given to
 //! [`crate::verify::VerifyOptions::solver`]. Whatever the factory, the harness measures every
 //! iterate itself, exactly: `H_t` (`eq:H_t`) with the entry's `beta_t` and `G_X^PO` with the
@@ -50,10 +50,10 @@ pub struct JobRef<'a> {
     pub case: &'a str,
     /// The first entry the job serves (for a stored hardest instance: its entry).
     pub entry: &'a str,
-    /// Family label ([`crate::verify::InstanceFamily::label`] or a hard family's name).
+    /// Family label (`crate::verify::InstanceFamily::label` or a hard family's name).
     pub family: &'a str,
     pub seed_index: u32,
-    /// Whether the job is a stored hardest instance ([`crate::tightness`]).
+    /// Whether the job is a stored hardest instance (`crate::tightness`).
     pub hard: bool,
 }
 
@@ -84,7 +84,7 @@ pub trait SolverFactory: Send + Sync {
     fn place_start(&self, _instance: &mut Instance) {}
     /// Whether a job can be run past the horizon it was planned with (default: yes). The
     /// confirmation of a failed `hard-rate` runs the hard instance again at
-    /// [`super::hard::CONFIRM_FACTOR`] times its horizon; iterate files end at the horizon
+    /// `super::hard::CONFIRM_FACTOR` times its horizon; iterate files end at the horizon
     /// they were exported for, so there the rate at T stands, with a note.
     fn extends_horizon(&self) -> bool {
         true
@@ -148,10 +148,10 @@ impl SolverFactory for EntrySolver {
     }
 }
 
-/// Where an instance of [`crate::verify::run_instance`] comes from (copied into its [`crate::verify::InstanceRun`]s).
+/// Where an instance of `crate::verify::run_instance` comes from (copied into its [`crate::verify::InstanceRun`]s).
 #[derive(Debug, Clone)]
 pub struct RunOrigin {
-    /// Family label, e.g. [`crate::verify::InstanceFamily::label`] or a hard family's name.
+    /// Family label, e.g. `crate::verify::InstanceFamily::label` or a hard family's name.
     pub family: String,
     /// A spec that reproduces the instance.
     pub spec: String,
@@ -175,7 +175,7 @@ impl fmt::Debug for SharedFactory {
 /// A solver whose `beta_at` is the `beta_t` that `H_t` is measured with (`eq:H_t`), stepping as
 /// the wrapped solver does. The theorems leave the constant of `beta_t = Theta(t^-b)` free, so
 /// `H_t` follows the solver's own smoothing: the `beta_t` it reports ([`Solver::beta_at`]),
-/// checked against the entry's hypotheses afterwards ([`super::schedule_check`]). A solver that
+/// checked against the entry's hypotheses afterwards (`super::schedule_check`). A solver that
 /// reports no smoothing (`beta_at(0) = 0`) where the entry's `beta_t` is positive has not said
 /// which it used: it is measured with `fallback` (the entry's, or a control's own).
 pub(crate) struct MeasuredWith {

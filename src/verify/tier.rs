@@ -15,7 +15,11 @@ pub enum Tier {
     Quick,
     /// Longer horizons and more seeds.
     Full,
-    /// The reduced check of `cargo test` (tests/rates.rs).
+    /// The reduced check (3 seeds, `T = 4096`, `dim_x = 20`, `dim_y = 10`; see
+    /// [`Tier::config`]): random instance families only, no stored hard instances (unless
+    /// [`RateCheck::hard_instances`](crate::gate::RateCheck::hard_instances) asks), and the
+    /// stored baselines do not gate it. The default of [`RateCheck`](crate::gate::RateCheck),
+    /// for a user's own `#[test]`; `saddlefw verify` does not accept it.
     Test,
 }
 
