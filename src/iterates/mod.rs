@@ -57,10 +57,12 @@ pub mod manifest;
 mod plan;
 mod reference;
 mod replay;
+pub mod written;
 
 pub use differential::{compare_factory, compare_iterates, FactoryJobs};
 pub use export::{export, ExportOptions};
 pub use judge::{load, verify_iterates, JudgeOptions, ReplayFactory};
 pub use plan::{plan, select, JobSource, PlannedJob};
+pub(crate) use reference::write_logged as reference_logged;
 pub use reference::write_reference_iterates;
 pub use replay::{feasibility, same_point, Faults, Replay, FEASIBILITY_TOL, START_TOL};
