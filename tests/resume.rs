@@ -152,6 +152,21 @@ fn check_killed_resumes_from_its_journal_to_the_same_check_json() {
             "recorded with --seed 0, this run has 1",
         ],
     );
+    // the check journal with job 1 relabelled 150: refused with its line number
+    let bytes = std::fs::read(&journal).unwrap();
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let relabelled = text.replacen("{\"job\":1,", "{\"job\":150,", 1);
+    assert_ne!(relabelled, text);
+    std::fs::write(&journal, relabelled).unwrap();
+    refused(
+        &check.out(&part).resume(&part).run(),
+        &[
+            "CHECK.json.journal: line ",
+            "checksum mismatch",
+            "delete line",
+        ],
+    );
+    std::fs::write(&journal, bytes).unwrap();
     let o = check.out(&part).resume(&part).run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(std::fs::read(&part).unwrap(), std::fs::read(&full).unwrap());
