@@ -57,6 +57,8 @@ pub mod manifest;
 mod plan;
 mod reference;
 mod replay;
+/// `export --write-iterates` on the ledger: internal (the binary's and the tests').
+#[doc(hidden)]
 pub mod written;
 
 pub use differential::{compare_factory, compare_iterates, FactoryJobs};
