@@ -315,7 +315,8 @@ fn hard_dir(dir: &Path) -> std::path::PathBuf {
 /// then each resumed run, once its journal holds a job more than the record it resumed), then
 /// resumed to the end, ends with the uninterrupted run's record apart from `time` keys. The other cells: verify x INT, TERM
 /// (tests/interrupt.rs), KILL (above); verify --theorems x KILL (tests/records.rs); check,
-/// experiment and tighten x INT (tests/interrupt.rs and above) and KILL (above).
+/// experiment and tighten x INT (tests/interrupt.rs and above) and KILL (above); export
+/// --write-iterates x INT, TERM, KILL (tests/records.rs).
 #[test]
 fn every_long_command_resumes_to_the_uninterrupted_run_under_each_signal() {
     let dir = tempfile::tempdir().unwrap();
