@@ -558,6 +558,14 @@ fn unclear_messages_are_one_clear_line() {
             "export again",
         ],
     );
+    // the cases narrowed to one entry of the same jobs (accepted, judging fewer entries, before)
+    let mut narrowed = manifest.clone();
+    narrowed["cases"] = "lmo-lmo/c-sc+sc/p".into();
+    std::fs::write(exp.join("manifest.json"), narrowed.to_string()).unwrap();
+    usage_error(
+        &verify_iterates(&exp),
+        &["manifest.json: jobs[0]", "the manifest was edited"],
+    );
     // theorem files: a schedule typo (serde said "untagged enum ScheduleSpec"), T_min at or
     // above the horizon (a failed run, exit 1, before)
     let verify = |theorems: &Path| {
