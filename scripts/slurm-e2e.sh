@@ -52,7 +52,7 @@ fi
 
 if [ -z "${SADDLEFW:-}" ]; then
   cargo build --release --quiet
-  SADDLEFW=$ROOT/target/release/saddlefw
+  SADDLEFW=${CARGO_TARGET_DIR:-$ROOT/target}/release/saddlefw
 fi
 SADDLEFW=$(cd "$(dirname "$SADDLEFW")" && pwd)/$(basename "$SADDLEFW")
 

@@ -3,7 +3,8 @@
 //!
 //! * **Where**: beside the command's record, its path with `.journal` appended
 //!   ([`journal_path`]: `DIR/verify.json.journal`, `CHECK.json.journal`,
-//!   `DIR/experiment.json.journal`, `DIR/tighten.json.journal`).
+//!   `DIR/experiment.json.journal`, `DIR/tighten.json.journal`, `DIR/manifest.json.journal`
+//!   of `export --write-iterates`).
 //! * **When**: a finished job is appended as one JSON line as soon as it finishes, so killing
 //!   the process loses only the jobs in flight; the file is flushed to disk (`fsync`) at most
 //!   every `--checkpoint-every` seconds (default [`crate::resume::CHECKPOINT_EVERY_S`]), so a

@@ -161,10 +161,35 @@ impl Interruption {
             total,
         })
     }
+    /// The line every long command prints on stderr when stopped (`what`: its jobs' name):
+    /// [`Interruption::describe`] and how to finish the work in `dir` with `--resume`.
+    pub fn finish_line(&self, what: &str, dir: &Path) -> String {
+        format!(
+            "{}; finish it with --resume {}",
+            self.describe(what),
+            dir.display()
+        )
+    }
+    /// [`Interruption::finish_line`] of a command whose record is its journal `journal`
+    /// (`export --write-iterates`: no verdicts).
+    pub fn finish_line_journaled(&self, what: &str, journal: &Path, dir: &Path) -> String {
+        format!(
+            "{}: {} holds them; finish it with --resume {}",
+            self.stopped(what),
+            journal.display(),
+            dir.display()
+        )
+    }
     /// The line printed (on stderr) where the command stopped.
     pub fn describe(&self, what: &str) -> String {
         format!(
-            "interrupted by {} after {} of {} {what}: the record holds them (verdicts are partial, not gates)",
+            "{}: the record holds them (verdicts are partial, not gates)",
+            self.stopped(what)
+        )
+    }
+    fn stopped(&self, what: &str) -> String {
+        format!(
+            "interrupted by {} after {} of {} {what}",
             self.signal, self.done, self.total
         )
     }

@@ -891,7 +891,10 @@ fn check_one_journal(
         }
         Err(e) => match parse::<JobTallies>(input, text) {
             Ok((h, _)) => accepted(&h),
-            Err(_) => rejected(&e, input),
+            Err(_) => match parse::<saddlefw::iterates::written::Written>(input, text) {
+                Ok((h, _)) => accepted(&h),
+                Err(_) => rejected(&e, input),
+            },
         },
     }
 }
@@ -957,7 +960,26 @@ fn journal_seeds() -> Vec<Vec<u8>> {
     Journal::create(&path, &header, none, 60.0)
         .unwrap()
         .append(job);
-    vec![std::fs::read(verify).unwrap(), std::fs::read(path).unwrap()]
+    // and an export's (`export --write-iterates`: one line per iterates file)
+    let export = dir.path().join("manifest.json.journal");
+    let header = Header::new(
+        "export",
+        vec![("--tier".into(), "quick".into())],
+        Default::default(),
+        2,
+    );
+    let written = saddlefw::iterates::written::Written {
+        id: "lmo-lmo-c-sc__quadratic__s0".into(),
+        sha256: saddlefw::fingerprint::sha256(b"{}"),
+    };
+    Journal::create(&export, &header, &[written.clone()], 60.0)
+        .unwrap()
+        .append(&written);
+    vec![
+        std::fs::read(verify).unwrap(),
+        std::fs::read(path).unwrap(),
+        std::fs::read(export).unwrap(),
+    ]
 }
 
 #[test]

@@ -328,6 +328,29 @@ fn theorem_file_runs_resume_and_are_not_overwritten_by_the_builtin_table() {
     let o = cmd(&["verify", "-q"]).out(&t).resume(&t).run();
     refused(&o, &["verify.json: --resume: recorded with --theorems"]);
     assert_eq!(std::fs::read(t.join("verify.json")).unwrap(), before);
+    // `merge` of `--theorems` shards: the one-machine report (the merge rereads the file)
+    let shards: Vec<PathBuf> = (1..=2).map(|i| d.join(format!("s{i}"))).collect();
+    for (i, shard) in shards.iter().enumerate() {
+        let o = verify
+            .with(&["--shard", &format!("{}/2", i + 1)])
+            .out(shard)
+            .run();
+        assert_eq!(o.code, 0, "{}", o.stderr);
+    }
+    let merged = d.join("merged");
+    let o = saddlefw(&[
+        "merge",
+        s(&shards[0]),
+        s(&shards[1]),
+        "-q",
+        "--out",
+        s(&merged),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        without_timings(&json(&merged.join("verify.json"))),
+        without_timings(&json(&whole.join("verify.json")))
+    );
     std::fs::remove_dir_all(&d).unwrap();
 }
 
@@ -429,6 +452,31 @@ fn a_file_size_limit_is_an_error_line_and_leaves_no_temporary() {
         })
         .count();
     assert_eq!(tmp, 0, "a temporary was left");
+    // export with --write-iterates: the same line, no temporary anywhere under --out
+    let exp = d.join("e");
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f 100 && exec '{}' -q export --cases lmo-lmo/c-sc/primal --no-hard --write-iterates --out '{}'",
+            env!("CARGO_BIN_EXE_saddlefw"),
+            s(&exp)
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: ") && stderr.contains(": write: File too large"));
+    let mut dirs = vec![exp];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            assert!(!p.to_string_lossy().ends_with(".tmp"), "left {p:?}");
+            if p.is_dir() {
+                dirs.push(p);
+            }
+        }
+    }
     std::fs::remove_dir_all(&d).unwrap();
 }
 
@@ -470,6 +518,12 @@ fn unclear_messages_are_one_clear_line() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
     let exp = d.join("exp");
     assert_eq!(export(&exp).code, 0, "the control");
+    // verify-iterates' --out naming a file
+    usage_error(
+        &saddlefw(&["verify-iterates", s(&exp), "-q", "--out", s(&file)]),
+        &["afile: --out: ", "afile is a file, not a directory"],
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
     let out = d.join("o");
     let verify_iterates =
         |dir: &Path| saddlefw(&["verify-iterates", s(dir), "-q", "--out", s(&out)]);
@@ -503,6 +557,14 @@ fn unclear_messages_are_one_clear_line() {
             "the manifest was edited",
             "export again",
         ],
+    );
+    // the cases narrowed to one entry of the same jobs (accepted, judging fewer entries, before)
+    let mut narrowed = manifest.clone();
+    narrowed["cases"] = "lmo-lmo/c-sc+sc/p".into();
+    std::fs::write(exp.join("manifest.json"), narrowed.to_string()).unwrap();
+    usage_error(
+        &verify_iterates(&exp),
+        &["manifest.json: jobs[0]", "the manifest was edited"],
     );
     // theorem files: a schedule typo (serde said "untagged enum ScheduleSpec"), T_min at or
     // above the horizon (a failed run, exit 1, before)
@@ -541,5 +603,97 @@ fn unclear_messages_are_one_clear_line() {
         let o = saddlefw(&["check", "--cases", "3", "--out", s(&cj), "--resume", s(&cj)]);
         usage_error(&o, &["CHECK.json.journal: line 1: ", "delete the journal"]);
     }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// The iterates files under `dir/jobs` by path relative to `dir`, with their bytes.
+fn iterates_files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    for job in std::fs::read_dir(dir.join("jobs")).unwrap() {
+        for f in std::fs::read_dir(job.unwrap().path()).unwrap() {
+            let p = f.unwrap().path();
+            let name = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            if p.file_name().unwrap() == "iterates.jsonl" {
+                files.insert(name, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// The "`export --write-iterates` stopped by SIGINT" on the one ledger: SIGINT stops
+/// it after the file in flight with a line saying how to finish it (exit 130, no file cut, the
+/// journal kept), SIGTERM and SIGKILL stop the resumed runs, and `--resume` ends with the
+/// files of an uninterrupted export, a file edited since it was journaled written again. The
+/// controls: other work, or another directory than `--out`, is refused and keeps the journal.
+#[test]
+fn export_write_iterates_stopped_by_each_signal_resumes_to_the_uninterrupted_files() {
+    let d = scratch("export-resume");
+    let export = cmd(&[
+        "export",
+        "--cases",
+        "lmo-lmo/c-sc/",
+        "--no-hard",
+        "--write-iterates",
+        "-q",
+    ]);
+    let whole = d.join("whole");
+    assert_eq!(export.out(&whole).run().code, 0);
+    let want = iterates_files(&whole);
+    assert_eq!(want.len(), 8);
+    let part = d.join("part");
+    let journal = journal_of(&part.join("manifest.json"));
+    let mut done = 0;
+    for (k, signal) in ["-INT", "-TERM", "-KILL"].iter().enumerate() {
+        let run = match k {
+            0 => export.out(&part),
+            _ => export.out(&part).resume(&part),
+        };
+        let (code, err) = run.interrupt(signal, |_| journal_jobs(&journal) > done);
+        let have = iterates_files(&part);
+        assert!(have.len() < want.len(), "{signal}: stopped early");
+        for (name, bytes) in &have {
+            assert_eq!(Some(bytes), want.get(name), "{signal}: {name} complete");
+        }
+        if *signal == "-KILL" {
+            assert_eq!(code, None, "{err}");
+        } else {
+            assert_eq!(code, Some(if k == 0 { 130 } else { 143 }), "{err}");
+            let last = err.lines().last().unwrap();
+            assert!(last.contains("iterates files") && last.contains("finish it with --resume"));
+        }
+        done = journal_jobs(&journal);
+    }
+    let bytes = std::fs::read(&journal).unwrap();
+    // the controls: other cases, another directory
+    let o = cmd(&[
+        "export",
+        "--cases",
+        "lmo-lmo/c-sc/p",
+        "--no-hard",
+        "--write-iterates",
+    ])
+    .out(&part)
+    .resume(&part)
+    .run();
+    refused(&o, &["manifest.json.journal", "recorded with --cases"]);
+    let o = export.out(&d.join("elsewhere")).resume(&part).run();
+    refused(&o, &["--resume", "is not --out"]);
+    assert_eq!(
+        std::fs::read(&journal).unwrap(),
+        bytes,
+        "the journal is kept"
+    );
+    // a journaled file edited since is written again
+    let (name, _) = iterates_files(&part).into_iter().next().unwrap();
+    std::fs::write(part.join(&name), "{\"t\": 0}\n").unwrap();
+    let o = export.out(&part).resume(&part).run();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(!journal.exists(), "the journal is removed");
+    assert_eq!(iterates_files(&part), want);
+    assert_eq!(
+        std::fs::read(part.join("manifest.json")).unwrap(),
+        std::fs::read(whole.join("manifest.json")).unwrap()
+    );
     std::fs::remove_dir_all(&d).unwrap();
 }

@@ -152,6 +152,21 @@ fn check_killed_resumes_from_its_journal_to_the_same_check_json() {
             "recorded with --seed 0, this run has 1",
         ],
     );
+    // the check journal with job 1 relabelled 150: refused with its line number
+    let bytes = std::fs::read(&journal).unwrap();
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let relabelled = text.replacen("{\"job\":1,", "{\"job\":150,", 1);
+    assert_ne!(relabelled, text);
+    std::fs::write(&journal, relabelled).unwrap();
+    refused(
+        &check.out(&part).resume(&part).run(),
+        &[
+            "CHECK.json.journal: line ",
+            "checksum mismatch",
+            "delete line",
+        ],
+    );
+    std::fs::write(&journal, bytes).unwrap();
     let o = check.out(&part).resume(&part).run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(std::fs::read(&part).unwrap(), std::fs::read(&full).unwrap());
@@ -300,7 +315,8 @@ fn hard_dir(dir: &Path) -> std::path::PathBuf {
 /// then each resumed run, once its journal holds a job more than the record it resumed), then
 /// resumed to the end, ends with the uninterrupted run's record apart from `time` keys. The other cells: verify x INT, TERM
 /// (tests/interrupt.rs), KILL (above); verify --theorems x KILL (tests/records.rs); check,
-/// experiment and tighten x INT (tests/interrupt.rs and above) and KILL (above).
+/// experiment and tighten x INT (tests/interrupt.rs and above) and KILL (above); export
+/// --write-iterates x INT, TERM, KILL (tests/records.rs).
 #[test]
 fn every_long_command_resumes_to_the_uninterrupted_run_under_each_signal() {
     let dir = tempfile::tempdir().unwrap();

@@ -565,6 +565,25 @@ fn stored_families_are_listed() {
     }
 }
 
+/// The stored fixtures use the current name of the search's wall time (`elapsed_time_s`:
+/// varying fields are named with `time`, issue 35); a fixture written before, with
+/// `elapsed_s`, still reads to the same fixture. The control: another unknown name is refused.
+#[test]
+fn fixtures_written_with_the_old_elapsed_name_still_read() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/hard/lmo-lmo-c-sc-primal.json");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("\"elapsed_time_s\":") && !text.contains("\"elapsed_s\":"));
+    let now = HardFixture::parse("now.json", &text).unwrap();
+    let old = text.replacen("\"elapsed_time_s\":", "\"elapsed_s\":", 1);
+    assert_eq!(HardFixture::parse("old.json", &old).unwrap(), now);
+    let other = text.replacen("\"elapsed_time_s\":", "\"elapsed_sec\":", 1);
+    let e = HardFixture::parse("other.json", &other)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("elapsed_sec"), "{e}");
+}
+
 /// The fixtures built into the binary are those of fixtures/hard (build.rs embeds them).
 #[test]
 fn built_in_fixtures_are_the_stored_ones() {

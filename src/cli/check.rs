@@ -114,13 +114,11 @@ pub(crate) fn cmd_check(args: CheckArgs) -> Result<i32> {
         outln!("wrote {} and {}", json.display(), html.display());
     }
     if let Some(i) = &report.interrupted {
-        write_stderr(format_args!(
-            "{}; finish it with --resume {}\n",
-            i.describe("jobs"),
-            args.out
-                .as_deref()
-                .map_or("CHECK.json".into(), |o| o.display().to_string())
-        ));
+        let dir = args
+            .out
+            .as_deref()
+            .unwrap_or(std::path::Path::new("CHECK.json"));
+        write_stderr(format_args!("{}\n", i.finish_line("jobs", dir)));
     }
     Ok(if report.passed() {
         EXIT_OK

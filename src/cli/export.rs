@@ -1,6 +1,9 @@
 //! `saddlefw export`: the jobs of verify for a solver in any language ([`crate::iterates`]).
 
-use crate::iterates::{export, ExportOptions};
+use crate::console::write_stderr;
+use crate::iterates::written;
+use crate::iterates::{export, reference_logged as write_logged, ExportOptions};
+use crate::ledger::Ledger;
 use crate::tightness::HardSource;
 use crate::verify::Tier;
 use crate::{Error, Result};
@@ -37,6 +40,11 @@ pub struct ExportArgs {
     /// --control`, e.g. tau-exponent+0.15).
     #[arg(long, value_name = "CONTROL", requires = "write_iterates")]
     pub control: Option<String>,
+    /// With --write-iterates: finish the export in DIR (the same as --out) stopped by a signal
+    /// or killed; the iterates files its journal (DIR/manifest.json.journal) holds as they are
+    /// are kept, the others written.
+    #[arg(long, value_name = "DIR", requires = "write_iterates")]
+    pub resume: Option<PathBuf>,
     /// Print nothing on success (set from the global --quiet).
     #[arg(skip)]
     pub quiet: bool,
@@ -52,7 +60,23 @@ pub(crate) fn cmd_export(args: ExportArgs) -> Result<i32> {
         ));
     }
     crate::files::check_outputs(&[], "--out", &args.out, &[args.out.join("manifest.json")])?;
-    refuse_earlier_export(&args.out)?;
+    let work = written::identity(
+        &tier.to_string(),
+        &args.cases,
+        args.no_hard,
+        args.confirmation_jobs,
+        &args.control,
+    );
+    let mut ledger = match &args.resume {
+        Some(dir) => {
+            same_directory(dir, &args.out)?;
+            written::resume(work, dir)?
+        }
+        None => {
+            refuse_earlier_export(&args.out)?;
+            Ledger::new(work)
+        }
+    };
     let opts = ExportOptions {
         tier,
         filter: args.cases.clone(),
@@ -72,7 +96,18 @@ pub(crate) fn cmd_export(args: ExportArgs) -> Result<i32> {
     let table = crate::theorems::builtin();
     let m = export(&table, &opts, &args.out)?;
     if args.write_iterates {
-        crate::iterates::write_reference_iterates(&table, &args.out, None, control)?;
+        let record = written::record(&args.out);
+        ledger.start_journal(&record, m.jobs.len(), crate::resume::CHECKPOINT_EVERY_S)?;
+        crate::interrupt::stop_at(crate::interrupt::Boundary::Job);
+        let stopped = write_logged(&table, &args.out, None, control, &ledger)?;
+        if let Some(i) = stopped {
+            // the journal is the record of the stopped export
+            let journal = crate::journal::journal_path(&record);
+            let line = i.finish_line_journaled("iterates files", &journal, &args.out);
+            write_stderr(format_args!("{line}\n"));
+            return Ok(crate::error::EXIT_OK);
+        }
+        ledger.finish();
     }
     if !args.quiet {
         outln!(
@@ -86,6 +121,25 @@ pub(crate) fn cmd_export(args: ExportArgs) -> Result<i32> {
         }
     }
     Ok(crate::error::EXIT_OK)
+}
+
+/// `export --resume DIR` finishes the export in DIR: `--out` must name it too.
+fn same_directory(dir: &std::path::Path, out: &std::path::Path) -> Result<()> {
+    let same = match (dir.canonicalize(), out.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => dir == out,
+    };
+    if same {
+        return Ok(());
+    }
+    Err(Error::input(
+        dir.display().to_string(),
+        "--resume",
+        format!(
+            "is not --out {}: an export is finished in its own directory (give the same DIR to both)",
+            out.display()
+        ),
+    ))
 }
 
 /// One directory holds one export: iterates files written for an earlier export's jobs would

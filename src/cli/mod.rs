@@ -228,7 +228,8 @@ Examples:
   saddlefw export --cases lmo-lmo/c-sc+sc --tier quick --out /tmp/exp
   python3 examples/python/lmo_lmo.py /tmp/exp
 
-Exit codes: 0 written, 2 usage or input error (e.g. no selected job can be exported).")]
+Exit codes: 0 written, 2 usage or input error (e.g. no selected job can be exported),
+130/143/129 --write-iterates stopped by SIGINT/SIGTERM/SIGHUP (finish it with --resume DIR).")]
     Export(ExportArgs),
     /// Judge the iterates of an external solver on the jobs of `saddlefw export` exactly as
     /// `verify` judges the crate's own solvers; write OUT/verify.json and OUT/index.html.

@@ -177,11 +177,7 @@ pub(crate) fn cmd_verify(args: VerifyArgs) -> Result<i32> {
         report.write_outputs(&args.out, &crate::invariants::verify_page_tables()?)?;
     log.finish();
     if let Some(i) = &report.interrupted {
-        write_stderr(format_args!(
-            "{}; finish it with --resume {}\n",
-            i.describe("jobs"),
-            args.out.display()
-        ));
+        write_stderr(format_args!("{}\n", i.finish_line("jobs", &args.out)));
     }
     if args.write_baselines {
         let mut b = baselines;

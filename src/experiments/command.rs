@@ -263,9 +263,8 @@ pub fn cmd_experiment(args: ExperimentArgs) -> Result<i32> {
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr().lock(),
-            "{}; finish it with --resume {}",
-            i.describe("algorithms"),
-            out.display()
+            "{}",
+            i.finish_line("algorithms", &out)
         );
     }
     if !quiet {

@@ -172,14 +172,15 @@ pub fn load(
         planned = plan::with_confirmations(planned);
     }
     planned.retain(|j| j.not_exported.is_none());
-    let want: Vec<(&str, &str, u64)> = planned
+    // a job's entries too: a narrower --cases plans the same jobs for fewer entries
+    let want: Vec<Job> = planned
         .iter()
-        .map(|j| (j.id.as_str(), j.spec.as_str(), j.t_last))
+        .map(|j| (j.id.as_str(), j.spec.as_str(), j.t_last, &j.entries[..]))
         .collect();
-    let have: Vec<(&str, &str, u64)> = m
+    let have: Vec<Job> = m
         .jobs
         .iter()
-        .map(|j| (j.id.as_str(), j.spec.as_str(), j.t_last))
+        .map(|j| (j.id.as_str(), j.spec.as_str(), j.t_last, &j.entries[..]))
         .collect();
     if want != have {
         let first = want
@@ -193,7 +194,7 @@ pub fn load(
         } else {
             format!("it was written by saddlefw {} (this is {this})", m.saddlefw)
         };
-        let id = |jobs: &[(&str, &str, u64)]| jobs.get(first).map_or("no job", |j| j.0).to_string();
+        let id = |jobs: &[Job]| jobs.get(first).map_or("no job", |j| j.0).to_string();
         return Err(Error::input(
             &name,
             format!("jobs[{first}]"),
@@ -210,6 +211,9 @@ pub fn load(
     }
     Ok((m, opts, planned))
 }
+
+/// What identifies an exported job: id, instance, last iterate, entries judged on it.
+type Job<'a> = (&'a str, &'a str, u64, &'a [String]);
 
 /// Runs `verify` on the iterate files of an export; the first input error of any file (in
 /// manifest order) is the error.

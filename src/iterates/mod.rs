@@ -57,6 +57,9 @@ pub mod manifest;
 mod plan;
 mod reference;
 mod replay;
+/// `export --write-iterates` on the ledger: internal (the binary's and the tests').
+#[doc(hidden)]
+pub mod written;
 
 pub use differential::{compare_factory, compare_iterates, FactoryJobs};
 // The stored hard instances a plan draws from, documented here.
@@ -68,5 +71,6 @@ pub use crate::tightness::{BelowRate, HardFixture, HardSource, SearchRecord};
 pub use export::{export, ExportOptions};
 pub use judge::{load, verify_iterates, JudgeOptions, ReplayFactory};
 pub use plan::{plan, select, JobSource, PlannedJob};
+pub(crate) use reference::write_logged as reference_logged;
 pub use reference::write_reference_iterates;
 pub use replay::{feasibility, same_point, Faults, Replay, FEASIBILITY_TOL, START_TOL};

@@ -4,7 +4,10 @@
 //! `verify`'s verdicts (tests/iterates.rs).
 
 use super::format::IterateWriter;
+use super::written::{self, WriteIterates, Written};
 use crate::harness::{self, CheckpointRule, RunConfig};
+use crate::ledger::Ledger;
+use crate::resume::{Identity, Interruption};
 use crate::solvers::Solver;
 use crate::theorems::TheoremEntry;
 use crate::verify::controls::{self, Control};
@@ -21,9 +24,34 @@ pub fn write_reference_iterates(
     root: Option<&Path>,
     control: Option<Control>,
 ) -> Result<()> {
+    let ledger = Ledger::new(Identity::current(Vec::new(), Default::default()));
+    write_logged(table, export_dir, root, control, &ledger).map(|_| ())
+}
+
+/// [`write_reference_iterates`] on the ledger `ledger` ([`super::written`]): a file it holds
+/// as it is stays, every file written is journaled; after a first signal no file is started
+/// (the interruption is returned).
+pub(crate) fn write_logged(
+    table: &[TheoremEntry],
+    export_dir: &Path,
+    root: Option<&Path>,
+    control: Option<Control>,
+    ledger: &Ledger<WriteIterates>,
+) -> Result<Option<Interruption>> {
     let (manifest, _, planned) = super::judge::load(table, export_dir)?;
     let root = root.unwrap_or(export_dir);
-    for (job, planned) in manifest.jobs.iter().zip(&planned) {
+    let total = manifest.jobs.len();
+    for (done, (job, planned)) in manifest.jobs.iter().zip(&planned).enumerate() {
+        if crate::interrupt::requested() {
+            return Ok(Interruption::now(done, total));
+        }
+        let path = root.join(&job.iterates);
+        if ledger
+            .get(&job.id)
+            .is_some_and(|w| written::holds(&path, w))
+        {
+            continue;
+        }
         let inst = planned.instance()?;
         let inst = &inst;
         let entry = table
@@ -34,7 +62,6 @@ pub fn write_reference_iterates(
             })?;
         let k = inst.problem.constants();
         let mut solver = controls::build_solver(entry, inst.problem.as_ref(), &k, control)?;
-        let path = root.join(&job.iterates);
         if let Some(dir) = path.parent() {
             crate::files::create_dir_all(dir)?;
         }
@@ -45,8 +72,15 @@ pub fn write_reference_iterates(
             write_run(inst, solver.as_mut(), job.t_last, &mut w)?;
             w.finish().map(|_| ())
         })?;
+        if ledger.journaling() {
+            let bytes = crate::files::read_bytes(&path)?;
+            ledger.done(&Written {
+                id: job.id.clone(),
+                sha256: crate::fingerprint::sha256(&bytes),
+            });
+        }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Runs `solver` for `t_last` steps from the instance's start, writing every iterate.

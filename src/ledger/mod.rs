@@ -1,5 +1,6 @@
 //! The one mechanism for the finished work of a long command (issue 35): `verify` (with
-//! `--theorems FILE` and `--hard DIR` too), `check`, `experiment` and `tighten` each declare
+//! `--theorems FILE` and `--hard DIR` too), `check`, `experiment`, `tighten` and `export
+//! --write-iterates` ([`crate::iterates::written`]) each declare
 //! only what a job is ([`Journaled`]: its key and its result) and what defines their work
 //! ([`crate::resume::Identity`]: the build, the job-defining arguments, the inputs' content).
 //! A [`Ledger`] does the rest, the same way for every command:

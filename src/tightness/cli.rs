@@ -162,11 +162,7 @@ pub fn cmd_tighten(args: TightenArgs) -> Result<i32> {
     )?;
     let interrupted = crate::resume::Interruption::now(results.len(), selected);
     if let Some(i) = &interrupted {
-        crate::console::write_stderr(format_args!(
-            "{}; finish it with --resume {}\n",
-            i.describe("entries"),
-            args.out.display()
-        ));
+        crate::console::write_stderr(format_args!("{}\n", i.finish_line("entries", &args.out)));
     }
     crate::files::create_dir_all(&args.out)?;
     let record = TightenRecord {
