@@ -663,7 +663,10 @@ fn hard_detail(e: &verify::EntryResult, gate: &str) -> (String, Vec<String>) {
         }),
         "envelope" => format!("quantity/envelope = {} > 1", num(h.envelope_ratio)),
         "mhat" => "the empirical constant M_hat still grows".into(),
-        _ => "the solver's schedule is outside the theorem's hypotheses".into(),
+        _ if h.schedule_failures.is_empty() => {
+            "the solver's schedule is outside the theorem's hypotheses".into()
+        }
+        _ => h.schedule_failures.join("; "),
     };
     // a record without `problem` (written before it existed) names the fixture
     let instance = if h.problem.is_empty() {
