@@ -226,7 +226,13 @@ impl RateCheck {
         });
         opts
     }
-    /// Runs every job and judges every selected entry.
+    /// Runs every job and judges every selected entry. A solver of yours is checked as
+    /// `verify-iterates` checks an iterate file (`iterates::feasibility`, README "Verify your
+    /// own solver"): an iterate of the wrong dimensions, outside `X x Y` beyond the tolerance,
+    /// or an iterate 0 that is not the start point is an `Err` (the file route's exit 2), not a
+    /// verdict, naming the solver, the job, the iteration and the distance and tolerance; so
+    /// is an `Err` of your factory, with the job. A non-finite iterate is a diverged run (the
+    /// `run` gate, its detail naming the iteration and the cause).
     pub fn run(&self) -> Result<Outcome> {
         let opts = self.options();
         // the comparison first: an algorithm none of the entries is of is an input error

@@ -282,13 +282,15 @@ fn beta_parts(case: &TheoremCase, o: &Options, notes: &mut Vec<String>) -> Resul
             b
         }
         (None, Some(b)) => b,
-        (None, None) if c > 0.0 => return Err(Error::invalid(
-            name_of("--beta0"),
-            format!(
+        (None, None) if c > 0.0 => {
+            return Err(Error::invalid(
+                name_of("--beta0"),
+                format!(
                 "C > 0 needs an exponent: the theorem case {} uses beta_t = 0, give Options::b too",
                 case.label
             ),
-        )),
+            ))
+        }
         (None, None) => 0.0,
     };
     Ok((c, b))
