@@ -211,7 +211,9 @@ impl RateCheck {
         opts.jobs = self.jobs;
         opts.config = self.sizes;
         opts.seed = self.seed;
-        opts.solver = self.solver.clone();
+        // a solver of yours: every iterate checked as verify-iterates checks a file's
+        opts.solver = (self.solver.as_ref())
+            .map(|f| SharedFactory(Arc::new(verify::source::Untrusted(f.0.clone()))));
         // verify alone runs random instances; the hard-instance gates are composed here
         opts.hard = self
             .hard_on()
@@ -229,7 +231,13 @@ impl RateCheck {
         });
         opts
     }
-    /// Runs every job and judges every selected entry.
+    /// Runs every job and judges every selected entry. A solver of yours is checked as
+    /// `verify-iterates` checks an iterate file (`iterates::feasibility`, README "Verify your
+    /// own solver"): an iterate of the wrong dimensions, outside `X x Y` beyond the tolerance,
+    /// or an iterate 0 that is not the start point is an `Err` (the file route's exit 2), not a
+    /// verdict, naming the solver, the job, the iteration and the distance and tolerance; so
+    /// is an `Err` of your factory, with the job. A non-finite iterate is a diverged run (the
+    /// `run` gate, its detail naming the iteration and the cause).
     pub fn run(&self) -> Result<Outcome> {
         let opts = self.options();
         // the comparison first: an algorithm none of the entries is of is an input error
@@ -262,12 +270,64 @@ impl RateCheck {
             report.attach_differential(d);
         }
         Ok(Outcome {
-            caller: self.caller,
+            rerun: self.rerun_settings(),
             solver: opts.factory().name(),
             source: self.source.clone(),
             verify_command: self.verify_command(&opts),
             report,
         })
+    }
+    /// The call that reruns this check on entry `{ID}` (a placeholder), in the caller's
+    /// language: the tier, and the sizes, hard instances, seed and reference regression where
+    /// they were set.
+    fn rerun_settings(&self) -> String {
+        let tier = self.tier;
+        // the hard instances are named when they differ from the tier's default
+        let hard = (self.hard_on() != (tier != Tier::Test)).then_some(self.hard_on());
+        match self.caller {
+            Caller::Rust => {
+                let mut call = format!("RateCheck ... .filter({{ID}}).tier(Tier::{tier:?})");
+                if let Some(c) = self.sizes {
+                    call.push_str(&format!(
+                        ".sizes(TierConfig {{ seeds: {}, t_max: {}, dim_x: {}, dim_y: {} }})",
+                        c.seeds, c.t_max, c.dim_x, c.dim_y
+                    ));
+                }
+                if let Some(on) = hard {
+                    call.push_str(&format!(".hard_instances({on})"));
+                }
+                if self.seed != 0 {
+                    call.push_str(&format!(".seed({})", self.seed));
+                }
+                if self.baselines.is_some() {
+                    call.push_str(".baselines(..)");
+                }
+                if let Some(on) = self.reference_regression {
+                    call.push_str(&format!(".reference_regression({on})"));
+                }
+                call
+            }
+            Caller::Python => {
+                let mut call = format!(
+                    "saddlefw.RateCheck(...).filter({{ID}}).tier({:?})",
+                    format!("{tier:?}").to_lowercase()
+                );
+                if let Some(c) = self.sizes {
+                    call.push_str(&format!(
+                        ".sizes({}, {}, {}, {})",
+                        c.seeds, c.t_max, c.dim_x, c.dim_y
+                    ));
+                }
+                if let Some(on) = hard {
+                    call.push_str(if on {
+                        ".hard_instances(True)"
+                    } else {
+                        ".hard_instances(False)"
+                    });
+                }
+                call
+            }
+        }
     }
     /// The `saddlefw verify` command (without `--cases`) that runs what this check runs, when
     /// one does: the crate's own solver on the built-in table or a theorem file, at the quick
@@ -338,7 +398,9 @@ pub struct Outcome {
     pub source: String,
     /// The `saddlefw verify` command of this check without `--cases`, when one runs it.
     verify_command: Option<String>,
-    caller: Caller,
+    /// The builder calls after `.filter(ID)` that rerun this check, in the caller's language
+    /// ([`RateCheck::caller`]).
+    rerun: String,
 }
 
 /// One failed gate of one entry.
@@ -420,7 +482,7 @@ impl Outcome {
                 own_run(e, &instances),
                 format!(
                     "{} with solver {:?} (entries: {}); the reproduce line runs saddlefw's own solver of the entry on the instance",
-                    rerun_call(self.caller, &e.id, self.report.tier),
+                    self.rerun.replace("{ID}", &format!("{:?}", e.id)),
                     self.solver,
                     self.source
                 ),
@@ -524,10 +586,25 @@ fn random_detail(e: &verify::EntryResult, gate: &str) -> (String, Vec<String>) {
             ),
             specs(&|r| Some(&r.family) == e.binding_family.as_ref()),
         ),
-        "run" => (
-            "a run stopped early or its quantity could not be formed".into(),
-            specs(&|r| r.error.is_some() || r.status != "completed"),
-        ),
+        "run" => {
+            let failed = |r: &verify::InstanceRun| r.error.is_some() || r.status != "completed";
+            let n = e.instances.iter().filter(|r| failed(r)).count();
+            let detail = match e.instances.iter().find(|r| failed(r)) {
+                // the harness's status says at which iteration and why a run stopped
+                Some(r) => format!(
+                    "{n} of {} run(s) stopped early or their quantity could not be formed; the first, on {}: {}",
+                    e.instances.len(),
+                    r.spec,
+                    [(r.status != "completed").then_some(r.status.as_str()), r.error.as_deref()]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+                None => "a run stopped early or its quantity could not be formed".into(),
+            };
+            (detail, specs(&|r| failed(r)))
+        }
         "envelope" => (
             format!(
                 "quantity/envelope = {} > 1 ({})",
@@ -597,7 +674,10 @@ fn hard_detail(e: &verify::EntryResult, gate: &str) -> (String, Vec<String>) {
         }),
         "envelope" => format!("quantity/envelope = {} > 1", num(h.envelope_ratio)),
         "mhat" => "the empirical constant M_hat still grows".into(),
-        _ => "the solver's schedule is outside the theorem's hypotheses".into(),
+        _ if h.schedule_failures.is_empty() => {
+            "the solver's schedule is outside the theorem's hypotheses".into()
+        }
+        _ => h.schedule_failures.join("; "),
     };
     // a record without `problem` (written before it existed) names the fixture
     let instance = if h.problem.is_empty() {
@@ -683,16 +763,5 @@ where
     }
     fn y(&self) -> &[f64] {
         &self.y
-    }
-}
-
-/// The call that reruns the check of entry `id` at `tier`, in the caller's language.
-fn rerun_call(caller: Caller, id: &str, tier: Tier) -> String {
-    match caller {
-        Caller::Rust => format!("RateCheck ... .filter({id:?}).tier(Tier::{tier:?})"),
-        Caller::Python => format!(
-            "saddlefw.RateCheck(...).filter({id:?}).tier({:?})",
-            format!("{tier:?}").to_lowercase()
-        ),
     }
 }

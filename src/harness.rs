@@ -153,16 +153,7 @@ pub fn run_watched(
         on_checkpoint,
         mut snapshots,
     } = watch;
-    assert_eq!(
-        x0.len(),
-        problem.x_set().dim(),
-        "x0 has the wrong dimension"
-    );
-    assert_eq!(
-        y0.len(),
-        problem.y_set().dim(),
-        "y0 has the wrong dimension"
-    );
+    crate::solvers::check_start(problem, x0, y0);
     assert!(config.sigma > 0.0, "sigma of G_X^PO must be positive");
     let total = Instant::now();
     let counting = Counting::new(problem);

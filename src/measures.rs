@@ -231,7 +231,9 @@ pub fn inconsistency(m: &PointMeasures) -> Option<(&'static str, Option<f64>, f6
     None
 }
 
-/// Evaluates every per-point measure, sharing the gradient computation.
+/// Evaluates every per-point measure, sharing the gradient computation. A point of the wrong
+/// dimensions (`x`, or `y` or `y0`, of another length than X's, Y's) is refused: every measure
+/// is unknown ([`PointMeasures::unknown`], NaN), which [`inconsistency`] reports.
 pub fn evaluate<P: SaddleProblem + ?Sized>(
     p: &P,
     x: &[f64],
@@ -240,6 +242,10 @@ pub fn evaluate<P: SaddleProblem + ?Sized>(
     y0: &[f64],
     sigma: f64,
 ) -> PointMeasures {
+    let (dx, dy) = (p.x_set().dim(), p.y_set().dim());
+    if x.len() != dx || y.len() != dy || y0.len() != dy {
+        return PointMeasures::unknown();
+    }
     let mut gx = vec![0.0; x.len()];
     let mut gyv = vec![0.0; y.len()];
     p.grads(x, y, &mut gx, &mut gyv);

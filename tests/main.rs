@@ -50,3 +50,4 @@ mod spectral;
 mod theorems;
 mod threads;
 mod tightness;
+mod user_checks;

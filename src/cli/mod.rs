@@ -325,7 +325,9 @@ where
         // an interrupted command exits 128 + the signal's number whatever its verdicts
         Ok(code) => crate::interrupt::exit_code().unwrap_or(code),
         Err(e) => {
-            write_stderr(format_args!("error: {}\n", one_line(&e.to_string())));
+            // library errors name the Options fields; the command line shows its flags
+            let msg = crate::solvers::options::with_flags(&e.to_string());
+            write_stderr(format_args!("error: {}\n", one_line(&msg)));
             EXIT_USAGE
         }
     }

@@ -12,20 +12,14 @@
 
 use super::format::IterateReader;
 use crate::problems::SaddleProblem;
-use crate::sets::ConvexSet;
 use crate::solvers::schedule::Schedule;
 use crate::solvers::{Solver, StepInfo};
+pub use crate::verify::feasible::{feasibility, same_point, FEASIBILITY_TOL, START_TOL};
 use crate::Error;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-
-/// Relative tolerance of the feasibility check (times `1 + diameter`).
-pub const FEASIBILITY_TOL: f64 = 1e-9;
-
-/// Relative tolerance of "iterate 0 is the exported start point" (times `1 + ||x0||_inf`).
-pub const START_TOL: f64 = 1e-9;
 
 /// The input errors of the replays of one command, keyed by the job's position in the
 /// manifest (the first is reported, the same one for any `--jobs N`).
@@ -123,44 +117,6 @@ impl Replay {
         self.fail(e);
         false
     }
-}
-
-/// Why `(x, y)` is not in `X x Y` beyond the tolerance, if it is not (also the Python
-/// package's check of in-process iterates).
-pub fn feasibility(p: &dyn SaddleProblem, x: &[f64], y: &[f64]) -> Option<String> {
-    for (name, set, v) in [("x", p.x_set(), x), ("y", p.y_set(), y)] {
-        let d = distance(set, v);
-        let tol = FEASIBILITY_TOL * (1.0 + set.diameter());
-        if d.is_nan() || d > tol {
-            return Some(format!(
-                "{name} is outside {} by {d:.3e} (Euclidean distance; tolerance {tol:.1e})",
-                if name == "x" { "X" } else { "Y" }
-            ));
-        }
-    }
-    None
-}
-
-/// `||v - P(v)||_2`.
-fn distance(set: &dyn ConvexSet, v: &[f64]) -> f64 {
-    let mut p = vec![0.0; v.len()];
-    set.project(v, &mut p);
-    v.iter()
-        .zip(&p)
-        .map(|(a, b)| (a - b) * (a - b))
-        .sum::<f64>()
-        .sqrt()
-}
-
-/// By how much `got` differs from `want` in some coordinate, when more than [`START_TOL`]
-/// (times `1 + ||want||_inf`).
-pub fn same_point(got: &[f64], want: &[f64]) -> Option<f64> {
-    let scale = 1.0 + crate::linalg::max_abs(want);
-    let d = got
-        .iter()
-        .zip(want)
-        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
-    (d > START_TOL * scale).then_some(d)
 }
 
 impl Solver for Replay {

@@ -74,17 +74,23 @@ impl Quadratic {
             if v.len() != want {
                 Err(Error::invalid(
                     name,
-                    format!("expected {desc} ({want} entries), got {} entries", v.len()),
+                    format!("expected {want} entries ({desc}), got {}", v.len()),
                 ))
             } else {
                 crate::error::ensure_finite(name, v)
             }
         };
-        shape("A", &a, dx * dx, format!("{dx} x {dx}"))?;
-        shape("B", &b, dy * dx, format!("{dy} x {dx}"))?;
-        shape("C", &c, dy * dy, format!("{dy} x {dy}"))?;
-        shape("a", &lin_a, dx, format!("length {dx}"))?;
-        shape("c", &lin_c, dy, format!("length {dy}"))?;
+        // the sizes come from the sets: say so (a matrix of another size is often a set of
+        // another dimension)
+        let (nx, ny) = (
+            format!("dx = x_set.dim() = {dx}"),
+            format!("dy = y_set.dim() = {dy}"),
+        );
+        shape("A", &a, dx * dx, format!("{dx} x {dx}; {nx}"))?;
+        shape("B", &b, dy * dx, format!("{dy} x {dx}; {ny}, {nx}"))?;
+        shape("C", &c, dy * dy, format!("{dy} x {dy}; {ny}"))?;
+        shape("a", &lin_a, dx, format!("length {dx}; {nx}"))?;
+        shape("c", &lin_c, dy, format!("length {dy}; {ny}"))?;
         check_symmetric("A", &a, dx)?;
         check_symmetric("C", &c, dy)?;
         let (lxx, lmin_a) = sym_extreme_eigs(&a, dx);

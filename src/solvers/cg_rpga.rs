@@ -83,7 +83,7 @@ pub fn cg_rpga(params: CgRpgaParams, constants: &Constants) -> Result<Boroun> {
             if den <= 0.0 {
                 return Err(Error::invalid(
                     "cg-rpga sigma",
-                    "sigma = 2/(Lyy + mu_bar) is infinite: Lyy = 0, mu = 0 and the problem is not strongly concave (give --beta0 > 0)",
+                    "sigma = 2/(Lyy + mu_bar) is infinite: Lyy = 0, mu = 0 and the problem is not strongly concave (give Options::beta0 > 0)",
                 ));
             }
             2.0 / den

@@ -11,7 +11,7 @@
 //! assert_eq!((case.setting, note.is_some()), ("c-c", true));
 //! ```
 
-use super::options::Options;
+use super::options::{name_of, Options};
 use super::schedule::{non_negative, GSpec, PoLmoTau, Schedule};
 use crate::paper::theorems::ScheduleSpec;
 use crate::problems::{Assumptions, Constants};
@@ -165,7 +165,7 @@ pub fn resolve_paper(
     let found = theorem_case(algorithm, &setting.to_string());
     let no_case = || {
         Error::invalid(
-            "--algo",
+            name_of("--algo"),
             format!("no theorem case for {algorithm} on setting {setting}"),
         )
     };
@@ -244,14 +244,17 @@ fn check_values(o: &Options) -> Result<()> {
     for (flag, v) in [("--a", o.a), ("--b", o.b), ("--beta0", o.beta0)] {
         if let Some(v) = v {
             non_negative(flag, "the value", v).map_err(|_| {
-                Error::invalid(flag, format!("must be a finite number >= 0, got {v}"))
+                Error::invalid(
+                    name_of(flag),
+                    format!("must be a finite number >= 0, got {v}"),
+                )
             })?;
         }
     }
     if let Some(v) = o.tau0 {
         if !(v.is_finite() && v > 0.0) {
             return Err(Error::invalid(
-                "--tau0",
+                name_of("--tau0"),
                 format!("must be a finite number > 0, got {v}"),
             ));
         }
@@ -281,11 +284,11 @@ fn beta_parts(case: &TheoremCase, o: &Options, notes: &mut Vec<String>) -> Resul
         (None, Some(b)) => b,
         (None, None) if c > 0.0 => {
             return Err(Error::invalid(
-                "--beta0",
+                name_of("--beta0"),
                 format!(
-                    "C > 0 needs an exponent: the theorem case {} uses beta_t = 0, give --b too",
-                    case.label
-                ),
+                "C > 0 needs an exponent: the theorem case {} uses beta_t = 0, give Options::b too",
+                case.label
+            ),
             ))
         }
         (None, None) => 0.0,
@@ -306,8 +309,8 @@ fn default_tau(
     if algorithm == "po-lmo" && tau0.is_none() {
         let Some((c, b)) = cb else {
             return Err(Error::invalid(
-                "--beta-schedule",
-                "the PO-LMO appendix schedule is defined with beta_t = C (t+1)^-b: with an explicit beta schedule give --tau0 or --tau-schedule too",
+                name_of("--beta-schedule"),
+                "the PO-LMO appendix schedule is defined with beta_t = C (t+1)^-b: with an explicit beta schedule give Options::tau0 or Options::tau too",
             ));
         };
         let sc_y_case = case.setting.ends_with("+sc");

@@ -133,3 +133,17 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
         (**self).provenance()
     }
 }
+
+/// Panics unless `(x0, y0)` has the sets' dimensions: the precondition of a run and of
+/// [`Solver::init`] (which cannot return an error), said with both lengths.
+pub(crate) fn check_start(problem: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
+    for (name, v, set) in [("x0", x0, problem.x_set()), ("y0", y0, problem.y_set())] {
+        assert!(
+            v.len() == set.dim(),
+            "{name} has length {}, but the problem's {} set has dimension {} (a start point of the instance's dimensions is the precondition of a run and of Solver::init)",
+            v.len(),
+            if name == "x0" { "X" } else { "Y" },
+            set.dim()
+        );
+    }
+}

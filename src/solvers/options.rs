@@ -41,3 +41,45 @@ impl Options {
         self.constants.unwrap_or_else(|| p.constants())
     }
 }
+
+/// How the library's errors name the [`Options`] fields and the algorithm (`Options::a`, ...),
+/// with the `run` flag the command line shows instead (`--a`, ...: the CLI maps them back,
+/// [`with_flags`]).
+const NAMES: &[(&str, &str)] = &[
+    ("Options::a", "--a"),
+    ("Options::b", "--b"),
+    ("Options::beta0", "--beta0"),
+    ("Options::tau0", "--tau0"),
+    ("Options::tau", "--tau-schedule"),
+    ("Options::beta", "--beta-schedule"),
+    ("Options::horizon", "--horizon"),
+    ("AlgorithmInfo::name", "--algo"),
+];
+
+/// The library's name of the `run` flag `flag` (`--a` -> `Options::a`; other flags as given).
+pub(crate) fn name_of(flag: &str) -> &str {
+    NAMES
+        .iter()
+        .find(|(_, f)| *f == flag)
+        .map_or(flag, |(n, _)| n)
+}
+
+/// `text` with every library name of [`NAMES`] replaced by its flag (a whole name only:
+/// `Options::tau` is not the start of `Options::tau0`): the CLI's view of a library error.
+pub(crate) fn with_flags(text: &str) -> String {
+    let mut out = text.to_string();
+    for (name, flag) in NAMES {
+        let mut done = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(i) = rest.find(name) {
+            let after = &rest[i + name.len()..];
+            let whole = !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            done.push_str(&rest[..i]);
+            done.push_str(if whole { flag } else { name });
+            rest = after;
+        }
+        done.push_str(rest);
+        out = done;
+    }
+    out
+}

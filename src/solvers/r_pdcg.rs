@@ -70,7 +70,7 @@ impl RPdcgParams {
 pub fn r_pdcg(params: RPdcgParams, constants: &Constants) -> Result<Boroun> {
     let alpha = constants.alpha.ok_or_else(|| {
         Error::invalid(
-            "--algo r-pdcg",
+            "AlgorithmInfo::name r-pdcg",
             "R-PDCG needs a strongly convex Y (Assumption 2) for its dual step; this problem's Y is not (the paper reports R-PDCG as N/A there)",
         )
     })?;

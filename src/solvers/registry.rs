@@ -15,6 +15,7 @@ use super::agp::{Agp, AgpParams};
 use super::cg_rpga::{cg_rpga, CgRpgaParams};
 use super::control::Control;
 use super::defaults::RunSchedules;
+use super::options::name_of;
 pub use super::options::Options;
 use super::r_pdcg::{r_pdcg, RPdcgParams};
 use super::schedule::GSpec;
@@ -192,17 +193,19 @@ impl AlgorithmInfo {
             ("--beta-schedule", options.beta.is_some()),
             ("--horizon", options.horizon.is_some()),
         ];
+        // the library's errors name the Options fields (the CLI shows the flags)
         for (flag, set) in given {
             if set && !self.accepts.contains(&flag) {
+                let takes: Vec<&str> = self.accepts.iter().map(|f| name_of(f)).collect();
                 return Err(Error::invalid(
-                    flag,
+                    name_of(flag),
                     format!(
                         "is not a parameter of {} (it takes: {})",
                         self.name,
-                        if self.accepts.is_empty() {
+                        if takes.is_empty() {
                             "none".to_string()
                         } else {
-                            self.accepts.join(", ")
+                            takes.join(", ")
                         }
                     ),
                 ));
@@ -222,13 +225,16 @@ impl AlgorithmInfo {
         ] {
             if let Some((other, _)) = others.iter().find(|(_, v)| explicit && v.is_some()) {
                 return Err(Error::invalid(
-                    flag,
-                    format!("cannot be combined with {other} (the schedule is given in full)"),
+                    name_of(flag),
+                    format!(
+                        "cannot be combined with {} (the schedule is given in full)",
+                        name_of(other)
+                    ),
                 ));
             }
         }
         if options.horizon == Some(0) {
-            return Err(Error::invalid("--horizon", "K must be at least 1"));
+            return Err(Error::invalid(name_of("--horizon"), "K must be at least 1"));
         }
         match (control, self.paper) {
             (None, _) => (self.build)(problem, options),
@@ -502,7 +508,7 @@ pub fn find(name: &str) -> Result<&'static AlgorithmInfo> {
     let all = algorithms();
     all.iter().find(|a| a.name == name).copied().ok_or_else(|| {
         Error::invalid(
-            "--algo",
+            name_of("--algo"),
             format!(
                 "unknown algorithm {name:?} (expected one of {})",
                 all.iter().map(|a| a.name).collect::<Vec<_>>().join(", ")

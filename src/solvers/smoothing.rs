@@ -167,16 +167,8 @@ impl Solver for DualSmoothing {
         self.algorithm.name()
     }
     fn init(&mut self, problem: &dyn SaddleProblem, x0: &[f64], y0: &[f64]) {
-        assert_eq!(
-            x0.len(),
-            problem.x_set().dim(),
-            "x0 has the wrong dimension"
-        );
-        assert_eq!(
-            y0.len(),
-            problem.y_set().dim(),
-            "y0 has the wrong dimension"
-        );
+        // a precondition of Solver::init (the harness passes the instance's start point)
+        super::check_start(problem, x0, y0);
         self.lyy = problem.constants().lyy;
         let (dx, dy) = (x0.len(), y0.len());
         self.x = x0.to_vec();

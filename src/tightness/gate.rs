@@ -277,6 +277,10 @@ fn hard_result(
     });
     HardResult {
         run_failure,
+        schedule_failures: (run.schedule.iter())
+            .filter(|s| s.declared && !s.holds)
+            .map(|s| s.note.clone())
+            .collect(),
         fixture: source.path_of(&fixture_file(&f.entry)),
         reproduce: crate::verify::reproduce::run_command(e, &problem, &run.constants, f.horizon)
             .unwrap_or_default(),

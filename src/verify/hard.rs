@@ -147,6 +147,10 @@ pub struct HardResult {
     /// Why `hard-run` failed (divergence, an unformable quantity, or no fit window).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_failure: Option<String>,
+    /// What the schedule checks that failed on the hard run say (`hard-schedule`'s detail, with
+    /// the numbers: [`super::schedule_check`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedule_failures: Vec<String>,
     /// The stored violation reproduced (the entry is disputed).
     pub disputed: bool,
     pub local_slopes: Vec<(u64, u64, f64)>,

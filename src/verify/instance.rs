@@ -2,6 +2,7 @@
 //! [`SolverFactory`] builds, then judge every entry on it ([`judge_run`]).
 
 use super::errata::printed_run;
+use super::feasible::Checked;
 use super::results::InstanceRun;
 use super::source::{MeasuredWith, RunOrigin, SolverFactory, SolverRequest};
 use crate::envelopes::{self, EnvelopeInputs, PrintedForm};
@@ -90,8 +91,17 @@ pub fn record_run(
         t_max,
     };
     let used_schedules = factory.schedules(&request).unwrap_or(sched);
-    let mut solver =
-        MeasuredWith::new(factory.build(&request)?, factory.measurement_beta(&request));
+    let checks = factory.checks_iterates();
+    let built = factory.build(&request).map_err(|e| match checks {
+        true => Error::input(
+            format!("solver {:?}", factory.name()),
+            super::feasible::job_name(&request),
+            format!("the solver factory returned an error: {e}"),
+        ),
+        false => e,
+    })?;
+    let measured = MeasuredWith::new(built, factory.measurement_beta(&request));
+    let mut solver = Checked::new(measured, checks.then_some(inst.problem.as_ref()));
     let needs_next = entries
         .iter()
         .any(|e| e.quantity.aggregate == Aggregate::MeanOptNext0T);
@@ -113,11 +123,14 @@ pub fn record_run(
         &config,
         &mut |v| used_tau.push((v.t, v.info.tau)),
     );
+    if let Some(e) = solver.error(&factory.name(), &request) {
+        return Err(e);
+    }
     // every iterate t = 0..=iterations, measured with the run's sigma
     let record: Vec<Checkpoint> = std::mem::take(&mut trace.checkpoints);
     Ok(RecordedRun {
         record,
-        beta_declared: solver.declared().unwrap_or(false),
+        beta_declared: solver.inner.declared().unwrap_or(false),
         schedules: used_schedules,
         used_tau,
         status: trace.status.describe(),

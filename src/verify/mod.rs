@@ -91,6 +91,7 @@
 pub mod controls;
 pub mod differential;
 mod errata;
+pub(crate) mod feasible;
 pub mod hard;
 mod instance;
 mod jobs;

@@ -227,9 +227,22 @@ fn check_named(
     let b_hat = -sxy / sxx;
     let holds = (b_hat - b).abs() <= EXPONENT_TOL;
     let note = if holds {
-        format!("{name} ~ {c_hat:.4} (t+1)^-{b_hat:.4}: the theorem's exponent {b:.4}, constant > 0 free")
+        format!(
+            "{name} ~ {c_hat:.4} {}: the theorem's exponent {b:.4}, constant > 0 free",
+            power(b_hat)
+        )
     } else {
-        format!("{name} decays like (t+1)^-{b_hat:.4} over [{}, {t_last}], but the theorem's schedule has exponent {b:.4} (C (t+1)^-e, any C > 0)", (t_last / 16).max(1))
+        format!("{name} decays like {} over [{}, {t_last}], but the theorem's schedule has exponent {b:.4} (C (t+1)^-e, any C > 0)", power(b_hat), (t_last / 16).max(1))
     };
     mk(Some(b_hat), Some(c_hat), holds, note)
+}
+
+/// `(t+1)^-b` with the fitted decay exponent `b`: `(t+1)^-0.5000`, and `(t+1)^0.2000` for a
+/// schedule that grows (`b = -0.2`), never a double minus.
+fn power(b: f64) -> String {
+    let s = format!("{b:.4}");
+    match s.strip_prefix('-') {
+        Some(growth) => format!("(t+1)^{growth}"),
+        None => format!("(t+1)^-{s}"),
+    }
 }

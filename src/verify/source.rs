@@ -98,6 +98,48 @@ pub trait SolverFactory: Send + Sync {
     fn stop_reason(&self) -> Option<String> {
         None
     }
+    /// Whether the harness checks every iterate of this factory's solvers as `verify-iterates`
+    /// checks a file's (dimensions, distance to `X x Y`, the start point: `super::feasible`)
+    /// and names the job in the factory's errors. A failed check is an input error that
+    /// [`super::record_run`] returns (no verdict). Default: no (the crate's own solvers);
+    /// [`crate::gate::RateCheck`] turns it on for a solver of yours.
+    fn checks_iterates(&self) -> bool {
+        false
+    }
+}
+
+/// A user's factory as [`crate::gate::RateCheck`] runs it: the same factory with
+/// [`SolverFactory::checks_iterates`] on.
+pub(crate) struct Untrusted(pub Arc<dyn SolverFactory>);
+
+impl SolverFactory for Untrusted {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn build(&self, request: &SolverRequest<'_>) -> Result<Box<dyn Solver>> {
+        self.0.build(request)
+    }
+    fn covers(&self, job: &JobRef<'_>) -> bool {
+        self.0.covers(job)
+    }
+    fn measurement_beta(&self, request: &SolverRequest<'_>) -> Schedule {
+        self.0.measurement_beta(request)
+    }
+    fn schedules(&self, request: &SolverRequest<'_>) -> Option<RunSchedules> {
+        self.0.schedules(request)
+    }
+    fn place_start(&self, instance: &mut Instance) {
+        self.0.place_start(instance)
+    }
+    fn extends_horizon(&self) -> bool {
+        self.0.extends_horizon()
+    }
+    fn stop_reason(&self) -> Option<String> {
+        self.0.stop_reason()
+    }
+    fn checks_iterates(&self) -> bool {
+        true
+    }
 }
 
 /// The crate's own implementation of the entry's algorithm with the entry's schedule,

@@ -465,13 +465,20 @@ fn build_guards_name_their_reason() {
         "{e}"
     );
     let e = err("r-pdcg", a.clone(), None);
-    assert!(e.contains("(it takes: --tau0, --beta0, --horizon)"), "{e}");
+    // the library names the Options fields (the CLI shows its flags)
+    assert!(
+        e.contains("(it takes: Options::tau0, Options::beta0, Options::horizon)"),
+        "{e}"
+    );
     let full = Options {
         tau: Some(Schedule::Constant(0.5)),
         ..a
     };
     let e = err("lmo-lmo", full, None);
-    assert!(e.contains("cannot be combined with --a"), "{e}");
+    assert!(
+        e.contains("invalid Options::tau: cannot be combined with Options::a"),
+        "{e}"
+    );
     let k0 = Options {
         horizon: Some(0),
         ..Options::default()
