@@ -148,7 +148,7 @@ pub struct HardResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_failure: Option<String>,
     /// What the schedule checks that failed on the hard run say (`hard-schedule`'s detail, with
-    /// the numbers: [`super::schedule_check`]).
+    /// their numbers).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schedule_failures: Vec<String>,
     /// The stored violation reproduced (the entry is disputed).

@@ -101,7 +101,7 @@ pub trait SolverFactory: Send + Sync {
     /// Whether the harness checks every iterate of this factory's solvers as `verify-iterates`
     /// checks a file's (dimensions, distance to `X x Y`, the start point: `super::feasible`)
     /// and names the job in the factory's errors. A failed check is an input error that
-    /// [`super::record_run`] returns (no verdict). Default: no (the crate's own solvers);
+    /// the verification harness returns (no verdict). Default: no (the crate's own solvers);
     /// [`crate::gate::RateCheck`] turns it on for a solver of yours.
     fn checks_iterates(&self) -> bool {
         false
